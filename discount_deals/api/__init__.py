@@ -1,0 +1,46 @@
+"""The REST API under ``/api``: one FastAPI app with a router per resource.
+
+:func:`create_app` returns the outer app that Reflex receives as ``api_transformer``; Reflex
+mounts its own pages and websocket behind it. The API itself is mounted at ``/api``, with its
+OpenAPI docs at ``/api/docs``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from ..settings import get_settings
+from . import errors, health
+
+log = logging.getLogger("discount_deals.api")
+
+ROUTERS = [health.router]
+
+
+def create_api() -> FastAPI:
+    """The API app itself (paths without the ``/api`` prefix)."""
+    api = FastAPI(
+        title="Discount Deals API",
+        version="1.0.0",
+        docs_url="/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+        redirect_slashes=False,
+    )
+    errors.install(api)
+    for router in ROUTERS:
+        api.include_router(router)
+    settings = get_settings()
+    settings.media_dir.mkdir(parents=True, exist_ok=True)
+    api.mount("/media", StaticFiles(directory=settings.media_dir, check_dir=False), name="media")
+    return api
+
+
+def create_app() -> FastAPI:
+    """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
+    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    app.mount("/api", create_api())
+    return app

@@ -1,0 +1,92 @@
+"""One error shape for the whole API: ``{"detail": "..."}`` plus a field map for invalid fields.
+
+Invalid input answers 400 (never FastAPI's default 422), and nothing answers a stack trace.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError, OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..services import ServiceError
+
+log = logging.getLogger("discount_deals.api")
+
+_LOCATIONS = {"body", "query", "path", "header", "cookie"}
+
+
+def error_response(status: int, detail: str, fields: dict[str, list[str]] | None = None, headers=None) -> JSONResponse:
+    body: dict = {"detail": detail}
+    for name, messages in (fields or {}).items():
+        if name != "detail":
+            body[name] = messages
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _field_name(loc: tuple) -> str:
+    parts = [str(p) for p in loc if p not in _LOCATIONS or not isinstance(p, str)]
+    parts = [p for p in parts if p not in _LOCATIONS]
+    return ".".join(parts) or "non_field_errors"
+
+
+def _message(error: dict) -> str:
+    kind = error.get("type", "")
+    if kind == "missing":
+        return "This field is required."
+    if kind == "json_invalid":
+        return "Invalid JSON body."
+    message = str(error.get("msg", "Invalid value."))
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    return message[:1].upper() + message[1:]
+
+
+def _validation_handler(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    fields: dict[str, list[str]] = {}
+    for error in exc.errors():
+        if error.get("type") == "json_invalid":
+            return error_response(400, "Invalid JSON body.")
+        fields.setdefault(_field_name(tuple(error.get("loc", ()))), []).append(_message(error))
+    if set(fields) == {"non_field_errors"}:
+        return error_response(400, "Invalid request body: a JSON object is expected.", fields)
+    summary = "; ".join(f"{name}: {messages[0]}" for name, messages in fields.items())
+    return error_response(400, f"Invalid input. {summary}", fields)
+
+
+def _service_handler(_request: Request, exc: ServiceError) -> JSONResponse:
+    headers = getattr(exc, "headers", None)
+    return error_response(exc.status, exc.detail, exc.fields, headers=headers)
+
+
+def _http_handler(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    detail = exc.detail if isinstance(exc.detail, str) else "Error."
+    return error_response(exc.status_code, detail, headers=getattr(exc, "headers", None))
+
+
+def _integrity_handler(request: Request, exc: IntegrityError) -> JSONResponse:
+    log.warning("integrity error on %s %s: %s", request.method, request.url.path, exc.orig)
+    return error_response(409, "This change conflicts with existing data.")
+
+
+def _operational_handler(request: Request, exc: OperationalError) -> JSONResponse:
+    log.error("database error on %s %s: %s", request.method, request.url.path, exc.orig)
+    return error_response(503, "The service is busy. Please try again.", headers={"Retry-After": "2"})
+
+
+def _unexpected_handler(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "Internal server error.")
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _validation_handler)
+    app.add_exception_handler(ServiceError, _service_handler)
+    app.add_exception_handler(StarletteHTTPException, _http_handler)
+    app.add_exception_handler(IntegrityError, _integrity_handler)
+    app.add_exception_handler(OperationalError, _operational_handler)
+    app.add_exception_handler(Exception, _unexpected_handler)

@@ -1,0 +1,109 @@
+"""Database engine and sessions.
+
+SQLite (the embedded default) runs with WAL, foreign keys on and a busy timeout. Write
+transactions that read before they write (checkout, bulk import) use :func:`write_session`,
+which takes SQLite's write lock up front (``BEGIN IMMEDIATE``) so that two writers queue
+instead of failing on a stale snapshot; on PostgreSQL it is an ordinary transaction and the
+services use guarded updates and row locks.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
+from sqlmodel import Session, create_engine
+
+from .settings import get_settings
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+_engines: dict[str, Engine] = {}
+_lock = threading.Lock()
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):  # pragma: no cover - driver callback
+        # Let SQLAlchemy's "begin" event below decide how transactions start.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):  # pragma: no cover - driver callback
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def create_db_engine(url: str) -> Engine:
+    """Build an engine for ``url`` with the project's connection settings."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            from pathlib import Path
+
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+            pool_size=20,
+            max_overflow=20,
+        )
+        _configure_sqlite(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def get_engine() -> Engine:
+    """The engine for the configured database URL (one per URL, created on first use)."""
+    url = get_settings().database_url
+    engine = _engines.get(url)
+    if engine is None:
+        with _lock:
+            engine = _engines.get(url)
+            if engine is None:
+                engine = _engines[url] = create_db_engine(url)
+    return engine
+
+
+def dispose_engines() -> None:
+    """Close every pooled connection (tests and process shutdown)."""
+    with _lock:
+        for engine in _engines.values():
+            engine.dispose()
+        _engines.clear()
+
+
+@contextmanager
+def session_scope() -> Iterator[Session]:
+    """A session that commits when the block succeeds and rolls back when it raises."""
+    with Session(get_engine(), expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+@contextmanager
+def write_session() -> Iterator[Session]:
+    """Like :func:`session_scope` but holding the database write lock from the first statement."""
+    engine = get_engine()
+    if engine.dialect.name == "sqlite":
+        engine = engine.execution_options(sqlite_begin="IMMEDIATE")
+    with Session(engine, expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise

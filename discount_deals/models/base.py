@@ -1,0 +1,39 @@
+"""Shared column helpers: UUID string ids and UTC timestamps."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlmodel import Field, SQLModel
+
+# Named constraints: Alembic's SQLite batch mode and later migrations need stable names.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def new_id() -> str:
+    """A new random UUID as a string (the existing client handles ids as strings)."""
+    return str(uuid.uuid4())
+
+
+def utcnow() -> datetime:
+    """Aware UTC now (SQLModel's datetime columns store and return aware UTC values)."""
+    return datetime.now(UTC)
+
+
+def id_field() -> str:
+    return Field(default_factory=new_id, primary_key=True, max_length=36)
+
+
+def created_field() -> datetime:
+    return Field(default_factory=utcnow, nullable=False)
+
+
+def updated_field() -> datetime:
+    return Field(default_factory=utcnow, nullable=False, sa_column_kwargs={"onupdate": utcnow})

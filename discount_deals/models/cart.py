@@ -1,0 +1,35 @@
+"""Server-side carts of logged-in users (guests keep theirs in the browser)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Column, ForeignKey, String, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from .base import created_field, id_field, updated_field
+
+
+class Cart(SQLModel, table=True):
+    id: str = id_field()
+    user_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), nullable=False, unique=True)
+    )
+    created_at: datetime = created_field()
+    updated_at: datetime = updated_field()
+
+
+class CartItem(SQLModel, table=True):
+    __tablename__ = "cart_item"
+    __table_args__ = (UniqueConstraint("cart_id", "product_id", name="uq_cart_item_product"),)
+
+    id: str = id_field()
+    cart_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("cart.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    product_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("product.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    quantity: int = Field(default=1)
+    created_at: datetime = created_field()
+    updated_at: datetime = updated_field()

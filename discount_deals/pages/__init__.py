@@ -1,0 +1,1 @@
+"""Pages: one module per route, composing components. No queries, no rules."""

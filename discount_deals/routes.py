@@ -1,0 +1,12 @@
+"""Route paths of the storefront, in one place."""
+
+HOME = "/"
+TEST_HOME = "/test-home"
+PRODUCTS = "/products"
+CART = "/cart"
+FAVORITES = "/favorites"
+ADMIN = "/admin"
+LOGIN = "/login"
+REGISTER = "/register"
+PROFILE = "/profile"
+ORDERS = "/orders"

@@ -1,0 +1,128 @@
+"""Every number the shop shows: effective prices, discount percentages and cart totals.
+
+The storefront's cart summary and the server's checkout both call :func:`cart_totals`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+MONEY_STEP = Decimal("0.01")
+FREE_SHIPPING_OVER = Decimal("50.00")
+SHIPPING_FEE = Decimal("5.99")
+TAX_RATE = Decimal("0.08")
+ZERO = Decimal("0.00")
+
+
+def money(value: Decimal | int | float | str) -> Decimal:
+    """Round to cents, half up (as shoppers expect, not banker's rounding)."""
+    if not isinstance(value, Decimal):
+        try:
+            value = Decimal(str(value))
+        except InvalidOperation as exc:
+            raise ValueError(f"not a money amount: {value!r}") from exc
+    return value.quantize(MONEY_STEP, rounding=ROUND_HALF_UP)
+
+
+def money_str(value: Decimal | int | float | str | None) -> str | None:
+    """Money as the API's 2-decimal string ("12.50"); None stays None."""
+    return None if value is None else f"{money(value):.2f}"
+
+
+def format_money(value: Decimal | int | float | str, symbol: str = "$") -> str:
+    """Money for display, e.g. ``$12.50``."""
+    return f"{symbol}{money(value):,.2f}"
+
+
+def effective_price(price: Decimal, discount_price: Decimal | None) -> Decimal:
+    """What a shopper pays per unit: the discount price when there is one, else the price."""
+    return money(discount_price if discount_price is not None else price)
+
+
+def discount_percent(price: Decimal | None, discount_price: Decimal | None) -> int:
+    """Rounded saving in percent, 0 unless the price exceeds the discount price."""
+    if price is None or discount_price is None or price <= 0 or price <= discount_price:
+        return 0
+    percent = (Decimal(price) - Decimal(discount_price)) / Decimal(price) * 100
+    return int(percent.quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True)
+class PricedLine:
+    """One cart or order line: what is paid per unit, what it would cost undiscounted, how many."""
+
+    unit_price: Decimal
+    original_price: Decimal
+    quantity: int
+
+    @property
+    def line_total(self) -> Decimal:
+        return money(self.unit_price * self.quantity)
+
+
+@dataclass(frozen=True)
+class Coupon:
+    """A coupon's effect: a percentage of the subtotal or a fixed amount off."""
+
+    kind: str  # "percent" | "fixed"
+    value: Decimal
+
+
+@dataclass(frozen=True)
+class CartTotals:
+    item_count: int
+    subtotal: Decimal
+    savings: Decimal
+    discount: Decimal
+    shipping: Decimal
+    tax: Decimal
+    total: Decimal
+    # How much more the shopper must spend for free shipping (0 when already free or empty).
+    free_shipping_gap: Decimal
+
+
+def shipping_for(subtotal: Decimal) -> Decimal:
+    """Shipping is free when the subtotal is over 50, else 5.99 (an empty cart ships nothing)."""
+    if subtotal <= 0:
+        return ZERO
+    return ZERO if subtotal > FREE_SHIPPING_OVER else SHIPPING_FEE
+
+
+def coupon_discount(subtotal: Decimal, coupon: Coupon | None) -> Decimal:
+    if coupon is None or subtotal <= 0:
+        return ZERO
+    if coupon.kind == "percent":
+        amount = money(subtotal * Decimal(coupon.value) / 100)
+    else:
+        amount = money(coupon.value)
+    return min(amount, subtotal)
+
+
+def cart_totals(lines: Iterable[PricedLine], coupon: Coupon | None = None) -> CartTotals:
+    """Totals per SPEC §9: subtotal on effective prices, shipping, 8 % tax, total, savings.
+
+    A coupon reduces the amount taxed and paid; shipping is decided on the subtotal.
+    """
+    lines = list(lines)
+    subtotal = money(sum((line.line_total for line in lines), ZERO))
+    original = money(sum((money(line.original_price * line.quantity) for line in lines), ZERO))
+    discount = coupon_discount(subtotal, coupon)
+    shipping = shipping_for(subtotal)
+    tax = money((subtotal - discount) * TAX_RATE)
+    total = money(subtotal - discount + shipping + tax)
+    gap = ZERO
+    if shipping > 0:
+        # "Over 50" means a cent more than 50 is what still has to be added at exactly 50.
+        gap = max(money(FREE_SHIPPING_OVER - subtotal), MONEY_STEP)
+    return CartTotals(
+        item_count=sum(line.quantity for line in lines),
+        subtotal=subtotal,
+        savings=max(money(original - subtotal), ZERO),
+        discount=discount,
+        shipping=shipping,
+        tax=tax,
+        total=total,
+        free_shipping_gap=gap,
+    )

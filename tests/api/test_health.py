@@ -1,0 +1,21 @@
+"""Health and API-wide behaviour of the ASGI app."""
+
+
+def test_health_answers_with_and_without_slash(client):
+    for path in ("/api/health", "/api/health/"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert response.json() == {"status": "ok", "database": "ok"}
+
+
+def test_unknown_api_path_is_a_json_404(client):
+    response = client.get("/api/no-such-endpoint/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not Found"}
+
+
+def test_openapi_document_is_served(client):
+    response = client.get("/api/openapi.json")
+    assert response.status_code == 200
+    assert "/health/" in response.json()["paths"]
+    assert client.get("/api/docs").status_code == 200

@@ -1,0 +1,157 @@
+"""Browser tests: one production server per test run, driven by Playwright in Debian Chromium.
+
+The server (``reflex run --env prod``) gets its own folder for its SQLite database and media,
+is migrated and seeded with the demo catalogue first, and shares the test session's signing
+secret so tests can mint tokens and prepare data directly in its database (``live_db``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session
+
+from discount_deals.db import create_db_engine
+
+from ..conftest import ROOT
+
+pytestmark = pytest.mark.e2e
+
+STARTUP_TIMEOUT_S = 15 * 60
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status == 200
+    except Exception:
+        return False
+
+
+@dataclass
+class LiveServer:
+    url: str
+    var_dir: Path
+    database_url: str
+    log_path: Path
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session on the server's own database, committed at the end of the block."""
+        engine = create_db_engine(self.database_url)
+        try:
+            with Session(engine, expire_on_commit=False) as db_session:
+                yield db_session
+                db_session.commit()
+        finally:
+            engine.dispose()
+
+
+def _server_env(var_dir: Path, port: int) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("REFLEX_DB_URL", None)
+    env.update(
+        DD_VAR_DIR=str(var_dir),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+        REFLEX_USE_NPM="1",
+        REFLEX_TELEMETRY_ENABLED="false",
+        REFLEX_CHECK_LATEST_VERSION="false",
+        PYTHONUNBUFFERED="1",
+    )
+    env.setdefault("NPM_CONFIG_REGISTRY", "https://registry.npmjs.org/")
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    var_dir = Path(tempfile.mkdtemp(prefix="dd-live-"))
+    port = _free_port()
+    env = _server_env(var_dir, port)
+    for command in (["migrate"], ["seed-demo"]):
+        subprocess.run([sys.executable, "-m", "discount_deals", *command], cwd=ROOT, env=env, check=True)
+    results = ROOT / "test-results"
+    results.mkdir(exist_ok=True)
+    log_path = results / "live-server.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "reflex", "run", "--env", "prod", "--backend-host", "127.0.0.1",
+            "--frontend-port", str(port), "--backend-port", str(port), "--loglevel", "info",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    try:
+        while not (_ok(f"{url}/ping") and _ok(f"{url}/")):
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited with {process.returncode}; see {log_path}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start within {STARTUP_TIMEOUT_S} s; see {log_path}")
+            time.sleep(1)
+        yield LiveServer(url=url, var_dir=var_dir, database_url=f"sqlite:///{var_dir / 'discount_deals.db'}", log_path=log_path)
+    finally:
+        _stop(process)
+        log.close()
+        shutil.rmtree(var_dir, ignore_errors=True)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: LiveServer) -> str:
+    return live_server.url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not Path(CHROMIUM).exists():
+        pytest.exit("Debian chromium is missing: run 'make test' as root or 'apt-get install -y chromium'", 2)
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}}

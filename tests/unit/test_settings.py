@@ -1,0 +1,55 @@
+"""Settings come from the environment; the signing secret is generated, never a constant."""
+
+from pathlib import Path
+
+import pytest
+
+from discount_deals.settings import get_settings
+
+
+@pytest.fixture
+def fresh_settings(monkeypatch, tmp_path: Path):
+    monkeypatch.setenv("DD_VAR_DIR", str(tmp_path))
+    monkeypatch.delenv("DD_SECRET_KEY", raising=False)
+    get_settings.cache_clear()
+    yield tmp_path
+    get_settings.cache_clear()
+
+
+def test_secret_is_generated_once_and_stored_privately(fresh_settings: Path):
+    first = get_settings().secret_key
+    secret_file = fresh_settings / "secret_key"
+    assert secret_file.read_text() == first
+    assert len(first) >= 40
+    assert secret_file.stat().st_mode & 0o077 == 0
+    get_settings.cache_clear()
+    assert get_settings().secret_key == first
+
+
+def test_defaults(fresh_settings: Path):
+    settings = get_settings()
+    assert settings.database_url == f"sqlite:///{fresh_settings / 'discount_deals.db'}"
+    assert settings.page_size == 10
+    assert settings.currency_symbol == "$"
+    assert settings.access_token_seconds == 15 * 60
+    assert settings.refresh_token_seconds == 7 * 24 * 3600
+
+
+def test_environment_overrides(fresh_settings: Path, monkeypatch):
+    monkeypatch.setenv("REFLEX_DB_URL", "postgresql+psycopg://u:p@127.0.0.1:5432/shop")
+    monkeypatch.setenv("DD_SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("DD_CURRENCY_SYMBOL", "GH₵")
+    monkeypatch.setenv("DD_ACCESS_TOKEN_SECONDS", "30")
+    settings = get_settings()
+    assert settings.database_url.startswith("postgresql+psycopg://")
+    assert settings.secret_key == "from-the-environment"
+    assert settings.currency_symbol == "GH₵"
+    assert settings.access_token_seconds == 30
+    assert not (fresh_settings / "secret_key").exists()
+    assert "from-the-environment" not in repr(settings)
+
+
+def test_bad_number_is_a_clear_error(fresh_settings: Path, monkeypatch):
+    monkeypatch.setenv("DD_PAGE_SIZE", "ten")
+    with pytest.raises(ValueError, match="DD_PAGE_SIZE must be an integer"):
+        get_settings()
