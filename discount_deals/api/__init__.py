@@ -13,11 +13,20 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
-from . import errors, health
+from . import auth, cart, categories, errors, favourites, health, orders, products, users
 
 log = logging.getLogger("discount_deals.api")
 
-ROUTERS = [health.router]
+ROUTERS = [
+    health.router,
+    auth.router,
+    users.router,
+    categories.router,
+    products.router,
+    cart.router,
+    orders.router,
+    favourites.router,
+]
 
 
 def create_api() -> FastAPI:

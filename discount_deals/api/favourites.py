@@ -1,0 +1,7 @@
+"""Favourites of the logged-in user."""
+
+from __future__ import annotations
+
+from .routing import ApiRouter
+
+router = ApiRouter(tags=["favourites"])

@@ -1,0 +1,81 @@
+"""Request and response models shared by several routers, and the product serializer.
+
+Money leaves the API as 2-decimal strings; ids are UUID strings; relative picture URLs are
+made absolute so that a client served from another origin can load them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from fastapi import Request
+from pydantic import BaseModel
+
+from ..models import Category, Product
+from ..services.pricing import money_str
+
+
+class CategoryRef(BaseModel):
+    id: str
+    name: str
+    slug: str
+
+
+class ProductOut(BaseModel):
+    id: str
+    name: str
+    description: str
+    brand: str
+    image_url: str
+    price: str
+    discount_price: str | None
+    discount_percent: int
+    discount_start: datetime | None
+    discount_end: datetime | None
+    rating: float
+    stock: int
+    is_featured: bool
+    is_available: bool
+    status: str
+    tags: list[str]
+    related_products: list[str]
+    category: CategoryRef | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class Message(BaseModel):
+    detail: str
+
+
+def absolute_url(request: Request, url: str) -> str:
+    """``/api/media/x.webp`` → ``http://host/api/media/x.webp``; absolute URLs pass through."""
+    if url.startswith("/") and not url.startswith("//"):
+        return f"{request.url.scheme}://{request.url.netloc}{url}"
+    return url
+
+
+def product_json(request: Request, product: Product, category: Category | None) -> dict:
+    """The product object every endpoint returns (products, cart lines, favourites)."""
+    return ProductOut(
+        id=product.id,
+        name=product.name,
+        description=product.description,
+        brand=product.brand,
+        image_url=absolute_url(request, product.image_url) if product.image_url else "",
+        price=money_str(product.price),
+        discount_price=money_str(product.discount_price),
+        discount_percent=product.discount_percent,
+        discount_start=product.discount_start,
+        discount_end=product.discount_end,
+        rating=product.rating,
+        stock=product.stock,
+        is_featured=product.is_featured,
+        is_available=product.is_available,
+        status=product.status,
+        tags=list(product.tags or []),
+        related_products=list(product.related_products or []),
+        category=CategoryRef(id=category.id, name=category.name, slug=category.slug) if category else None,
+        created_at=product.created_at,
+        updated_at=product.updated_at,
+    ).model_dump(mode="json")

@@ -1,0 +1,3 @@
+"""Favourite products of logged-in users."""
+
+from __future__ import annotations

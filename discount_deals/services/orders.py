@@ -1,0 +1,3 @@
+"""Checkout and orders: totals from pricing, stock decremented with guarded updates, coupons."""
+
+from __future__ import annotations
