@@ -26,3 +26,13 @@ def refresh_derived(product: Product) -> Product:
     product.effective_price = effective_price(product.price, product.discount_price)
     product.discount_percent = discount_percent(product.price, product.discount_price)
     return product
+
+
+def is_visible(product: Product) -> bool:
+    """Shoppers see (and may buy) only active, available products."""
+    return product.status == "active" and bool(product.is_available)
+
+
+def visible_clause():
+    """SQL form of :func:`is_visible`."""
+    return (Product.status == "active") & (Product.is_available == True)  # noqa: E712
