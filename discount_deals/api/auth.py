@@ -1,7 +1,104 @@
-"""Auth: tokens, refresh, verify, logout (SPEC §7 Auth and users)."""
+"""Auth: tokens, refresh, verify, logout (SPEC §7 Auth and users).
+
+None of these endpoints reads the ``Authorization`` header: the existing client sends its
+stale bearer with every request, and these calls must work regardless.
+"""
 
 from __future__ import annotations
 
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..services import auth
+from .deps import SessionDep, client_address
 from .routing import ApiRouter
+from .schemas import Message
+from .users import UserOut, WriteSessionDep, user_json
 
 router = ApiRouter(tags=["auth"])
+
+INVALID_TOKEN = "Token is invalid or expired"
+
+
+class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    email: str | None = None
+    password: str | None = None
+
+
+class TokenPairOut(BaseModel):
+    access: str = Field(description="Access token (Bearer), valid 15 minutes")
+    refresh: str = Field(description="Refresh token, valid 7 days; stays valid after use")
+    user: UserOut
+
+
+class RefreshIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    refresh: str
+
+
+class AccessOut(BaseModel):
+    access: str
+
+
+class VerifyIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    token: str
+
+
+class VerifyOut(BaseModel):
+    success: bool
+    detail: str | None = None
+
+
+@router.post(
+    "/auth/token/",
+    response_model=TokenPairOut,
+    responses={
+        400: {"model": Message, "description": "Email or password missing"},
+        401: {"model": Message, "description": "Invalid credentials"},
+        429: {"model": Message, "description": "Too many failed attempts; see the Retry-After header"},
+    },
+    summary="Log in with email and password",
+)
+def obtain_token(body: LoginIn, request: Request, session: SessionDep):
+    user, tokens = auth.login(session, body.email or "", body.password or "", client_address(request))
+    return {"access": tokens.access, "refresh": tokens.refresh, "user": user_json(request, session, user)}
+
+
+@router.post(
+    "/auth/token/refresh/",
+    response_model=AccessOut,
+    responses={400: {"model": Message}, 401: {"model": Message, "description": INVALID_TOKEN}},
+    summary="A new access token for a refresh token",
+)
+def refresh_token(body: RefreshIn, session: SessionDep):
+    access, _user = auth.refresh_access_token(session, body.refresh)
+    return {"access": access}
+
+
+@router.post(
+    "/auth/token/verify/",
+    response_model=VerifyOut,
+    responses={400: {"model": Message}, 401: {"model": VerifyOut, "description": INVALID_TOKEN}},
+    summary="Whether a token is valid",
+)
+def verify_token(body: VerifyIn, session: SessionDep):
+    if not auth.token_is_valid(session, body.token):
+        return JSONResponse({"success": False, "detail": INVALID_TOKEN}, status_code=401)
+    return {"success": True}
+
+
+@router.post(
+    "/auth/logout/",
+    response_model=Message,
+    responses={400: {"model": Message}, 401: {"model": Message, "description": INVALID_TOKEN}},
+    summary="Revoke a refresh token",
+)
+def logout(body: RefreshIn, session: WriteSessionDep):
+    auth.revoke_refresh_token(session, body.refresh)
+    return {"detail": "Logged out"}

@@ -1,7 +1,387 @@
-"""Users: register, me, user and profile updates, addresses, admin user management."""
+"""Users: register, me, user and profile updates, addresses, admin user management.
+
+Every rule lives in :mod:`discount_deals.services.users`; this module only translates HTTP.
+Endpoints that change data run the service in a :data:`WriteSessionDep`: on SQLite a
+transaction that reads and then writes fails at once if another connection wrote in between,
+while one that takes the write lock first simply waits its turn. The caller is authenticated
+beforehand through the ordinary read session, so the lock is not held for that.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from types import EllipsisType
+from typing import Annotated, Any
+
+from fastapi import Depends, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlmodel import Session
+from starlette.datastructures import UploadFile
+
+from ..db import write_session
+from ..models import User
+from ..services import ValidationFailed
+from ..services import users as accounts
+from ..settings import get_settings
+from .deps import AdminUser, CurrentUser, SessionDep
+from .pagination import Page, build_page, page_request
 from .routing import ApiRouter
+from .schemas import Message, absolute_url
 
 router = ApiRouter(tags=["users"])
+
+# The existing client reads only the first page of a list, so a page holds 100 by default.
+LIST_PAGE_SIZE = 100
+
+AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Message, "description": "Invalid input (with a field map)"},
+    401: {"model": Message, "description": "Missing, expired or invalid access token"},
+}
+OWNER_ERRORS = {**AUTH_ERRORS, 404: {"model": Message, "description": "Not found, or not yours"}}
+ADMIN_ERRORS = {**AUTH_ERRORS, 403: {"model": Message, "description": "Not an admin"}}
+
+
+def _write_session() -> Iterator[Session]:
+    with write_session() as session:
+        yield session
+
+
+WriteSessionDep = Annotated[Session, Depends(_write_session, scope="function")]
+
+
+# --- response models ----------------------------------------------------------------------------
+
+
+class ProfileOut(BaseModel):
+    id: str
+    bio: str | None
+    website: str | None
+    profile_image: str | None = Field(description="Absolute URL of the uploaded picture")
+
+
+class AddressOut(BaseModel):
+    id: str
+    line1: str
+    line2: str
+    city: str
+    state: str
+    postal_code: str
+    country: str
+    is_default: bool
+
+
+class UserOut(BaseModel):
+    id: str
+    email: str
+    username: str
+    first_name: str
+    last_name: str
+    phonenumber: str
+    date_of_birth: str | None = Field(description="YYYY-MM-DD")
+    gender: str
+    role: str
+    profile: ProfileOut
+    addresses: list[AddressOut] = Field(description="The default first, then oldest first")
+
+
+class AdminUserOut(BaseModel):
+    id: str
+    email: str
+    username: str
+    first_name: str
+    last_name: str
+    role: str
+    is_active: bool
+    date_joined: datetime
+
+
+# --- request models (every field optional: the services give the spec's messages) ---------------
+
+
+class RegisterIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    first_name: str | None = None
+    last_name: str | None = None
+    username: str | None = None
+    email: str | None = None
+    password: str | None = None
+    phonenumber: str | None = None
+    date_of_birth: str | None = Field(None, description="YYYY-MM-DD, in the past")
+    gender: str | None = Field(None, description="male, female or other")
+    role: Any = Field(None, description="Ignored: every registration is a customer")
+    metadata: Any = Field(None, description="Ignored")
+
+
+class ProfileIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    bio: str | None = Field(None, description="Blank becomes null")
+    website: str | None = Field(None, description="An http(s) URL; blank becomes null")
+
+
+class UserUpdateIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    email: str | None = None
+    username: str | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    phonenumber: str | None = None
+    date_of_birth: str | None = Field(None, description="YYYY-MM-DD, in the past")
+    gender: str | None = Field(None, description="male, female or other")
+    profile: ProfileIn | None = None
+    password: str | None = Field(None, description="A new password (at least 6 characters); retires refresh tokens")
+    role: Any = Field(None, description="Ignored here: admins change roles at /users/admin/users/{id}/")
+
+
+class AddressIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    state: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+    is_default: bool | None = None
+
+
+class RoleIn(BaseModel):
+    role: str = Field(description="admin, seller, manager, customer or user")
+
+
+# --- serializers ---------------------------------------------------------------------------------
+
+
+def _profile_json(request: Request, profile: dict[str, Any]) -> dict[str, Any]:
+    image = profile["profile_image"]
+    return {**profile, "profile_image": absolute_url(request, image) if image else None}
+
+
+def user_json(request: Request, session: Session, user: User) -> dict[str, Any]:
+    """The ``/users/me/`` object, with the picture URL made absolute for other origins."""
+    summary = accounts.user_summary(session, user)
+    return {**summary, "profile": _profile_json(request, summary["profile"])}
+
+
+def _admin_user_json(user: User) -> dict[str, Any]:
+    return AdminUserOut(
+        id=user.id,
+        email=user.email,
+        username=user.username,
+        first_name=user.first_name,
+        last_name=user.last_name,
+        role=user.role,
+        is_active=user.is_active,
+        date_joined=user.created_at,
+    ).model_dump(mode="json")
+
+
+# --- registration and own account ----------------------------------------------------------------
+
+
+@router.post(
+    "/users/register/",
+    response_model=UserOut,
+    status_code=201,
+    responses={400: AUTH_ERRORS[400]},
+    summary="Register a customer (any bearer header is ignored)",
+)
+def register(body: RegisterIn, request: Request, session: WriteSessionDep):
+    user = accounts.register(session, body.model_dump(exclude_unset=True))
+    return user_json(request, session, user)
+
+
+@router.get("/users/me/", response_model=UserOut, responses={401: AUTH_ERRORS[401]})
+def me(request: Request, session: SessionDep, user: CurrentUser):
+    return user_json(request, session, user)
+
+
+@router.get("/users/users/{user_id}/", response_model=UserOut, responses=OWNER_ERRORS)
+def read_user(user_id: str, request: Request, session: SessionDep, actor: CurrentUser):
+    return user_json(request, session, accounts.get_user(session, actor, user_id))
+
+
+@router.patch(
+    "/users/users/{user_id}/",
+    response_model=UserOut,
+    responses=OWNER_ERRORS,
+    summary="Change your account (admins: anyone's); role is ignored",
+)
+def update_user(user_id: str, body: UserUpdateIn, request: Request, session: WriteSessionDep, actor: CurrentUser):
+    user = accounts.update_user(session, actor, user_id, body.model_dump(exclude_unset=True))
+    return user_json(request, session, user)
+
+
+# --- profile -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProfilePayload:
+    bio: str | None | EllipsisType = ...
+    website: str | None | EllipsisType = ...
+    image: bytes | None = None
+
+
+def _too_large() -> ValidationFailed:
+    mb = get_settings().max_image_bytes // (1024 * 1024)
+    message = f"Image too large: at most {mb} MB."
+    return ValidationFailed(message, fields={"profile_image": [message]})
+
+
+async def _form_payload(request: Request) -> ProfilePayload:
+    limit = get_settings().max_image_bytes
+    declared = request.headers.get("content-length", "")
+    # Refuse an oversized upload before spooling it (the form fields need little room).
+    if declared.isdigit() and int(declared) > limit + 64 * 1024:
+        raise _too_large()
+    async with request.form(max_files=1, max_fields=10) as form:
+        values: dict[str, Any] = {}
+        for name in ("bio", "website"):
+            value = form.get(name)
+            if isinstance(value, UploadFile):
+                raise ValidationFailed(accounts.NOT_TEXT, fields={name: [accounts.NOT_TEXT]})
+            if value is not None:
+                values[name] = value
+        upload = form.get("profile_image")
+        image = None
+        if isinstance(upload, UploadFile):
+            image = await upload.read(limit + 1)
+            if len(image) > limit:
+                raise _too_large()
+        elif upload:
+            message = "No file was submitted. Check the encoding type on the form."
+            raise ValidationFailed(message, fields={"profile_image": [message]})
+    return ProfilePayload(**values, image=image)
+
+
+async def profile_payload(request: Request) -> ProfilePayload:
+    """A JSON ``{bio, website}`` body, or a multipart / urlencoded form that may carry ``profile_image``."""
+    content_type = request.headers.get("content-type", "").lower()
+    if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        return await _form_payload(request)
+    try:
+        data = json.loads(await request.body())
+    except ValueError:
+        raise ValidationFailed("Invalid JSON body.") from None
+    try:
+        body = ProfileIn.model_validate(data)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+    return ProfilePayload(**body.model_dump(exclude_unset=True))
+
+
+_PROFILE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": ProfileIn.model_json_schema()},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "bio": {"type": "string"},
+                        "website": {"type": "string"},
+                        "profile_image": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "PNG, JPEG, GIF or WebP, at most 5 MB",
+                        },
+                    },
+                }
+            },
+        },
+    }
+}
+
+
+@router.get("/users/profiles/{profile_id}/", response_model=ProfileOut, responses=OWNER_ERRORS)
+def read_profile(profile_id: str, request: Request, session: SessionDep, actor: CurrentUser):
+    profile = accounts.get_profile(session, actor, profile_id)
+    return _profile_json(request, accounts.profile_dict(profile))
+
+
+@router.patch(
+    "/users/profiles/{profile_id}/",
+    response_model=ProfileOut,
+    responses=OWNER_ERRORS,
+    openapi_extra=_PROFILE_BODY,
+    summary="Change your profile: JSON {bio, website} or multipart with profile_image",
+)
+def update_profile(
+    profile_id: str,
+    request: Request,
+    session: WriteSessionDep,
+    actor: CurrentUser,
+    payload: Annotated[ProfilePayload, Depends(profile_payload)],
+):
+    profile = accounts.update_profile(
+        session, actor, profile_id, bio=payload.bio, website=payload.website, image=payload.image
+    )
+    return _profile_json(request, accounts.profile_dict(profile))
+
+
+# --- addresses -----------------------------------------------------------------------------------
+
+
+@router.get("/users/addresses/", response_model=Page[AddressOut], responses=AUTH_ERRORS)
+def list_addresses(request: Request, session: SessionDep, actor: CurrentUser):
+    page = page_request(request, default_size=LIST_PAGE_SIZE)
+    addresses = accounts.list_addresses(session, actor)
+    chosen = addresses[page.offset : page.offset + page.page_size]
+    return build_page(request, page, len(addresses), [accounts.address_dict(a) for a in chosen])
+
+
+@router.post("/users/addresses/", response_model=AddressOut, status_code=201, responses=AUTH_ERRORS)
+def add_address(body: AddressIn, session: WriteSessionDep, actor: CurrentUser):
+    return accounts.address_dict(accounts.add_address(session, actor, body.model_dump(exclude_unset=True)))
+
+
+@router.get("/users/addresses/{address_id}/", response_model=AddressOut, responses=OWNER_ERRORS)
+def read_address(address_id: str, session: SessionDep, actor: CurrentUser):
+    return accounts.address_dict(accounts.get_address(session, actor, address_id))
+
+
+@router.patch("/users/addresses/{address_id}/", response_model=AddressOut, responses=OWNER_ERRORS)
+def update_address(address_id: str, body: AddressIn, session: WriteSessionDep, actor: CurrentUser):
+    changes = body.model_dump(exclude_unset=True)
+    return accounts.address_dict(accounts.update_address(session, actor, address_id, changes))
+
+
+@router.delete("/users/addresses/{address_id}/", status_code=204, response_class=Response, responses=OWNER_ERRORS)
+def delete_address(address_id: str, session: WriteSessionDep, actor: CurrentUser):
+    accounts.delete_address(session, actor, address_id)
+    return Response(status_code=204)
+
+
+# --- admin -----------------------------------------------------------------------------------------
+
+
+@router.get("/users/admin/users/", response_model=Page[AdminUserOut], responses=ADMIN_ERRORS)
+def admin_list_users(
+    request: Request,
+    session: SessionDep,
+    actor: AdminUser,
+    search: Annotated[str, Query(description="Email, username, first or last name (case-insensitive)")] = "",
+    role: Annotated[str | None, Query(description="admin, seller, manager, customer or user")] = None,
+):
+    page = page_request(request, default_size=LIST_PAGE_SIZE)
+    users, total = accounts.list_users(
+        session, actor, search=search, role=role, offset=page.offset, limit=page.page_size
+    )
+    return build_page(request, page, total, [_admin_user_json(u) for u in users])
+
+
+@router.patch(
+    "/users/admin/users/{user_id}/",
+    response_model=AdminUserOut,
+    responses={**ADMIN_ERRORS, 404: OWNER_ERRORS[404]},
+    summary="Change a user's role (the last admin cannot be demoted)",
+)
+def admin_change_role(user_id: str, body: RoleIn, session: WriteSessionDep, actor: AdminUser):
+    return _admin_user_json(accounts.change_role(session, actor, user_id, body.role))

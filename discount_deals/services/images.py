@@ -20,12 +20,26 @@ from ..settings import get_settings
 from . import ValidationFailed
 
 ALLOWED_FORMATS = {"PNG", "JPEG", "GIF", "WEBP"}
+# Media sub-folders holding uploads, whose files may be replaced and deleted.
+UPLOAD_FOLDERS = {"profiles"}
 NOT_AN_IMAGE = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
 
 
 def media_url(relative_path: str) -> str:
     """The URL under which a file of the media folder is served."""
     return f"{get_settings().media_url}/{relative_path.lstrip('/')}"
+
+
+def delete_stored_image(url: str | None) -> None:
+    """Remove an uploaded picture from the media folder; any other URL is left alone."""
+    settings = get_settings()
+    prefix = f"{settings.media_url}/"
+    if not url or not url.startswith(prefix):
+        return
+    root = settings.media_dir.resolve()
+    path = (root / url[len(prefix) :]).resolve()
+    if path.parent.parent == root and path.parent.name in UPLOAD_FOLDERS:
+        path.unlink(missing_ok=True)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -35,14 +49,16 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def store_uploaded_image(data: bytes, folder: str, max_side: int) -> str:
-    """Verify ``data`` as an image, re-encode it and store it; return its URL.
+def prepare_uploaded_image(data: bytes, max_side: int) -> bytes:
+    """Verify ``data`` as an image and return it re-encoded as WebP, at most ``max_side`` pixels a side.
 
-    Raises :class:`ValidationFailed` for anything that is not a safe, supported image.
+    Raises :class:`ValidationFailed` for anything that is not a safe, supported image. Pure CPU
+    work: callers run it before taking database locks.
     """
     settings = get_settings()
     if not data:
-        raise ValidationFailed("The submitted file is empty.", fields={"profile_image": ["The submitted file is empty."]})
+        message = "The submitted file is empty."
+        raise ValidationFailed(message, fields={"profile_image": [message]})
     if len(data) > settings.max_image_bytes:
         message = f"Image too large: at most {settings.max_image_bytes // (1024 * 1024)} MB."
         raise ValidationFailed(message, fields={"profile_image": [message]})
@@ -68,9 +84,22 @@ def store_uploaded_image(data: bytes, folder: str, max_side: int) -> str:
         raise ValidationFailed(message, fields={"profile_image": [message]}) from None
     except Exception:  # Pillow raises many types for hostile input; all mean "not an image".
         raise ValidationFailed(NOT_AN_IMAGE, fields={"profile_image": [NOT_AN_IMAGE]}) from None
+    return out.getvalue()
+
+
+def save_prepared_image(webp: bytes, folder: str) -> str:
+    """Store the output of :func:`prepare_uploaded_image` under a generated name; return its URL."""
     relative = f"{folder}/{uuid.uuid4().hex}.webp"
-    _atomic_write(settings.media_dir / relative, out.getvalue())
+    _atomic_write(get_settings().media_dir / relative, webp)
     return media_url(relative)
+
+
+def store_uploaded_image(data: bytes, folder: str, max_side: int) -> str:
+    """Verify ``data`` as an image, re-encode it and store it; return its URL.
+
+    Raises :class:`ValidationFailed` for anything that is not a safe, supported image.
+    """
+    return save_prepared_image(prepare_uploaded_image(data, max_side), folder)
 
 
 def _font(size: int) -> ImageFont.ImageFont:

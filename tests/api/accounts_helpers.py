@@ -1,0 +1,71 @@
+"""Helpers for the accounts tests: registration payloads, real images made with Pillow, tokens."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import jwt
+from PIL import Image
+from sqlmodel import select
+
+from discount_deals import models
+from discount_deals.db import session_scope
+from discount_deals.settings import get_settings
+
+PASSWORD = "secret123"
+
+
+def registration(**overrides: Any) -> dict[str, Any]:
+    """The payload the existing client's register form sends, with valid values."""
+    payload = {
+        "first_name": "Ama",
+        "last_name": "Mensah",
+        "username": "ama",
+        "phonenumber": "+233241234567",
+        "email": "ama@example.com",
+        "password": PASSWORD,
+        "date_of_birth": "1995-04-12",
+        "gender": "female",
+        "role": "customer",
+        "metadata": {},
+    }
+    payload.update(overrides)
+    return payload
+
+
+def image_bytes(fmt: str = "PNG", size: tuple[int, int] = (64, 48), colour=(200, 30, 40), **save: Any) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, colour).save(out, format=fmt, **save)
+    return out.getvalue()
+
+
+def login(client, email: str, password: str = PASSWORD, **kwargs: Any):
+    return client.post("/api/auth/token/", json={"email": email, "password": password}, **kwargs)
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def expired_access_token(user: models.User) -> str:
+    """A correctly signed access token whose lifetime is over."""
+    past = datetime.now(UTC) - timedelta(hours=1)
+    claims = {"sub": user.id, "type": "access", "jti": "x" * 32, "iat": past, "exp": past + timedelta(minutes=15)}
+    return jwt.encode(claims, get_settings().secret_key, algorithm="HS256")
+
+
+def stale_headers() -> dict[str, str]:
+    """What the client sends after its access token expired or was forged."""
+    return bearer("not.a.valid-token")
+
+
+def profile_id_of(user: models.User) -> str:
+    with session_scope() as session:
+        return session.exec(select(models.Profile.id).where(models.Profile.user_id == user.id)).one()
+
+
+def reload_user(user_id: str) -> models.User:
+    with session_scope() as session:
+        return session.get(models.User, user_id)
