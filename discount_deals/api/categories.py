@@ -2,6 +2,57 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
+from fastapi import Body, Request
+from fastapi.concurrency import run_in_threadpool
+
+from ..db import write_session
+from ..models import Category
+from ..services import bulk_import, catalog
+from .deps import AdminUser, SessionDep
+from .pagination import build_page, page_request
+from .products import UPLOAD_BODY_DOC, bulk_response, read_bulk_rows
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["categories"])
+
+# The existing client reads only the first page, so it holds every category up to this many.
+CATEGORY_PAGE_SIZE = 1000
+
+
+def category_json(category: Category) -> dict[str, Any]:
+    return {
+        "id": category.id,
+        "name": category.name,
+        "slug": category.slug,
+        "description": category.description,
+        "parent": category.parent_id,
+    }
+
+
+@router.get("/category/")
+def list_categories(request: Request, session: SessionDep):
+    """A DRF page of categories by name (1,000 per page unless ``page_size``)."""
+    page = page_request(request, default_size=CATEGORY_PAGE_SIZE)
+    categories, count = catalog.list_categories(session, offset=page.offset, limit=page.page_size)
+    return build_page(request, page, count, [category_json(c) for c in categories])
+
+
+@router.post("/category/", status_code=201)
+def create_category(payload: Annotated[dict[str, Any], Body()], session: SessionDep, user: AdminUser):
+    """Admin: create a category from ``{name, slug?, description?, parent?}`` (``id`` is ignored)."""
+    return category_json(catalog.create_category(session, user, payload))
+
+
+@router.post("/category/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
+async def bulk_upload_categories(request: Request, user: AdminUser):
+    """Admin: create many categories from ``{"categories": [...]}`` or a CSV file (``file``)."""
+    rows = await read_bulk_rows(request, "categories", bulk_import.parse_categories_csv)
+
+    def run() -> bulk_import.ImportResult:
+        with write_session() as session:
+            return bulk_import.import_categories(session, user, rows)
+
+    result = await run_in_threadpool(run)
+    return bulk_response(result, [category_json(c) for c in result.created])

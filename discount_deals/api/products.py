@@ -1,7 +1,198 @@
-"""Products: list, featured, detail, admin writes, bulk upload."""
+"""Products: list, featured, detail, admin writes, bulk upload.
+
+Every product leaves through :func:`schemas.product_json`. Fixed paths (``featured``,
+``bulk-upload``) are declared before ``/products/{product_id}`` so that they win.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Body, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from sqlmodel import Session
+from starlette.datastructures import UploadFile
+
+from ..db import write_session
+from ..models import Category, Product
+from ..services import ServiceError, ValidationFailed, bulk_import, catalog
+from ..settings import get_settings
+from .deps import AdminUser, OptionalUser, SessionDep
+from .pagination import build_page, page_request
 from .routing import ApiRouter
+from .schemas import product_json
 
 router = ApiRouter(tags=["products"])
+
+ProductBody = Annotated[dict[str, Any], Body(description="Product fields; category as an id, slug or name.")]
+FEATURED_DEFAULT, FEATURED_MAX = 4, 100
+# Room for the multipart envelope around a file of the maximum size.
+MULTIPART_OVERHEAD = 64 * 1024
+
+UPLOAD_BODY_DOC = {
+    "requestBody": {
+        "content": {
+            "application/json": {"schema": {"type": "object"}},
+            "multipart/form-data": {
+                "schema": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}}
+            },
+        }
+    }
+}
+
+
+def _flag(raw: str, name: str) -> bool:
+    value = raw.strip().lower()
+    if value in {"", "0", "false", "no"}:
+        return False
+    if value in {"1", "true", "yes"}:
+        return True
+    message = "Must be true or false."
+    raise ValidationFailed(f"Invalid {name}: {message.lower()}", fields={name: [message]})
+
+
+def _too_large() -> ServiceError:
+    megabytes = get_settings().bulk_max_bytes // (1024 * 1024)
+    return ServiceError(f"The upload is too large: at most {megabytes} MB per upload.", status=413)
+
+
+async def read_bulk_rows(request: Request, key: str, parse_csv: Callable[[bytes], list[dict]]) -> Any:
+    """The rows of a bulk upload: ``{key: [...]}`` (or a bare array) as JSON, or a CSV file in
+    the multipart field ``file``. Bodies over the size limit answer 413 without being kept."""
+    limit = get_settings().bulk_max_bytes
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit + MULTIPART_OVERHEAD:
+        raise _too_large()
+    if request.headers.get("content-type", "").lower().startswith("multipart/form-data"):
+        async with request.form(max_files=1, max_fields=20) as form:
+            upload = form.get("file")
+            if not isinstance(upload, UploadFile):
+                raise ValidationFailed("Please select a CSV file", fields={"file": ["This field is required."]})
+            data = await upload.read(limit + 1)
+        if len(data) > limit:
+            raise _too_large()
+        return await run_in_threadpool(parse_csv, data)
+
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _too_large()
+        chunks.append(chunk)
+    try:
+        payload = await run_in_threadpool(json.loads, b"".join(chunks))
+    except ValueError:
+        raise ValidationFailed("Invalid JSON body.") from None
+    if isinstance(payload, list):
+        return payload
+    if isinstance(payload, dict) and key in payload:
+        return payload[key]
+    raise ValidationFailed(
+        f'Send {{"{key}": [...]}} as JSON or a CSV file in the "file" field.', fields={key: ["This field is required."]}
+    )
+
+
+def bulk_response(result: bulk_import.ImportResult, created: list[dict]) -> JSONResponse:
+    """201 with what was created when anything was, else 400; both list the refused rows."""
+    body: dict[str, Any] = {"created": created, "errors": result.errors}
+    if result.status != 201:
+        body = {"detail": result.detail, **body}
+    return JSONResponse(body, status_code=result.status)
+
+
+def _product_data(request: Request, product: Product, session: Session) -> dict:
+    return {"data": product_json(request, product, session.get(Category, product.category_id))}
+
+
+@router.get("/products/")
+def list_products(
+    request: Request,
+    session: SessionDep,
+    user: OptionalUser,
+    search: str = "",
+    category: str = "",
+    brand: str = "",
+    price_range: str = "",
+    ordering: str = "name",
+    include_inactive: str = "",
+):
+    """A DRF page of products (plus ``total_pages``); see services.catalog for the filters."""
+    page = page_request(request)
+    result = catalog.list_products(
+        session,
+        search=search,
+        category=category,
+        brand=brand,
+        price_range=price_range,
+        ordering=ordering,
+        page=page.page,
+        page_size=page.page_size,
+        include_inactive=_flag(include_inactive, "include_inactive"),
+        actor=user,
+    )
+    return build_page(request, page, result.count, [product_json(request, p, c) for p, c in result.items])
+
+
+@router.get("/products/featured")
+def featured_products(request: Request, session: SessionDep, limit: str = ""):
+    """``{"data": [...]}``: visible featured products, biggest saving first (4 unless ``limit``)."""
+    count = FEATURED_DEFAULT
+    if limit.strip():
+        if not limit.strip().isdigit() or not 1 <= int(limit) <= FEATURED_MAX:
+            message = f"A whole number from 1 to {FEATURED_MAX} is required."
+            raise ValidationFailed(f"Invalid limit: {message}", fields={"limit": [message]})
+        count = int(limit)
+    items = catalog.featured_products(session, limit=count)
+    return {"data": [product_json(request, p, c) for p, c in items]}
+
+
+@router.post("/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
+async def bulk_upload_products(request: Request, user: AdminUser):
+    """Admin: create many products from ``{"products": [...]}`` or a CSV file (``file``)."""
+    rows = await read_bulk_rows(request, "products", bulk_import.parse_products_csv)
+
+    def run() -> bulk_import.ImportResult:
+        with write_session() as session:
+            return bulk_import.import_products(session, user, rows)
+
+    result = await run_in_threadpool(run)
+    created = [product_json(request, p, result.categories[p.category_id]) for p in result.created]
+    return bulk_response(result, created)
+
+
+@router.get("/products/{product_id}")
+def get_product(request: Request, product_id: str, session: SessionDep, user: OptionalUser):
+    """``{"data": product}``; 404 when unknown or hidden from the caller."""
+    product, category = catalog.get_product(session, product_id, actor=user)
+    return {"data": product_json(request, product, category)}
+
+
+@router.post("/products/", status_code=201)
+def create_product(request: Request, payload: ProductBody, session: SessionDep, user: AdminUser):
+    """Admin: create a product; 201 with ``{"data": product}``."""
+    product = catalog.create_product(session, user, payload)
+    return _product_data(request, product, session)
+
+
+@router.put("/products/{product_id}/")
+def replace_product(request: Request, product_id: str, payload: ProductBody, session: SessionDep, user: AdminUser):
+    """Admin: update a product from the full admin form; ``{"data": product}``."""
+    product = catalog.update_product(session, user, product_id, payload)
+    return _product_data(request, product, session)
+
+
+@router.patch("/products/{product_id}/")
+def patch_product(request: Request, product_id: str, payload: ProductBody, session: SessionDep, user: AdminUser):
+    """Admin: change only the given fields; ``{"data": product}``."""
+    product = catalog.update_product(session, user, product_id, payload, partial=True)
+    return _product_data(request, product, session)
+
+
+@router.delete("/products/{product_id}", status_code=204)
+def delete_product(product_id: str, session: SessionDep, user: AdminUser):
+    """Admin: delete a product; 204."""
+    catalog.delete_product(session, user, product_id)
+    return Response(status_code=204)

@@ -1,0 +1,142 @@
+"""Categories over HTTP: list, create, bulk upload (JSON and CSV)."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from discount_deals.db import session_scope
+from discount_deals.models import Category
+
+
+def category_names() -> list[str]:
+    with session_scope() as session:
+        return sorted(session.exec(select(Category.name)).all())
+
+
+def test_first_page_holds_every_category_sorted_by_name(client, make_category):
+    for n in range(25):
+        make_category(f"Cat {n:02d}", description=f"about {n}")
+    for path in ("/api/category/", "/api/category"):
+        body = client.get(path).json()
+        assert body["count"] == 25 and body["next"] is None and body["total_pages"] == 1
+        assert [c["name"] for c in body["results"]] == [f"Cat {n:02d}" for n in range(25)]
+    first = body["results"][0]
+    assert set(first) == {"id", "name", "slug", "description", "parent"}
+    assert first["slug"] == "cat-00" and first["description"] == "about 0" and first["parent"] is None
+    paged = client.get("/api/category/?page_size=10&page=3").json()
+    assert [c["name"] for c in paged["results"]] == [f"Cat {n:02d}" for n in range(20, 25)]
+    assert client.get("/api/category/?page=2").status_code == 404
+
+
+def test_create_category_as_the_client_sends_it(client, admin_headers):
+    response = client.post(
+        "/api/category/", json={"id": "", "name": "Fresh Food", "slug": "fresh-food"}, headers=admin_headers
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert (
+        body["name"] == "Fresh Food"
+        and body["slug"] == "fresh-food"
+        and body["description"] == ""
+        and body["parent"] is None
+    )
+    assert body["id"] and body["id"] != ""
+    assert client.get("/api/category/").json()["results"] == [body]
+
+
+def test_slug_is_derived_from_the_name_when_blank(client, admin_headers):
+    response = client.post("/api/category/", json={"name": "  Baby & Kids!  ", "slug": ""}, headers=admin_headers)
+    assert response.status_code == 201
+    assert response.json()["name"] == "Baby & Kids!" and response.json()["slug"] == "baby-kids"
+    given = client.post("/api/category/", json={"name": "Home", "slug": "Home Stuff"}, headers=admin_headers)
+    assert given.json()["slug"] == "home-stuff"
+
+
+def test_parent_and_description(client, admin_headers, make_category):
+    parent = make_category("Food")
+    response = client.post(
+        "/api/category/", json={"name": "Rice", "description": "Grains", "parent": "food"}, headers=admin_headers
+    )
+    assert response.status_code == 201
+    assert response.json()["parent"] == parent.id and response.json()["description"] == "Grains"
+    unknown = client.post("/api/category/", json={"name": "Beans", "parent": "nowhere"}, headers=admin_headers)
+    assert unknown.status_code == 400 and unknown.json()["parent"] == ['Category "nowhere" not found.']
+
+
+def test_duplicate_name_or_slug_is_a_400_with_a_message(client, admin_headers, make_category):
+    make_category("Drinks")
+    same_name = client.post("/api/category/", json={"name": "DRINKS", "slug": "other"}, headers=admin_headers)
+    assert same_name.status_code == 400
+    assert same_name.json()["detail"] == 'A category named "DRINKS" already exists.'
+    same_slug = client.post("/api/category/", json={"name": "Beverages", "slug": "drinks"}, headers=admin_headers)
+    assert same_slug.status_code == 400
+    assert same_slug.json()["detail"] == 'A category with the slug "drinks" already exists.'
+    assert category_names() == ["Drinks"]
+
+
+def test_invalid_category_input(client, admin_headers):
+    missing = client.post("/api/category/", json={"id": "", "slug": "x"}, headers=admin_headers)
+    assert missing.status_code == 400 and missing.json()["name"] == ["Name is required"]
+    no_slug = client.post("/api/category/", json={"name": "!!!"}, headers=admin_headers)
+    assert no_slug.status_code == 400 and "slug" in no_slug.json()
+    too_long = client.post("/api/category/", json={"name": "x" * 121}, headers=admin_headers)
+    assert too_long.status_code == 400 and too_long.json()["name"] == ["Must be at most 120 characters."]
+    assert client.post("/api/category/", json=["Drinks"], headers=admin_headers).status_code == 400
+    assert category_names() == []
+
+
+def test_bulk_upload_categories_with_mixed_rows(client, admin_headers, make_category):
+    make_category("Existing", slug="existing")
+    rows = [
+        {"name": "Toys", "slug": "toys", "description": "Games and toys", "parent": ""},
+        {"name": "", "slug": "", "description": ""},
+        {"name": "Existing", "slug": "existing-2", "description": "dup name"},
+        {"name": "Garden", "slug": "existing", "description": "dup slug"},
+        {"name": "toys", "slug": "toys-again", "description": "dup within upload"},
+        {"name": "Dolls", "slug": "dolls", "description": "child of an earlier row", "parent": "toys"},
+        "not an object",
+    ]
+    response = client.post("/api/category/bulk-upload/", json={"categories": rows}, headers=admin_headers)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert [c["name"] for c in body["created"]] == ["Toys", "Dolls"]
+    assert body["created"][1]["parent"] == body["created"][0]["id"]
+    errors = {e["index"]: e["errors"] for e in body["errors"]}
+    assert sorted(errors) == [1, 2, 3, 4, 6]
+    assert errors[1] == {
+        "name": ["Name is required"],
+        "slug": ["Slug is required"],
+        "description": ["Description is required"],
+    }
+    assert "already exists" in errors[2]["name"][0]
+    assert "already exists" in errors[3]["slug"][0]
+    assert "already exists" in errors[4]["name"][0]
+    assert category_names() == ["Dolls", "Existing", "Toys"]
+
+
+def test_bulk_upload_categories_with_nothing_valid_is_a_400_with_the_errors(client, admin_headers):
+    response = client.post(
+        "/api/category/bulk-upload",
+        json={"categories": [{"name": "No slug", "description": "d"}]},
+        headers=admin_headers,
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["created"] == [] and body["errors"] == [{"index": 0, "errors": {"slug": ["Slug is required"]}}]
+    assert "detail" in body
+    empty = client.post("/api/category/bulk-upload/", json={"categories": []}, headers=admin_headers)
+    assert empty.status_code == 400 and empty.json()["created"] == [] and empty.json()["errors"] == []
+    not_list = client.post("/api/category/bulk-upload/", json={"categories": "Toys"}, headers=admin_headers)
+    assert not_list.status_code == 400
+    assert category_names() == []
+
+
+def test_bulk_upload_categories_from_csv(client, admin_headers):
+    csv = b'name,slug,description,parent\n\nSnacks,snacks,"Chips, nuts and sweets",\nNuts,nuts,Roasted,snacks\n,,,\nBad,,no slug,\n'
+    response = client.post(
+        "/api/category/bulk-upload/", files={"file": ("c.csv", csv, "text/csv")}, headers=admin_headers
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert [c["description"] for c in body["created"]] == ["Chips, nuts and sweets", "Roasted"]
+    assert body["errors"] == [{"index": 2, "errors": {"slug": ["Slug is required"]}}]

@@ -1,0 +1,340 @@
+"""Admin product writes over HTTP: permissions, create, update (PUT and PATCH), delete, validation."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+
+from discount_deals.db import session_scope
+from discount_deals.models import Category, Product
+from discount_deals.settings import get_settings
+
+
+@pytest.fixture
+def groceries(make_category) -> Category:
+    return make_category("Groceries")
+
+
+def valid_body(group: Category, **overrides) -> dict:
+    body = {
+        "name": "Royal Rice 5kg",
+        "description": "Fragrant rice",
+        "price": "12.50",
+        "discount_price": "9.99",
+        "discount_start": "2026-11-30T10:00",
+        "discount_end": "2026-12-31T23:59",
+        "image_url": "https://example.com/rice.jpg",
+        "category": group.id,
+        "tags": ["rice", " staples ", ""],
+        "status": "active",
+        "is_available": True,
+        "is_featured": True,
+        "stock": 12,
+        "related_products": [],
+    }
+    body.update(overrides)
+    return {key: value for key, value in body.items() if value is not ...}
+
+
+def product_count() -> int:
+    with session_scope() as session:
+        return len(session.exec(select(Product.id)).all())
+
+
+# --- permissions ------------------------------------------------------------------------------
+
+
+def write_calls(product_id: str):
+    return [
+        ("post", "/api/products/", {"json": {"name": "X", "price": "1.00", "category": "x"}}),
+        ("put", f"/api/products/{product_id}/", {"json": {"name": "X", "price": "1.00", "category": "x"}}),
+        ("patch", f"/api/products/{product_id}/", {"json": {"stock": 1}}),
+        ("delete", f"/api/products/{product_id}", {}),
+        ("post", "/api/products/bulk-upload/", {"json": {"products": [{"name": "X", "price": "1", "category": "x"}]}}),
+        (
+            "post",
+            "/api/products/bulk-upload/",
+            {"files": {"file": ("p.csv", b"name,price,category\nX,1,x\n", "text/csv")}},
+        ),
+        ("post", "/api/category/", {"json": {"id": "", "name": "New", "slug": "new"}}),
+        (
+            "post",
+            "/api/category/bulk-upload/",
+            {"json": {"categories": [{"name": "N", "slug": "n", "description": "d"}]}},
+        ),
+    ]
+
+
+def test_every_write_endpoint_is_401_for_guests_and_403_for_customers(client, make_product, customer_headers):
+    product = make_product("Keep Me", stock=3)
+    for method, path, kwargs in write_calls(product.id):
+        anonymous = client.request(method.upper(), path, **kwargs)
+        assert anonymous.status_code == 401, (method, path)
+        assert anonymous.headers.get("www-authenticate") == "Bearer"
+        assert client.request(method.upper(), path, headers=customer_headers, **kwargs).status_code == 403, (
+            method,
+            path,
+        )
+    with session_scope() as session:
+        assert session.exec(select(Product.name, Product.stock)).all() == [("Keep Me", 3)]
+        assert len(session.exec(select(Category)).all()) == 1
+
+
+# --- create -----------------------------------------------------------------------------------
+
+
+def test_create_returns_201_with_the_product_under_data(client, admin_headers, groceries):
+    response = client.post("/api/products/", json=valid_body(groceries), headers=admin_headers)
+    assert response.status_code == 201, response.text
+    data = response.json()["data"]
+    assert data["name"] == "Royal Rice 5kg" and data["price"] == "12.50" and data["discount_price"] == "9.99"
+    assert data["discount_percent"] == 20
+    assert data["discount_start"].startswith("2026-11-30T10:00") and data["discount_end"].startswith("2026-12-31T23:59")
+    assert data["tags"] == ["rice", "staples"] and data["stock"] == 12 and data["is_featured"] is True
+    assert data["category"] == {"id": groceries.id, "name": "Groceries", "slug": "groceries"}
+    assert client.get(f"/api/products/{data['id']}").json()["data"] == data
+    # Derived columns are right, so the SQL filters find it at its effective price.
+    assert [p["id"] for p in client.get("/api/products/?price_range=0-25").json()["results"]] == [data["id"]]
+
+
+@pytest.mark.parametrize("reference", ["id", "slug", "name", "NAME"])
+def test_create_accepts_the_category_as_id_slug_or_name(client, admin_headers, groceries, reference):
+    value = {"id": groceries.id, "slug": "groceries", "name": "Groceries", "NAME": "GROCERIES"}[reference]
+    response = client.post("/api/products/", json=valid_body(groceries, category=value), headers=admin_headers)
+    assert response.status_code == 201
+    assert response.json()["data"]["category"]["id"] == groceries.id
+
+
+def test_minimal_create_takes_defaults_and_the_placeholder_image(client, admin_headers, groceries):
+    response = client.post(
+        "/api/products/",
+        json={"name": "Plain", "price": 3, "category": "groceries", "image_url": "  "},
+        headers=admin_headers,
+    )
+    assert response.status_code == 201
+    data = response.json()["data"]
+    assert data["price"] == "3.00" and data["discount_price"] is None and data["stock"] == 0
+    assert data["status"] == "active" and data["is_available"] is True and data["is_featured"] is False
+    assert data["tags"] == [] and data["related_products"] == [] and data["description"] == ""
+    assert data["image_url"] == f"http://testserver{get_settings().placeholder_image_url}"
+    absent = client.post(
+        "/api/products/", json={"name": "Plain 2", "price": "3", "category": "groceries"}, headers=admin_headers
+    )
+    assert absent.json()["data"]["image_url"] == data["image_url"]
+
+
+def test_blank_optional_fields_from_the_admin_form_are_omitted(client, admin_headers, groceries):
+    body = valid_body(groceries, discount_price="", discount_start="", discount_end="", stock="")
+    response = client.post("/api/products/", json=body, headers=admin_headers)
+    assert response.status_code == 201
+    data = response.json()["data"]
+    assert data["discount_price"] is None and data["discount_start"] is None and data["stock"] == 0
+
+
+def test_related_products_must_exist(client, admin_headers, groceries, make_product):
+    other = make_product("Other", category=groceries)
+    ok = client.post("/api/products/", json=valid_body(groceries, related_products=[other.id]), headers=admin_headers)
+    assert ok.status_code == 201 and ok.json()["data"]["related_products"] == [other.id]
+    bad = client.post(
+        "/api/products/",
+        json=valid_body(groceries, name="Another", related_products=[other.id, "nope"]),
+        headers=admin_headers,
+    )
+    assert bad.status_code == 400
+    assert bad.json()["related_products"] == ["Products not found: nope."]
+
+
+# --- validation -------------------------------------------------------------------------------
+
+
+def test_required_fields_are_named(client, admin_headers):
+    response = client.post("/api/products/", json={"description": "no name"}, headers=admin_headers)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["detail"] == "Please fill in all required fields: name, price, category."
+    assert body["name"] == body["price"] == body["category"] == ["This field is required."]
+    blank = client.post("/api/products/", json={"name": "  ", "price": "", "category": ""}, headers=admin_headers)
+    assert blank.status_code == 400 and {"name", "price", "category"} <= set(blank.json())
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"price": "-1.00"}, "price", "Must not be negative."),
+        ({"price": "12.505"}, "price", "Use at most 2 decimal places."),
+        ({"price": "twelve"}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"price": True}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"price": "NaN"}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"price": "10000000000"}, "price", "Must be less than 10,000,000,000."),
+        ({"price": "1e3"}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"price": "1_000"}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"price": {"amount": 1}}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"discount_price": "-0.01"}, "discount_price", "Must not be negative."),
+        ({"discount_price": "1.001"}, "discount_price", "Use at most 2 decimal places."),
+        ({"discount_price": "12.50"}, "discount_price", "Discount price must be below the price."),
+        ({"discount_price": "13"}, "discount_price", "Discount price must be below the price."),
+        ({"discount_end": "2026-11-30T10:00"}, "discount_end", "The discount end must be after the discount start."),
+        ({"discount_end": "2026-11-01T10:00"}, "discount_end", "The discount end must be after the discount start."),
+        ({"discount_start": "tomorrow"}, "discount_start", "Enter a valid date and time, e.g. 2026-11-30T10:00."),
+        ({"stock": -1}, "stock", "Stock must be a whole number of 0 or more."),
+        ({"stock": "1.5"}, "stock", "Stock must be a whole number of 0 or more."),
+        ({"stock": 2.5}, "stock", "Stock must be a whole number of 0 or more."),
+        ({"stock": "lots"}, "stock", "Stock must be a whole number of 0 or more."),
+        ({"stock": True}, "stock", "Stock must be a whole number of 0 or more."),
+        ({"stock": 2**31}, "stock", "Stock must be at most 2,147,483,647."),
+        ({"status": "draft"}, "status", 'Status must be "active" or "inactive".'),
+        ({"tags": "a, b"}, "tags", "Tags must be a list of text values."),
+        ({"tags": ["a", 1]}, "tags", "Tags must be a list of text values."),
+        ({"related_products": "abc"}, "related_products", "Related products must be a list of text values."),
+        ({"related_products": ["no-such-product"]}, "related_products", "Products not found: no-such-product."),
+        ({"category": "Furniture"}, "category", 'Category "Furniture" not found.'),
+        ({"is_featured": "maybe"}, "is_featured", "Must be true or false."),
+        ({"is_available": 3}, "is_available", "Must be true or false."),
+        ({"rating": 7}, "rating", "Rating must be a number from 0 to 5."),
+        (
+            {"image_url": "javascript:alert(1)"},
+            "image_url",
+            "Enter a valid URL (http://, https:// or a path starting with /).",
+        ),
+        ({"name": "x" * 201}, "name", "Must be at most 200 characters."),
+        ({"name": ["a list"]}, "name", "Must be text."),
+    ],
+)
+def test_each_validation_rule_answers_400_with_the_field(client, admin_headers, groceries, overrides, field, message):
+    response = client.post("/api/products/", json=valid_body(groceries, **overrides), headers=admin_headers)
+    assert response.status_code == 400, response.text
+    assert response.json()[field] == [message]
+    assert field in response.json()["detail"]
+    assert product_count() == 0
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"price": 12.5, "discount_price": 0},
+        {"price": "0", "discount_price": ...},
+        {"price": "12.500"},
+        {"stock": "7"},
+        {"stock": 0},
+        {"status": "inactive"},
+        {"discount_start": "2026-11-30", "discount_end": "2026-12-01T00:00:00Z"},
+        {"discount_start": "2026-11-30T10:00:00+02:00", "discount_end": "2026-11-30T09:00:00Z"},
+        {"image_url": "/api/media/x.webp"},
+        {"is_featured": "false"},
+        {"discount_start": None, "discount_end": None, "tags": None},
+    ],
+)
+def test_acceptable_edge_values(client, admin_headers, groceries, overrides):
+    response = client.post("/api/products/", json=valid_body(groceries, **overrides), headers=admin_headers)
+    assert response.status_code == 201, response.text
+
+
+def test_duplicate_name_is_a_400_already_exists_whatever_the_case(client, admin_headers, groceries, make_product):
+    make_product("Royal Rice 5kg", category=groceries)
+    for name in ("Royal Rice 5kg", "ROYAL RICE 5KG", "  royal  rice 5kg "):
+        response = client.post("/api/products/", json=valid_body(groceries, name=name), headers=admin_headers)
+        assert response.status_code == 400
+        assert "already exists" in response.json()["detail"]
+        assert "already exists" in response.json()["name"][0]
+    assert product_count() == 1
+
+
+@pytest.mark.parametrize("body", [[1, 2], "text", None])
+def test_a_body_that_is_not_an_object_is_a_400(client, admin_headers, body):
+    response = client.post("/api/products/", json=body, headers=admin_headers)
+    assert response.status_code == 400
+
+
+def test_invalid_json_is_a_400(client, admin_headers):
+    response = client.post(
+        "/api/products/", content=b"{not json", headers={**admin_headers, "Content-Type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert response.json()["detail"] == "Invalid JSON body."
+
+
+# --- update -----------------------------------------------------------------------------------
+
+
+def test_put_replaces_the_form_fields_and_keeps_brand_and_rating(
+    client, admin_headers, groceries, make_product, make_category
+):
+    product = make_product("Old Name", "20.00", "15.00", category=groceries, brand="melcom", rating=4.2, tags=["x"])
+    drinks = make_category("Drinks")
+    body = {"name": "New Name", "price": "30.00", "category": "Drinks", "stock": 4}  # discount fields omitted: cleared
+    response = client.put(f"/api/products/{product.id}/", json=body, headers=admin_headers)
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert data["id"] == product.id and data["name"] == "New Name"
+    assert data["price"] == "30.00" and data["discount_price"] is None and data["discount_percent"] == 0
+    assert data["category"]["id"] == drinks.id and data["stock"] == 4 and data["tags"] == []
+    assert data["brand"] == "melcom" and data["rating"] == 4.2
+    # The derived columns follow: effective price 30 now sits in the 25-50 range.
+    assert [p["id"] for p in client.get("/api/products/?price_range=25-50").json()["results"]] == [product.id]
+    assert client.get("/api/products/?search=old").json()["count"] == 0
+
+
+def test_put_without_slash_and_own_name_in_another_case(client, admin_headers, groceries, make_product):
+    product = make_product("Same Name", category=groceries)
+    response = client.put(
+        f"/api/products/{product.id}",
+        json={"name": "SAME name", "price": "1.00", "category": "groceries"},
+        headers=admin_headers,
+    )
+    assert response.status_code == 200 and response.json()["data"]["name"] == "SAME name"
+
+
+def test_put_to_another_products_name_or_unknown_id(client, admin_headers, groceries, make_product):
+    make_product("Taken", category=groceries)
+    product = make_product("Mine", category=groceries)
+    body = {"name": "taken", "price": "1.00", "category": "groceries"}
+    response = client.put(f"/api/products/{product.id}/", json=body, headers=admin_headers)
+    assert response.status_code == 400 and "already exists" in response.json()["detail"]
+    assert client.put("/api/products/unknown/", json=body, headers=admin_headers).status_code == 404
+    missing = client.put(f"/api/products/{product.id}/", json={"name": "Mine"}, headers=admin_headers)
+    assert missing.status_code == 400 and set(missing.json()) >= {"price", "category"}
+
+
+def test_patch_changes_only_the_given_fields(client, admin_headers, groceries, make_product):
+    product = make_product("Patched", "20.00", "15.00", category=groceries, stock=3, brand="game")
+    response = client.patch(f"/api/products/{product.id}/", json={"stock": "8"}, headers=admin_headers)
+    assert response.status_code == 200
+    data = response.json()["data"]
+    assert (
+        data["stock"] == 8
+        and data["price"] == "20.00"
+        and data["discount_price"] == "15.00"
+        and data["brand"] == "game"
+    )
+    # Cross-field rules see the stored values.
+    too_high = client.patch(f"/api/products/{product.id}/", json={"discount_price": "25.00"}, headers=admin_headers)
+    assert too_high.status_code == 400 and too_high.json()["discount_price"] == [
+        "Discount price must be below the price."
+    ]
+    lower_price = client.patch(f"/api/products/{product.id}/", json={"price": "10.00"}, headers=admin_headers)
+    assert lower_price.status_code == 400
+    both = client.patch(
+        f"/api/products/{product.id}/", json={"price": "10.00", "discount_price": "5.00"}, headers=admin_headers
+    )
+    assert both.status_code == 200 and both.json()["data"]["discount_percent"] == 50
+    blank_name = client.patch(f"/api/products/{product.id}/", json={"name": ""}, headers=admin_headers)
+    assert blank_name.status_code == 400 and blank_name.json()["name"] == ["This field is required."]
+    self_related = client.patch(
+        f"/api/products/{product.id}/", json={"related_products": [product.id]}, headers=admin_headers
+    )
+    assert self_related.status_code == 400
+
+
+# --- delete -----------------------------------------------------------------------------------
+
+
+def test_delete_is_204_then_404_and_drops_the_id_from_related_lists(client, admin_headers, groceries, make_product):
+    doomed = make_product("Doomed", category=groceries)
+    keeper = make_product("Keeper", category=groceries)
+    linked = client.patch(f"/api/products/{keeper.id}/", json={"related_products": [doomed.id]}, headers=admin_headers)
+    assert linked.status_code == 200
+    response = client.delete(f"/api/products/{doomed.id}", headers=admin_headers)
+    assert response.status_code == 204 and response.content == b""
+    assert client.get(f"/api/products/{doomed.id}").status_code == 404
+    assert client.delete(f"/api/products/{doomed.id}/", headers=admin_headers).status_code == 404
+    assert client.get(f"/api/products/{keeper.id}").json()["data"]["related_products"] == []
