@@ -1,6 +1,7 @@
 """Command line: ``python -m discount_deals COMMAND``.
 
-Commands: migrate, seed-demo, create-admin EMAIL --password PASSWORD, has-products.
+Commands: migrate, seed-demo, create-admin EMAIL --password PASSWORD, has-products,
+create-coupon CODE (--percent N | --amount X) [--expires YYYY-MM-DD] [--inactive].
 Exit status 0 on success; otherwise a one-line message on stderr and a non-zero status.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from datetime import date
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
@@ -57,9 +59,42 @@ def _has_products(_args: argparse.Namespace) -> str:
     return "The catalogue has products."
 
 
+def _create_coupon(args: argparse.Namespace) -> str:
+    from .db import session_scope
+    from .services.orders import create_coupon
+
+    with session_scope() as session:
+        coupon = create_coupon(
+            session,
+            args.code,
+            percent=args.percent,
+            amount=args.amount,
+            expires_on=args.expires,
+            active=not args.inactive,
+        )
+        effect = f"{coupon.value.normalize():f}% off" if coupon.kind == "percent" else f"{coupon.value:.2f} off"
+        expiry = f", valid through {args.expires.isoformat()}" if args.expires else ""
+        state = "" if coupon.active else " (inactive)"
+        return f"Coupon {coupon.code} created: {effect}{expiry}{state}."
+
+
+def _iso_date(raw: str) -> date:
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid date {raw!r}: use YYYY-MM-DD") from None
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line on stderr (exit status 2), like the commands' own errors."""
+
+    def error(self, message: str) -> None:
+        self.exit(2, f"error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m discount_deals", description="Discount Deals administration")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _OneLineParser(prog="python -m discount_deals", description="Discount Deals administration")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
     sub.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
     sub.add_parser("seed-demo", help="add the demo catalogue (idempotent)").set_defaults(run=_seed_demo)
     admin = sub.add_parser("create-admin", help="create an admin, or promote an existing user")
@@ -69,6 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("has-products", help="exit 0 if the catalogue has products, 3 if not").set_defaults(
         run=_has_products
     )
+    coupon = sub.add_parser("create-coupon", help="add a coupon: a percentage or a fixed amount off")
+    coupon.add_argument("code")
+    effect = coupon.add_mutually_exclusive_group(required=True)
+    effect.add_argument("--percent", metavar="N", help="percentage off the subtotal (above 0, at most 100)")
+    effect.add_argument("--amount", metavar="X", help="fixed amount off, e.g. 5.00")
+    coupon.add_argument("--expires", metavar="YYYY-MM-DD", type=_iso_date, help="last day the coupon is valid (UTC)")
+    coupon.add_argument("--inactive", action="store_true", help="create it switched off")
+    coupon.set_defaults(run=_create_coupon)
     return parser
 
 

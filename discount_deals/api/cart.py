@@ -1,7 +1,78 @@
-"""Cart of the logged-in user: items and clear."""
+"""Cart of the logged-in user: items and clear (CLIENT-CONTRACT §4)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from fastapi import Request, Response
+from pydantic import BaseModel
+
+from ..services import cart as cart_service
+from ..services.pricing import money_str
+from .deps import CurrentUser, SessionDep
+from .pagination import build_page, page_request
 from .routing import ApiRouter
+from .schemas import product_json
+from .transactions import WriteSessionDep, WritingUser
 
 router = ApiRouter(tags=["cart"])
+
+CART_PAGE_SIZE = 100
+
+
+class CartItemIn(BaseModel):
+    product: str
+    # Validated by the service so that the API and the UI give the same messages.
+    quantity: Any = 1
+
+
+class CartItemUpdate(BaseModel):
+    product: str | None = None
+    quantity: Any
+
+
+def _line_json(request: Request, line: cart_service.CartLine) -> dict:
+    return {
+        "id": line.id,
+        "cart": line.cart_id,
+        "product": product_json(request, line.product, line.category),
+        "quantity": line.quantity,
+        "price": money_str(line.unit_price),
+    }
+
+
+@router.get("/cart/cartitems/")
+def list_cart_items(request: Request, session: SessionDep, user: CurrentUser) -> dict:
+    page = page_request(request, default_size=CART_PAGE_SIZE)
+    lines = cart_service.cart_lines(session, user)
+    chunk = lines[page.offset : page.offset + page.page_size]
+    return build_page(request, page, len(lines), [_line_json(request, line) for line in chunk])
+
+
+@router.post("/cart/cartitems/", status_code=201)
+def add_cart_item(body: CartItemIn, request: Request, session: WriteSessionDep, user: WritingUser) -> dict:
+    item = cart_service.add_item(session, user, body.product, body.quantity)
+    return _line_json(request, cart_service.cart_line(session, user, item.id))
+
+
+@router.patch("/cart/cartitems/{item_id}/", response_model=None)
+def update_cart_item(
+    item_id: str, body: CartItemUpdate, request: Request, session: WriteSessionDep, user: WritingUser
+) -> dict | Response:
+    item = cart_service.set_quantity(session, user, item_id, body.quantity)
+    if item is None:
+        return Response(status_code=204)
+    return _line_json(request, cart_service.cart_line(session, user, item.id))
+
+
+@router.delete("/cart/cartitems/{item_id}/", status_code=204)
+def delete_cart_item(item_id: str, session: WriteSessionDep, user: WritingUser) -> Response:
+    cart_service.remove_item(session, user, item_id)
+    return Response(status_code=204)
+
+
+@router.delete("/cart/{cart_id}/clear/", status_code=204)
+@router.post("/cart/{cart_id}/clear/", status_code=204)
+def clear_cart(cart_id: str, session: WriteSessionDep, user: WritingUser) -> Response:
+    cart_service.clear_cart(session, user, cart_id)
+    return Response(status_code=204)

@@ -1,7 +1,50 @@
-"""Favourites of the logged-in user."""
+"""Favourites of the logged-in user (CLIENT-CONTRACT §7: defined, unused by the existing client)."""
 
 from __future__ import annotations
 
+from fastapi import Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from ..services import favourites as favourite_service
+from .deps import CurrentUser, SessionDep
+from .pagination import build_page, page_request
 from .routing import ApiRouter
+from .schemas import product_json
+from .transactions import WriteSessionDep, WritingUser
 
 router = ApiRouter(tags=["favourites"])
+
+FAVOURITES_PAGE_SIZE = 100
+
+
+class FavouriteIn(BaseModel):
+    product: str
+
+
+def _entry_json(request: Request, entry: favourite_service.FavouriteEntry) -> dict:
+    return {
+        "id": entry.id,
+        "product": product_json(request, entry.product, entry.category),
+        "added_at": entry.added_at.isoformat(),
+    }
+
+
+@router.get("/favorites/")
+def list_favourites(request: Request, session: SessionDep, user: CurrentUser) -> dict:
+    page = page_request(request, default_size=FAVOURITES_PAGE_SIZE)
+    count = favourite_service.count_favourites(session, user)
+    entries = favourite_service.list_favourites(session, user, page.offset, page.page_size)
+    return build_page(request, page, count, [_entry_json(request, entry) for entry in entries])
+
+
+@router.post("/favorites/", status_code=201, responses={200: {"description": "Already a favourite"}})
+def add_favourite(body: FavouriteIn, request: Request, session: WriteSessionDep, user: WritingUser) -> JSONResponse:
+    entry, created = favourite_service.add_favourite(session, user, body.product)
+    return JSONResponse(_entry_json(request, entry), status_code=201 if created else 200)
+
+
+@router.delete("/favorites/{product_id}/", status_code=204)
+def remove_favourite(product_id: str, session: WriteSessionDep, user: WritingUser) -> Response:
+    favourite_service.remove_favourite(session, user, product_id)
+    return Response(status_code=204)

@@ -1,3 +1,210 @@
-"""The logged-in user's cart: lines, quantities against stock, clearing."""
+"""The logged-in user's cart: lines, quantities against stock, clearing.
+
+Every function takes the acting ``user`` and works only on that user's cart: another user's
+line or cart is reported as not found. Guests keep their cart in the browser.
+"""
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from ..models import Cart, CartItem, Category, Product, User
+from . import NotFound, ValidationFailed
+from .catalog import is_visible
+from .permissions import require_user
+from .pricing import CartTotals, cart_totals, effective_price, money, priced_line
+
+_WHOLE_NUMBER = re.compile(r"-?\d{1,9}")
+
+
+@dataclass(frozen=True)
+class CartLine:
+    """One cart line with its product and today's prices."""
+
+    id: str
+    cart_id: str
+    product: Product
+    category: Category | None
+    quantity: int
+    unit_price: Decimal
+    original_price: Decimal
+
+    @property
+    def line_total(self) -> Decimal:
+        return money(self.unit_price * self.quantity)
+
+
+def parse_quantity(value: Any, *, minimum: int = 1, field: str = "quantity") -> int:
+    """A whole number of at least ``minimum`` from JSON or form input (``2``, ``"2"``, ``2.0``)."""
+    number: int | None = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip()):
+        number = int(value.strip())
+    if number is None:
+        message = "Quantity must be a whole number."
+    elif number < 0 and minimum == 0:
+        message = "Quantity cannot be negative."
+    elif number < minimum:
+        message = f"Quantity must be at least {minimum}."
+    else:
+        return number
+    raise ValidationFailed(message, fields={field: [message]})
+
+
+def check_quantity(product: Product, quantity: int) -> None:
+    """Refuse (400) a quantity the shop cannot sell: hidden product, no stock, or more than the stock."""
+    if not is_visible(product):
+        message = f"{product.name} is not available."
+        raise ValidationFailed(message, fields={"product": [message]})
+    if product.stock <= 0:
+        message = f"{product.name} is out of stock."
+        raise ValidationFailed(message, fields={"product": [message]})
+    if quantity > product.stock:
+        message = f"Only {product.stock} left in stock for {product.name}."
+        raise ValidationFailed(message, fields={"quantity": [message]})
+
+
+def get_cart(session: Session, user: User) -> Cart | None:
+    """The user's cart, or None before their first add."""
+    require_user(user)
+    return session.exec(select(Cart).where(Cart.user_id == user.id)).first()
+
+
+def _get_or_create_cart(session: Session, user: User) -> Cart:
+    cart = get_cart(session, user)
+    if cart is not None:
+        return cart
+    try:
+        with session.begin_nested():
+            cart = Cart(user_id=user.id)
+            session.add(cart)
+    except IntegrityError:
+        # A concurrent request of the same user created it first (one cart per user).
+        cart = get_cart(session, user)
+    return cart
+
+
+def _own_line(session: Session, user: User, item_id: str) -> CartItem:
+    require_user(user)
+    line = session.exec(
+        select(CartItem).join(Cart, Cart.id == CartItem.cart_id).where(CartItem.id == item_id, Cart.user_id == user.id)
+    ).first()
+    if line is None:
+        raise NotFound("Cart item not found.")
+    return line
+
+
+def _product(session: Session, product_id: Any) -> Product:
+    product = session.get(Product, product_id) if isinstance(product_id, str) and product_id else None
+    if product is None:
+        message = "Product not found."
+        raise ValidationFailed(message, fields={"product": [message]})
+    return product
+
+
+def _lines(session: Session, user: User, *where) -> list[CartLine]:
+    require_user(user)
+    rows = session.exec(
+        select(CartItem, Product, Category)
+        .join(Cart, Cart.id == CartItem.cart_id)
+        .join(Product, Product.id == CartItem.product_id)
+        .join(Category, Category.id == Product.category_id, isouter=True)
+        .where(Cart.user_id == user.id, *where)
+        .order_by(CartItem.created_at, CartItem.id)
+    ).all()
+    return [
+        CartLine(
+            id=item.id,
+            cart_id=item.cart_id,
+            product=product,
+            category=category,
+            quantity=item.quantity,
+            unit_price=effective_price(product.price, product.discount_price),
+            original_price=money(product.price),
+        )
+        for item, product, category in rows
+    ]
+
+
+def cart_lines(session: Session, user: User) -> list[CartLine]:
+    """The user's cart lines, oldest first, with products and current prices."""
+    return _lines(session, user)
+
+
+def cart_line(session: Session, user: User, item_id: str) -> CartLine:
+    """One of the user's cart lines (404 for anyone else's)."""
+    lines = _lines(session, user, CartItem.id == item_id)
+    if not lines:
+        raise NotFound("Cart item not found.")
+    return lines[0]
+
+
+def add_item(session: Session, user: User, product_id: str, quantity: Any = 1) -> CartItem:
+    """Add ``quantity`` of a product, merging into the existing line; the total must fit the stock."""
+    require_user(user)
+    quantity = parse_quantity(quantity, minimum=1)
+    product = _product(session, product_id)
+    cart = _get_or_create_cart(session, user)
+    line = session.exec(
+        select(CartItem).where(CartItem.cart_id == cart.id, CartItem.product_id == product.id)
+    ).first()
+    total = quantity + (line.quantity if line else 0)
+    check_quantity(product, total)
+    if line is None:
+        line = CartItem(cart_id=cart.id, product_id=product.id, quantity=total)
+    else:
+        line.quantity = total
+    session.add(line)
+    session.flush()
+    return line
+
+
+def set_quantity(session: Session, user: User, item_id: str, quantity: Any) -> CartItem | None:
+    """Set a line's quantity; 0 removes the line (returns None), a negative number is refused."""
+    quantity = parse_quantity(quantity, minimum=0)
+    line = _own_line(session, user, item_id)
+    if quantity == 0:
+        session.delete(line)
+        session.flush()
+        return None
+    check_quantity(_product(session, line.product_id), quantity)
+    line.quantity = quantity
+    session.add(line)
+    session.flush()
+    return line
+
+
+def remove_item(session: Session, user: User, item_id: str) -> None:
+    """Remove one of the user's lines (404 for anyone else's)."""
+    session.delete(_own_line(session, user, item_id))
+    session.flush()
+
+
+def clear_cart(session: Session, user: User, cart_id: str | None = None) -> None:
+    """Empty the user's cart. With ``cart_id``, it must be the user's own cart (else 404)."""
+    cart = get_cart(session, user)
+    if cart_id is not None and (cart is None or cart.id != cart_id):
+        raise NotFound("Cart not found.")
+    if cart is not None:
+        session.execute(delete(CartItem).where(CartItem.cart_id == cart.id))
+        session.flush()
+
+
+def cart_summary(session: Session, user: User) -> CartTotals:
+    """The order summary of the user's cart (SPEC §9), from services.pricing."""
+    return cart_totals(
+        priced_line(line.product.price, line.product.discount_price, line.quantity)
+        for line in cart_lines(session, user)
+    )

@@ -1,3 +1,411 @@
-"""Checkout and orders: totals from pricing, stock decremented with guarded updates, coupons."""
+"""Checkout and orders: totals from pricing, stock decremented with guarded updates, coupons.
+
+Placing an order (:func:`checkout`, :func:`create_order`) opens its own write transaction
+(``BEGIN IMMEDIATE`` on SQLite) so that it reads prices and stock and writes the order as one
+unit: either the order, its lines, the stock decrements and the emptied cart are all stored,
+or nothing is. Stock is decremented with a guarded ``UPDATE ... WHERE stock >= :q`` so that it
+never goes below zero, whatever the database.
+"""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any, NamedTuple
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from ..db import write_session
+from ..models import Address, Cart, CartItem, Coupon, CouponKind, Order, OrderItem, OrderStatus, Product, User
+from . import Conflict, NotFound, ValidationFailed, pricing
+from .cart import parse_quantity
+from .catalog import is_visible
+from .permissions import is_admin, require_admin, require_user
+
+ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
+    OrderStatus.PENDING.value: frozenset({OrderStatus.PROCESSING.value, OrderStatus.CANCELLED.value}),
+    OrderStatus.PROCESSING.value: frozenset({OrderStatus.COMPLETED.value, OrderStatus.CANCELLED.value}),
+}
+MAX_IDEMPOTENCY_KEY_LENGTH = 128
+COUPON_CODE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+INVALID_COUPON = "Invalid coupon code"
+
+
+class OrderLine(NamedTuple):
+    """A stored order line and its product (None once the product has been deleted)."""
+
+    item: OrderItem
+    product: Product | None
+
+
+# --- coupons ---------------------------------------------------------------------------------
+
+
+def _decimal(raw: Any, what: str) -> Decimal:
+    try:
+        value = Decimal(str(raw).strip())
+    except (InvalidOperation, ValueError):
+        raise ValidationFailed(f"{what} must be a number.") from None
+    if not value.is_finite():
+        raise ValidationFailed(f"{what} must be a number.")
+    if value != value.quantize(pricing.MONEY_STEP):
+        raise ValidationFailed(f"{what} may have at most 2 decimal places.")
+    return value
+
+
+def create_coupon(
+    session: Session,
+    code: str,
+    *,
+    percent: Any = None,
+    amount: Any = None,
+    expires_on: date | None = None,
+    active: bool = True,
+) -> Coupon:
+    """Add a coupon: ``percent`` off the subtotal (0 < p ≤ 100) or a fixed ``amount`` off.
+
+    Codes are letters, digits, ``-`` and ``_``, stored upper-case and unique regardless of case.
+    A coupon with ``expires_on`` is valid until the end of that day (UTC).
+    """
+    code = (code or "").strip().upper()
+    if not COUPON_CODE_RE.fullmatch(code):
+        raise ValidationFailed("Coupon code must be 1 to 64 letters, digits, '-' or '_'.")
+    if (percent is None) == (amount is None):
+        raise ValidationFailed("Give either a percentage or an amount.")
+    if percent is not None:
+        kind, value = CouponKind.PERCENT, _decimal(percent, "Percentage")
+        if not Decimal(0) < value <= Decimal(100):
+            raise ValidationFailed("Percentage must be above 0 and at most 100.")
+    else:
+        kind, value = CouponKind.FIXED, _decimal(amount, "Amount")
+        if value <= 0:
+            raise ValidationFailed("Amount must be above 0.")
+    expires_at = None
+    if expires_on is not None:
+        expires_at = datetime.combine(expires_on + timedelta(days=1), time.min, tzinfo=UTC)
+        if expires_at <= datetime.now(UTC):
+            raise ValidationFailed("Expiry date is in the past.")
+    if session.exec(select(Coupon.id).where(func.upper(Coupon.code) == code)).first() is not None:
+        raise ValidationFailed(f"Coupon {code} already exists.")
+    coupon = Coupon(code=code, kind=kind.value, value=value, active=active, expires_at=expires_at)
+    session.add(coupon)
+    session.flush()
+    return coupon
+
+
+def find_coupon(session: Session, code: str) -> Coupon:
+    """The active, unexpired coupon with this code (any case), else 400 "Invalid coupon code"."""
+    code = (code or "").strip().upper()
+    coupon = session.exec(select(Coupon).where(func.upper(Coupon.code) == code)).first() if code else None
+    if coupon is None or not coupon.active:
+        raise ValidationFailed(INVALID_COUPON)
+    if coupon.expires_at is not None and coupon.expires_at <= datetime.now(UTC):
+        raise ValidationFailed(INVALID_COUPON)
+    return coupon
+
+
+# --- placing orders --------------------------------------------------------------------------
+
+
+def _clean_idempotency_key(key: str | None) -> str | None:
+    key = (key or "").strip()
+    if len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
+        raise ValidationFailed(f"Idempotency-Key may have at most {MAX_IDEMPOTENCY_KEY_LENGTH} characters.")
+    return key or None
+
+
+def _order_for_key(session: Session, user: User, key: str | None) -> Order | None:
+    if key is None:
+        return None
+    return session.exec(select(Order).where(Order.user_id == user.id, Order.idempotency_key == key)).first()
+
+
+def shipping_address(session: Session, user: User) -> Address:
+    """The address an order ships to: the default one, else the first saved (400 when none)."""
+    address = session.exec(
+        select(Address)
+        .where(Address.user_id == user.id)
+        .order_by(Address.is_default.desc(), Address.created_at, Address.id)
+    ).first()
+    if address is None:
+        raise ValidationFailed("No address found")
+    return address
+
+
+def _address_snapshot(address: Address) -> dict[str, str]:
+    return {
+        "id": address.id,
+        "line1": address.line1,
+        "line2": address.line2,
+        "city": address.city,
+        "state": address.state,
+        "postal_code": address.postal_code,
+        "country": address.country,
+    }
+
+
+def _merge(wanted: Iterable[tuple[str, int]]) -> dict[str, int]:
+    merged: dict[str, int] = {}
+    for product_id, quantity in wanted:
+        merged[product_id] = merged.get(product_id, 0) + quantity
+    return merged
+
+
+def _place_order(
+    session: Session,
+    user: User,
+    wanted: dict[str, int],
+    *,
+    address: Address,
+    coupon: Coupon | None,
+    idempotency_key: str | None,
+) -> Order:
+    """Re-check ``wanted`` (product id → quantity) against today's catalogue, take the stock, store the order."""
+    # Locked in id order so that two PostgreSQL transactions never wait on each other in a cycle.
+    products = {
+        product.id: product
+        for product in session.exec(
+            select(Product).where(Product.id.in_(list(wanted))).order_by(Product.id).with_for_update()
+        )
+    }
+    lines: list[tuple[Product, pricing.PricedLine]] = []
+    for product_id, quantity in wanted.items():
+        product = products.get(product_id)
+        if product is None:
+            raise Conflict("A product in your order no longer exists.")
+        if not is_visible(product):
+            raise Conflict(f"{product.name} is no longer available.")
+        if product.stock < quantity:
+            raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.")
+        lines.append((product, pricing.priced_line(product.price, product.discount_price, quantity)))
+
+    for product, line in sorted(lines, key=lambda pair: pair[0].id):
+        taken = session.execute(
+            update(Product)
+            .where(Product.id == product.id, Product.stock >= line.quantity)
+            .values(stock=Product.stock - line.quantity)
+        )
+        if taken.rowcount != 1:
+            raise Conflict(f"Not enough stock for {product.name}.")
+
+    coupon_effect = pricing.Coupon(kind=coupon.kind, value=coupon.value) if coupon else None
+    totals = pricing.cart_totals((line for _product, line in lines), coupon_effect)
+    order = Order(
+        user_id=user.id,
+        status=OrderStatus.PENDING.value,
+        item_count=totals.item_count,
+        subtotal=totals.subtotal,
+        savings=totals.savings,
+        discount=totals.discount,
+        shipping=totals.shipping,
+        tax=totals.tax,
+        total=totals.total,
+        coupon_code=coupon.code if coupon else None,
+        address=_address_snapshot(address),
+        idempotency_key=idempotency_key,
+    )
+    session.add(order)
+    session.flush()
+    session.add_all(
+        OrderItem(
+            order_id=order.id,
+            product_id=product.id,
+            name=product.name,
+            image_url=product.image_url,
+            unit_price=line.unit_price,
+            original_price=line.original_price,
+            quantity=line.quantity,
+            line_total=line.line_total,
+        )
+        for product, line in lines
+    )
+    session.flush()
+    return order
+
+
+def _placed_once(user: User, idempotency_key: str | None, place) -> Order:
+    """Run ``place(session)`` in one write transaction, returning the earlier order for a repeated key."""
+    try:
+        with write_session() as session:
+            existing = _order_for_key(session, user, idempotency_key)
+            if existing is not None:
+                return existing
+            return place(session)
+    except IntegrityError:
+        # Two requests with the same key raced (PostgreSQL); the loser's writes were rolled back.
+        with write_session() as session:
+            existing = _order_for_key(session, user, idempotency_key)
+        if existing is None:
+            raise
+        return existing
+
+
+def checkout(user: User, *, coupon_code: str | None = None, idempotency_key: str | None = None) -> Order:
+    """Turn the user's cart into a pending order and empty the cart; the service owns the transaction.
+
+    400 "No address found" / "Cart is empty" / "Invalid coupon code"; 409 naming a product
+    whose availability or stock no longer fits (nothing is written). A repeated
+    ``idempotency_key`` returns the first order and changes nothing.
+    """
+    require_user(user)
+    key = _clean_idempotency_key(idempotency_key)
+
+    def place(session: Session) -> Order:
+        address = shipping_address(session, user)
+        cart = session.exec(select(Cart).where(Cart.user_id == user.id)).first()
+        items = session.exec(select(CartItem).where(CartItem.cart_id == cart.id)).all() if cart else []
+        if not items:
+            raise ValidationFailed("Cart is empty")
+        coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
+        order = _place_order(
+            session,
+            user,
+            _merge((item.product_id, item.quantity) for item in items),
+            address=address,
+            coupon=coupon,
+            idempotency_key=key,
+        )
+        for item in items:
+            session.delete(item)
+        session.flush()
+        return order
+
+    return _placed_once(user, key, place)
+
+
+def _wanted_items(items: Any) -> dict[str, int]:
+    if not isinstance(items, list) or not items:
+        message = "An order needs at least one item."
+        raise ValidationFailed(message, fields={"items": [message]})
+    errors: list[str] = []
+    wanted: list[tuple[str, int]] = []
+    for index, entry in enumerate(items, start=1):
+        product = entry.get("product") if isinstance(entry, dict) else None
+        if isinstance(product, dict):
+            product = product.get("id")
+        if not isinstance(product, str) or not product:
+            errors.append(f"Item {index}: product is required.")
+            continue
+        try:
+            quantity = parse_quantity(entry.get("quantity", 1), minimum=1)
+        except ValidationFailed as exc:
+            errors.append(f"Item {index}: {exc.detail}")
+            continue
+        wanted.append((product, quantity))
+    if errors:
+        raise ValidationFailed("; ".join(errors), fields={"items": errors})
+    return _merge(wanted)
+
+
+def create_order(
+    user: User,
+    items: Sequence[dict[str, Any]],
+    *,
+    coupon_code: str | None = None,
+    idempotency_key: str | None = None,
+) -> Order:
+    """Place an order for an explicit list of ``{"product": id, "quantity": n}`` (the cart is untouched).
+
+    Same rules as :func:`checkout`; an unknown product is a 400.
+    """
+    require_user(user)
+    key = _clean_idempotency_key(idempotency_key)
+    wanted = _wanted_items(items)
+
+    def place(session: Session) -> Order:
+        address = shipping_address(session, user)
+        known = set(session.exec(select(Product.id).where(Product.id.in_(list(wanted)))).all())
+        missing = [f"Product {product_id} not found." for product_id in wanted if product_id not in known]
+        if missing:
+            raise ValidationFailed(missing[0], fields={"items": missing})
+        coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
+        return _place_order(session, user, wanted, address=address, coupon=coupon, idempotency_key=key)
+
+    return _placed_once(user, key, place)
+
+
+# --- reading and managing orders -------------------------------------------------------------
+
+
+def list_orders(session: Session, user: User, offset: int = 0, limit: int = 100) -> tuple[list[Order], int]:
+    """The user's own orders, newest first, and how many they have in all."""
+    require_user(user)
+    count = session.exec(select(func.count()).select_from(Order).where(Order.user_id == user.id)).one()
+    orders = session.exec(
+        select(Order)
+        .where(Order.user_id == user.id)
+        .order_by(Order.created_at.desc(), Order.id.desc())
+        .offset(offset)
+        .limit(limit)
+    ).all()
+    return list(orders), count
+
+
+def get_order(session: Session, user: User, order_id: str) -> Order:
+    """One of the user's orders (admins may read any); 404 for anyone else's."""
+    require_user(user)
+    order = session.get(Order, order_id)
+    if order is None or (order.user_id != user.id and not is_admin(user)):
+        raise NotFound("Order not found.")
+    return order
+
+
+def items_for_orders(session: Session, orders: Sequence[Order]) -> dict[str, list[OrderLine]]:
+    """The lines of several orders in one query, keyed by order id."""
+    by_order: dict[str, list[OrderLine]] = {order.id: [] for order in orders}
+    if not by_order:
+        return by_order
+    rows = session.exec(
+        select(OrderItem, Product)
+        .join(Product, Product.id == OrderItem.product_id, isouter=True)
+        .where(OrderItem.order_id.in_(list(by_order)))
+        .order_by(OrderItem.name, OrderItem.id)
+    ).all()
+    for item, product in rows:
+        by_order[item.order_id].append(OrderLine(item, product))
+    return by_order
+
+
+def order_items(session: Session, order: Order) -> list[OrderLine]:
+    """The snapshotted lines of one order."""
+    return items_for_orders(session, [order])[order.id]
+
+
+def update_status(session: Session, actor: User, order_id: str, status: Any) -> Order:
+    """Move an order along pending → processing → completed (or cancelled from either); admins only.
+
+    Cancelling puts the ordered quantities back in stock.
+    """
+    require_admin(actor)
+    valid = [s.value for s in OrderStatus]
+    if status not in valid:
+        message = f"Status must be one of: {', '.join(valid)}."
+        raise ValidationFailed(message, fields={"status": [message]})
+    order = session.get(Order, order_id)
+    if order is None:
+        raise NotFound("Order not found.")
+    previous = order.status
+    if status not in ALLOWED_TRANSITIONS.get(previous, frozenset()):
+        message = f"Cannot change an order from {previous} to {status}."
+        raise ValidationFailed(message, fields={"status": [message]})
+    # Guarded so that two admins cannot both cancel (and restock) the same order.
+    changed = session.execute(
+        update(Order).where(Order.id == order.id, Order.status == previous).values(status=status)
+    )
+    if changed.rowcount != 1:
+        raise Conflict("The order was changed meanwhile. Reload it and try again.")
+    if status == OrderStatus.CANCELLED.value:
+        for line in order_items(session, order):
+            if line.item.product_id is not None:
+                session.execute(
+                    update(Product)
+                    .where(Product.id == line.item.product_id)
+                    .values(stock=Product.stock + line.item.quantity)
+                )
+    session.flush()
+    session.refresh(order)
+    return order

@@ -62,6 +62,11 @@ class PricedLine:
         return money(self.unit_price * self.quantity)
 
 
+def priced_line(price: Decimal, discount_price: Decimal | None, quantity: int) -> PricedLine:
+    """A line for ``quantity`` units of a product priced ``price`` / ``discount_price`` today."""
+    return PricedLine(unit_price=effective_price(price, discount_price), original_price=money(price), quantity=quantity)
+
+
 @dataclass(frozen=True)
 class Coupon:
     """A coupon's effect: a percentage of the subtotal or a fixed amount off."""
@@ -114,8 +119,8 @@ def cart_totals(lines: Iterable[PricedLine], coupon: Coupon | None = None) -> Ca
     total = money(subtotal - discount + shipping + tax)
     gap = ZERO
     if shipping > 0:
-        # "Over 50" means a cent more than 50 is what still has to be added at exactly 50.
-        gap = max(money(FREE_SHIPPING_OVER - subtotal), MONEY_STEP)
+        # Shipping is free only *over* 50, so the shopper must reach 50.01.
+        gap = money(FREE_SHIPPING_OVER + MONEY_STEP - subtotal)
     return CartTotals(
         item_count=sum(line.quantity for line in lines),
         subtotal=subtotal,

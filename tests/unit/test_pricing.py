@@ -1,0 +1,156 @@
+"""services.pricing: every number the shop shows, checked against hand-computed values."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from discount_deals.services.pricing import (
+    Coupon,
+    PricedLine,
+    cart_totals,
+    coupon_discount,
+    discount_percent,
+    effective_price,
+    format_money,
+    money,
+    money_str,
+    priced_line,
+    shipping_for,
+)
+
+D = Decimal
+
+
+def line(unit: str, quantity: int = 1, original: str | None = None) -> PricedLine:
+    return PricedLine(unit_price=D(unit), original_price=D(original or unit), quantity=quantity)
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [("2.005", "2.01"), ("2.004", "2.00"), ("0.125", "0.13"), (1, "1.00"), (2.675, "2.68"), ("-1.005", "-1.01")],
+)
+def test_money_rounds_half_up_to_cents(raw, expected):
+    assert money(raw) == D(expected)
+
+
+def test_money_refuses_text_that_is_not_a_number():
+    with pytest.raises(ValueError):
+        money("abc")
+
+
+def test_money_strings():
+    assert money_str(D("12.5")) == "12.50"
+    assert money_str(None) is None
+    assert format_money("1234.5") == "$1,234.50"
+
+
+@pytest.mark.parametrize(
+    "price, discount, expected",
+    [
+        ("100.00", "30.00", 70),
+        ("3.00", "2.00", 33),  # 33.33 → 33
+        ("8.00", "7.00", 13),  # 12.5 → 13 (half up, not to even)
+        ("200.00", "199.00", 1),  # 0.5 → 1
+        ("10.00", "10.00", 0),
+        ("10.00", "12.00", 0),
+        ("10.00", None, 0),
+        ("0.00", "0.00", 0),
+    ],
+)
+def test_discount_percent_rounding(price, discount, expected):
+    assert discount_percent(D(price), D(discount) if discount else None) == expected
+
+
+def test_effective_price_and_priced_line():
+    assert effective_price(D("10.00"), D("7.50")) == D("7.50")
+    assert effective_price(D("10.00"), None) == D("10.00")
+    assert effective_price(D("10.00"), D("0.00")) == D("0.00")  # a free item is still a discount price
+    assert priced_line(D("10.00"), D("7.50"), 3) == PricedLine(D("7.50"), D("10.00"), 3)
+    assert priced_line(D("10.00"), D("7.50"), 3).line_total == D("22.50")
+
+
+def test_shipping_threshold_is_over_fifty():
+    assert shipping_for(D("50.00")) == D("5.99")
+    assert shipping_for(D("50.01")) == D("0.00")
+    assert shipping_for(D("0.01")) == D("5.99")
+    assert shipping_for(D("0.00")) == D("0.00")
+
+
+def test_totals_at_exactly_fifty_pay_shipping():
+    totals = cart_totals([line("25.00", 2)])
+    assert (totals.subtotal, totals.shipping, totals.tax, totals.total) == (
+        D("50.00"), D("5.99"), D("4.00"), D("59.99"),
+    )
+    assert totals.free_shipping_gap == D("0.01")
+
+
+def test_totals_just_over_fifty_ship_free():
+    totals = cart_totals([line("50.01")])
+    # tax 4.0008 → 4.00
+    assert (totals.subtotal, totals.shipping, totals.tax, totals.total) == (
+        D("50.01"), D("0.00"), D("4.00"), D("54.01"),
+    )
+    assert totals.free_shipping_gap == D("0.00")
+
+
+def test_tax_is_rounded_half_up_on_the_subtotal():
+    assert cart_totals([line("10.06")]).tax == D("0.80")  # 0.8048
+    assert cart_totals([line("10.07")]).tax == D("0.81")  # 0.8056
+    assert cart_totals([line("0.50")]).tax == D("0.04")
+    assert cart_totals([line("0.0625")]).subtotal == D("0.06")  # line totals are rounded to cents first
+    totals = cart_totals([line("3.33", 3)])  # 9.99 → tax 0.7992
+    assert (totals.subtotal, totals.tax, totals.total) == (D("9.99"), D("0.80"), D("16.78"))
+
+
+def test_savings_item_count_and_lines():
+    totals = cart_totals([line("8.00", 2, original="10.00"), line("12.50", 1)])
+    assert totals.item_count == 3
+    assert totals.subtotal == D("28.50")
+    assert totals.savings == D("4.00")
+    assert totals.free_shipping_gap == D("21.51")
+    assert totals.total == D("36.77")  # 28.50 + 5.99 + 2.28
+
+
+def test_savings_never_go_negative():
+    # A "discount" price above the price is no saving.
+    assert cart_totals([line("12.00", 1, original="10.00")]).savings == D("0.00")
+
+
+def test_an_empty_cart_costs_nothing():
+    totals = cart_totals([])
+    assert totals == type(totals)(0, D("0.00"), D("0.00"), D("0.00"), D("0.00"), D("0.00"), D("0.00"), D("0.00"))
+
+
+def test_percent_coupon_rounds_half_up_and_reduces_the_taxed_amount():
+    totals = cart_totals([line("28.50")], Coupon("percent", D("15")))
+    # 15 % of 28.50 = 4.275 → 4.28; taxed 24.22 → 1.9376 → 1.94; shipping on 28.50: 5.99.
+    assert (totals.discount, totals.tax, totals.shipping, totals.total) == (D("4.28"), D("1.94"), D("5.99"), D("32.15"))
+
+
+def test_shipping_is_decided_before_the_coupon():
+    totals = cart_totals([line("60.00")], Coupon("fixed", D("20.00")))
+    assert (totals.discount, totals.shipping, totals.tax, totals.total) == (
+        D("20.00"), D("0.00"), D("3.20"), D("43.20"),
+    )
+
+
+def test_a_coupon_never_exceeds_the_subtotal():
+    assert coupon_discount(D("8.00"), Coupon("fixed", D("10.00"))) == D("8.00")
+    assert coupon_discount(D("8.00"), Coupon("percent", D("100"))) == D("8.00")
+    totals = cart_totals([line("8.00")], Coupon("fixed", D("10.00")))
+    assert (totals.discount, totals.tax, totals.total) == (D("8.00"), D("0.00"), D("5.99"))
+
+
+def test_no_coupon_or_empty_cart_means_no_discount():
+    assert coupon_discount(D("30.00"), None) == D("0.00")
+    assert coupon_discount(D("0.00"), Coupon("fixed", D("5.00"))) == D("0.00")
+
+
+@pytest.mark.parametrize("subtotal, gap", [("0.00", "0.00"), ("36.50", "13.51"), ("49.99", "0.02"), ("50.00", "0.01")])
+def test_free_shipping_gap_reaches_just_over_fifty(subtotal, gap):
+    totals = cart_totals([line(subtotal)] if D(subtotal) else [])
+    assert totals.free_shipping_gap == D(gap)
+    if D(gap):
+        assert cart_totals([line(subtotal), line(gap)]).shipping == D("0.00")
