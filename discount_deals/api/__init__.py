@@ -42,10 +42,39 @@ def create_api() -> FastAPI:
     errors.install(api)
     for router in ROUTERS:
         api.include_router(router)
+    _document_400_not_422(api)
     settings = get_settings()
     settings.media_dir.mkdir(parents=True, exist_ok=True)
     api.mount("/media", StaticFiles(directory=settings.media_dir, check_dir=False), name="media")
     return api
+
+
+def _document_400_not_422(api: FastAPI) -> None:
+    """Invalid input answers 400 with the API's error shape: say so in the OpenAPI document."""
+    build = api.openapi
+
+    def openapi() -> dict:
+        if api.openapi_schema is None:
+            schema = build()
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    responses = operation.get("responses", {})
+                    if responses.pop("422", None) is not None and "400" not in responses:
+                        responses["400"] = {
+                            "description": "Invalid input",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Message"}}},
+                        }
+            schemas = schema.get("components", {}).get("schemas", {})
+            schemas.pop("HTTPValidationError", None)
+            schemas.pop("ValidationError", None)
+            schemas.setdefault(
+                "Message",
+                {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]},
+            )
+            api.openapi_schema = schema
+        return api.openapi_schema
+
+    api.openapi = openapi
 
 
 def create_app() -> FastAPI:

@@ -11,10 +11,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..services import auth
-from .deps import SessionDep, client_address
+from .deps import SessionDep, WriteSessionDep, client_address
 from .routing import ApiRouter
 from .schemas import Message
-from .users import UserOut, WriteSessionDep, user_json
+from .users import UserOut, user_json
 
 router = ApiRouter(tags=["auth"])
 

@@ -9,11 +9,10 @@ from pydantic import BaseModel
 
 from ..services import cart as cart_service
 from ..services.pricing import money_str
-from .deps import CurrentUser, SessionDep
+from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .routing import ApiRouter
 from .schemas import product_json
-from .transactions import WriteSessionDep, WritingUser
 
 router = ApiRouter(tags=["cart"])
 
@@ -50,14 +49,14 @@ def list_cart_items(request: Request, session: SessionDep, user: CurrentUser) ->
 
 
 @router.post("/cart/cartitems/", status_code=201)
-def add_cart_item(body: CartItemIn, request: Request, session: WriteSessionDep, user: WritingUser) -> dict:
+def add_cart_item(body: CartItemIn, request: Request, session: WriteSessionDep, user: CurrentUser) -> dict:
     item = cart_service.add_item(session, user, body.product, body.quantity)
     return _line_json(request, cart_service.cart_line(session, user, item.id))
 
 
 @router.patch("/cart/cartitems/{item_id}/", response_model=None)
 def update_cart_item(
-    item_id: str, body: CartItemUpdate, request: Request, session: WriteSessionDep, user: WritingUser
+    item_id: str, body: CartItemUpdate, request: Request, session: WriteSessionDep, user: CurrentUser
 ) -> dict | Response:
     item = cart_service.set_quantity(session, user, item_id, body.quantity)
     if item is None:
@@ -66,13 +65,13 @@ def update_cart_item(
 
 
 @router.delete("/cart/cartitems/{item_id}/", status_code=204)
-def delete_cart_item(item_id: str, session: WriteSessionDep, user: WritingUser) -> Response:
+def delete_cart_item(item_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
     cart_service.remove_item(session, user, item_id)
     return Response(status_code=204)
 
 
 @router.delete("/cart/{cart_id}/clear/", status_code=204)
 @router.post("/cart/{cart_id}/clear/", status_code=204)
-def clear_cart(cart_id: str, session: WriteSessionDep, user: WritingUser) -> Response:
+def clear_cart(cart_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
     cart_service.clear_cart(session, user, cart_id)
     return Response(status_code=204)

@@ -10,7 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from ..db import write_session
 from ..models import Category
 from ..services import bulk_import, catalog
-from .deps import AdminUser, SessionDep
+from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .products import UPLOAD_BODY_DOC, bulk_response, read_bulk_rows
 from .routing import ApiRouter
@@ -40,7 +40,7 @@ def list_categories(request: Request, session: SessionDep):
 
 
 @router.post("/category/", status_code=201)
-def create_category(payload: Annotated[dict[str, Any], Body()], session: SessionDep, user: AdminUser):
+def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser):
     """Admin: create a category from ``{name, slug?, description?, parent?}`` (``id`` is ignored)."""
     return category_json(catalog.create_category(session, user, payload))
 

@@ -1,7 +1,15 @@
-"""Dependencies shared by the routers: database session, current user, role checks.
+"""Dependencies shared by the routers: database sessions, current user, role checks.
 
 A missing, expired or invalid token answers 401 (the existing client refreshes only on 401);
 a valid token without the right role answers 403.
+
+Sessions: read-only endpoints use :data:`SessionDep`. Endpoints that write use
+:data:`WriteSessionDep`, which takes SQLite's write lock at its first statement: on SQLite in
+WAL mode a transaction that has read may not start writing once another connection has
+committed (it fails at once with "database is locked", whatever the busy timeout), so a
+writer must be a writer from the start. The current user is looked up in a short session of
+its own, so it combines with either, and with services that open their own transaction
+(checkout).
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlmodel import Session
 
-from ..db import session_scope
+from ..db import session_scope, write_session
 from ..models import Role, User
 from ..services import NotAuthenticated, PermissionDenied
 from ..services.auth import user_for_access_token
@@ -28,7 +36,14 @@ def get_session() -> Iterator[Session]:
         yield session
 
 
+def get_write_session() -> Iterator[Session]:
+    """One write transaction per request (``BEGIN IMMEDIATE`` on SQLite), committed on success."""
+    with write_session() as session:
+        yield session
+
+
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
+WriteSessionDep = Annotated[Session, Depends(get_write_session, scope="function")]
 
 
 def bearer_token(request: Request) -> str | None:
@@ -39,24 +54,25 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-def current_user(request: Request, session: SessionDep) -> User:
+def current_user(request: Request) -> User:
     token = bearer_token(request)
     if token is None:
         raise _Unauthorized("Authentication credentials were not provided.")
     try:
-        return user_for_access_token(session, token)
+        with session_scope() as session:
+            return user_for_access_token(session, token)
     except NotAuthenticated as exc:
         raise _Unauthorized(exc.detail) from None
 
 
-def optional_user(request: Request, session: SessionDep) -> User | None:
+def optional_user(request: Request) -> User | None:
     """The user when a valid token is sent; a missing token means a guest.
 
     An invalid or expired token still answers 401 so that the client refreshes it.
     """
     if bearer_token(request) is None:
         return None
-    return current_user(request, session)
+    return current_user(request)
 
 
 def admin_user(user: Annotated[User, Depends(current_user)]) -> User:

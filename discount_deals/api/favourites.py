@@ -7,11 +7,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from ..services import favourites as favourite_service
-from .deps import CurrentUser, SessionDep
+from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .routing import ApiRouter
 from .schemas import product_json
-from .transactions import WriteSessionDep, WritingUser
 
 router = ApiRouter(tags=["favourites"])
 
@@ -39,12 +38,12 @@ def list_favourites(request: Request, session: SessionDep, user: CurrentUser) ->
 
 
 @router.post("/favorites/", status_code=201, responses={200: {"description": "Already a favourite"}})
-def add_favourite(body: FavouriteIn, request: Request, session: WriteSessionDep, user: WritingUser) -> JSONResponse:
+def add_favourite(body: FavouriteIn, request: Request, session: WriteSessionDep, user: CurrentUser) -> JSONResponse:
     entry, created = favourite_service.add_favourite(session, user, body.product)
     return JSONResponse(_entry_json(request, entry), status_code=201 if created else 200)
 
 
 @router.delete("/favorites/{product_id}/", status_code=204)
-def remove_favourite(product_id: str, session: WriteSessionDep, user: WritingUser) -> Response:
+def remove_favourite(product_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
     favourite_service.remove_favourite(session, user, product_id)
     return Response(status_code=204)

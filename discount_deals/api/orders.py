@@ -11,11 +11,10 @@ from ..db import session_scope
 from ..models import Order
 from ..services import orders as order_service
 from ..services.pricing import money_str
-from .deps import CurrentUser, SessionDep
+from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .routing import ApiRouter
 from .schemas import absolute_url
-from .transactions import UserOnly, WriteSessionDep, WritingUser
 
 router = ApiRouter(tags=["orders"])
 
@@ -92,7 +91,7 @@ def _placed_json(request: Request, order: Order) -> dict:
 @router.post("/orders/checkout/", status_code=201)
 def checkout(
     request: Request,
-    user: UserOnly,
+    user: CurrentUser,
     idempotency_key: IdempotencyKey = None,
     body: Annotated[CheckoutIn | None, Body()] = None,
 ) -> dict:
@@ -103,7 +102,7 @@ def checkout(
 
 
 @router.post("/orders/", status_code=201)
-def create_order(body: OrderIn, request: Request, user: UserOnly, idempotency_key: IdempotencyKey = None) -> dict:
+def create_order(body: OrderIn, request: Request, user: CurrentUser, idempotency_key: IdempotencyKey = None) -> dict:
     order = order_service.create_order(
         user, body.order.items, coupon_code=body.coupon_code, idempotency_key=idempotency_key
     )
@@ -126,7 +125,7 @@ def get_order(order_id: str, request: Request, session: SessionDep, user: Curren
 
 @router.patch("/orders/{order_id}/")
 def update_order_status(
-    order_id: str, body: StatusIn, request: Request, session: WriteSessionDep, user: WritingUser
+    order_id: str, body: StatusIn, request: Request, session: WriteSessionDep, user: CurrentUser
 ) -> dict:
     order = order_service.update_status(session, user, order_id, body.status)
     return order_json(request, order, order_service.order_items(session, order))

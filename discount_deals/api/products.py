@@ -20,7 +20,7 @@ from ..db import write_session
 from ..models import Category, Product
 from ..services import ServiceError, ValidationFailed, bulk_import, catalog
 from ..settings import get_settings
-from .deps import AdminUser, OptionalUser, SessionDep
+from .deps import AdminUser, OptionalUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .routing import ApiRouter
 from .schemas import product_json
@@ -171,28 +171,28 @@ def get_product(request: Request, product_id: str, session: SessionDep, user: Op
 
 
 @router.post("/products/", status_code=201)
-def create_product(request: Request, payload: ProductBody, session: SessionDep, user: AdminUser):
+def create_product(request: Request, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: create a product; 201 with ``{"data": product}``."""
     product = catalog.create_product(session, user, payload)
     return _product_data(request, product, session)
 
 
 @router.put("/products/{product_id}/")
-def replace_product(request: Request, product_id: str, payload: ProductBody, session: SessionDep, user: AdminUser):
+def replace_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: update a product from the full admin form; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload)
     return _product_data(request, product, session)
 
 
 @router.patch("/products/{product_id}/")
-def patch_product(request: Request, product_id: str, payload: ProductBody, session: SessionDep, user: AdminUser):
+def patch_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: change only the given fields; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload, partial=True)
     return _product_data(request, product, session)
 
 
 @router.delete("/products/{product_id}", status_code=204)
-def delete_product(product_id: str, session: SessionDep, user: AdminUser):
+def delete_product(product_id: str, session: WriteSessionDep, user: AdminUser):
     """Admin: delete a product; 204."""
     catalog.delete_product(session, user, product_id)
     return Response(status_code=204)

@@ -10,7 +10,6 @@ beforehand through the ordinary read session, so the lock is not held for that.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from types import EllipsisType
@@ -22,12 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
-from ..db import write_session
 from ..models import User
 from ..services import ValidationFailed
 from ..services import users as accounts
 from ..settings import get_settings
-from .deps import AdminUser, CurrentUser, SessionDep
+from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
 from .pagination import Page, build_page, page_request
 from .routing import ApiRouter
 from .schemas import Message, absolute_url
@@ -43,14 +41,6 @@ AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 OWNER_ERRORS = {**AUTH_ERRORS, 404: {"model": Message, "description": "Not found, or not yours"}}
 ADMIN_ERRORS = {**AUTH_ERRORS, 403: {"model": Message, "description": "Not an admin"}}
-
-
-def _write_session() -> Iterator[Session]:
-    with write_session() as session:
-        yield session
-
-
-WriteSessionDep = Annotated[Session, Depends(_write_session, scope="function")]
 
 
 # --- response models ----------------------------------------------------------------------------

@@ -19,3 +19,12 @@ def test_openapi_document_is_served(client):
     assert response.status_code == 200
     assert "/health/" in response.json()["paths"]
     assert client.get("/api/docs").status_code == 200
+
+
+def test_openapi_documents_400_not_422(client):
+    document = client.get("/api/openapi.json").json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert "422" not in operation["responses"], f"{method} {path}"
+    register = document["paths"]["/users/register/"]["post"]
+    assert "400" in register["responses"]
