@@ -1,4 +1,8 @@
-"""Reflex configuration. Runtime settings live in discount_deals/settings.py."""
+"""Reflex configuration. Runtime settings live in discount_deals/settings.py.
+
+The UI uses plain HTML elements styled with Tailwind (no Radix Themes): it keeps the
+JavaScript and CSS a cheap phone downloads small. Built assets are precompressed.
+"""
 
 import reflex as rx
 
@@ -6,6 +10,7 @@ config = rx.Config(
     app_name="discount_deals",
     telemetry_enabled=False,
     show_built_with_reflex=False,
-    plugins=[rx.plugins.RadixThemesPlugin()],
+    plugins=[rx.plugins.TailwindV4Plugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
+    frontend_compression_formats=["brotli", "gzip"],
 )

@@ -2,14 +2,48 @@
 
 import reflex as rx
 
+from . import routes
 from .api import create_app
 from .logs import configure_logging
+from .pages.cart import cart
+from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
+from .pages.products import products
+from .pages.test_home import test_home
+from .state.cart import CartState
+from .state.catalog import HomeState, ProductsState
+from .state.checkout import CheckoutState
+from .state.favorites import FavoritesState
 from .state.not_found import NotFoundState
+from .state.session import SessionState
 
 configure_logging()
 
-app = rx.App(api_transformer=create_app())
-app.add_page(home, route="/", title="Discount Deals")
-app.add_page(not_found, route="404", title="Page not found | Discount Deals", on_load=NotFoundState.log_not_found)
+# Every page checks the session and fills the header's cart and favourites badges.
+LAYOUT_LOAD = [SessionState.load, CartState.load, FavoritesState.load]
+
+PAGES = [
+    (routes.HOME, home, "Discount Deals | Discover Amazing Deals", [HomeState.load]),
+    (routes.TEST_HOME, test_home, "Discount Deals", [HomeState.load]),
+    (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
+    (routes.CART, cart, "Shopping Cart | Discount Deals", [CheckoutState.reset_stage]),
+    (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
+    ("404", not_found, "Page not found | Discount Deals", [NotFoundState.log_not_found]),
+]
+
+app = rx.App(
+    api_transformer=create_app(),
+    stylesheets=["/app.css"],
+    head_components=[
+        rx.el.meta(name="description", content="Discounted products from Shoprite, Melcom and more, in one place."),
+        rx.el.meta(name="theme-color", content="#c2410c"),
+        rx.el.script(
+            # A click on the mobile menu's backdrop (the dialog element itself) closes it.
+            "document.addEventListener('click',function(e){var d=e.target;"
+            "if(d&&d.tagName==='DIALOG'&&d.classList.contains('drawer')){d.close();}});"
+        ),
+    ],
+)
+for route, component, title, on_load in PAGES:
+    app.add_page(component, route=route, title=title, on_load=[*LAYOUT_LOAD, *on_load])

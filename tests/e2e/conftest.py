@@ -155,3 +155,81 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1280, "height": 900}}
+
+
+# --- data in the server's database ----------------------------------------------------------
+
+_seq = {"n": 0}
+
+
+def unique(prefix: str) -> str:
+    _seq["n"] += 1
+    return f"{prefix} {os.getpid()}-{_seq['n']}"
+
+
+@pytest.fixture(scope="session")
+def e2e_category(live_server: LiveServer):
+    """A category of its own for products the browser tests create (kept out of the demo brands)."""
+    from discount_deals.models import Category
+
+    with live_server.session() as session:
+        category = Category(name="E2E Test Items", slug="e2e-test-items", description="Made by the browser tests")
+        session.add(category)
+    return category
+
+
+@pytest.fixture
+def live_product(live_server: LiveServer, e2e_category):
+    """Create a product in the server's database: live_product(price="25.00", stock=5, ...)."""
+    from decimal import Decimal
+
+    from discount_deals.models import Product
+    from discount_deals.services.catalog import refresh_derived
+
+    def factory(name: str | None = None, price: str = "10.00", discount_price: str | None = None, **fields):
+        product = Product(
+            name=name or unique("E2E Product"),
+            description=fields.pop("description", "A product made by a browser test"),
+            price=Decimal(price),
+            discount_price=Decimal(discount_price) if discount_price else None,
+            effective_price=Decimal(price),
+            category_id=e2e_category.id,
+            image_url="/placeholder.webp",
+            **{"stock": 10, "brand": "e2etest", "rating": 4.0, **fields},
+        )
+        with live_server.session() as session:
+            session.add(refresh_derived(product))
+        return product
+
+    return factory
+
+
+@pytest.fixture
+def live_user(live_server: LiveServer):
+    """Create a user in the server's database: live_user(role="customer") -> (user, password)."""
+    from discount_deals.models import Role
+    from discount_deals.services.users import add_user
+
+    def factory(role: str = "customer", password: str = "secret123", **fields):
+        name = unique("shopper").replace(" ", "").replace("-", "")
+        fields.setdefault("email", f"{name}@example.com")
+        fields.setdefault("username", name)
+        fields.setdefault("first_name", "Ama")
+        fields.setdefault("last_name", "Mensah")
+        with live_server.session() as session:
+            user = add_user(session, password=password, role=Role(role), **fields)
+        return user, password
+
+    return factory
+
+
+def sign_in(page, user) -> None:
+    """Put a fresh token pair in the browser's storage, as a completed login would."""
+    from discount_deals.services.auth import issue_tokens
+
+    tokens = issue_tokens(user)
+    page.goto("/no-such-page-for-storage")
+    page.evaluate(
+        "([a, r]) => { localStorage.setItem('accessToken', a); localStorage.setItem('refreshToken', r); }",
+        [tokens.access, tokens.refresh],
+    )

@@ -1,0 +1,1 @@
+"""Reusable UI pieces (plain HTML elements styled with Tailwind)."""

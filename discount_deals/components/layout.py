@@ -1,0 +1,267 @@
+"""The page frame: skip link, header, main content, footer and the mobile menu."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from .. import routes
+from ..state.cart import CartState
+from ..state.favorites import FavoritesState
+from ..state.session import SessionState
+from .ui import badge_class, button_class, icon
+
+ACCOUNT_MENU_ID = "account-menu"
+MOBILE_MENU_ID = "mobile-menu"
+CLOSE_ACCOUNT_MENU = rx.call_script(f"document.getElementById('{ACCOUNT_MENU_ID}')?.hidePopover?.()")
+CLOSE_MOBILE_MENU = rx.call_script(f"document.getElementById('{MOBILE_MENU_ID}')?.close?.()")
+OPEN_MOBILE_MENU = rx.call_script(f"document.getElementById('{MOBILE_MENU_ID}')?.showModal?.()")
+
+FOOTER_CATEGORIES = ["Groceries", "Beverages", "Household", "Electronics", "Baby & Kids", "Beauty & Personal Care"]
+
+
+def logo() -> rx.Component:
+    return rx.el.a(
+        rx.el.span("%", class_name="flex h-8 w-8 items-center justify-center rounded-lg bg-orange-700 text-lg font-black text-white"),
+        rx.el.span(
+            rx.el.span("Discount", class_name="text-gray-900"),
+            rx.el.span("Deals", class_name="text-orange-700"),
+            class_name="text-lg font-extrabold tracking-tight",
+        ),
+        href=routes.HOME,
+        aria_label="Discount Deals home",
+        class_name="flex items-center gap-2 rounded-md",
+    )
+
+
+def count_badge(count: rx.Var, label: str) -> rx.Component:
+    return rx.cond(
+        count > 0,
+        rx.el.span(
+            count,
+            rx.el.span(f" {label}", class_name="sr-only"),
+            class_name="absolute -right-1 -top-1 flex h-5 min-w-5 items-center justify-center rounded-full "
+            "bg-red-700 px-1 text-[11px] font-bold text-white",
+        ),
+    )
+
+
+def _icon_link(tag: str, href: str, label: str, count: rx.Var, count_label: str) -> rx.Component:
+    return rx.el.a(
+        icon(tag, 22),
+        count_badge(count, count_label),
+        href=href,
+        aria_label=label,
+        class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
+    )
+
+
+def _menu_link(text: str, href: str, tag: str, close=CLOSE_ACCOUNT_MENU) -> rx.Component:
+    return rx.el.a(
+        icon(tag, 16),
+        text,
+        href=href,
+        on_click=close,
+        class_name="flex items-center gap-2 rounded px-3 py-2 text-sm text-gray-800 hover:bg-gray-100",
+    )
+
+
+def _logout_button(close=CLOSE_ACCOUNT_MENU) -> rx.Component:
+    return rx.el.button(
+        icon("log-out", 16),
+        "Log out",
+        type="button",
+        on_click=[close, SessionState.logout(routes.HOME)],
+        class_name="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-red-700 hover:bg-red-50",
+    )
+
+
+def account_items(close=CLOSE_ACCOUNT_MENU) -> rx.Component:
+    """The account entries, shared by the header's menu and the mobile menu."""
+    return rx.cond(
+        SessionState.is_logged_in,
+        rx.fragment(
+            rx.el.div(
+                rx.el.p(SessionState.full_name, class_name="truncate text-sm font-semibold text-gray-900"),
+                rx.el.p(SessionState.email, class_name="truncate text-xs text-gray-600"),
+                class_name="border-b border-gray-200 px-3 pb-2 pt-1",
+            ),
+            _menu_link("Profile", routes.PROFILE, "user", close),
+            _menu_link("Orders", routes.ORDERS, "package", close),
+            rx.cond(SessionState.is_admin, _menu_link("Admin Dashboard", routes.ADMIN, "layout-dashboard", close)),
+            _logout_button(close),
+        ),
+        rx.fragment(
+            _menu_link("Login", routes.LOGIN, "log-in", close),
+            _menu_link("Register", routes.REGISTER, "user-plus", close),
+        ),
+    )
+
+
+def account_menu() -> rx.Component:
+    return rx.fragment(
+        rx.el.button(
+            icon("circle-user-round", 22),
+            type="button",
+            aria_label="Account menu",
+            aria_haspopup="menu",
+            custom_attrs={"popoverTarget": ACCOUNT_MENU_ID},
+            class_name="flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
+        ),
+        rx.el.div(
+            account_items(),
+            id=ACCOUNT_MENU_ID,
+            custom_attrs={"popover": "auto"},
+            class_name="account-popover w-60 rounded-lg border border-gray-200 bg-white p-2 shadow-lg",
+        ),
+    )
+
+
+def header() -> rx.Component:
+    nav_link = "rounded-md px-3 py-2 text-sm font-medium text-gray-800 hover:bg-gray-100"
+    return rx.el.header(
+        rx.el.div(
+            rx.el.button(
+                icon("menu", 22),
+                type="button",
+                aria_label="Open menu",
+                on_click=OPEN_MOBILE_MENU,
+                class_name="flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100 md:hidden",
+            ),
+            logo(),
+            rx.el.nav(
+                rx.el.a("Home", href=routes.HOME, class_name=nav_link),
+                rx.el.a("Products", href=routes.PRODUCTS, class_name=nav_link),
+                aria_label="Main",
+                class_name="ml-4 hidden items-center gap-1 md:flex",
+            ),
+            rx.el.div(class_name="flex-1"),
+            rx.cond(
+                SessionState.is_logged_in,
+                rx.el.span(SessionState.greeting, class_name="mr-1 hidden text-sm font-medium text-gray-800 sm:inline"),
+            ),
+            _icon_link("heart", routes.FAVORITES, "Favorites", FavoritesState.count, "favorites"),
+            _icon_link("shopping-cart", routes.CART, "Cart", CartState.item_count, "items in cart"),
+            account_menu(),
+            class_name="mx-auto flex h-16 max-w-7xl items-center gap-1 px-3 sm:px-6",
+        ),
+        class_name="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur",
+    )
+
+
+def _mobile_link(text: str, href: str, tag: str, count: rx.Var | None = None, label: str = "") -> rx.Component:
+    return rx.el.a(
+        icon(tag, 18),
+        rx.el.span(text, class_name="flex-1"),
+        rx.cond(count > 0, rx.el.span(count, rx.el.span(f" {label}", class_name="sr-only"), class_name=badge_class("destructive")))
+        if count is not None
+        else rx.fragment(),
+        href=href,
+        on_click=CLOSE_MOBILE_MENU,
+        class_name="flex items-center gap-3 rounded-md px-3 py-3 text-base text-gray-900 hover:bg-gray-100",
+    )
+
+
+def mobile_menu() -> rx.Component:
+    return rx.el.dialog(
+        rx.el.div(
+            rx.el.div(logo(), class_name="mb-4 px-1"),
+            rx.el.nav(
+                _mobile_link("Home", routes.HOME, "house"),
+                _mobile_link("Products", routes.PRODUCTS, "store"),
+                _mobile_link("Favorites", routes.FAVORITES, "heart", FavoritesState.count, "favorites"),
+                _mobile_link("Cart", routes.CART, "shopping-cart", CartState.item_count, "items in cart"),
+                aria_label="Mobile",
+                class_name="flex flex-col",
+            ),
+            rx.el.div(
+                rx.el.h2("Account", class_name="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-gray-600"),
+                account_items(CLOSE_MOBILE_MENU),
+                class_name="mt-4 border-t border-gray-200 pt-4",
+            ),
+            rx.el.button(
+                icon("x", 18),
+                "Close Menu",
+                type="button",
+                on_click=CLOSE_MOBILE_MENU,
+                class_name=button_class("outline", "md", "mt-6 w-full justify-center"),
+            ),
+            class_name="flex min-h-full flex-col p-4",
+        ),
+        id=MOBILE_MENU_ID,
+        aria_label="Menu",
+        class_name="drawer",
+    )
+
+
+def footer() -> rx.Component:
+    heading = "mb-3 text-sm font-semibold text-white"
+    item = "text-sm text-gray-300 hover:text-white"
+    return rx.el.footer(
+        rx.el.div(
+            rx.el.div(
+                rx.el.p("DiscountDeals", class_name="text-lg font-extrabold text-white"),
+                rx.el.p(
+                    "Discounted products from top retailers across Ghana, in one place.",
+                    class_name="mt-2 text-sm text-gray-300",
+                ),
+            ),
+            rx.el.div(
+                rx.el.h2("Quick Links", class_name=heading),
+                rx.el.ul(
+                    *[
+                        rx.el.li(rx.el.a(text, href=href, class_name=item))
+                        for text, href in (
+                            ("Home", routes.HOME),
+                            ("All Products", routes.PRODUCTS),
+                            ("My Favorites", routes.FAVORITES),
+                            ("Shopping Cart", routes.CART),
+                        )
+                    ],
+                    class_name="space-y-2",
+                ),
+            ),
+            rx.el.div(
+                rx.el.h2("Categories", class_name=heading),
+                rx.el.ul(*[rx.el.li(name, class_name="text-sm text-gray-300") for name in FOOTER_CATEGORIES], class_name="space-y-2"),
+            ),
+            rx.el.div(
+                rx.el.h2("Contact Us", class_name=heading),
+                rx.el.ul(
+                    rx.el.li("Oxford Street, Osu, Accra, Ghana", class_name="text-sm text-gray-300"),
+                    rx.el.li("+233 30 290 0000", class_name="text-sm text-gray-300"),
+                    rx.el.li("support@discountdeals.com.gh", class_name="text-sm text-gray-300"),
+                    rx.el.li("Mon – Sat, 8:00 – 18:00", class_name="text-sm text-gray-300"),
+                    class_name="space-y-2",
+                ),
+            ),
+            class_name="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:grid-cols-2 sm:px-6 lg:grid-cols-4",
+        ),
+        rx.el.div(
+            rx.el.div(
+                rx.el.p("© 2026 DiscountDeals. All rights reserved.", class_name="text-xs text-gray-300"),
+                rx.el.div(
+                    *[rx.el.a(text, class_name="text-xs text-gray-300") for text in ("Privacy Policy", "Terms of Service", "Cookie Policy")],
+                    class_name="flex gap-4",
+                ),
+                class_name="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-4 sm:flex-row sm:justify-between sm:px-6",
+            ),
+            class_name="border-t border-gray-800",
+        ),
+        class_name="bg-gray-900",
+    )
+
+
+def layout(*children: rx.Component) -> rx.Component:
+    return rx.el.div(
+        rx.el.a(
+            "Skip to content",
+            href="#main",
+            class_name="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded "
+            "focus:bg-white focus:px-3 focus:py-2",
+        ),
+        header(),
+        rx.el.main(*children, id="main", class_name="mx-auto w-full max-w-7xl flex-1 px-3 py-6 sm:px-6"),
+        footer(),
+        mobile_menu(),
+        class_name="flex min-h-screen flex-col bg-gray-50 text-gray-900",
+    )

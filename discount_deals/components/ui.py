@@ -1,0 +1,114 @@
+"""Small primitives: buttons, badges, fields, spinner, icons.
+
+Colours are chosen for WCAG AA contrast (white on orange-700, gray-600 body text).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+_BUTTON = {
+    "primary": "bg-orange-700 text-white hover:bg-orange-800 disabled:bg-gray-400",
+    "outline": "border border-gray-300 bg-white text-gray-900 hover:bg-gray-100 disabled:text-gray-400",
+    "ghost": "text-gray-800 hover:bg-gray-100 disabled:text-gray-400",
+    "danger": "bg-red-700 text-white hover:bg-red-800 disabled:bg-gray-400",
+    "dark": "bg-gray-900 text-white hover:bg-gray-700 disabled:bg-gray-400",
+}
+_SIZE = {
+    "sm": "h-9 px-3 text-sm",
+    "md": "h-10 px-4 text-sm",
+    "lg": "h-12 px-6 text-base",
+    "icon": "h-9 w-9 justify-center",
+}
+BASE_BUTTON = (
+    "inline-flex items-center gap-2 rounded-md font-medium transition-colors "
+    "disabled:cursor-not-allowed cursor-pointer select-none"
+)
+
+
+def button_class(variant: str = "primary", size: str = "md", extra: str = "") -> str:
+    return f"{BASE_BUTTON} {_BUTTON[variant]} {_SIZE[size]} {extra}".strip()
+
+
+def button(*children: Any, variant: str = "primary", size: str = "md", class_name: str = "", **props: Any):
+    props.setdefault("type", "button")
+    return rx.el.button(*children, class_name=button_class(variant, size, class_name), **props)
+
+
+def link_button(*children: Any, href: str, variant: str = "primary", size: str = "md", class_name: str = "", **props):
+    return rx.el.a(*children, href=href, class_name=button_class(variant, size, class_name), **props)
+
+
+_BADGE = {
+    "default": "bg-gray-900 text-white",
+    "secondary": "bg-gray-200 text-gray-900",
+    "outline": "border border-gray-300 text-gray-800",
+    "destructive": "bg-red-700 text-white",
+    "success": "bg-green-700 text-white",
+    "warning": "bg-amber-100 text-amber-900",
+    "brand": "bg-orange-100 text-orange-900",
+}
+
+
+def badge_class(variant: str = "secondary") -> str:
+    return f"inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold {_BADGE[variant]}"
+
+
+def badge(*children: Any, variant: str = "secondary", class_name: str = "", **props: Any):
+    return rx.el.span(*children, class_name=f"{badge_class(variant)} {class_name}".strip(), **props)
+
+
+def icon(tag: str, size: int = 20, class_name: str = "", **props: Any):
+    return rx.icon(tag, size=size, class_name=class_name, aria_hidden="true", **props)
+
+
+def spinner(label: str = "Loading...", class_name: str = ""):
+    return rx.el.div(
+        rx.el.span(class_name="h-8 w-8 animate-spin rounded-full border-4 border-gray-200 border-t-orange-700"),
+        rx.el.span(label, class_name="sr-only"),
+        role="status",
+        class_name=f"flex justify-center py-12 {class_name}",
+    )
+
+
+FIELD_INPUT = (
+    "block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900 "
+    "placeholder:text-gray-500 focus:border-orange-700 focus:outline-none focus:ring-2 focus:ring-orange-200"
+)
+FIELD_LABEL = "mb-1 block text-sm font-medium text-gray-800"
+
+
+def field(label: str, input_id: str, control: rx.Component, hint: str | None = None, class_name: str = ""):
+    """A label above a control; ``input_id`` ties them together for screen readers."""
+    return rx.el.div(
+        rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
+        control,
+        rx.el.p(hint, class_name="mt-1 text-xs text-gray-600") if hint else rx.fragment(),
+        class_name=class_name,
+    )
+
+
+def text_input(label: str, input_id: str, hint: str | None = None, class_name: str = "", **props: Any):
+    props.setdefault("type", "text")
+    return field(label, input_id, rx.el.input(id=input_id, class_name=FIELD_INPUT, **props), hint, class_name)
+
+
+def select_input(label: str, input_id: str, options: list[tuple[str, str]], class_name: str = "", **props: Any):
+    """A native select (light and accessible on every phone); every option has a non-empty value."""
+    return field(
+        label,
+        input_id,
+        rx.el.select(
+            *[rx.el.option(text, value=value) for value, text in options],
+            id=input_id,
+            class_name=FIELD_INPUT,
+            **props,
+        ),
+        class_name=class_name,
+    )
+
+
+def card(*children: Any, class_name: str = "", **props: Any):
+    return rx.el.div(*children, class_name=f"rounded-lg border border-gray-200 bg-white shadow-sm {class_name}", **props)

@@ -1,0 +1,172 @@
+"""Cart (/cart): items with quantity controls and the order summary."""
+
+import reflex as rx
+
+from .. import routes
+from ..components.layout import layout
+from ..components.ui import FIELD_INPUT, badge, button, button_class, card, icon, link_button, spinner
+from ..state.cart import CartRow, CartState
+from ..state.checkout import CheckoutState
+
+
+def empty_cart() -> rx.Component:
+    return rx.el.div(
+        icon("shopping-cart", 48, class_name="mx-auto text-gray-400"),
+        rx.el.h1("Your cart is empty", class_name="mt-4 text-2xl font-bold text-gray-900"),
+        rx.el.p("Find something you love in our deals.", class_name="mt-2 text-gray-600"),
+        link_button("Continue Shopping", href=routes.PRODUCTS, class_name="mt-6"),
+        class_name="mx-auto max-w-md py-16 text-center",
+    )
+
+
+def quantity_controls(row: CartRow) -> rx.Component:
+    return rx.el.div(
+        rx.el.button(
+            icon("minus", 16),
+            type="button",
+            aria_label="Decrease quantity of " + row.name,
+            disabled=(row.quantity <= 1) | CartState.updating,
+            on_click=CartState.decrement(row.key),
+            class_name=button_class("outline", "icon"),
+        ),
+        rx.el.span(row.quantity, class_name="w-10 text-center font-semibold", aria_label="Quantity"),
+        rx.el.button(
+            icon("plus", 16),
+            type="button",
+            aria_label="Increase quantity of " + row.name,
+            disabled=CartState.updating | (row.quantity >= row.stock),
+            on_click=CartState.increment(row.key),
+            class_name=button_class("outline", "icon"),
+        ),
+        class_name="flex items-center",
+    )
+
+
+def cart_item(row: CartRow) -> rx.Component:
+    return rx.el.li(
+        rx.el.img(
+            src=row.image_url, alt=row.name, width="96", height="96", loading="lazy",
+            class_name="h-24 w-24 shrink-0 rounded-md bg-gray-100 object-cover",
+        ),
+        rx.el.div(
+            rx.el.h3(row.name, class_name="font-semibold text-gray-900"),
+            rx.el.p(row.description, class_name="line-clamp-2 text-sm text-gray-600"),
+            rx.el.div(
+                badge(row.brand, variant="brand", class_name="capitalize"),
+                badge(row.category, variant="outline"),
+                class_name="mt-1 flex flex-wrap gap-2",
+            ),
+            rx.el.div(
+                rx.el.span(row.price_text, class_name="font-bold text-gray-900"),
+                rx.cond(row.has_discount, rx.el.s(row.original_text, class_name="text-sm text-gray-600")),
+                class_name="mt-2 flex items-baseline gap-2",
+            ),
+            rx.el.div(
+                quantity_controls(row),
+                rx.el.button(
+                    icon("trash-2", 16),
+                    type="button",
+                    aria_label="Remove " + row.name + " from cart",
+                    disabled=CartState.updating,
+                    on_click=CartState.remove(row.key),
+                    class_name=button_class("ghost", "icon", "text-red-700"),
+                ),
+                class_name="mt-3 flex items-center justify-between",
+            ),
+            class_name="min-w-0 flex-1",
+        ),
+        class_name="flex gap-4 border-b border-gray-200 p-4 last:border-b-0",
+    )
+
+
+def summary_row(label: str, value, class_name: str = "") -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-gray-700"),
+        rx.el.dd(value, class_name="font-medium text-gray-900"),
+        class_name=f"flex justify-between text-sm {class_name}",
+    )
+
+
+def order_summary() -> rx.Component:
+    return card(
+        rx.el.h2("Order Summary", class_name="text-lg font-bold text-gray-900"),
+        rx.el.dl(
+            summary_row("Subtotal", CartState.subtotal_text),
+            rx.cond(CartState.has_savings, summary_row("You save", CartState.savings_text, "text-green-800")),
+            summary_row("Shipping", CartState.shipping_text),
+            summary_row("Tax", CartState.tax_text),
+            class_name="mt-4 space-y-2",
+        ),
+        rx.el.div(
+            rx.el.label("Coupon code", html_for="coupon-code", class_name="sr-only"),
+            rx.el.input(
+                id="coupon-code", placeholder="Coupon code (optional)", value=CartState.coupon,
+                on_change=CartState.set_coupon, class_name=FIELD_INPUT,
+            ),
+            button("Apply", variant="outline", on_click=CartState.apply_coupon),
+            class_name="mt-4 flex gap-2",
+        ),
+        rx.el.div(
+            rx.el.span("Total", class_name="text-base font-bold"),
+            rx.el.span(CartState.total_text, class_name="text-xl font-extrabold"),
+            class_name="mt-4 flex items-center justify-between border-t border-gray-200 pt-4",
+        ),
+        rx.cond(
+            CartState.free_shipping_gap_text != "",
+            rx.el.p(
+                "Add ", CartState.free_shipping_gap_text, " more for free shipping",
+                class_name="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900",
+            ),
+        ),
+        checkout_button(),
+        rx.el.ul(
+            rx.el.li(icon("shield-check", 16, class_name="text-green-700"), "Secure checkout", class_name="flex items-center gap-2"),
+            rx.el.li(icon("rotate-ccw", 16, class_name="text-green-700"), "Free returns within 30 days", class_name="flex items-center gap-2"),
+            class_name="mt-4 space-y-1 text-sm text-gray-700",
+        ),
+        class_name="p-5 lg:sticky lg:top-20",
+    )
+
+
+def checkout_button() -> rx.Component:
+    return button(
+        rx.match(
+            CheckoutState.stage,
+            ("placing", rx.fragment("Placing order...")),
+            ("redirecting", rx.fragment("Redirecting to payment...")),
+            ("paid", rx.fragment("Payment successful")),
+            rx.fragment("Proceed to Checkout", icon("arrow-right", 16)),
+        ),
+        size="lg",
+        on_click=CartState.checkout,
+        disabled=CartState.updating | CheckoutState.busy,
+        class_name="mt-4 w-full justify-center",
+    )
+
+
+def cart() -> rx.Component:
+    return layout(
+        rx.cond(
+            ~CartState.loaded,
+            spinner("Loading cart..."),
+            rx.cond(
+                CartState.rows.length() == 0,
+                empty_cart(),
+                rx.el.div(
+                    rx.el.div(
+                        rx.el.div(
+                            rx.el.h1("Shopping Cart", class_name="text-2xl font-bold text-gray-900 sm:text-3xl"),
+                            rx.el.p(CartState.item_count_text, class_name="text-sm text-gray-600"),
+                        ),
+                        button(icon("refresh-cw", 16), "Refresh Cart", variant="outline", on_click=CartState.refresh),
+                        class_name="mb-4 flex items-end justify-between gap-4",
+                    ),
+                    rx.el.div(
+                        card(rx.el.ul(rx.foreach(CartState.rows, cart_item), aria_label="Cart items"), class_name="lg:col-span-2"),
+                        order_summary(),
+                        class_name="grid items-start gap-6 lg:grid-cols-3",
+                    ),
+                ),
+            ),
+        )
+    )

@@ -1,0 +1,124 @@
+"""Products (/products): search, filters (kept in the URL), the grid and pagination."""
+
+import reflex as rx
+
+from ..components.layout import layout
+from ..components.pagination import pagination
+from ..components.product_card import product_grid
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon, spinner
+from ..state.catalog import ALL, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
+
+
+def _select(label: str, input_id: str, value, on_change, options) -> rx.Component:
+    return rx.el.div(
+        rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
+        rx.el.select(*options, id=input_id, value=value, on_change=on_change, class_name=FIELD_INPUT),
+    )
+
+
+def filters() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.label("Search products", html_for="product-search", class_name="sr-only"),
+            icon("search", 18, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
+            rx.debounce_input(
+                rx.el.input(
+                    id="product-search",
+                    type="search",
+                    placeholder="Search products...",
+                    value=ProductsState.search,
+                    on_change=ProductsState.apply_search,
+                    class_name=FIELD_INPUT + " pl-10 h-11",
+                ),
+                debounce_timeout=400,
+                force_notify_by_enter=True,
+            ),
+            class_name="relative",
+        ),
+        rx.el.div(
+            _select(
+                "Category", "filter-category", ProductsState.category_value, ProductsState.set_category,
+                [
+                    rx.el.option("All Categories", value=ALL),
+                    rx.foreach(ProductsState.categories, lambda name: rx.el.option(name, value=name)),
+                ],
+            ),
+            _select(
+                "Brand", "filter-brand", ProductsState.brand_value, ProductsState.set_brand,
+                [
+                    rx.el.option("All Brands", value=ALL),
+                    rx.foreach(ProductsState.brands, lambda name: rx.el.option(name, value=name)),
+                ],
+            ),
+            _select(
+                "Price Range", "filter-price", ProductsState.price_value, ProductsState.set_price_range,
+                [rx.el.option("All Prices", value=ALL), *[rx.el.option(price_label(v), value=v) for v in PRICE_RANGES]],
+            ),
+            _select(
+                "Sort By", "filter-sort", ProductsState.sort_by, ProductsState.set_sort,
+                [rx.el.option(text, value=value) for value, text in SORT_OPTIONS],
+            ),
+            class_name="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4",
+        ),
+        active_filters(),
+        aria_label="Search and filters",
+        class_name="rounded-lg border border-gray-200 bg-white p-4",
+    )
+
+
+def _filter_badge(label, value, name: str) -> rx.Component:
+    return rx.el.span(
+        label, ": ", value,
+        rx.el.button(
+            icon("x", 12),
+            type="button",
+            aria_label="Remove " + label + " filter",
+            on_click=ProductsState.remove_filter(name),
+            class_name="ml-1 rounded-full p-0.5 hover:bg-orange-200",
+        ),
+        class_name=badge_class("brand") + " gap-1 py-1",
+    )
+
+
+def active_filters() -> rx.Component:
+    return rx.cond(
+        ProductsState.has_filters,
+        rx.el.div(
+            rx.el.span("Active filters:", class_name="text-sm text-gray-600"),
+            rx.cond(ProductsState.search != "", _filter_badge("Search", ProductsState.search, "search")),
+            rx.cond(ProductsState.category != "", _filter_badge("Category", ProductsState.category, "category")),
+            rx.cond(ProductsState.brand != "", _filter_badge("Brand", ProductsState.brand, "brand")),
+            rx.cond(ProductsState.price_range != "", _filter_badge("Price", ProductsState.price_range_label, "price_range")),
+            rx.el.button(
+                "Clear All", type="button", on_click=ProductsState.clear_all, class_name=button_class("ghost", "sm")
+            ),
+            class_name="mt-4 flex flex-wrap items-center gap-2",
+        ),
+    )
+
+
+def empty_state() -> rx.Component:
+    return rx.el.div(
+        icon("search-x", 40, class_name="mx-auto text-gray-400"),
+        rx.el.h2("No products found", class_name="mt-4 text-lg font-semibold text-gray-900"),
+        rx.el.p("Try adjusting your search or filter criteria", class_name="mt-1 text-gray-600"),
+        class_name="rounded-lg border border-dashed border-gray-300 bg-white py-16 text-center",
+    )
+
+
+def products() -> rx.Component:
+    return layout(
+        rx.el.h1("All Products", class_name="mb-4 text-3xl font-bold text-gray-900"),
+        filters(),
+        rx.el.p(ProductsState.showing_text, class_name="my-4 text-sm text-gray-700", aria_live="polite"),
+        rx.cond(
+            ProductsState.loading & (ProductsState.products.length() == 0),
+            spinner("Loading products..."),
+            rx.cond(
+                ProductsState.products.length() > 0,
+                product_grid(ProductsState.products),
+                empty_state(),
+            ),
+        ),
+        pagination(ProductsState.page, ProductsState.total_pages, ProductsState.page_items, ProductsState.go_to_page),
+    )

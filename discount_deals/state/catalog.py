@@ -1,0 +1,237 @@
+"""Storefront catalogue state: the /products listing (filters in the URL) and the home pages.
+
+Queries run in SQL one page at a time through services.catalog; the state keeps only the
+products on screen.
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from .. import routes
+from ..db import session_scope
+from ..services import ServiceError
+from ..services import catalog
+from ..settings import get_settings
+from .views import ProductView, product_view
+
+log = logging.getLogger("discount_deals.catalog")
+
+ALL = "all"
+SORT_OPTIONS: list[tuple[str, str]] = [
+    ("name", "Name (A-Z)"),
+    ("price-low", "Price: Low to High"),
+    ("price-high", "Price: High to Low"),
+    ("rating", "Highest Rated"),
+    ("discount", "Biggest Discount"),
+]
+PRICE_RANGES = ["0-25", "25-50", "50-100", "100+"]
+BRANDS_SHOWN = ("shoprite", "melcom")
+
+
+def price_label(value: str) -> str:
+    symbol = get_settings().currency_symbol
+    if value.endswith("+"):
+        return f"{symbol}{value[:-1]}+"
+    low, high = value.split("-")
+    return f"{symbol}{low} - {symbol}{high}"
+
+
+def page_window(page: int, total_pages: int) -> list[str]:
+    """Page 1, the last page and two pages either side of the current, with "…" for gaps."""
+    if total_pages <= 1:
+        return []
+    shown = sorted({1, total_pages, *range(max(1, page - 2), min(total_pages, page + 2) + 1)})
+    items: list[str] = []
+    for number in shown:
+        if items and number - int(items[-1]) > 1:
+            items.append("…")
+        items.append(str(number))
+    return [item for item in items]
+
+
+class ProductsState(rx.State):
+    search: str = ""
+    category: str = ""
+    brand: str = ""
+    price_range: str = ""
+    sort_by: str = "name"
+    page: int = 1
+
+    products: list[ProductView] = []
+    count: int = 0
+    total_pages: int = 0
+    loading: bool = True
+    categories: list[str] = []
+    brands: list[str] = []
+    # Bumped when the filters are cleared so the (uncontrolled) search box is emptied too.
+    search_box_version: int = 0
+
+    @rx.var
+    def showing_text(self) -> str:
+        text = f"Showing {len(self.products)} of {self.count} products"
+        if self.search:
+            text += f' for "{self.search}"'
+        if self.total_pages > 1:
+            text += f" (Page {self.page} of {self.total_pages})"
+        return text
+
+    @rx.var
+    def page_items(self) -> list[str]:
+        return page_window(self.page, self.total_pages)
+
+    @rx.var
+    def has_filters(self) -> bool:
+        return bool(self.search or self.category or self.brand or self.price_range)
+
+    @rx.var
+    def price_range_label(self) -> str:
+        return price_label(self.price_range) if self.price_range else ""
+
+    @rx.var
+    def category_value(self) -> str:
+        return self.category or ALL
+
+    @rx.var
+    def brand_value(self) -> str:
+        return self.brand or ALL
+
+    @rx.var
+    def price_value(self) -> str:
+        return self.price_range or ALL
+
+    def _url(self, **changes) -> str:
+        values = {
+            "search": self.search,
+            "category": self.category,
+            "brand": self.brand,
+            "price_range": self.price_range,
+            "sort": self.sort_by,
+            "page": self.page,
+            **changes,
+        }
+        query = {
+            key: value
+            for key, value in values.items()
+            if value and not (key == "sort" and value == "name") and not (key == "page" and int(value) == 1)
+        }
+        return f"{routes.PRODUCTS}?{urlencode(query)}" if query else routes.PRODUCTS
+
+    def _read_query(self) -> None:
+        params = self.router.url.query_parameters
+        self.search = (params.get("search") or "").strip()[:100]
+        self.category = (params.get("category") or "").strip()[:120]
+        self.brand = (params.get("brand") or "").strip()[:80]
+        price = params.get("price_range") or ""
+        self.price_range = price if price in PRICE_RANGES else ""
+        sort = params.get("sort") or "name"
+        self.sort_by = sort if sort in dict(SORT_OPTIONS) else "name"
+        try:
+            self.page = max(1, int(params.get("page") or 1))
+        except ValueError:
+            self.page = 1
+
+    @rx.event
+    def load(self):
+        """Read the filters from the URL and query one page."""
+        self._read_query()
+        self.loading = True
+        yield
+        try:
+            with session_scope() as session:
+                if not self.categories:
+                    self.categories = [c.name for c in catalog.list_categories(session)[0]]
+                if not self.brands:
+                    self.brands = catalog.list_brands(session)
+                result = catalog.list_products(
+                    session,
+                    search=self.search,
+                    category=self.category,
+                    brand=self.brand,
+                    price_range=self.price_range,
+                    ordering=self.sort_by,
+                    page=self.page,
+                    page_size=get_settings().page_size,
+                )
+                if self.page > max(result.total_pages, 1):
+                    yield rx.redirect(self._url(page=1))
+                    return
+                self.products = [product_view(p, c) for p, c in result.items]
+                self.count = result.count
+                self.total_pages = result.total_pages
+        except ServiceError as exc:
+            log.warning("product list refused: %s", exc.detail)
+        except Exception:
+            # SPEC §8: list errors are only logged; the list stays and loading ends.
+            log.exception("product list failed")
+        finally:
+            self.loading = False
+
+    @rx.event
+    def apply_search(self, value: str):
+        value = value.strip()[:100]
+        if value == self.search:
+            return
+        return rx.redirect(self._url(search=value, page=1))
+
+    @rx.event
+    def set_category(self, value: str):
+        return rx.redirect(self._url(category="" if value == ALL else value, page=1))
+
+    @rx.event
+    def set_brand(self, value: str):
+        return rx.redirect(self._url(brand="" if value == ALL else value, page=1))
+
+    @rx.event
+    def set_price_range(self, value: str):
+        return rx.redirect(self._url(price_range="" if value == ALL else value, page=1))
+
+    @rx.event
+    def set_sort(self, value: str):
+        return rx.redirect(self._url(sort=value, page=1))
+
+    @rx.event
+    def remove_filter(self, name: str):
+        if name == "search":
+            self.search_box_version += 1
+        return rx.redirect(self._url(**{name: "", "page": 1}))
+
+    @rx.event
+    def clear_all(self):
+        self.search_box_version += 1
+        return rx.redirect(self._url(search="", category="", brand="", price_range="", page=1))
+
+    @rx.event
+    def go_to_page(self, page: int):
+        page = max(1, min(int(page), max(self.total_pages, 1)))
+        return [
+            rx.redirect(self._url(page=page)),
+            rx.call_script("window.scrollTo({top: 0, behavior: 'smooth'})"),
+        ]
+
+
+class HomeState(rx.State):
+    featured: list[ProductView] = []
+    shoprite_count: int = 0
+    melcom_count: int = 0
+    loaded: bool = False
+
+    @rx.event
+    def load(self):
+        try:
+            with session_scope() as session:
+                self.featured = [product_view(p, c) for p, c in catalog.featured_products(session, limit=4)]
+                counts = catalog.brand_counts(session, list(BRANDS_SHOWN))
+            self.shoprite_count = counts.get("shoprite", 0)
+            self.melcom_count = counts.get("melcom", 0)
+        except Exception:
+            log.exception("home page data failed")
+        self.loaded = True
+
+    @rx.event
+    def select_partner(self, brand: str):
+        """/test-home's partner tiles only acknowledge the choice."""
+        return rx.toast.info(f"{brand} Selected", description=f"Browsing products from {brand}")

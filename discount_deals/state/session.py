@@ -1,0 +1,157 @@
+"""The browser session: tokens in localStorage (the spec's keys) checked on the server.
+
+Every protected event asks :meth:`SessionState._authenticated_user`, which validates the access
+token, refreshes it once with the refresh token when it has expired, and when that fails
+clears tokens, user and cart and sends the browser to /login.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from urllib.parse import quote
+
+import reflex as rx
+
+from .. import routes
+from ..db import session_scope
+from ..models import Role, User
+from ..services import NotAuthenticated, ServiceError
+from ..services.auth import refresh_access_token, revoke_refresh_token, user_for_access_token
+
+log = logging.getLogger("discount_deals.session")
+
+
+class SessionExpired(Exception):
+    """The stored tokens no longer work: the user must log in again."""
+
+
+class SessionState(rx.State):
+    access_token: str = rx.LocalStorage(name="accessToken")
+    refresh_token: str = rx.LocalStorage(name="refreshToken")
+    stored_user: str = rx.LocalStorage(name="user")
+
+    user_id: str = ""
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
+    username: str = ""
+    role: str = ""
+    # False until the first check of the stored tokens has finished (protected pages wait for it).
+    auth_checked: bool = False
+
+    @rx.var
+    def is_logged_in(self) -> bool:
+        return self.user_id != ""
+
+    @rx.var
+    def is_admin(self) -> bool:
+        return self.role == Role.ADMIN.value
+
+    @rx.var
+    def greeting(self) -> str:
+        return f"Hi, {self.first_name or 'User'}"
+
+    @rx.var
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip() or self.username or self.email
+
+    @rx.var
+    def initial(self) -> str:
+        return (self.first_name or self.username or self.email or "U")[:1].upper()
+
+    # --- server-side helpers (not callable from the browser) --------------------------------
+
+    def _remember(self, user: User | None) -> None:
+        if user is None:
+            self.user_id = self.first_name = self.last_name = self.email = self.username = self.role = ""
+            return
+        self.user_id = user.id
+        self.first_name = user.first_name
+        self.last_name = user.last_name
+        self.email = user.email
+        self.username = user.username
+        self.role = user.role
+
+    async def _clear(self) -> None:
+        """Forget tokens, user, cart and cached data in this browser."""
+        from .cart import CartState
+        from .favorites import FavoritesState
+
+        self.access_token = self.refresh_token = self.stored_user = ""
+        self._remember(None)
+        cart = await self.get_state(CartState)
+        cart._forget()
+        favorites = await self.get_state(FavoritesState)
+        favorites._switch_user("")
+
+    async def _authenticated_user(self) -> User | None:
+        """The logged-in user, refreshing the access token once if needed.
+
+        Returns None for a guest (no tokens). Raises :class:`SessionExpired` after clearing the
+        session when the tokens no longer work.
+        """
+        if not self.access_token and not self.refresh_token:
+            self._remember(None)
+            return None
+        with session_scope() as session:
+            try:
+                user = user_for_access_token(session, self.access_token)
+            except NotAuthenticated:
+                try:
+                    access, user = refresh_access_token(session, self.refresh_token)
+                except NotAuthenticated:
+                    user = None
+                else:
+                    self.access_token = access
+        if user is None:
+            await self._clear()
+            raise SessionExpired()
+        self._remember(user)
+        return user
+
+    async def _require_user(self) -> User:
+        """The logged-in user or :class:`SessionExpired` (also for guests)."""
+        user = await self._authenticated_user()
+        if user is None:
+            raise SessionExpired()
+        return user
+
+    def _login_redirect(self, target: str | None = None):
+        target = target or self.router.url.path or routes.HOME
+        if target.startswith(routes.LOGIN):
+            return rx.redirect(routes.LOGIN)
+        return rx.redirect(f"{routes.LOGIN}?redirectTo={quote(target, safe='/')}")
+
+    async def _start(self, user: User, access: str, refresh: str, summary: dict | None = None) -> None:
+        """Store a fresh login (called by the login and register flows)."""
+        self.access_token = access
+        self.refresh_token = refresh
+        self.stored_user = json.dumps(summary or {"id": user.id, "email": user.email, "role": user.role})
+        self._remember(user)
+        self.auth_checked = True
+
+    # --- events ------------------------------------------------------------------------------
+
+    @rx.event
+    async def load(self):
+        """Check the stored tokens on every page load (the header shows who is logged in)."""
+        try:
+            await self._authenticated_user()
+        except SessionExpired:
+            self.auth_checked = True
+            return self._login_redirect()
+        self.auth_checked = True
+
+    @rx.event
+    async def logout(self, destination: str = routes.HOME):
+        """Log out: revoke the refresh token on the server, clear this browser, go to ``destination``."""
+        if self.refresh_token:
+            try:
+                with session_scope() as session:
+                    revoke_refresh_token(session, self.refresh_token)
+            except ServiceError:
+                pass  # already invalid: logging out still succeeds
+        await self._clear()
+        destination = destination if destination in (routes.HOME, routes.LOGIN) else routes.HOME
+        return [rx.toast.info("Logged out"), rx.redirect(destination)]

@@ -1,0 +1,78 @@
+"""Plain view objects that state classes hold: only what a screen shows, already formatted.
+
+Conversions from models live here so that pages never see models and every price is
+formatted by services.pricing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+
+from ..models import Category, Product
+from ..services.pricing import discount_percent, effective_price, format_money
+from ..settings import get_settings
+
+
+def money_text(value: Decimal | int | float | str) -> str:
+    return format_money(value, get_settings().currency_symbol)
+
+
+@dataclasses.dataclass
+class ProductView:
+    id: str = ""
+    name: str = ""
+    description: str = ""
+    brand: str = ""
+    image_url: str = ""
+    category: str = ""
+    category_slug: str = ""
+    price_text: str = ""  # what the shopper pays (discount price when present)
+    original_text: str = ""  # the list price, shown struck through when discounted
+    has_discount: bool = False
+    discount_percent: int = 0
+    rating: float = 0.0
+    rating_text: str = "0.0"
+    full_stars: int = 0
+    stock: int = 0
+    stock_text: str = ""
+    status: str = "active"
+
+
+def product_view(product: Product, category: Category | None) -> ProductView:
+    percent = discount_percent(product.price, product.discount_price)
+    rating = float(product.rating or 0)
+    return ProductView(
+        id=product.id,
+        name=product.name,
+        description=product.description,
+        brand=product.brand,
+        image_url=product.image_url or get_settings().placeholder_image_url,
+        category=category.name if category else "",
+        category_slug=category.slug if category else "",
+        price_text=money_text(effective_price(product.price, product.discount_price)),
+        original_text=money_text(product.price),
+        has_discount=percent > 0,
+        discount_percent=percent,
+        rating=rating,
+        rating_text=f"{rating:.1f}",
+        full_stars=int(rating + 0.5),
+        stock=product.stock,
+        stock_text=f"{product.stock} in stock" if product.stock > 0 else "Out of stock",
+        status=product.status,
+    )
+
+
+def product_snapshot(product: Product, category: Category | None) -> dict:
+    """The product object kept in browser storage (same keys as the API's product JSON)."""
+    return {
+        "id": product.id,
+        "name": product.name,
+        "description": product.description,
+        "brand": product.brand,
+        "image_url": product.image_url,
+        "price": f"{product.price:.2f}",
+        "discount_price": None if product.discount_price is None else f"{product.discount_price:.2f}",
+        "stock": product.stock,
+        "category": {"id": category.id, "name": category.name, "slug": category.slug} if category else None,
+    }
