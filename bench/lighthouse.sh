@@ -17,7 +17,7 @@ mkdir -p bench/results
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for path in / /products; do
-  name=$(echo "$path" | tr -c 'a-z0-9' '_')
+  name=$(printf '%s' "$path" | tr -c 'a-z0-9' '_')
   for run in $(seq 1 "$RUNS"); do
     CHROME_PATH=/usr/bin/chromium "$LH_DIR/node_modules/.bin/lighthouse" "$BASE_URL$path" \
       --only-categories=performance,accessibility --form-factor=mobile --throttling-method=simulate \

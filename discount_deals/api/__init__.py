@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
 from . import auth, cart, categories, errors, favourites, health, orders, products, users
+from .pages import PagesWithoutRedirect
 
 log = logging.getLogger("discount_deals.api")
 
@@ -80,5 +81,6 @@ def _document_400_not_422(api: FastAPI) -> None:
 def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(PagesWithoutRedirect)
     app.mount("/api", create_api())
     return app

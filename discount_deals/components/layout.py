@@ -21,14 +21,18 @@ FOOTER_CATEGORIES = ["Groceries", "Beverages", "Household", "Electronics", "Baby
 
 def logo() -> rx.Component:
     return rx.el.a(
-        rx.el.span("%", class_name="flex h-8 w-8 items-center justify-center rounded-lg bg-orange-700 text-lg font-black text-white"),
+        rx.el.span(
+            "%",
+            aria_hidden="true",
+            class_name="flex h-8 w-8 items-center justify-center rounded-lg bg-orange-700 text-lg font-black text-white",
+        ),
         rx.el.span(
             rx.el.span("Discount", class_name="text-gray-900"),
             rx.el.span("Deals", class_name="text-orange-700"),
             class_name="text-lg font-extrabold tracking-tight",
         ),
         href=routes.HOME,
-        aria_label="Discount Deals home",
+        aria_label="DiscountDeals home",
         class_name="flex items-center gap-2 rounded-md",
     )
 
@@ -260,7 +264,11 @@ def layout(*children: rx.Component) -> rx.Component:
             "focus:bg-white focus:px-3 focus:py-2",
         ),
         header(),
-        rx.el.main(*children, id="main", class_name="mx-auto w-full max-w-7xl flex-1 px-3 py-6 sm:px-6"),
+        # At least a screen tall: content that arrives after the first paint must not push the
+        # footer up and down (layout shift).
+        rx.el.main(
+            *children, id="main", class_name="mx-auto min-h-[calc(100vh-4rem)] w-full max-w-7xl flex-1 px-3 py-6 sm:px-6"
+        ),
         footer(),
         mobile_menu(),
         class_name="flex min-h-screen flex-col bg-gray-50 text-gray-900",

@@ -57,6 +57,7 @@ def product_card(product: ProductView, index: rx.Var) -> rx.Component:
                 width="320",
                 height="320",
                 loading=rx.cond(index < 4, "eager", "lazy"),
+                custom_attrs={"fetchPriority": rx.cond(index == 0, "high", "auto")},
                 decoding="async",
                 class_name="h-full w-full object-cover",
             ),
@@ -103,6 +104,33 @@ def product_card(product: ProductView, index: rx.Var) -> rx.Component:
         ),
         class_name="card-enter flex h-full flex-col overflow-hidden rounded-lg border border-gray-200 bg-white shadow-sm",
         style={"animationDelay": (index * 100).to_string() + "ms"},
+    )
+
+
+def skeleton_card() -> rx.Component:
+    """A grey card of a product card's size, shown while the first page loads."""
+    bar = "rounded bg-gray-200"
+    return rx.el.div(
+        rx.el.div(class_name="aspect-[4/3] bg-gray-200 sm:aspect-square"),
+        rx.el.div(
+            rx.el.div(class_name=f"h-4 w-1/3 {bar}"),
+            rx.el.div(class_name=f"h-5 w-4/5 {bar}"),
+            rx.el.div(class_name=f"h-10 w-full {bar}"),
+            rx.el.div(class_name=f"h-6 w-1/2 {bar}"),
+            rx.el.div(class_name=f"mt-4 h-10 w-full {bar}"),
+            class_name="flex flex-col gap-3 p-4",
+        ),
+        aria_hidden="true",
+        class_name="animate-pulse overflow-hidden rounded-lg border border-gray-200 bg-white",
+    )
+
+
+def skeleton_grid(count: int = 8) -> rx.Component:
+    return rx.el.div(
+        *[skeleton_card() for _ in range(count)],
+        rx.el.span("Loading products...", class_name="sr-only"),
+        role="status",
+        class_name="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4",
     )
 
 

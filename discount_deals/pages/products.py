@@ -4,8 +4,8 @@ import reflex as rx
 
 from ..components.layout import layout
 from ..components.pagination import pagination
-from ..components.product_card import product_grid
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon, spinner
+from ..components.product_card import product_grid, skeleton_grid
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
 from ..state.catalog import ALL, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
 
@@ -111,9 +111,10 @@ def products() -> rx.Component:
         rx.el.h1("All Products", class_name="mb-4 text-3xl font-bold text-gray-900"),
         filters(),
         rx.el.p(ProductsState.showing_text, class_name="my-4 text-sm text-gray-700", aria_live="polite"),
+        rx.el.h2("Results", class_name="sr-only"),
         rx.cond(
             ProductsState.loading & (ProductsState.products.length() == 0),
-            spinner("Loading products..."),
+            skeleton_grid(),
             rx.cond(
                 ProductsState.products.length() > 0,
                 product_grid(ProductsState.products),

@@ -26,3 +26,17 @@ def test_api_health_answers(live_server):
     with urllib.request.urlopen(f"{live_server.url}/api/health") as response:
         assert response.status == 200
         assert b'"database":"ok"' in response.read()
+
+
+def test_pages_are_served_without_a_slash_redirect(live_server):
+    """/products is answered directly (a redirect costs a phone one more round trip)."""
+    import http.client
+    from urllib.parse import urlparse
+
+    address = urlparse(live_server.url)
+    for path, status in (("/products", 200), ("/cart", 200), ("/no-such-page", 404), ("/api/health", 200)):
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+        connection.request("GET", path)
+        response = connection.getresponse()
+        assert response.status == status, path
+        connection.close()

@@ -319,7 +319,7 @@ def test_account_menu_for_guests(page: Page):
 def test_not_found_page_shares_the_layout(page: Page):
     page.goto("/definitely/not/here")
     expect(page.get_by_text("Oops! Page not found")).to_be_visible()
-    expect(page.get_by_role("link", name="Discount Deals home")).to_be_visible()
+    expect(page.get_by_role("link", name="DiscountDeals home")).to_be_visible()
 
 
 @pytest.mark.parametrize("width", [375, 1280])
