@@ -15,7 +15,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export REFLEX_CHECK_LATEST_VERSION := false
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help install migrate seed run test test-fast chromium clean
+.PHONY: help install migrate seed run test test-fast test-postgres chromium clean
 
 help:
 	@echo "make run    install, migrate, seed the demo catalogue if empty, serve on port $(PORT)"
@@ -53,6 +53,11 @@ chromium:
 test: install chromium
 	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
 	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory test-postgres
+
+# The services and the API again on PostgreSQL (a throwaway cluster on a free port).
+test-postgres: install
+	scripts/with-postgres.sh $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api
 
 # Services and API only (no browser, no production build).
 test-fast: install

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -10,6 +12,7 @@ from sqlalchemy import inspect
 from discount_deals import models
 from discount_deals.db import create_db_engine
 from discount_deals.migrations import alembic_config
+from discount_deals.settings import get_settings
 
 from ..conftest import sqlite_pragma
 
@@ -57,7 +60,17 @@ def test_downgrade_to_base_and_back(tmp_path: Path):
     _upgrade(url)
 
 
+@pytest.mark.skipif(not get_settings().is_sqlite, reason="SQLite settings")
 def test_sqlite_runs_with_wal_foreign_keys_and_busy_timeout():
     assert sqlite_pragma("journal_mode") == "wal"
     assert sqlite_pragma("foreign_keys") == 1
     assert sqlite_pragma("busy_timeout") >= 5000
+
+
+def test_the_session_database_matches_the_models():
+    """The same check on the database the suite runs on (PostgreSQL in `make test-postgres`)."""
+    from discount_deals.db import get_engine
+
+    with get_engine().connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, models.metadata) == []

@@ -26,7 +26,8 @@ def test_secret_is_generated_once_and_stored_privately(fresh_settings: Path):
     assert get_settings().secret_key == first
 
 
-def test_defaults(fresh_settings: Path):
+def test_defaults(fresh_settings: Path, monkeypatch):
+    monkeypatch.delenv("REFLEX_DB_URL", raising=False)
     settings = get_settings()
     assert settings.database_url == f"sqlite:///{fresh_settings / 'discount_deals.db'}"
     assert settings.page_size == 10
