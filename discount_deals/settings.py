@@ -71,11 +71,24 @@ class Settings:
     currency_symbol: str
     login_max_failures: int
     login_window_seconds: int
+    # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
+    trusted_proxy_hops: int
     log_level: str
 
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+def client_ip(peer: str | None, forwarded_for: str | None) -> str:
+    """The client's address for throttling: the socket peer, or behind ``trusted_proxy_hops``
+    proxies the address the outermost trusted proxy saw (never a value the client wrote itself)."""
+    hops = get_settings().trusted_proxy_hops
+    if hops > 0 and forwarded_for:
+        chain = [part.strip() for part in forwarded_for.split(",") if part.strip()]
+        if len(chain) >= hops:
+            return chain[-hops][:64]
+    return (peer or "unknown")[:64]
 
 
 @lru_cache(maxsize=1)
@@ -105,6 +118,7 @@ def get_settings() -> Settings:
         currency_symbol=_env("DD_CURRENCY_SYMBOL", "$"),
         login_max_failures=_env_int("DD_LOGIN_MAX_FAILURES", 5),
         login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
+        trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),
         log_level=_env("DD_LOG_LEVEL", "INFO"),
     )
 

@@ -24,6 +24,7 @@ from ..db import session_scope, write_session
 from ..models import Role, User
 from ..services import NotAuthenticated, PermissionDenied
 from ..services.auth import user_for_access_token
+from ..settings import client_ip
 
 
 class _Unauthorized(NotAuthenticated):
@@ -87,4 +88,4 @@ AdminUser = Annotated[User, Depends(admin_user)]
 
 
 def client_address(request: Request) -> str:
-    return (request.client.host if request.client else "unknown")[:64]
+    return client_ip(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))

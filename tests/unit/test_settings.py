@@ -54,3 +54,14 @@ def test_bad_number_is_a_clear_error(fresh_settings: Path, monkeypatch):
     monkeypatch.setenv("DD_PAGE_SIZE", "ten")
     with pytest.raises(ValueError, match="DD_PAGE_SIZE must be an integer"):
         get_settings()
+
+
+def test_client_ip_trusts_only_the_configured_proxies(fresh_settings: Path, monkeypatch):
+    from discount_deals.settings import client_ip
+
+    assert client_ip("10.0.0.9", "1.2.3.4") == "10.0.0.9"  # no proxy configured: the header is ignored
+    monkeypatch.setenv("DD_TRUSTED_PROXY_HOPS", "1")
+    get_settings.cache_clear()
+    # The client may prepend anything; the proxy appends what it saw.
+    assert client_ip("10.0.0.9", "6.6.6.6, 1.2.3.4") == "1.2.3.4"
+    assert client_ip("10.0.0.9", "") == "10.0.0.9"
