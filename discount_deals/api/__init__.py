@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import FastAPI
+import swagger_ui_bundle
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
@@ -35,7 +37,7 @@ def create_api() -> FastAPI:
     api = FastAPI(
         title="Discount Deals API",
         version="1.0.0",
-        docs_url="/docs",
+        docs_url=None,  # served below from local files: the docs work offline
         redoc_url=None,
         openapi_url="/openapi.json",
         redirect_slashes=False,
@@ -44,10 +46,27 @@ def create_api() -> FastAPI:
     for router in ROUTERS:
         api.include_router(router)
     _document_400_not_422(api)
+    _serve_docs(api)
     settings = get_settings()
     settings.media_dir.mkdir(parents=True, exist_ok=True)
     api.mount("/media", StaticFiles(directory=settings.media_dir, check_dir=False), name="media")
     return api
+
+
+def _serve_docs(api: FastAPI) -> None:
+    """Swagger UI at /api/docs with its scripts from the swagger-ui-bundle package, not a CDN."""
+    api.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
+
+    @api.get("/docs", include_in_schema=False)
+    def docs(request: Request):
+        root = request.scope.get("root_path", "")
+        return get_swagger_ui_html(
+            openapi_url=f"{root}/openapi.json",
+            title="Discount Deals API",
+            swagger_js_url=f"{root}/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/favicon.ico",
+        )
 
 
 def _document_400_not_422(api: FastAPI) -> None:

@@ -18,7 +18,11 @@ def test_openapi_document_is_served(client):
     response = client.get("/api/openapi.json")
     assert response.status_code == 200
     assert "/health/" in response.json()["paths"]
-    assert client.get("/api/docs").status_code == 200
+    docs = client.get("/api/docs")
+    assert docs.status_code == 200
+    # Swagger UI comes from local files (the machine may have no internet).
+    assert "/api/docs-assets/swagger-ui-bundle.js" in docs.text
+    assert client.get("/api/docs-assets/swagger-ui-bundle.js").status_code == 200
 
 
 def test_openapi_documents_400_not_422(client):
