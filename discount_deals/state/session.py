@@ -22,6 +22,13 @@ from ..services.auth import refresh_access_token, revoke_refresh_token, user_for
 log = logging.getLogger("discount_deals.session")
 
 
+# Browser storage a logout removes (SPEC §4, §9): tokens, user, cart and the orders cache.
+SESSION_KEYS = ("accessToken", "refreshToken", "user", "cart-storage", "orders-storage")
+REMOVE_SESSION_KEYS = rx.call_script(
+    "[" + ",".join(f"'{key}'" for key in SESSION_KEYS) + "].forEach(function(k){localStorage.removeItem(k);})"
+)
+
+
 class SessionExpired(Exception):
     """The stored tokens no longer work: the user must log in again."""
 
@@ -74,9 +81,11 @@ class SessionState(rx.State):
         self.role = user.role
 
     async def _clear(self) -> None:
-        """Forget tokens, user, cart and cached data in this browser."""
+        """Forget tokens, user, cart and cached data (orders, profile) in this browser."""
         from .cart import CartState
         from .favorites import FavoritesState
+        from .orders import OrderDetailState, OrdersState
+        from .profile import ProfileState
 
         self.access_token = self.refresh_token = self.stored_user = ""
         self._remember(None)
@@ -84,6 +93,8 @@ class SessionState(rx.State):
         cart._forget()
         favorites = await self.get_state(FavoritesState)
         favorites._switch_user("")
+        for private in (OrdersState, OrderDetailState, ProfileState):
+            (await self.get_state(private))._forget()
 
     async def _authenticated_user(self) -> User | None:
         """The logged-in user, refreshing the access token once if needed.
@@ -154,4 +165,7 @@ class SessionState(rx.State):
                 pass  # already invalid: logging out still succeeds
         await self._clear()
         destination = destination if destination in (routes.HOME, routes.LOGIN) else routes.HOME
-        return [rx.toast.info("Logged out"), rx.redirect(destination)]
+        # The cleared vars reach localStorage as "" first; then the keys themselves go. One script
+        # rather than rx.remove_local_storage: each of those re-runs the current page's on_load,
+        # which on a protected page would send the browser to /login instead of `destination`.
+        return [rx.toast.info("Logged out"), REMOVE_SESSION_KEYS, rx.redirect(destination)]
