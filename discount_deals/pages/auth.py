@@ -16,7 +16,10 @@ def _auth_card(*children, heading: str, subtitle) -> rx.Component:
     return rx.el.div(
         card(
             rx.el.div(
-                rx.el.span(icon("shopping-bag", 24, class_name="text-white"), class_name="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-orange-700"),
+                rx.el.span(
+                    icon("shopping-bag", 24, class_name="text-white"),
+                    class_name="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-orange-700",
+                ),
                 rx.el.h1(heading, class_name="mt-4 text-2xl font-bold text-gray-900"),
                 rx.el.p(subtitle, class_name="mt-1 text-sm text-gray-600"),
                 class_name="text-center",
@@ -37,7 +40,11 @@ def _input(label: str, name: str, input_id: str, error=None, **props) -> rx.Comp
             id=input_id,
             name=name,
             class_name=FIELD_INPUT,
-            **({"aria_describedby": described, "aria_invalid": rx.cond(error != "", "true", "false")} if error is not None else {}),
+            **(
+                {"aria_describedby": described, "aria_invalid": rx.cond(error != "", "true", "false")}
+                if error is not None
+                else {}
+            ),
             **props,
         ),
         rx.cond(error != "", rx.el.p(error, id=described, class_name="mt-1 text-sm text-red-700"))
@@ -50,11 +57,15 @@ def login() -> rx.Component:
     return layout(
         _auth_card(
             rx.el.form(
-                _input("Email", "email", "login-email", type="email", auto_complete="email", placeholder="you@example.com"),
+                _input(
+                    "Email", "email", "login-email", type="email", auto_complete="email", placeholder="you@example.com"
+                ),
                 _input("Password", "password", "login-password", type="password", auto_complete="current-password"),
                 rx.cond(
                     LoginState.error != "",
-                    rx.el.p(LoginState.error, role="alert", class_name="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800"),
+                    rx.el.p(
+                        LoginState.error, role="alert", class_name="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800"
+                    ),
                 ),
                 button(
                     rx.cond(LoginState.loading, "Logging in...", "Login"),
@@ -87,15 +98,44 @@ def register() -> rx.Component:
         _auth_card(
             rx.el.form(
                 rx.el.div(
-                    _input("First Name", "first_name", "register-first-name", _error("first_name"), auto_complete="given-name"),
-                    _input("Last Name", "last_name", "register-last-name", _error("last_name"), auto_complete="family-name"),
+                    _input(
+                        "First Name",
+                        "first_name",
+                        "register-first-name",
+                        _error("first_name"),
+                        auto_complete="given-name",
+                    ),
+                    _input(
+                        "Last Name", "last_name", "register-last-name", _error("last_name"), auto_complete="family-name"
+                    ),
                     class_name="grid gap-4 sm:grid-cols-2",
                 ),
                 _input("Username", "username", "register-username", _error("username"), auto_complete="username"),
                 _input("Email", "email", "register-email", _error("email"), type="email", auto_complete="email"),
-                _input("Password", "password", "register-password", _error("password"), type="password", auto_complete="new-password"),
-                _input("Phone Number", "phonenumber", "register-phone", _error("phonenumber"), type="tel", auto_complete="tel"),
-                _input("Date of Birth", "date_of_birth", "register-dob", _error("date_of_birth"), type="date", auto_complete="bday"),
+                _input(
+                    "Password",
+                    "password",
+                    "register-password",
+                    _error("password"),
+                    type="password",
+                    auto_complete="new-password",
+                ),
+                _input(
+                    "Phone Number",
+                    "phonenumber",
+                    "register-phone",
+                    _error("phonenumber"),
+                    type="tel",
+                    auto_complete="tel",
+                ),
+                _input(
+                    "Date of Birth",
+                    "date_of_birth",
+                    "register-dob",
+                    _error("date_of_birth"),
+                    type="date",
+                    auto_complete="bday",
+                ),
                 rx.el.div(
                     rx.el.label("Gender", html_for="register-gender", class_name=FIELD_LABEL),
                     rx.el.select(

@@ -102,7 +102,11 @@ def orders() -> rx.Component:
 def order_line(line: OrderLineView) -> rx.Component:
     return rx.el.li(
         rx.el.img(
-            src=line.image_url, alt="", width="56", height="56", loading="lazy",
+            src=line.image_url,
+            alt="",
+            width="56",
+            height="56",
+            loading="lazy",
             class_name="h-14 w-14 shrink-0 rounded-md bg-gray-100 object-cover",
         ),
         rx.el.div(

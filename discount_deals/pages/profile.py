@@ -4,7 +4,7 @@ import reflex as rx
 
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge, button, button_class, card, icon, spinner
-from ..state.profile import AVATAR_UPLOAD_ID, AddressView, ProfileState
+from ..state.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
 from ..state.session import SessionState
 
 IMAGE_TYPES = {"image/png": [".png"], "image/jpeg": [".jpg", ".jpeg"], "image/gif": [".gif"], "image/webp": [".webp"]}
@@ -24,7 +24,10 @@ def avatar() -> rx.Component:
         rx.cond(
             ProfileState.profile_image != "",
             rx.el.img(
-                src=ProfileState.profile_image, alt="Profile photo", width="96", height="96",
+                src=ProfileState.profile_image,
+                alt="Profile photo",
+                width="96",
+                height="96",
                 class_name="h-24 w-24 rounded-full object-cover",
             ),
             rx.el.span(
@@ -44,6 +47,7 @@ def avatar() -> rx.Component:
             accept=IMAGE_TYPES,
             multiple=False,
             max_files=1,
+            max_size=MAX_PHOTO_BYTES,
             no_drag=True,
             disabled=ProfileState.uploading,
             on_drop=ProfileState.upload_photo(rx.upload_files(upload_id=AVATAR_UPLOAD_ID)),
@@ -81,14 +85,20 @@ def personal_info() -> rx.Component:
             _field("Username", "username", ProfileState.username, "profile-username", required=True),
             _field("Email", "email", ProfileState.email, "profile-email", type="email", required=True),
             _field("Phone Number", "phonenumber", ProfileState.phonenumber, "profile-phone", type="tel", required=True),
-            _field("Date of Birth", "date_of_birth", ProfileState.date_of_birth, "profile-dob", type="date", required=True),
-            _field("Gender", "gender", ProfileState.gender, "profile-gender", hint="male | female | other", required=True),
+            _field(
+                "Date of Birth", "date_of_birth", ProfileState.date_of_birth, "profile-dob", type="date", required=True
+            ),
+            _field(
+                "Gender", "gender", ProfileState.gender, "profile-gender", hint="male | female | other", required=True
+            ),
             _field("Website", "website", ProfileState.website, "profile-website", type="url", placeholder="https://"),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
         rx.el.div(
             rx.el.label("Bio", html_for="profile-bio", class_name=FIELD_LABEL),
-            rx.el.textarea(id="profile-bio", name="bio", default_value=ProfileState.bio, rows=4, class_name=FIELD_INPUT),
+            rx.el.textarea(
+                id="profile-bio", name="bio", default_value=ProfileState.bio, rows=4, class_name=FIELD_INPUT
+            ),
             class_name="mt-4",
         ),
         button(
@@ -124,7 +134,13 @@ def address_item(address: AddressView) -> rx.Component:
         rx.el.div(
             rx.cond(
                 ~address.is_default,
-                button("Set Default", variant="outline", size="sm", disabled=busy, on_click=ProfileState.set_default(address.id)),
+                button(
+                    "Set Default",
+                    variant="outline",
+                    size="sm",
+                    disabled=busy,
+                    on_click=ProfileState.set_default(address.id),
+                ),
             ),
             rx.el.button(
                 icon("trash-2", 16),
@@ -159,7 +175,9 @@ def address_form() -> rx.Component:
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.el.div(
-            rx.el.input(id="address-default", name="is_default", type="checkbox", class_name="h-4 w-4 accent-orange-700"),
+            rx.el.input(
+                id="address-default", name="is_default", type="checkbox", class_name="h-4 w-4 accent-orange-700"
+            ),
             rx.el.label("Set as default", html_for="address-default", class_name="text-sm text-gray-800"),
             class_name="mt-4 flex items-center gap-2",
         ),

@@ -29,7 +29,14 @@ FILL_ALL_FIELDS = "Please fill in all fields"
 DEFAULT_SUBTITLE = "Sign in to your account to continue shopping"
 ACCOUNT_CREATED = "Your account has been created successfully. Please log in to continue."
 REGISTER_FIELDS = (
-    "first_name", "last_name", "username", "email", "password", "phonenumber", "date_of_birth", "gender",
+    "first_name",
+    "last_name",
+    "username",
+    "email",
+    "password",
+    "phonenumber",
+    "date_of_birth",
+    "gender",
 )
 
 

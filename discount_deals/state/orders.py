@@ -107,10 +107,7 @@ class OrdersState(rx.State):
 
     def _remember(self, user_id: str) -> None:
         """Mirror the list in ``orders-storage`` for this user only."""
-        summary = [
-            {"id": o.id, "status": o.status, "item_count": o.item_count, "total": o.total}
-            for o in self.orders
-        ]
+        summary = [{"id": o.id, "status": o.status, "item_count": o.item_count, "total": o.total} for o in self.orders]
         self.orders_storage = json.dumps({"state": {"userId": user_id, "orders": summary}, "version": 0})
 
     def _record(self, user_id: str, order: Order) -> None:
@@ -239,5 +236,7 @@ class OrderDetailState(rx.State):
         self.total_text = money_text(order.total)
         address = order.address or {}
         self.address_text = ", ".join(
-            str(address.get(key)) for key in ("line1", "line2", "city", "state", "postal_code", "country") if address.get(key)
+            str(address.get(key))
+            for key in ("line1", "line2", "city", "state", "postal_code", "country")
+            if address.get(key)
         )

@@ -28,6 +28,11 @@ PERSONAL_FIELDS = ("first_name", "last_name", "username", "email", "phonenumber"
 ADDRESS_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 PROFILE_UPDATED = "Your profile has been updated successfully."
 AVATAR_UPLOAD_ID = "avatar-upload"
+# The picker refuses bigger files before they are sent; the service checks again.
+MAX_PHOTO_BYTES = get_settings().max_image_bytes
+PHOTO_REJECTED = (
+    f"Please choose an image file (PNG, JPEG, GIF or WebP) of at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB."
+)
 
 
 def error_text(exc: ServiceError) -> str:
@@ -206,8 +211,8 @@ class ProfileState(rx.State):
 
     @rx.event
     def photo_rejected(self, _rejected: list[dict]):
-        """The file picker refused a file that is not an image."""
-        return rx.toast.error("Update failed", description="Please choose an image file.")
+        """The file picker refused the file (not an image, or too large) before uploading it."""
+        return rx.toast.error("Update failed", description=PHOTO_REJECTED)
 
     @rx.event
     async def add_address(self, form: dict):

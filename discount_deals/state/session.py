@@ -14,7 +14,7 @@ from urllib.parse import quote
 import reflex as rx
 
 from .. import routes
-from ..db import session_scope
+from ..db import session_scope, write_session
 from ..models import Role, User
 from ..services import NotAuthenticated, ServiceError
 from ..services.auth import refresh_access_token, revoke_refresh_token, user_for_access_token
@@ -159,7 +159,7 @@ class SessionState(rx.State):
         """Log out: revoke the refresh token on the server, clear this browser, go to ``destination``."""
         if self.refresh_token:
             try:
-                with session_scope() as session:
+                with write_session() as session:  # it reads the token's user, then writes
                     revoke_refresh_token(session, self.refresh_token)
             except ServiceError:
                 pass  # already invalid: logging out still succeeds

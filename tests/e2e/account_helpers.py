@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date
+import re
 from decimal import Decimal
 
-import pytest
 from playwright.sync_api import Page
 
 from discount_deals.models import Address, Order, OrderItem
@@ -14,7 +13,7 @@ from discount_deals.services import users as user_service
 SESSION_KEYS = ("accessToken", "refreshToken", "user", "cart-storage", "orders-storage")
 
 
-def toast(page: Page, text: str):
+def toast(page: Page, text: "str | re.Pattern"):
     return page.locator("[data-sonner-toast]").filter(has_text=text).first
 
 
@@ -28,25 +27,14 @@ def login_form(page: Page, email: str, password: str) -> None:
     page.get_by_role("button", name="Login", exact=True).click()
 
 
-@pytest.fixture
-def shopper(live_user):
-    """live_user with every field the profile form requires."""
-
-    def factory(**fields):
-        fields.setdefault("phonenumber", "+233 24 123 4567")
-        fields.setdefault("date_of_birth", date(1992, 3, 14))
-        fields.setdefault("gender", "female")
-        return live_user(**fields)
-
-    return factory
-
-
 def add_address(session, user, **fields) -> Address:
     data = {"line1": "1 Oxford Street", "city": "Accra", "country": "Ghana", **fields}
     return user_service.add_address(session, user, data)
 
 
-def insert_order(session, user, status: str = "pending", total: str = "12.50", lines=(("Test item", 2, "5.00"),)) -> Order:
+def insert_order(
+    session, user, status: str = "pending", total: str = "12.50", lines=(("Test item", 2, "5.00"),)
+) -> Order:
     """An order row written straight into the server's database (the services open their own
     connection to the test process's database, not the server's)."""
     order = Order(
@@ -61,8 +49,12 @@ def insert_order(session, user, status: str = "pending", total: str = "12.50", l
     for name, quantity, price in lines:
         session.add(
             OrderItem(
-                order_id=order.id, name=name, unit_price=Decimal(price), original_price=Decimal(price),
-                quantity=quantity, line_total=Decimal(price) * quantity,
+                order_id=order.id,
+                name=name,
+                unit_price=Decimal(price),
+                original_price=Decimal(price),
+                quantity=quantity,
+                line_total=Decimal(price) * quantity,
             )
         )
     session.flush()

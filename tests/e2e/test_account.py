@@ -17,7 +17,7 @@ from discount_deals.models import RevokedToken
 from discount_deals.services import auth as auth_service
 
 from ..conftest import TEST_SECRET
-from .account_helpers import SESSION_KEYS, login_form, shopper, storage, toast  # noqa: F401 (fixture)
+from .account_helpers import SESSION_KEYS, login_form, storage, toast
 from .conftest import sign_in, unique
 
 # --- register ------------------------------------------------------------------------------------
@@ -40,7 +40,9 @@ def test_register_shows_every_validation_message(page: Page):
     expect(page.get_by_text("Join us to start saving on amazing deals")).to_be_visible()
     gender = page.get_by_label("Gender")
     assert gender.locator("option:not([disabled])").evaluate_all("os => os.map(o => [o.value, o.text])") == [
-        ["male", "Male"], ["female", "Female"], ["other", "Other"],
+        ["male", "Male"],
+        ["female", "Female"],
+        ["other", "Other"],
     ]
     expect(page.get_by_label("Date of Birth")).to_have_attribute("type", "date")
     page.get_by_role("button", name="Create Account").click()
@@ -53,7 +55,12 @@ def test_register_shows_every_validation_message(page: Page):
     page.get_by_label("Email").fill("not-an-email")
     page.get_by_label("Password").fill("12345")
     page.get_by_role("button", name="Create Account").click()
-    for message in ("First name is required", "Last name is required", "Username is required", "Phone number is required"):
+    for message in (
+        "First name is required",
+        "Last name is required",
+        "Username is required",
+        "Phone number is required",
+    ):
         expect(page.get_by_text(message, exact=True)).to_be_visible()
     expect(page.get_by_text("Please enter a valid email", exact=True)).to_be_visible()
     expect(page.get_by_text("Password must be at least 6 characters", exact=True)).to_be_visible()
@@ -110,6 +117,20 @@ def test_wrong_password_says_login_failed(page: Page, live_user, live_server):
     assert not storage(page, "accessToken")
 
 
+def test_repeated_failures_are_throttled_per_browser(page: Page, live_user):
+    user, password = live_user()
+    page.goto("/login")
+    for _ in range(5):
+        login_form(page, user.email, "wrong-password")
+        expect(page.get_by_role("button", name="Login", exact=True)).to_be_enabled()
+    expect(page.locator("[data-sonner-toast]").filter(has_text="Invalid credentials")).not_to_have_count(0)
+    login_form(page, user.email, password)  # even the right password waits now
+    expect(
+        toast(page, re.compile(r"Too many failed login attempts\. Please try again in \d+ minutes?\."))
+    ).to_be_visible()
+    assert not storage(page, "accessToken")
+
+
 @pytest.mark.parametrize("path", ["/profile", "/orders", "/favorites"])
 def test_protected_pages_send_guests_to_login_and_back(page: Page, live_user, path: str):
     user, password = live_user()
@@ -134,7 +155,7 @@ def test_login_never_redirects_off_site(page: Page, live_user, target: str):
     expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/$"))
 
 
-def test_header_and_account_menu_for_a_logged_in_customer_and_admin(page: Page, live_user):
+def test_header_and_account_menu_for_a_logged_in_customer_and_admin(page: Page, new_context, live_user):
     customer, _ = live_user(first_name="Efua", last_name="Owusu")
     sign_in(page, customer)
     page.goto("/")
@@ -149,6 +170,7 @@ def test_header_and_account_menu_for_a_logged_in_customer_and_admin(page: Page, 
     expect(menu.get_by_role("link", name="Admin Dashboard")).to_have_count(0)
 
     admin, _ = live_user(role="admin", first_name="Yaw")
+    page = new_context().new_page()  # a browser of its own: no session to replace
     sign_in(page, admin)
     page.goto("/")
     expect(page.get_by_text("Hi, Yaw", exact=True)).to_be_visible()
@@ -161,7 +183,13 @@ def test_header_and_account_menu_for_a_logged_in_customer_and_admin(page: Page, 
 
 def _expired_access_token(user) -> str:
     past = datetime.now(UTC) - timedelta(minutes=30)
-    claims = {"sub": user.id, "type": "access", "jti": uuid.uuid4().hex, "iat": past, "exp": past + timedelta(minutes=15)}
+    claims = {
+        "sub": user.id,
+        "type": "access",
+        "jti": uuid.uuid4().hex,
+        "iat": past,
+        "exp": past + timedelta(minutes=15),
+    }
     return jwt.encode(claims, TEST_SECRET, algorithm="HS256")
 
 
@@ -219,9 +247,7 @@ def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_pro
     page.get_by_role("button", name="Log out").click()
     expect(toast(page, "Logged out")).to_be_visible()
     expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/$"))
-    page.wait_for_function(
-        "keys => keys.every(k => localStorage.getItem(k) === null)", arg=list(SESSION_KEYS)
-    )
+    page.wait_for_function("keys => keys.every(k => localStorage.getItem(k) === null)", arg=list(SESSION_KEYS))
     expect(cart_link.locator("span")).to_have_count(0)
     expect(page.get_by_text(re.compile(r"^Hi, "))).to_have_count(0)
     with live_server.session() as session:
@@ -266,7 +292,7 @@ def test_profile_photo_upload_and_refusal(page: Page, live_user):
     expect(page.get_by_role("img", name="Profile photo placeholder")).to_have_text("N")
     upload = page.locator("#avatar-upload input[type=file]")
     upload.set_input_files(files=[{"name": "notes.txt", "mimeType": "text/plain", "buffer": b"hello"}])
-    expect(toast(page, "Please choose an image file.")).to_be_visible()
+    expect(toast(page, "Please choose an image file (PNG, JPEG, GIF or WebP) of at most 5 MB.")).to_be_visible()
     upload.set_input_files(files=[{"name": "fake.png", "mimeType": "image/png", "buffer": b"this is not an image"}])
     expect(toast(page, "Update failed")).to_be_visible()
     expect(toast(page, "Upload a valid image.")).to_be_visible()

@@ -14,7 +14,7 @@ from sqlmodel import select
 from discount_deals.models import Order, Product, User
 from discount_deals.services import cart as cart_service
 
-from .account_helpers import add_address, insert_order, login_form, shopper, storage, toast  # noqa: F401 (fixture)
+from .account_helpers import add_address, insert_order, login_form, storage, toast
 from ..conftest import ROOT
 from .conftest import sign_in, unique
 
@@ -178,7 +178,11 @@ def test_register_profile_addresses_guest_cart_checkout_and_orders(page: Page, l
     expect(totals).to_contain_text("Total$59.40")
     with live_server.session() as session:
         (order,) = session.exec(select(Order).where(Order.user_id == user.id)).all()
-        assert order.id == order_id and order.total == Decimal("59.40") and order.address["line1"] == "7 Independence Avenue"
+        assert (
+            order.id == order_id
+            and order.total == Decimal("59.40")
+            and order.address["line1"] == "7 Independence Avenue"
+        )
         assert not cart_service.cart_lines(session, user)
         assert session.get(Product, cocoa.id).stock == 3
     page.goto("/cart")
@@ -215,7 +219,10 @@ def test_register_profile_addresses_guest_cart_checkout_and_orders(page: Page, l
 def test_pending_filter_is_every_status_but_completed(page: Page, live_user, live_server):
     user, _ = live_user()
     with live_server.session() as session:
-        made = {status: insert_order(session, user, status=status) for status in ("pending", "processing", "cancelled", "completed")}
+        made = {
+            status: insert_order(session, user, status=status)
+            for status in ("pending", "processing", "cancelled", "completed")
+        }
     sign_in(page, user)
     page.goto("/orders")
     expect(cards(page)).to_have_count(4)
@@ -239,7 +246,7 @@ def test_no_orders_yet(page: Page, live_user):
     expect(page.get_by_role("link", name="Start Shopping")).to_have_attribute("href", "/products")
 
 
-def test_another_users_order_shows_the_error_state(page: Page, live_user, live_server):
+def test_another_users_order_shows_the_error_state(page: Page, new_context, live_user, live_server):
     owner, _ = live_user()
     stranger, _ = live_user()
     with live_server.session() as session:
@@ -253,6 +260,7 @@ def test_another_users_order_shows_the_error_state(page: Page, live_user, live_s
     expect(page.get_by_text("Failed to load order.")).to_be_visible()
     expect(page.get_by_role("link", name="Back to Orders")).to_have_attribute("href", "/orders")
 
+    page = new_context().new_page()  # a browser of its own: no session to replace
     sign_in(page, owner)
     page.goto(f"/orders/{order.id}")
     expect(page.get_by_text("Private thing")).to_be_visible()
@@ -276,7 +284,9 @@ def test_double_click_on_checkout_places_one_order(page: Page, live_user, live_p
     _ready_to_check_out(live_server, user, item, 2)
     sign_in(page, user)
     page.goto("/cart")
-    page.get_by_role("button", name="Proceed to Checkout").dblclick()
+    button = page.get_by_role("button", name="Proceed to Checkout")
+    expect(button).to_be_enabled()
+    button.evaluate("b => { b.click(); b.click(); }")  # two clicks before any re-render can disable it
     page.wait_for_url(re.compile(r"/orders/[0-9a-f-]{36}$"))
     expect(page.get_by_text("Qty: 2")).to_be_visible()
     with live_server.session() as session:

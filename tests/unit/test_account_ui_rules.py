@@ -34,9 +34,15 @@ def test_only_same_site_paths_are_followed_after_login(raw, expected):
 
 @pytest.mark.parametrize(
     ("status", "label", "completed"),
-    [(None, "Pending", False), ("", "Pending", False), ("pending", "Pending", False),
-     ("processing", "Processing", False), ("COMPLETED", "Completed", True), ("completed", "Completed", True),
-     ("cancelled", "Cancelled", False)],
+    [
+        (None, "Pending", False),
+        ("", "Pending", False),
+        ("pending", "Pending", False),
+        ("processing", "Processing", False),
+        ("COMPLETED", "Completed", True),
+        ("completed", "Completed", True),
+        ("cancelled", "Cancelled", False),
+    ],
 )
 def test_order_status_badge_and_filter(status, label, completed):
     assert status_label(status) == label
@@ -49,5 +55,7 @@ def test_item_count_text():
 
 def test_service_errors_as_one_line():
     assert error_text(ServiceError("Boom")) == "Boom"
-    failed = ServiceError("x", fields={"email": ["A user with this email already exists."], "profile.website": ["Enter a valid URL."]})
+    failed = ServiceError(
+        "x", fields={"email": ["A user with this email already exists."], "profile.website": ["Enter a valid URL."]}
+    )
     assert error_text(failed) == "email: A user with this email already exists.; profile.website: Enter a valid URL."
