@@ -5,17 +5,23 @@ import reflex as rx
 from . import routes
 from .api import create_app
 from .logs import configure_logging
+from .pages.auth import login, register
 from .pages.cart import cart
 from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
+from .pages.orders import order_detail, orders
 from .pages.products import products
+from .pages.profile import profile
 from .pages.test_home import test_home
+from .state.auth import LoginState, RegisterState
 from .state.cart import CartState
 from .state.catalog import HomeState, ProductsState
 from .state.checkout import CheckoutState
 from .state.favorites import FavoritesState
 from .state.not_found import NotFoundState
+from .state.orders import OrderDetailState, OrdersState
+from .state.profile import ProfileState
 from .state.session import SessionState
 
 configure_logging()
@@ -29,6 +35,11 @@ PAGES = [
     (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
     (routes.CART, cart, "Shopping Cart | Discount Deals", [CheckoutState.reset_stage]),
     (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
+    (routes.LOGIN, login, "Login | Discount Deals", [LoginState.load]),
+    (routes.REGISTER, register, "Create Account | Discount Deals", [RegisterState.load]),
+    (routes.PROFILE, profile, "My Profile | Discount Deals", [ProfileState.load]),
+    (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
+    (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
     ("404", not_found, "Page not found | Discount Deals", [NotFoundState.log_not_found]),
 ]
 

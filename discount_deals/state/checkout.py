@@ -16,6 +16,7 @@ from .. import routes
 from ..services import ServiceError
 from ..services import orders as order_service
 from .cart import CartState
+from .orders import OrdersState
 from .session import SessionExpired, SessionState
 
 log = logging.getLogger("discount_deals.checkout")
@@ -76,6 +77,8 @@ class CheckoutState(rx.State):
             self._attempt_key = ""
             yield rx.toast.error("Checkout Failed", description=CHECKOUT_FAILED)
             return
+        # SPEC §4: the order is recorded locally (the orders list) before the payment steps.
+        (await self.get_state(OrdersState))._record(user.id, order)
         self.stage = "redirecting"
         yield rx.toast.info("Redirecting to payment...")
         await asyncio.sleep(PAYMENT_WAIT_S)

@@ -14,12 +14,19 @@ from urllib.parse import quote
 import reflex as rx
 
 from .. import routes
-from ..db import session_scope
+from ..db import session_scope, write_session
 from ..models import Role, User
 from ..services import NotAuthenticated, ServiceError
 from ..services.auth import refresh_access_token, revoke_refresh_token, user_for_access_token
 
 log = logging.getLogger("discount_deals.session")
+
+
+# Browser storage a logout removes (SPEC §4, §9): tokens, user, cart and the orders cache.
+SESSION_KEYS = ("accessToken", "refreshToken", "user", "cart-storage", "orders-storage")
+REMOVE_SESSION_KEYS = rx.call_script(
+    "[" + ",".join(f"'{key}'" for key in SESSION_KEYS) + "].forEach(function(k){localStorage.removeItem(k);})"
+)
 
 
 class SessionExpired(Exception):
@@ -74,9 +81,11 @@ class SessionState(rx.State):
         self.role = user.role
 
     async def _clear(self) -> None:
-        """Forget tokens, user, cart and cached data in this browser."""
+        """Forget tokens, user, cart and cached data (orders, profile) in this browser."""
         from .cart import CartState
         from .favorites import FavoritesState
+        from .orders import OrderDetailState, OrdersState
+        from .profile import ProfileState
 
         self.access_token = self.refresh_token = self.stored_user = ""
         self._remember(None)
@@ -84,6 +93,8 @@ class SessionState(rx.State):
         cart._forget()
         favorites = await self.get_state(FavoritesState)
         favorites._switch_user("")
+        for private in (OrdersState, OrderDetailState, ProfileState):
+            (await self.get_state(private))._forget()
 
     async def _authenticated_user(self) -> User | None:
         """The logged-in user, refreshing the access token once if needed.
@@ -148,10 +159,13 @@ class SessionState(rx.State):
         """Log out: revoke the refresh token on the server, clear this browser, go to ``destination``."""
         if self.refresh_token:
             try:
-                with session_scope() as session:
+                with write_session() as session:  # it reads the token's user, then writes
                     revoke_refresh_token(session, self.refresh_token)
             except ServiceError:
                 pass  # already invalid: logging out still succeeds
         await self._clear()
         destination = destination if destination in (routes.HOME, routes.LOGIN) else routes.HOME
-        return [rx.toast.info("Logged out"), rx.redirect(destination)]
+        # The cleared vars reach localStorage as "" first; then the keys themselves go. One script
+        # rather than rx.remove_local_storage: each of those re-runs the current page's on_load,
+        # which on a protected page would send the browser to /login instead of `destination`.
+        return [rx.toast.info("Logged out"), REMOVE_SESSION_KEYS, rx.redirect(destination)]

@@ -223,6 +223,20 @@ def live_user(live_server: LiveServer):
     return factory
 
 
+@pytest.fixture
+def shopper(live_user):
+    """live_user with every field the profile form requires (phone number, date of birth, gender)."""
+    from datetime import date
+
+    def factory(**fields):
+        fields.setdefault("phonenumber", "+233 24 123 4567")
+        fields.setdefault("date_of_birth", date(1992, 3, 14))
+        fields.setdefault("gender", "female")
+        return live_user(**fields)
+
+    return factory
+
+
 def sign_in(page, user) -> None:
     """Put a fresh token pair in the browser's storage, as a completed login would."""
     from discount_deals.services.auth import issue_tokens

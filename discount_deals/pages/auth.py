@@ -1,0 +1,178 @@
+"""Login (/login) and Register (/register).
+
+The submit buttons stay disabled until the page is connected to the server: a form submitted
+before that would be sent by the browser itself, as a GET with the password in the URL.
+"""
+
+import reflex as rx
+
+from .. import routes
+from ..components.layout import layout
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, card, icon
+from ..state.auth import LoginState, RegisterState
+
+
+def _auth_card(*children, heading: str, subtitle) -> rx.Component:
+    return rx.el.div(
+        card(
+            rx.el.div(
+                rx.el.span(
+                    icon("shopping-bag", 24, class_name="text-white"),
+                    class_name="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-orange-700",
+                ),
+                rx.el.h1(heading, class_name="mt-4 text-2xl font-bold text-gray-900"),
+                rx.el.p(subtitle, class_name="mt-1 text-sm text-gray-600"),
+                class_name="text-center",
+            ),
+            *children,
+            class_name="p-6 sm:p-8",
+        ),
+        class_name="mx-auto w-full max-w-md py-8",
+    )
+
+
+def _input(label: str, name: str, input_id: str, error=None, **props) -> rx.Component:
+    props.setdefault("type", "text")
+    described = f"{input_id}-error"
+    return rx.el.div(
+        rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
+        rx.el.input(
+            id=input_id,
+            name=name,
+            class_name=FIELD_INPUT,
+            **(
+                {"aria_describedby": described, "aria_invalid": rx.cond(error != "", "true", "false")}
+                if error is not None
+                else {}
+            ),
+            **props,
+        ),
+        rx.cond(error != "", rx.el.p(error, id=described, class_name="mt-1 text-sm text-red-700"))
+        if error is not None
+        else rx.fragment(),
+    )
+
+
+def login() -> rx.Component:
+    return layout(
+        _auth_card(
+            rx.el.form(
+                _input(
+                    "Email", "email", "login-email", type="email", auto_complete="email", placeholder="you@example.com"
+                ),
+                _input("Password", "password", "login-password", type="password", auto_complete="current-password"),
+                rx.cond(
+                    LoginState.error != "",
+                    rx.el.p(
+                        LoginState.error, role="alert", class_name="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800"
+                    ),
+                ),
+                button(
+                    rx.cond(LoginState.loading, "Logging in...", "Login"),
+                    type="submit",
+                    size="lg",
+                    disabled=LoginState.loading | ~rx.State.is_hydrated,
+                    class_name="w-full justify-center",
+                ),
+                on_submit=LoginState.submit,
+                no_validate=True,  # the spec's own message, not the browser's, for empty fields
+                class_name="mt-6 space-y-4",
+            ),
+            rx.el.p(
+                "Don't have an account? ",
+                rx.el.a("Create one", href=routes.REGISTER, class_name="font-semibold text-orange-700 underline"),
+                class_name="mt-6 text-center text-sm text-gray-700",
+            ),
+            heading="Welcome Back",
+            subtitle=LoginState.subtitle,
+        )
+    )
+
+
+def _error(name: str):
+    return RegisterState.errors.get(name, "")
+
+
+def register() -> rx.Component:
+    return layout(
+        _auth_card(
+            rx.el.form(
+                rx.el.div(
+                    _input(
+                        "First Name",
+                        "first_name",
+                        "register-first-name",
+                        _error("first_name"),
+                        auto_complete="given-name",
+                    ),
+                    _input(
+                        "Last Name", "last_name", "register-last-name", _error("last_name"), auto_complete="family-name"
+                    ),
+                    class_name="grid gap-4 sm:grid-cols-2",
+                ),
+                _input("Username", "username", "register-username", _error("username"), auto_complete="username"),
+                _input("Email", "email", "register-email", _error("email"), type="email", auto_complete="email"),
+                _input(
+                    "Password",
+                    "password",
+                    "register-password",
+                    _error("password"),
+                    type="password",
+                    auto_complete="new-password",
+                ),
+                _input(
+                    "Phone Number",
+                    "phonenumber",
+                    "register-phone",
+                    _error("phonenumber"),
+                    type="tel",
+                    auto_complete="tel",
+                ),
+                _input(
+                    "Date of Birth",
+                    "date_of_birth",
+                    "register-dob",
+                    _error("date_of_birth"),
+                    type="date",
+                    auto_complete="bday",
+                ),
+                rx.el.div(
+                    rx.el.label("Gender", html_for="register-gender", class_name=FIELD_LABEL),
+                    rx.el.select(
+                        # Shown until a choice is made; disabled, so it is never sent as a value.
+                        rx.el.option("Select gender", value="", disabled=True),
+                        rx.el.option("Male", value="male"),
+                        rx.el.option("Female", value="female"),
+                        rx.el.option("Other", value="other"),
+                        id="register-gender",
+                        name="gender",
+                        default_value="",
+                        aria_describedby="register-gender-error",
+                        class_name=FIELD_INPUT,
+                    ),
+                    rx.cond(
+                        _error("gender") != "",
+                        rx.el.p(_error("gender"), id="register-gender-error", class_name="mt-1 text-sm text-red-700"),
+                    ),
+                ),
+                button(
+                    rx.cond(RegisterState.loading, "Creating account...", "Create Account"),
+                    type="submit",
+                    size="lg",
+                    disabled=RegisterState.loading | ~rx.State.is_hydrated,
+                    class_name="w-full justify-center",
+                ),
+                key=RegisterState.form_version,
+                on_submit=RegisterState.submit,
+                no_validate=True,  # the spec's messages, shown per field, instead of the browser's
+                class_name="mt-6 space-y-4",
+            ),
+            rx.el.p(
+                "Already have an account? ",
+                rx.el.a("Sign in", href=routes.LOGIN, class_name="font-semibold text-orange-700 underline"),
+                class_name="mt-6 text-center text-sm text-gray-700",
+            ),
+            heading="Create Account",
+            subtitle="Join us to start saving on amazing deals",
+        )
+    )

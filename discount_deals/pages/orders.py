@@ -1,0 +1,201 @@
+"""My Orders (/orders) and Order details (/orders/{orderId}). Guests are sent to /login."""
+
+import reflex as rx
+
+from .. import routes
+from ..components.layout import layout
+from ..components.ui import badge_class, button, card, icon, link_button
+from ..state.orders import OrderCard, OrderDetailState, OrderLineView, OrdersState
+
+FILTER_BUTTONS = (("all", "All"), ("pending", "Pending"), ("completed", "Completed"))
+
+
+def status_badge(text, completed, cancelled) -> rx.Component:
+    return rx.el.span(
+        text,
+        class_name=rx.cond(
+            completed, badge_class("success"), rx.cond(cancelled, badge_class("destructive"), badge_class("warning"))
+        ),
+    )
+
+
+def _filter_button(value: str, label: str) -> rx.Component:
+    selected = OrdersState.filter == value
+    return rx.el.button(
+        label,
+        type="button",
+        aria_pressed=rx.cond(selected, "true", "false"),
+        on_click=OrdersState.set_filter(value),
+        class_name=rx.cond(
+            selected,
+            "h-9 rounded-md bg-orange-700 px-4 text-sm font-semibold text-white",
+            "h-9 rounded-md border border-gray-300 bg-white px-4 text-sm font-medium text-gray-800 hover:bg-gray-100",
+        ),
+    )
+
+
+def order_card(order: OrderCard) -> rx.Component:
+    return rx.el.li(
+        card(
+            rx.el.div(
+                rx.el.div(
+                    rx.el.h2("Order #", order.short_id, class_name="font-mono text-base font-bold text-gray-900"),
+                    rx.el.p(order.date_text, class_name="text-sm text-gray-600"),
+                ),
+                status_badge(order.status_text, order.completed, order.cancelled),
+                class_name="flex items-start justify-between gap-4",
+            ),
+            rx.el.div(
+                rx.el.span(order.items_text, class_name="text-sm text-gray-700"),
+                rx.el.span(order.total_text, class_name="text-lg font-bold text-gray-900"),
+                class_name="mt-3 flex items-center justify-between",
+            ),
+            rx.el.a(
+                "View Details",
+                icon("arrow-right", 16),
+                href="/orders/" + order.id,
+                class_name="mt-3 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline",
+            ),
+            class_name="p-5",
+        ),
+    )
+
+
+def empty_orders() -> rx.Component:
+    return rx.el.div(
+        icon("package", 48, class_name="mx-auto text-gray-400"),
+        rx.el.h2("No orders yet", class_name="mt-4 text-xl font-bold text-gray-900"),
+        rx.el.p("When you place an order, it will show up here.", class_name="mt-2 text-gray-600"),
+        link_button("Start Shopping", href=routes.PRODUCTS, class_name="mt-6"),
+        class_name="mx-auto max-w-md py-16 text-center",
+    )
+
+
+def orders() -> rx.Component:
+    return layout(
+        rx.el.div(
+            rx.el.h1("My Orders", class_name="text-3xl font-bold text-gray-900"),
+            rx.el.div(
+                *[_filter_button(value, label) for value, label in FILTER_BUTTONS],
+                role="group",
+                aria_label="Filter orders",
+                class_name="mt-4 flex gap-2",
+            ),
+            rx.cond(
+                OrdersState.loading,
+                rx.el.p("Loading orders...", role="status", class_name="py-12 text-center text-gray-600"),
+                rx.cond(
+                    OrdersState.visible.length() > 0,
+                    rx.el.ul(
+                        rx.foreach(OrdersState.visible, order_card),
+                        aria_label="Orders",
+                        class_name="mt-6 grid gap-4 md:grid-cols-2",
+                    ),
+                    empty_orders(),
+                ),
+            ),
+            class_name="mx-auto max-w-4xl",
+        )
+    )
+
+
+def order_line(line: OrderLineView) -> rx.Component:
+    return rx.el.li(
+        rx.el.img(
+            src=line.image_url,
+            alt="",
+            width="56",
+            height="56",
+            loading="lazy",
+            class_name="h-14 w-14 shrink-0 rounded-md bg-gray-100 object-cover",
+        ),
+        rx.el.div(
+            rx.el.p(line.name, class_name="font-semibold text-gray-900"),
+            rx.el.p("Qty: ", line.quantity, " × ", line.unit_text, class_name="text-sm text-gray-600"),
+            class_name="min-w-0 flex-1",
+        ),
+        rx.el.span(line.line_text, class_name="font-semibold text-gray-900"),
+        class_name="flex items-center gap-4 border-b border-gray-200 py-3 last:border-b-0",
+    )
+
+
+def _total_row(label: str, value, class_name: str = "") -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-gray-700"),
+        rx.el.dd(value, class_name="font-medium text-gray-900"),
+        class_name=f"flex justify-between text-sm {class_name}",
+    )
+
+
+def order_details() -> rx.Component:
+    return card(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h1("Order #", OrderDetailState.short_id, class_name="font-mono text-2xl font-bold text-gray-900"),
+                rx.el.p(OrderDetailState.date_text, class_name="text-sm text-gray-600"),
+            ),
+            rx.el.div(
+                rx.el.span("Status: ", class_name="text-sm text-gray-700"),
+                status_badge(OrderDetailState.status_text, OrderDetailState.completed, OrderDetailState.cancelled),
+                class_name="flex items-center gap-2",
+            ),
+            class_name="flex flex-wrap items-start justify-between gap-4",
+        ),
+        rx.el.h2("Items", class_name="mt-6 text-lg font-bold text-gray-900"),
+        rx.el.ul(rx.foreach(OrderDetailState.lines, order_line), aria_label="Order items"),
+        rx.el.dl(
+            _total_row("Subtotal", OrderDetailState.subtotal_text),
+            rx.cond(OrderDetailState.has_discount, _total_row("Discount", "-" + OrderDetailState.discount_text)),
+            _total_row("Shipping", OrderDetailState.shipping_text),
+            _total_row("Tax", OrderDetailState.tax_text),
+            rx.el.div(
+                rx.el.dt("Total", class_name="text-base font-bold"),
+                rx.el.dd(OrderDetailState.total_text, class_name="text-xl font-extrabold"),
+                class_name="flex items-center justify-between border-t border-gray-200 pt-3",
+            ),
+            aria_label="Order total",
+            class_name="mt-4 space-y-2",
+        ),
+        rx.cond(
+            OrderDetailState.address_text != "",
+            rx.el.p(
+                icon("map-pin", 16, class_name="shrink-0"),
+                OrderDetailState.address_text,
+                class_name="mt-4 flex items-center gap-2 text-sm text-gray-700",
+            ),
+        ),
+        class_name="p-6",
+    )
+
+
+def order_error() -> rx.Component:
+    return rx.el.div(
+        icon("circle-alert", 48, class_name="mx-auto text-red-700"),
+        rx.el.h1("Failed to load order.", class_name="mt-4 text-xl font-bold text-gray-900"),
+        rx.el.p(
+            "The order might still be processing or the order ID might be invalid.",
+            class_name="mt-2 text-gray-600",
+        ),
+        button("Try Again", on_click=rx.call_script("window.location.reload()"), class_name="mt-6"),
+        role="alert",
+        class_name="mx-auto max-w-md py-16 text-center",
+    )
+
+
+def order_detail() -> rx.Component:
+    return layout(
+        rx.el.div(
+            rx.el.a(
+                icon("arrow-left", 16),
+                "Back to Orders",
+                href=routes.ORDERS,
+                class_name="mb-4 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline",
+            ),
+            rx.cond(
+                OrderDetailState.loading,
+                rx.el.p("Loading order...", role="status", class_name="py-12 text-center text-gray-600"),
+                rx.cond(OrderDetailState.failed, order_error(), order_details()),
+            ),
+            class_name="mx-auto max-w-3xl",
+        )
+    )

@@ -1,0 +1,290 @@
+"""The profile page (/profile): personal info, photo and saved addresses, through services.users.
+
+Every handler asks the session for the user first (the token is checked on the server), and
+the services allow a user to change only their own account, profile and addresses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+from typing import Any
+
+import reflex as rx
+
+from .. import routes
+from ..db import session_scope, write_session
+from ..models import User
+from ..services import ServiceError
+from ..services import users as user_service
+from ..settings import get_settings
+from .session import SessionExpired, SessionState
+
+log = logging.getLogger("discount_deals.profile")
+
+PERSONAL_FIELDS = ("first_name", "last_name", "username", "email", "phonenumber", "date_of_birth", "gender")
+ADDRESS_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
+PROFILE_UPDATED = "Your profile has been updated successfully."
+AVATAR_UPLOAD_ID = "avatar-upload"
+# The picker refuses bigger files before they are sent; the service checks again.
+MAX_PHOTO_BYTES = get_settings().max_image_bytes
+PHOTO_REJECTED = (
+    f"Please choose an image file (PNG, JPEG, GIF or WebP) of at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB."
+)
+
+
+def error_text(exc: ServiceError) -> str:
+    """A service refusal as one line: its field errors ("email: ...") when it has any, else its message."""
+    if exc.fields:
+        return "; ".join(f"{name}: {' '.join(messages)}" for name, messages in exc.fields.items())
+    return exc.detail
+
+
+@dataclasses.dataclass
+class AddressView:
+    id: str = ""
+    line1: str = ""
+    line2: str = ""
+    city: str = ""
+    state: str = ""
+    postal_code: str = ""
+    country: str = ""
+    is_default: bool = False
+
+
+def _text(form: dict, name: str) -> str:
+    value = form.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def _save_photo(user: User, profile_id: str, data: bytes) -> None:
+    """Runs in a worker thread: the picture is verified and re-encoded before the write lock is taken."""
+    with write_session() as session:
+        user_service.update_profile(session, user, profile_id, image=data)
+
+
+class ProfileState(rx.State):
+    loaded: bool = False
+    tab: str = "personal"
+
+    first_name: str = ""
+    last_name: str = ""
+    username: str = ""
+    email: str = ""
+    phonenumber: str = ""
+    date_of_birth: str = ""
+    gender: str = ""
+    bio: str = ""
+    website: str = ""
+    profile_image: str = ""
+    addresses: list[AddressView] = []
+
+    saving: bool = False
+    adding: bool = False
+    uploading: bool = False
+    address_busy: str = ""  # id of the address being changed
+    # Bumped whenever saved data replaces what the (uncontrolled) forms show.
+    form_version: int = 0
+    address_form_version: int = 0
+    _profile_id: str = ""
+
+    @rx.var
+    def initial(self) -> str:
+        return (self.first_name or self.username or self.email or "U")[:1].upper()
+
+    def _forget(self) -> None:
+        self.loaded = False
+        self.tab = "personal"
+        self.first_name = self.last_name = self.username = self.email = ""
+        self.phonenumber = self.date_of_birth = self.gender = self.bio = self.website = self.profile_image = ""
+        self.addresses = []
+        self._profile_id = ""
+        self.saving = self.adding = self.uploading = False
+        self.address_busy = ""
+
+    async def _user(self) -> User:
+        """The logged-in user; SessionExpired for guests and dead sessions."""
+        return await (await self.get_state(SessionState))._require_user()
+
+    async def _to_login(self):
+        self._forget()
+        return (await self.get_state(SessionState))._login_redirect(routes.PROFILE)
+
+    async def _refresh(self, user: User) -> None:
+        """Re-read the account (SPEC §7: /users/me/ is refetched after every change)."""
+        with session_scope() as session:
+            fresh = session.get(User, user.id) or user
+            summary = user_service.user_summary(session, fresh)
+        self._show(summary)
+        session_state = await self.get_state(SessionState)
+        session_state._remember(fresh)  # the header's greeting and menu follow a new name
+        session_state.stored_user = json.dumps(summary)
+
+    def _show(self, summary: dict[str, Any]) -> None:
+        for name in PERSONAL_FIELDS:
+            setattr(self, name, summary.get(name) or "")
+        profile = summary.get("profile") or {}
+        self._profile_id = profile.get("id") or ""
+        self.bio = profile.get("bio") or ""
+        self.website = profile.get("website") or ""
+        self.profile_image = profile.get("profile_image") or ""
+        self.addresses = [
+            AddressView(id=a["id"], is_default=bool(a["is_default"]), **{k: a.get(k) or "" for k in ADDRESS_FIELDS})
+            for a in summary.get("addresses") or []
+        ]
+        self.form_version += 1
+        self.loaded = True
+
+    # --- events ------------------------------------------------------------------------------
+
+    @rx.event
+    async def load(self):
+        try:
+            user = await self._user()
+        except SessionExpired:
+            yield await self._to_login()
+            return
+        self.saving = self.adding = self.uploading = False
+        self.address_busy = ""
+        try:
+            await self._refresh(user)
+        except Exception:
+            log.exception("profile failed to load")
+            yield rx.toast.error("Error", description="Could not load your profile.")
+
+    @rx.event
+    def set_tab(self, tab: str):
+        self.tab = tab if tab in ("personal", "addresses") else "personal"
+
+    @rx.event
+    async def save(self, form: dict):
+        if self.saving:
+            return
+        try:
+            user = await self._user()
+        except SessionExpired:
+            yield await self._to_login()
+            return
+        changes: dict[str, Any] = {name: _text(form, name) for name in PERSONAL_FIELDS}
+        changes["profile"] = {"bio": _text(form, "bio"), "website": _text(form, "website")}
+        self.saving = True
+        yield
+        try:
+            with write_session() as session:
+                user_service.update_user(session, user, user.id, changes)
+            await self._refresh(user)
+            yield rx.toast.success("Profile updated", description=PROFILE_UPDATED)
+        except ServiceError as exc:
+            yield rx.toast.error("Update failed", description=error_text(exc))
+        except Exception:
+            log.exception("profile update failed")
+            yield rx.toast.error("Update failed", description="Could not update profile.")
+        finally:
+            self.saving = False
+
+    @rx.event
+    async def upload_photo(self, files: list[rx.UploadFile]):
+        if self.uploading or not files:
+            return
+        try:
+            user = await self._user()
+        except SessionExpired:
+            yield await self._to_login()
+            return
+        self.uploading = True
+        yield
+        try:
+            limit = get_settings().max_image_bytes
+            data = await files[0].read(limit + 1)  # one byte over the limit is enough to refuse it
+            await asyncio.to_thread(_save_photo, user, self._profile_id, data)
+            await self._refresh(user)
+            yield rx.toast.success("Profile updated", description=PROFILE_UPDATED)
+        except ServiceError as exc:
+            yield rx.toast.error("Update failed", description=exc.detail)  # e.g. "Upload a valid image. ..."
+        except Exception:
+            log.exception("profile photo upload failed")
+            yield rx.toast.error("Update failed", description="Could not update profile.")
+        finally:
+            self.uploading = False
+
+    @rx.event
+    def photo_rejected(self, _rejected: list[dict]):
+        """The file picker refused the file (not an image, or too large) before uploading it."""
+        return rx.toast.error("Update failed", description=PHOTO_REJECTED)
+
+    @rx.event
+    async def add_address(self, form: dict):
+        if self.adding:
+            return
+        try:
+            user = await self._user()
+        except SessionExpired:
+            yield await self._to_login()
+            return
+        data: dict[str, Any] = {name: _text(form, name) for name in ADDRESS_FIELDS}
+        data["is_default"] = form.get("is_default") in ("on", "true", True)
+        self.adding = True
+        yield
+        try:
+            with write_session() as session:
+                user_service.add_address(session, user, data)
+            await self._refresh(user)
+            self.address_form_version += 1
+            yield rx.toast.success("Address added")
+        except ServiceError as exc:
+            yield rx.toast.error("Error", description=error_text(exc) or "Could not add address.")
+        except Exception:
+            log.exception("address add failed")
+            yield rx.toast.error("Error", description="Could not add address.")
+        finally:
+            self.adding = False
+
+    @rx.event
+    async def set_default(self, address_id: str):
+        if self.address_busy:
+            return
+        try:
+            user = await self._user()
+        except SessionExpired:
+            yield await self._to_login()
+            return
+        self.address_busy = address_id
+        yield
+        try:
+            with write_session() as session:
+                user_service.update_address(session, user, address_id, {"is_default": True})
+            await self._refresh(user)
+            yield rx.toast.success("Default address set")
+        except ServiceError as exc:
+            yield rx.toast.error("Error", description=error_text(exc) or "Could not update address.")
+        except Exception:
+            log.exception("address update failed")
+            yield rx.toast.error("Error", description="Could not update address.")
+        finally:
+            self.address_busy = ""
+
+    @rx.event
+    async def delete_address(self, address_id: str):
+        if self.address_busy:
+            return
+        try:
+            user = await self._user()
+        except SessionExpired:
+            yield await self._to_login()
+            return
+        self.address_busy = address_id
+        yield
+        try:
+            with write_session() as session:
+                user_service.delete_address(session, user, address_id)
+            await self._refresh(user)
+            yield rx.toast.success("Address deleted")
+        except ServiceError as exc:
+            yield rx.toast.error("Error", description=error_text(exc) or "Could not delete address.")
+        except Exception:
+            log.exception("address delete failed")
+            yield rx.toast.error("Error", description="Could not delete address.")
+        finally:
+            self.address_busy = ""

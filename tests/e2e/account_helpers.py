@@ -1,0 +1,61 @@
+"""Helpers shared by the account and orders browser tests."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from playwright.sync_api import Page
+
+from discount_deals.models import Address, Order, OrderItem
+from discount_deals.services import users as user_service
+
+SESSION_KEYS = ("accessToken", "refreshToken", "user", "cart-storage", "orders-storage")
+
+
+def toast(page: Page, text: "str | re.Pattern"):
+    return page.locator("[data-sonner-toast]").filter(has_text=text).first
+
+
+def storage(page: Page, key: str):
+    return page.evaluate("k => localStorage.getItem(k)", key)
+
+
+def login_form(page: Page, email: str, password: str) -> None:
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Login", exact=True).click()
+
+
+def add_address(session, user, **fields) -> Address:
+    data = {"line1": "1 Oxford Street", "city": "Accra", "country": "Ghana", **fields}
+    return user_service.add_address(session, user, data)
+
+
+def insert_order(
+    session, user, status: str = "pending", total: str = "12.50", lines=(("Test item", 2, "5.00"),)
+) -> Order:
+    """An order row written straight into the server's database (the services open their own
+    connection to the test process's database, not the server's)."""
+    order = Order(
+        user_id=user.id,
+        status=status,
+        item_count=sum(q for _n, q, _p in lines),
+        subtotal=Decimal(total),
+        total=Decimal(total),
+    )
+    session.add(order)
+    session.flush()
+    for name, quantity, price in lines:
+        session.add(
+            OrderItem(
+                order_id=order.id,
+                name=name,
+                unit_price=Decimal(price),
+                original_price=Decimal(price),
+                quantity=quantity,
+                line_total=Decimal(price) * quantity,
+            )
+        )
+    session.flush()
+    return order
