@@ -19,6 +19,7 @@ from ..services import ServiceError
 from ..services import auth as auth_service
 from ..services import cart as cart_service
 from ..services import users as user_service
+from ..settings import client_ip
 from .cart import CartState, _read_guest_cart
 from .favorites import FavoritesState
 from .session import SessionState
@@ -104,7 +105,8 @@ class LoginState(rx.State):
         self.redirect_to = safe_redirect_target(self.router.url.query_parameters.get("redirectTo"))
 
     def _client(self) -> str:
-        return (self.router.session.client_ip or "unknown")[:64]
+        headers = self.router.headers.raw_headers
+        return client_ip(self.router.session.client_ip, headers.get("x-forwarded-for"))
 
     @rx.event
     async def submit(self, form: dict):
