@@ -5,12 +5,14 @@ import reflex as rx
 from . import routes
 from .api import create_app
 from .logs import configure_logging
+from .pages.admin import admin
 from .pages.cart import cart
 from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
 from .pages.products import products
 from .pages.test_home import test_home
+from .state.admin import AdminState
 from .state.cart import CartState
 from .state.catalog import HomeState, ProductsState
 from .state.checkout import CheckoutState
@@ -29,6 +31,7 @@ PAGES = [
     (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
     (routes.CART, cart, "Shopping Cart | Discount Deals", [CheckoutState.reset_stage]),
     (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
+    (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
     ("404", not_found, "Page not found | Discount Deals", [NotFoundState.log_not_found]),
 ]
 
