@@ -59,21 +59,28 @@ def _templates(state, noun: str) -> rx.Component:
 
 
 def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str) -> rx.Component:
+    """A drop zone around a real button: react-dropzone marks its zone role="presentation", so the
+    button carries the name and the keyboard focus (its click reaches the zone and opens the
+    file dialog)."""
     return rx.upload.root(
         rx.el.div(
-            icon("file-up", 20, class_name="text-gray-600"),
-            rx.el.span(text, class_name="font-medium text-gray-900"),
+            rx.el.button(
+                icon("file-up", 18),
+                text,
+                type="button",
+                class_name=button_class("outline", "md"),
+            ),
             rx.el.span(hint, class_name="text-xs text-gray-600"),
-            class_name="flex flex-col items-center gap-1",
+            class_name="flex flex-col items-center gap-2",
         ),
         id=upload_id,
         accept=accept,
         multiple=False,
         max_files=1,
+        no_keyboard=True,
         on_drop=on_drop,
-        aria_label=text,
         class_name="cursor-pointer rounded-md border-2 border-dashed border-gray-300 bg-gray-50 p-4 text-center "
-        "hover:border-orange-700 focus:outline-none focus:ring-2 focus:ring-orange-200",
+        "hover:border-orange-700",
     )
 
 

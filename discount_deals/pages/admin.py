@@ -76,7 +76,7 @@ def sidebar() -> rx.Component:
             ),
             class_name="mt-auto hidden border-t border-gray-200 p-3 md:block",
         ),
-        class_name="sticky top-0 z-20 border-b border-gray-200 bg-white md:fixed md:inset-y-0 md:left-0 md:flex "
+        class_name="border-b border-gray-200 bg-white md:fixed md:inset-y-0 md:left-0 md:flex "
         "md:w-64 md:flex-col md:border-b-0 md:border-r",
     )
 

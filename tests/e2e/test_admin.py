@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
@@ -317,7 +316,9 @@ def test_bulk_products_from_the_downloaded_templates(page: Page, live_user, live
     csv_path = tmp_path / "products-template.csv"
     info.value.save_as(csv_path)
     assert info.value.suggested_filename == "products-template.csv"
-    page.locator("#bulk-products-csv input[type=file]").set_input_files(str(csv_path))
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Choose CSV File").click()
+    chooser.value.set_files(str(csv_path))
     expect(page.get_by_text("Selected: products-template.csv")).to_be_visible()
     page.get_by_role("button", name="Upload Products").click()
     expect(_result(page).get_by_text("Upload completed: 2 created, 0 already exist", exact=True)).to_be_visible()
@@ -328,7 +329,9 @@ def test_bulk_products_from_the_downloaded_templates(page: Page, live_user, live
 
     # The same products from the JSON template are now duplicates: nothing created, a red card.
     page.get_by_role("button", name="JSON", exact=True).click()
-    page.locator("#bulk-products-json input[type=file]").set_input_files(str(json_path))
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Upload JSON File").click()
+    chooser.value.set_files(str(json_path))
     expect(_json_box(page)).to_have_value(re.compile("Sample Jasmine Rice 5kg"))
     page.get_by_role("button", name="Upload Products").click()
     expect(_result(page).get_by_text("Upload completed: 0 created, 2 already exist", exact=True)).to_be_visible()
@@ -454,8 +457,14 @@ def test_users_search_filter_and_role_change(page: Page, live_user, live_server)
     expect(seller.get_by_text(f"{token}b", exact=True)).to_be_visible()  # no name: the username
     expect(seller.get_by_text("seller", exact=True)).to_have_class(re.compile("bg-gray-900"))  # default
 
+    page.evaluate(
+        "() => { window.__loading = false; new MutationObserver(() => {"
+        " if (document.body.innerText.includes('Loading users...')) window.__loading = true;"
+        " }).observe(document.body, {subtree: true, childList: true, characterData: true}); }"
+    )
     role_filter.select_option("seller")
     expect(page.get_by_text("Showing 1 of 1 users")).to_be_visible()
+    assert page.evaluate("window.__loading") is True  # 'Loading users...' showed while the query ran
     role_filter.select_option("manager")
     expect(page.get_by_text("No users match your search criteria")).to_be_visible()
     role_filter.select_option("all")
