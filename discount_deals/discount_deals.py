@@ -5,6 +5,7 @@ import reflex as rx
 from . import routes
 from .api import create_app
 from .logs import configure_logging
+from .pages.admin import admin
 from .pages.auth import login, register
 from .pages.cart import cart
 from .pages.favorites import favorites
@@ -14,6 +15,7 @@ from .pages.orders import order_detail, orders
 from .pages.products import products
 from .pages.profile import profile
 from .pages.test_home import test_home
+from .state.admin import AdminState
 from .state.auth import LoginState, RegisterState
 from .state.cart import CartState
 from .state.catalog import HomeState, ProductsState
@@ -40,6 +42,7 @@ PAGES = [
     (routes.PROFILE, profile, "My Profile | Discount Deals", [ProfileState.load]),
     (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
     (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
+    (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
     ("404", not_found, "Page not found | Discount Deals", [NotFoundState.log_not_found]),
 ]
 

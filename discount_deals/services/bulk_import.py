@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -278,3 +279,177 @@ def parse_products_csv(data: bytes) -> list[dict[str, Any]]:
 def parse_categories_csv(data: bytes) -> list[dict[str, Any]]:
     """Category rows (name, slug, description, parent) from a CSV file."""
     return [dict(record) for record in _read_csv(data)]
+
+
+# --- the admin screen's upload steps (SPEC §4, §5) ---------------------------------------------
+# The bulk upload screen checks an upload in the spec's steps before importing it: required fields
+# first ("Product {n}: Name is required"), then category names (products only). The importers
+# above still validate every row in full.
+
+PRODUCT_REQUIRED = (
+    ("name", "Name is required"),
+    ("description", "Description is required"),
+    ("price", "Price is required"),
+    ("category", "Category is required"),
+    ("image_url", "Image URL is required"),
+)
+CATEGORY_REQUIRED = (
+    ("name", "Name is required"),
+    ("slug", "Slug is required"),
+    ("description", "Description is required"),
+)
+
+
+@dataclass
+class CheckedRows:
+    """Rows that passed a step, with their 0-based positions in the upload, and the messages of
+    those that did not (numbered from 1, as the screen shows them)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    positions: list[int] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def check_required_fields(rows: list[Any], kind: str = "product") -> CheckedRows:
+    """SPEC §5: each product needs name, description, price, category and image_url; each
+    category name, slug and description. Messages read "Product 2: Name is required, Price is
+    required" ("Category 2: ..." for categories)."""
+    required = PRODUCT_REQUIRED if kind == "product" else CATEGORY_REQUIRED
+    label = "Product" if kind == "product" else "Category"
+    checked = CheckedRows()
+    for position, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            checked.messages.append(f"{label} {position + 1}: Each {kind} must be an object")
+            continue
+        problems = [message for column, message in required if _missing(row.get(column))]
+        if problems:
+            checked.messages.append(f"{label} {position + 1}: {', '.join(problems)}")
+            continue
+        checked.rows.append(dict(row))
+        checked.positions.append(position)
+    return checked
+
+
+def _row_name(row: Mapping[str, Any]) -> str:
+    return str(row.get("name") or "").strip()
+
+
+def resolve_product_categories(session: Session, checked: CheckedRows) -> CheckedRows:
+    """Replace each row's category (a name or slug, any case, or an id) by the category's id.
+
+    Unknown ones give "Product {n} ({name}): Category "{x}" not found"; the screen stops the
+    upload when there is any."""
+    index = _CategoryIndex(list(session.exec(select(Category)).all()))
+    resolved = CheckedRows()
+    for row, position in zip(checked.rows, checked.positions, strict=True):
+        category = index.resolve(row.get("category"))
+        if category is None:
+            value = row.get("category")
+            shown = value.get("id") if isinstance(value, Mapping) else value
+            resolved.messages.append(f'Product {position + 1} ({_row_name(row)}): Category "{shown}" not found')
+            continue
+        resolved.rows.append({**row, "category": category.id})
+        resolved.positions.append(position)
+    return resolved
+
+
+def refused_row_messages(result: ImportResult, rows: list[dict[str, Any]], positions: list[int], kind: str) -> list[str]:
+    """The importer's refusals as "Product {n} ({name}): {message}" lines, numbered as uploaded."""
+    label = "Product" if kind == "product" else "Category"
+    lines = []
+    for error in result.errors:
+        index = error["index"]
+        row = rows[index] if 0 <= index < len(rows) else {}
+        first = next(iter(error["errors"].values()), ["Invalid row."])[0]
+        lines.append(f"{label} {positions[index] + 1} ({_row_name(row)}): {first}")
+    return lines
+
+
+# --- templates: files the uploader accepts as they are -----------------------------------------
+
+PRODUCT_TEMPLATE_COLUMNS = (
+    "name", "description", "brand", "price", "discount_price", "discount_start", "discount_end", "image_url",
+    "category", "stock", "rating", "status", "is_available", "is_featured", "tags", "related_products",
+)
+CATEGORY_TEMPLATE_COLUMNS = ("name", "slug", "description", "parent")
+
+
+def product_template_rows(category_names: list[str]) -> list[dict[str, Any]]:
+    """Two sample products in existing categories (give at least one category name)."""
+    first = category_names[0]
+    second = category_names[1] if len(category_names) > 1 else first
+    return [
+        {
+            "name": "Sample Jasmine Rice 5kg",
+            "description": "Fragrant long-grain rice, ideal for jollof and fried rice.",
+            "brand": "shoprite",
+            "price": "24.99",
+            "discount_price": "19.99",
+            "image_url": "/placeholder.webp",
+            "category": first,
+            "stock": 40,
+            "rating": 4.5,
+            "status": "active",
+            "is_available": True,
+            "is_featured": False,
+            "tags": ["rice", "staples"],
+            "related_products": [],
+        },
+        {
+            "name": "Sample Malt Drink 6 x 330ml",
+            "description": "Non-alcoholic malt drink, six cans.",
+            "brand": "melcom",
+            "price": "9.50",
+            "image_url": "/placeholder.webp",
+            "category": second,
+            "stock": 25,
+            "rating": 4.0,
+            "status": "active",
+            "is_available": True,
+            "is_featured": True,
+            "tags": ["drinks"],
+            "related_products": [],
+        },
+    ]
+
+
+CATEGORY_TEMPLATE_ROWS: list[dict[str, str]] = [
+    {"name": "Sample Stationery", "slug": "sample-stationery", "description": "Pens, notebooks and school supplies", "parent": ""},
+    {"name": "Sample Garden", "slug": "sample-garden", "description": "Seeds, tools and outdoor furniture", "parent": ""},
+]
+
+
+def _csv_cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(value)
+    return "" if value is None else str(value)
+
+
+def _csv_text(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_csv_cell(row.get(column)) for column in columns])
+    return out.getvalue()
+
+
+def products_template(category_names: list[str], fmt: str) -> str:
+    """products-template.json or .csv (``fmt`` "json" or "csv")."""
+    rows = product_template_rows(category_names)
+    if fmt == "csv":
+        return _csv_text(PRODUCT_TEMPLATE_COLUMNS, rows)
+    return json.dumps(rows, indent=2) + "\n"
+
+
+def categories_template(fmt: str) -> str:
+    """categories-template.json or .csv (``fmt`` "json" or "csv"); parent is left blank."""
+    if fmt == "csv":
+        return _csv_text(CATEGORY_TEMPLATE_COLUMNS, CATEGORY_TEMPLATE_ROWS)
+    return json.dumps(CATEGORY_TEMPLATE_ROWS, indent=2) + "\n"

@@ -1,0 +1,127 @@
+"""Admin Overview tab: headline figures, orders per day (recharts), best sellers and low stock."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from ..services.reports import LOW_STOCK_THRESHOLD
+from ..state.admin_overview import PERIOD_DAYS, AdminOverviewState
+from .admin_ui import PANEL
+from .ui import badge, badge_class
+
+OV = AdminOverviewState
+ORANGE = "#c2410c"  # orange-700, the primary colour
+GRAY = "#4b5563"  # gray-600 (AA on white)
+
+
+def _figure(label_text: str, value, tag: str) -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(
+            rx.icon(tag, size=16, aria_hidden="true"),
+            label_text,
+            class_name="flex items-center gap-2 text-sm font-medium text-gray-600",
+        ),
+        rx.el.dd(value, class_name="mt-1 text-2xl font-bold text-gray-900"),
+        class_name=PANEL,
+    )
+
+
+def _chart() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2(f"Orders per day (last {PERIOD_DAYS} days)", class_name="mb-3 text-lg font-semibold text-gray-900"),
+        rx.el.div(
+            rx.recharts.bar_chart(
+                rx.recharts.cartesian_grid(stroke_dasharray="3 3", stroke="#e5e7eb", vertical=False),
+                rx.recharts.x_axis(data_key="day", stroke=GRAY, interval="preserveStartEnd", tick_line=False),
+                rx.recharts.y_axis(allow_decimals=False, stroke=GRAY, width=32),
+                rx.recharts.graphing_tooltip(cursor={"fill": "#fff7ed"}),
+                rx.recharts.bar(data_key="orders", name="Orders", fill=ORANGE, radius=[3, 3, 0, 0]),
+                data=OV.per_day,
+                width="100%",
+                height=240,
+            ),
+            role="img",
+            aria_label=f"Bar chart of orders per day over the last {PERIOD_DAYS} days",
+        ),
+        class_name=PANEL,
+    )
+
+
+def _top_products() -> rx.Component:
+    cell = "py-2 pr-3 text-sm"
+    return rx.el.section(
+        rx.el.h2(f"Top products (last {PERIOD_DAYS} days)", class_name="mb-3 text-lg font-semibold text-gray-900"),
+        rx.cond(
+            OV.top.length() > 0,
+            rx.el.table(
+                rx.el.thead(
+                    rx.el.tr(
+                        rx.el.th("Product", scope="col", class_name=cell + " text-left font-medium text-gray-600"),
+                        rx.el.th("Units sold", scope="col", class_name=cell + " text-right font-medium text-gray-600"),
+                        rx.el.th("Revenue", scope="col", class_name=cell + " text-right font-medium text-gray-600"),
+                    )
+                ),
+                rx.el.tbody(
+                    rx.foreach(
+                        OV.top,
+                        lambda row: rx.el.tr(
+                            rx.el.td(row.name, class_name=cell + " text-gray-900"),
+                            rx.el.td(row.units, class_name=cell + " text-right text-gray-900"),
+                            rx.el.td(row.revenue_text, class_name=cell + " text-right text-gray-900"),
+                            class_name="border-t border-gray-200",
+                        ),
+                    )
+                ),
+                aria_label="Top products",
+                class_name="w-full",
+            ),
+            rx.el.p(f"No sales in the last {PERIOD_DAYS} days.", class_name="text-sm text-gray-600"),
+        ),
+        class_name=PANEL,
+    )
+
+
+def _low_stock() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2(
+            f"Low stock ({LOW_STOCK_THRESHOLD} or fewer)",
+            class_name="mb-1 text-lg font-semibold text-gray-900",
+        ),
+        rx.el.p(OV.low_stock_count, " products need restocking", class_name="mb-3 text-sm text-gray-600"),
+        rx.cond(
+            OV.low_stock.length() > 0,
+            rx.el.ul(
+                rx.foreach(
+                    OV.low_stock,
+                    lambda row: rx.el.li(
+                        rx.el.span(row.name, class_name="min-w-0 flex-1 truncate text-sm text-gray-900"),
+                        rx.cond(row.status != "active", badge("inactive", variant="secondary")),
+                        rx.el.span(
+                            row.stock, " left",
+                            class_name=rx.cond(row.stock == 0, badge_class("destructive"), badge_class("warning")),
+                        ),
+                        class_name="flex items-center gap-2 border-t border-gray-200 py-2",
+                    ),
+                ),
+                aria_label="Low stock products",
+            ),
+            rx.el.p("No products are low on stock.", class_name="text-sm text-gray-600"),
+        ),
+        class_name=PANEL,
+    )
+
+
+def overview_tab() -> rx.Component:
+    return rx.el.div(
+        rx.cond(OV.failed, rx.el.p("The figures could not be loaded.", role="alert", class_name="text-red-700")),
+        rx.el.dl(
+            _figure("Orders today", OV.today_orders, "shopping-bag"),
+            _figure("Revenue today", OV.today_revenue, "banknote"),
+            _figure(f"Orders (last {PERIOD_DAYS} days)", OV.period_orders, "calendar"),
+            _figure(f"Revenue (last {PERIOD_DAYS} days)", OV.period_revenue, "trending-up"),
+            class_name="grid gap-4 sm:grid-cols-2 xl:grid-cols-4",
+        ),
+        _chart(),
+        rx.el.div(_top_products(), _low_stock(), class_name="grid items-start gap-6 lg:grid-cols-2"),
+        class_name="space-y-6",
+    )

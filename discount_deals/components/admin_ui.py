@@ -1,0 +1,109 @@
+"""Pieces the admin tabs share: labelled fields, a pager, section headings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon
+
+PANEL = "rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
+
+
+def label(text: str, control_id: str, required: bool = False) -> rx.Component:
+    """A field's label; a required field gets a red star beside it (outside the label, so the
+    field's accessible name stays the plain text; aria-required says it is required)."""
+    if not required:
+        return rx.el.label(text, html_for=control_id, class_name=FIELD_LABEL)
+    return rx.el.div(
+        rx.el.label(text, html_for=control_id, class_name="text-sm font-medium text-gray-800"),
+        rx.el.span("*", class_name="text-sm text-red-700", aria_hidden="true"),
+        class_name="mb-1 flex gap-1",
+    )
+
+
+def labelled(text: str, control_id: str, control: rx.Component, *, required: bool = False, hint: str = "",
+             class_name: str = "") -> rx.Component:
+    """A label above a control (``control_id`` ties them together)."""
+    return rx.el.div(
+        label(text, control_id, required),
+        control,
+        rx.el.p(hint, id=f"{control_id}_hint", class_name="mt-1 text-xs text-gray-600") if hint else rx.fragment(),
+        class_name=class_name,
+    )
+
+
+def form_input(text: str, name: str, *, required: bool = False, hint: str = "", class_name: str = "",
+               **props: Any) -> rx.Component:
+    """An uncontrolled input whose id and name are both ``name`` (the form submits it by name)."""
+    props.setdefault("type", "text")
+    if hint:
+        props.setdefault("aria_describedby", f"{name}_hint")
+    if required:
+        props.setdefault("aria_required", "true")
+    return labelled(text, name, rx.el.input(id=name, name=name, class_name=FIELD_INPUT, **props),
+                    required=required, hint=hint, class_name=class_name)
+
+
+def checkbox(text: str, name: str, default_checked: Any) -> rx.Component:
+    return rx.el.div(
+        rx.el.input(
+            type="checkbox",
+            id=name,
+            name=name,
+            default_checked=default_checked,
+            class_name="h-4 w-4 rounded border-gray-400 accent-orange-700",
+        ),
+        rx.el.label(text, html_for=name, class_name="text-sm font-medium text-gray-800"),
+        class_name="flex items-center gap-2",
+    )
+
+
+def pager(page: rx.Var, total_pages: rx.Var, page_text: rx.Var, go_to, label_text: str) -> rx.Component:
+    """Previous / "Page X of Y" / Next, shown when there is more than one page."""
+    return rx.cond(
+        total_pages > 1,
+        rx.el.nav(
+            rx.el.button(
+                icon("chevron-left", 16),
+                "Previous",
+                type="button",
+                disabled=page <= 1,
+                on_click=go_to(page - 1),
+                class_name=button_class("outline", "sm"),
+            ),
+            rx.el.span(page_text, class_name="text-sm text-gray-700"),
+            rx.el.button(
+                "Next",
+                icon("chevron-right", 16),
+                type="button",
+                disabled=page >= total_pages,
+                on_click=go_to(page + 1),
+                class_name=button_class("outline", "sm"),
+            ),
+            aria_label=label_text,
+            class_name="mt-4 flex items-center justify-between gap-2",
+        ),
+    )
+
+
+def search_box(input_id: str, text: str, placeholder: str, value: rx.Var, on_change) -> rx.Component:
+    """A debounced search field (one server event per pause, not per keystroke)."""
+    return rx.el.div(
+        rx.el.label(text, html_for=input_id, class_name="sr-only"),
+        icon("search", 16, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
+        rx.debounce_input(
+            rx.el.input(
+                id=input_id,
+                type="search",
+                placeholder=placeholder,
+                value=value,
+                on_change=on_change,
+                class_name=FIELD_INPUT + " pl-9",
+            ),
+            debounce_timeout=350,
+            force_notify_by_enter=True,
+        ),
+        class_name="relative",
+    )

@@ -1,0 +1,111 @@
+"""Admin back office (/admin): a sidebar of tabs (a top bar on phones) and the selected tab.
+
+Nothing but a spinner renders until the server has confirmed an admin; guests are sent to
+/login and other roles to / by AdminState.load.
+"""
+
+import reflex as rx
+
+from .. import routes
+from ..components.admin_bulk import bulk_tab
+from ..components.admin_catalog import categories_tab, products_tab
+from ..components.admin_overview import overview_tab
+from ..components.admin_users import users_tab
+from ..components.ui import icon, spinner
+from ..state.admin import TABS, AdminState
+from ..state.session import SessionState
+
+
+def _tab_button(tab: str, text: str, tag: str) -> rx.Component:
+    selected = AdminState.tab == tab
+    return rx.el.button(
+        icon(tag, 18),
+        rx.el.span(text, class_name="whitespace-nowrap"),
+        type="button",
+        role="tab",
+        id=f"admin-tab-{tab}",
+        aria_selected=rx.cond(selected, "true", "false"),
+        aria_controls="admin-panel",
+        on_click=AdminState.set_tab(tab),
+        class_name=rx.cond(
+            selected,
+            "flex items-center gap-3 rounded-md bg-orange-700 px-3 py-2 text-sm font-medium text-white",
+            "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-gray-800 hover:bg-gray-100",
+        ),
+    )
+
+
+def sidebar() -> rx.Component:
+    return rx.el.aside(
+        rx.el.div(
+            rx.el.a(
+                rx.el.span("%", class_name="flex h-8 w-8 items-center justify-center rounded-lg bg-orange-700 "
+                           "text-lg font-black text-white"),
+                href=routes.HOME,
+                aria_label="Discount Deals home",
+                class_name="shrink-0 rounded-md",
+            ),
+            rx.el.h1("Admin Dashboard", class_name="flex-1 text-lg font-bold text-gray-900"),
+            rx.el.button(
+                icon("log-out", 18),
+                rx.el.span("Logout", class_name="sr-only sm:not-sr-only"),
+                type="button",
+                on_click=SessionState.logout(routes.LOGIN),
+                class_name="flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-red-700 "
+                "hover:bg-red-50 md:hidden",
+            ),
+            class_name="flex items-center gap-3 px-3 py-3 md:px-4 md:py-5",
+        ),
+        rx.el.nav(
+            rx.el.div(
+                *[_tab_button(tab, text, tag) for tab, text, tag in TABS],
+                role="tablist",
+                aria_label="Admin sections",
+                class_name="flex gap-1 overflow-x-auto px-2 pb-2 md:flex-col md:overflow-visible md:px-3",
+            ),
+            aria_label="Admin",
+        ),
+        rx.el.div(
+            rx.el.button(
+                icon("log-out", 18),
+                "Logout",
+                type="button",
+                on_click=SessionState.logout(routes.LOGIN),
+                class_name="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-red-700 "
+                "hover:bg-red-50",
+            ),
+            class_name="mt-auto hidden border-t border-gray-200 p-3 md:block",
+        ),
+        class_name="border-b border-gray-200 bg-white md:fixed md:inset-y-0 md:left-0 md:flex "
+        "md:w-64 md:flex-col md:border-b-0 md:border-r",
+    )
+
+
+def panel() -> rx.Component:
+    return rx.el.main(
+        rx.el.div(
+            rx.match(
+                AdminState.tab,
+                ("products", products_tab()),
+                ("bulk-products", bulk_tab("products")),
+                ("bulk-categories", bulk_tab("categories")),
+                ("categories", categories_tab()),
+                ("users", users_tab()),
+                overview_tab(),
+            ),
+            id="admin-panel",
+            role="tabpanel",
+            aria_labelledby="admin-tab-" + AdminState.tab,
+            class_name="mx-auto max-w-7xl",
+        ),
+        id="main",
+        class_name="px-3 py-6 sm:px-6 md:ml-64",
+    )
+
+
+def admin() -> rx.Component:
+    return rx.cond(
+        SessionState.is_admin & AdminState.ready,
+        rx.el.div(sidebar(), panel(), class_name="min-h-screen bg-gray-50 text-gray-900"),
+        rx.el.div(spinner("Checking your session..."), class_name="flex min-h-screen items-center justify-center"),
+    )

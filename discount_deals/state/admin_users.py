@@ -1,0 +1,179 @@
+"""Admin Users tab: search and role filter in SQL, one page at a time, and immediate role changes."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+
+import reflex as rx
+
+from ..db import session_scope, write_session
+from ..models import Role, User
+from ..services import users as users_service
+from .admin import NotAdmin, require_admin
+
+log = logging.getLogger("discount_deals.admin")
+
+USERS_PAGE_SIZE = 20
+ALL_ROLES = "all"
+ROLE_FILTERS: list[tuple[str, str]] = [
+    (ALL_ROLES, "All Roles"),
+    ("admin", "Admin"),
+    ("seller", "Seller"),
+    ("manager", "Manager"),
+    ("customer", "Customer"),
+    ("user", "User"),
+]
+ROLE_CHOICES: list[tuple[str, str]] = [
+    ("customer", "Customer"),
+    ("user", "User"),
+    ("seller", "Seller"),
+    ("manager", "Manager"),
+    ("admin", "Admin"),
+]
+# SPEC §6: admin destructive, seller default, manager secondary, customer and user outline.
+ROLE_BADGES = {"admin": "destructive", "seller": "default", "manager": "secondary", "customer": "outline", "user": "outline"}
+ROLE_UPDATE_FAILED = "Failed to update user role. Please try again."
+
+
+@dataclasses.dataclass
+class UserRow:
+    id: str = ""
+    name: str = ""
+    email: str = ""
+    username: str = ""
+    role: str = "customer"
+    badge: str = "outline"
+
+
+def user_row(user: User) -> UserRow:
+    full = f"{user.first_name} {user.last_name}".strip()
+    role = user.role if user.role in ROLE_BADGES else Role.CUSTOMER.value  # the select falls back to customer
+    return UserRow(
+        id=user.id,
+        name=full or user.username or user.email,
+        email=user.email,
+        username=user.username,
+        role=role,
+        badge=ROLE_BADGES[role],
+    )
+
+
+class AdminUsersState(rx.State):
+    search: str = ""
+    role_filter: str = ALL_ROLES
+    page: int = 1
+    rows: list[UserRow] = []
+    total: int = 0
+    loading: bool = False
+    failed: bool = False
+
+    @rx.var
+    def total_pages(self) -> int:
+        return math.ceil(self.total / USERS_PAGE_SIZE) if self.total else 0
+
+    @rx.var
+    def showing_text(self) -> str:
+        return f"Showing {len(self.rows)} of {self.total} users"
+
+    @rx.var
+    def page_text(self) -> str:
+        return f"Page {self.page} of {max(self.total_pages, 1)}"
+
+    @rx.var
+    def filtered(self) -> bool:
+        return self.search != "" or self.role_filter != ALL_ROLES
+
+    def _load_rows(self, admin: User) -> None:
+        with session_scope() as session:
+            found, total = users_service.list_users(
+                session,
+                admin,
+                search=self.search,
+                role=self.role_filter,
+                offset=(self.page - 1) * USERS_PAGE_SIZE,
+                limit=USERS_PAGE_SIZE,
+            )
+        self.rows = [user_row(user) for user in found]
+        self.total = total
+
+    def _fetch(self, admin: User):
+        """Load one page; the list shows 'Loading users...' first and the error state on failure."""
+        self.loading = True
+        self.failed = False
+        yield
+        try:
+            self._load_rows(admin)
+        except Exception:
+            log.exception("admin user list failed")
+            self.failed = True
+        finally:
+            self.loading = False
+
+    @rx.event
+    async def load(self):
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+        for update in self._fetch(admin):
+            yield update
+
+    @rx.event
+    async def set_search(self, value: str):
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+        self.search = (value or "").strip()[:100]
+        self.page = 1
+        for update in self._fetch(admin):
+            yield update
+
+    @rx.event
+    async def set_role_filter(self, value: str):
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+        self.role_filter = value if value in dict(ROLE_FILTERS) else ALL_ROLES
+        self.page = 1
+        for update in self._fetch(admin):
+            yield update
+
+    @rx.event
+    async def go_to_page(self, page: int):
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+        self.page = max(1, min(int(page), max(self.total_pages, 1)))
+        for update in self._fetch(admin):
+            yield update
+
+    @rx.event
+    async def change_role(self, user_id: str, role: str):
+        """Apply a role at once (SPEC §4); the row shows the stored role afterwards either way."""
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            return refused.redirect
+        try:
+            with write_session() as session:
+                users_service.change_role(session, admin, user_id, role)
+        except Exception as exc:
+            log.info("role change refused: %s", getattr(exc, "detail", exc))
+            toast = rx.toast.error("Error", description=ROLE_UPDATE_FAILED)
+        else:
+            toast = rx.toast.success("Role Updated", description=f"User role has been updated to {role}")
+        try:
+            self._load_rows(admin)
+        except Exception:
+            log.exception("admin user list failed")
+            self.failed = True
+        return toast
