@@ -51,7 +51,7 @@ class Product(SQLModel, table=True):
     discount_start: datetime | None = Field(default=None)
     discount_end: datetime | None = Field(default=None)
     rating: float = Field(default=0.0, index=True)
-    stock: int = Field(default=0)
+    stock: int = Field(default=0, index=True)  # the back office lists low-stock products
     is_featured: bool = Field(default=False, index=True)
     is_available: bool = Field(default=True)
     status: str = Field(default=ProductStatus.ACTIVE.value, max_length=16, index=True)
