@@ -97,49 +97,10 @@ def _toast(title: str, description: str, kind: str = "error"):
     return getattr(rx.toast, kind)(title, description=description)
 
 
-class _Upload:
-    """What the products and categories tabs share (plain helpers: each tab is a flat state)."""
+class _BulkUpload(rx.State, mixin=True):
+    """The input side both upload tabs share: JSON text or file, or a CSV file (each tab is its
+    own flat state built from this mixin)."""
 
-    @staticmethod
-    def clear_input(state) -> None:
-        state.json_text = ""
-        state.json_file_name = ""
-        state.csv_name = ""
-        state._csv_data = b""
-
-    @staticmethod
-    async def pick_json(state, files: list[rx.UploadFile]):
-        try:
-            await require_admin(state)
-        except NotAdmin as refused:
-            return refused.redirect
-        read = await _read_upload(files)
-        if isinstance(read, str):
-            return _toast("Error", read)
-        name, data = read
-        try:
-            state.json_text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            return _toast("Error", "The file must be UTF-8 text.")
-        state.json_file_name = name
-
-    @staticmethod
-    async def pick_csv(state, files: list[rx.UploadFile]):
-        try:
-            await require_admin(state)
-        except NotAdmin as refused:
-            return refused.redirect
-        read = await _read_upload(files)
-        if isinstance(read, str):
-            return _toast("Error", read)
-        name, data = read
-        if not data.strip():
-            state.csv_name, state._csv_data = "", b""
-            return _toast("Error", "Please select a CSV file")
-        state.csv_name, state._csv_data = name, data
-
-
-class BulkProductsState(rx.State):
     method: str = "json"
     json_text: str = ""
     json_file_name: str = ""
@@ -147,7 +108,6 @@ class BulkProductsState(rx.State):
     _csv_data: bytes = b""
     uploading: bool = False
     progress: int = 0
-    stage: str = ""
     result: BulkResult = rx.field(default_factory=BulkResult)
 
     @rx.var
@@ -177,11 +137,51 @@ class BulkProductsState(rx.State):
 
     @rx.event
     async def pick_json_file(self, files: list[rx.UploadFile]):
-        return await _Upload.pick_json(self, files)
+        try:
+            await require_admin(self)
+        except NotAdmin as refused:
+            return refused.redirect
+        read = await _read_upload(files)
+        if isinstance(read, str):
+            return _toast("Error", read)
+        name, data = read
+        try:
+            self.json_text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return _toast("Error", "The file must be UTF-8 text.")
+        self.json_file_name = name
 
     @rx.event
     async def pick_csv_file(self, files: list[rx.UploadFile]):
-        return await _Upload.pick_csv(self, files)
+        try:
+            await require_admin(self)
+        except NotAdmin as refused:
+            return refused.redirect
+        read = await _read_upload(files)
+        if isinstance(read, str):
+            return _toast("Error", read)
+        name, data = read
+        if not data.strip():
+            self.csv_name, self._csv_data = "", b""
+            return _toast("Error", "Please select a CSV file")
+        self.csv_name, self._csv_data = name, data
+
+    def _clear_input(self) -> None:
+        self.json_text = ""
+        self.json_file_name = ""
+        self.csv_name = ""
+        self._csv_data = b""
+
+    def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
+        """End an upload that did not reach the server (the progress bar goes away)."""
+        self.uploading = False
+        self.progress = 0
+        if message is not None:
+            self.result = BulkResult(shown=True, success=False, message=message, errors=_listed(errors or []))
+
+
+class BulkProductsState(_BulkUpload, rx.State):
+    stage: str = ""
 
     @rx.event
     async def download_template(self, fmt: str):
@@ -195,12 +195,8 @@ class BulkProductsState(rx.State):
         return rx.download(data=text, filename=f"products-template.{fmt}", mime_type=mime)
 
     def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
-        """End an upload that did not reach the server (the progress bar goes away)."""
-        self.uploading = False
-        self.progress = 0
+        super()._stop(message, errors)
         self.stage = ""
-        if message is not None:
-            self.result = BulkResult(shown=True, success=False, message=message, errors=_listed(errors or []))
 
     async def _checkpoint(self, progress: int, stage: str) -> None:
         async with self:
@@ -280,7 +276,7 @@ class BulkProductsState(rx.State):
                 shown=True, success=created > 0, message=summary, errors=_listed(checked.messages + refused)
             )
             if created:
-                _Upload.clear_input(self)
+                self._clear_input()
                 products = await self.get_state(AdminProductsState)
                 refreshed = _refresh_products(products, admin, result)
         if not created:
@@ -322,52 +318,10 @@ def _refresh_products(products: AdminProductsState, admin: User, result: bulk_im
         return "failed"
 
 
-class BulkCategoriesState(rx.State):
-    method: str = "json"
-    json_text: str = ""
-    json_file_name: str = ""
-    csv_name: str = ""
-    _csv_data: bytes = b""
-    uploading: bool = False
-    progress: int = 0
-    result: BulkResult = rx.field(default_factory=BulkResult)
-
-    @rx.var
-    def has_input(self) -> bool:
-        return bool(self.csv_name) if self.method == "csv" else self.json_text != ""
-
-    @rx.var
-    def show_progress(self) -> bool:
-        return self.uploading or self.progress == 100
-
+class BulkCategoriesState(_BulkUpload, rx.State):
     @rx.var
     def stage(self) -> str:
         return f"{self.progress}% complete"
-
-    @rx.event
-    async def set_method(self, method: str):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
-        if method in ("json", "csv") and not self.uploading:
-            self.method = method
-
-    @rx.event
-    async def set_json_text(self, text: str):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
-        self.json_text = text
-
-    @rx.event
-    async def pick_json_file(self, files: list[rx.UploadFile]):
-        return await _Upload.pick_json(self, files)
-
-    @rx.event
-    async def pick_csv_file(self, files: list[rx.UploadFile]):
-        return await _Upload.pick_csv(self, files)
 
     @rx.event
     async def download_template(self, fmt: str):
@@ -378,12 +332,6 @@ class BulkCategoriesState(rx.State):
         fmt = "csv" if fmt == "csv" else "json"
         mime = "text/csv" if fmt == "csv" else "application/json"
         return rx.download(data=bulk_import.categories_template(fmt), filename=f"categories-template.{fmt}", mime_type=mime)
-
-    def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
-        self.uploading = False
-        self.progress = 0
-        if message is not None:
-            self.result = BulkResult(shown=True, success=False, message=message, errors=_listed(errors or []))
 
     async def _checkpoint(self, progress: int) -> None:
         async with self:
@@ -446,7 +394,7 @@ class BulkCategoriesState(rx.State):
                 errors=_listed(checked.messages + refused),
             )
             if created:
-                _Upload.clear_input(self)
+                self._clear_input()
                 try:
                     categories = await self.get_state(AdminCategoriesState)
                     categories._fetch()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from discount_deals.models import Address, Order, OrderItem
 from discount_deals.services import users as user_service
@@ -22,6 +22,8 @@ def storage(page: Page, key: str):
 
 
 def login_form(page: Page, email: str, password: str) -> None:
+    # After a client-side navigation the previous page's fields can linger for a moment.
+    expect(page.get_by_role("heading", name="Welcome Back")).to_be_visible()
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Login", exact=True).click()
