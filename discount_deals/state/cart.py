@@ -228,6 +228,8 @@ class CartState(rx.State):
         try:
             user = await self._user()
             if user is not None:
+                if not key or key == row.product_id:  # a line the server never gave an id to
+                    raise ServiceError("Cart item not found or missing ID")
                 with write_session() as session:
                     cart_service.set_quantity(session, user, key, quantity)
             elif quantity == 0:
