@@ -27,6 +27,7 @@ from ..settings import get_settings
 from . import Conflict, ServiceError, ValidationFailed
 from .catalog import (
     clean_category,
+    comma_list,
     clean_product,
     derived_columns,
     duplicate_name_message,
@@ -250,10 +251,6 @@ def _read_csv(data: bytes) -> list[dict[str, str]]:
     return records
 
 
-def _split_list(text: str) -> list[str]:
-    return [item.strip() for item in text.split(",") if item.strip()]
-
-
 def parse_products_csv(data: bytes) -> list[dict[str, Any]]:
     """Product rows from a CSV file, ready for :func:`import_products`.
 
@@ -269,7 +266,7 @@ def parse_products_csv(data: bytes) -> list[dict[str, Any]]:
             if column in _BOOL_COLUMNS:
                 row[column] = text.strip().lower() == "true"
             elif column in _LIST_COLUMNS:
-                row[column] = _split_list(text)
+                row[column] = comma_list(text)
             else:
                 row[column] = text
         rows.append(row)

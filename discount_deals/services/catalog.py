@@ -444,6 +444,11 @@ def parse_status(value: Any) -> str:
     return status
 
 
+def comma_list(text: str) -> list[str]:
+    """Comma-separated values (tags, related product ids), trimmed, blanks dropped."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
 def parse_str_list(value: Any, what: str) -> list[str]:
     """A list of strings, trimmed, blanks dropped; None means empty."""
     if value is None:

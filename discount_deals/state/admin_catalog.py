@@ -91,11 +91,6 @@ def _checked(form: dict[str, Any], key: str) -> bool:
     return value is True or (isinstance(value, str) and value.lower() in {"on", "true"})
 
 
-def comma_list(text: str) -> list[str]:
-    """Comma-separated values, trimmed, blanks dropped (tags, related product ids)."""
-    return [item.strip() for item in text.split(",") if item.strip()]
-
-
 def parse_stock_text(text: str) -> int:
     """The leading whole number of the stock field, 0 when there is none (SPEC §5)."""
     match = re.match(r"\s*([+-]?\d+)", text or "")
@@ -116,8 +111,8 @@ def product_payload(form: dict[str, Any]) -> dict[str, Any] | None:
         "price": price,
         "image_url": _text(form, "product_image_url"),
         "category": category,
-        "tags": comma_list(_text(form, "product_tags")),
-        "related_products": comma_list(_text(form, "product_related_products")),
+        "tags": catalog.comma_list(_text(form, "product_tags")),
+        "related_products": catalog.comma_list(_text(form, "product_related_products")),
         "stock": parse_stock_text(_text(form, "product_stock")),
         "status": _text(form, "product_status") or "active",
         "is_available": _checked(form, "product_is_available"),

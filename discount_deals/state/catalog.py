@@ -50,7 +50,7 @@ def page_window(page: int, total_pages: int) -> list[str]:
         if items and number - int(items[-1]) > 1:
             items.append("…")
         items.append(str(number))
-    return [item for item in items]
+    return items
 
 
 class ProductsState(rx.State):

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from discount_deals.models import Product
+from discount_deals.services.catalog import comma_list
 from discount_deals.state.admin_catalog import (
     NO_CATEGORY,
-    comma_list,
     form_values,
     parse_stock_text,
     product_payload,
