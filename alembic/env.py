@@ -6,7 +6,7 @@ from logging.config import fileConfig
 
 from alembic import context
 
-from discount_deals import models
+from discount_deals import models, search_index
 from discount_deals.db import get_engine
 from discount_deals.settings import get_settings
 
@@ -23,6 +23,7 @@ def _options(is_sqlite: bool) -> dict:
         "render_as_batch": is_sqlite,
         "compare_type": True,
         "compare_server_default": True,
+        "include_name": search_index.include_name,
     }
 
 

@@ -15,6 +15,20 @@ def alembic_config() -> Config:
     return config
 
 
-def upgrade_head() -> None:
-    """Bring the configured database to the latest revision."""
+def upgrade_head() -> list[str]:
+    """Bring the configured database to the latest revision, then check the search objects
+    that live outside the models (see search_index); returns what had to be repaired."""
+    from alembic.migration import MigrationContext
+
+    from .db import get_engine
+    from .search_index import ensure
+
+    def revision() -> str | None:
+        with get_engine().connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    before = revision()
     command.upgrade(alembic_config(), "head")
+    # After a migration (which may have rebuilt the product table), also verify the index itself.
+    with get_engine().begin() as connection:
+        return ensure(connection, check_index=revision() != before)

@@ -96,10 +96,12 @@ async def read_bulk_rows(request: Request, key: str, parse_csv: Callable[[bytes]
 
 
 def bulk_response(result: bulk_import.ImportResult, created: list[dict]) -> JSONResponse:
-    """201 with what was created when anything was, else 400; both list the refused rows."""
+    """201 with what was created when anything was, else 400; both list the refused rows.
+
+    A refusal carries its reason as ``message`` too: the existing client's toast reads it."""
     body: dict[str, Any] = {"created": created, "errors": result.errors}
     if result.status != 201:
-        body = {"detail": result.detail, **body}
+        body = {"detail": result.detail, "message": result.detail, **body}
     return JSONResponse(body, status_code=result.status)
 
 
@@ -116,10 +118,13 @@ def list_products(
     category: str = "",
     brand: str = "",
     price_range: str = "",
-    ordering: str = "name",
+    ordering: str = "",
     include_inactive: str = "",
 ):
-    """A DRF page of products (plus ``total_pages``); see services.catalog for the filters."""
+    """A DRF page of products (plus ``total_pages``); see services.catalog for the filters.
+
+    Without ``ordering``: best match first for a search, else newest first. Admins see inactive
+    and unavailable products too unless ``include_inactive=false``."""
     page = page_request(request)
     result = catalog.list_products(
         session,
@@ -130,7 +135,7 @@ def list_products(
         ordering=ordering,
         page=page.page,
         page_size=page.page_size,
-        include_inactive=_flag(include_inactive, "include_inactive"),
+        include_inactive=_flag(include_inactive, "include_inactive") if include_inactive.strip() else None,
         actor=user,
     )
     return build_page(request, page, result.count, [product_json(request, p, c) for p, c in result.items])
@@ -159,8 +164,7 @@ async def bulk_upload_products(request: Request, user: AdminUser):
             return bulk_import.import_products(session, user, rows)
 
     result = await run_in_threadpool(run)
-    created = [product_json(request, p, result.categories[p.category_id]) for p in result.created]
-    return bulk_response(result, created)
+    return bulk_response(result, [{"id": p.id, "name": p.name} for p in result.created])
 
 
 @router.get("/products/{product_id}")

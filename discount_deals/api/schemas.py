@@ -25,7 +25,7 @@ class ProductOut(BaseModel):
     id: str
     name: str
     description: str
-    brand: str
+    brand: str | None
     image_url: str
     price: str
     discount_price: str | None
@@ -61,7 +61,7 @@ def product_json(request: Request, product: Product, category: Category | None) 
         id=product.id,
         name=product.name,
         description=product.description,
-        brand=product.brand,
+        brand=product.brand or None,  # the existing client's brand filter breaks on ""
         image_url=absolute_url(request, product.image_url) if product.image_url else "",
         price=money_str(product.price),
         discount_price=money_str(product.discount_price),

@@ -1,20 +1,24 @@
-"""Bulk imports of products and categories (JSON rows or CSV via pandas): validate in bulk, insert in batches, one transaction.
+"""Bulk imports of products and categories (JSON rows or CSV via pandas): validate, insert in chunks, one transaction.
 
 Each row is validated on its own with the same rules as a single create (services.catalog).
-Lookups are done once per upload (categories, existing names, related product ids), and the
-valid rows are inserted with batched multi-row INSERTs in the caller's transaction: if any
-insert fails, the caller's rollback leaves none of the rows. Call the importers inside
-``db.write_session()`` so that the name checks and the inserts see the same database state.
+Products are read, checked and inserted a chunk at a time (:data:`CHUNK_ROWS`): the names of a
+chunk are checked against the catalogue through the unique name index, then its valid rows go
+in as one multi-row INSERT. Only the created ids and names are kept, so memory stays flat
+however long the file is (the command line ``import-products`` streams files far beyond the
+upload limit). Everything happens in the caller's transaction: if any insert fails, the
+caller's rollback leaves none of the rows. Call the importers inside ``db.write_session()`` so
+that the name checks and the inserts see the same database state.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any, NamedTuple
 
 import pandas as pd
 from sqlalchemy import insert
@@ -27,8 +31,8 @@ from ..settings import get_settings
 from . import Conflict, ServiceError, ValidationFailed
 from .catalog import (
     clean_category,
-    comma_list,
     clean_product,
+    comma_list,
     derived_columns,
     duplicate_name_message,
     existing_product_ids,
@@ -36,23 +40,31 @@ from .catalog import (
 )
 from .permissions import require_admin
 
-INSERT_BATCH = 1000
+CHUNK_ROWS = 2000
 _LIST_COLUMNS = {"tags", "related_products"}
 _BOOL_COLUMNS = {"is_available", "is_featured"}
+
+
+class CreatedProduct(NamedTuple):
+    """A product an upload created: its id, its name and its 0-based position in the upload."""
+
+    id: str
+    name: str
+    index: int
 
 
 @dataclass
 class ImportResult:
     """What an upload created (in input order) and which rows were refused.
 
-    ``created`` holds Product (or Category) objects that are not attached to a session;
-    ``errors`` holds ``{"index": i, "errors": {field: [messages]}}`` with ``i`` the row's 0-based
-    position in the input; ``categories`` maps category ids to the categories of the products.
+    ``created`` holds :class:`CreatedProduct` tuples for products and Category objects (not
+    attached to a session) for categories; ``errors`` holds ``{"index": i, "errors": {field:
+    [messages]}}`` with ``i`` the row's 0-based position in the input.
     """
 
     created: list[Any] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
-    categories: dict[str, Category] = field(default_factory=dict)
+    rows: int = 0
 
     @property
     def status(self) -> int:
@@ -88,12 +100,16 @@ class _CategoryIndex:
         return self.by_id.get(value) or self._by_slug.get(value.lower()) or self._by_name.get(value.lower())
 
 
+def _too_many(limit: int, what: str, got: int | str) -> ValidationFailed:
+    return ValidationFailed(f"Too many rows: at most {limit:,} {what} per upload (got {got:,}).")
+
+
 def _check_row_count(rows: Any, what: str) -> list:
     if not isinstance(rows, list):
         raise ValidationFailed(f"The {what} must be a list of objects.", fields={what: ["Must be a list."]})
     limit = get_settings().bulk_max_rows
     if len(rows) > limit:
-        raise ValidationFailed(f"Too many rows: at most {limit:,} {what} per upload (got {len(rows):,}).")
+        raise _too_many(limit, what, len(rows))
     return rows
 
 
@@ -105,15 +121,15 @@ def _existing_name_keys(session: Session, keys: list[str]) -> set[str]:
     return found
 
 
-def _insert_batches(session: Session, model: type, rows: list[dict[str, Any]]) -> None:
-    """Batched executemany INSERTs of ``rows``; a database refusal aborts the whole upload.
+def _insert(session: Session, model: type, rows: list[dict[str, Any]]) -> None:
+    """One executemany INSERT of ``rows``; a database refusal aborts the whole upload.
 
     Core rather than ORM bulk inserts: the ORM splits rows into a statement per run of rows with
     the same NULL columns, which is thousands of round trips for a mixed upload."""
-    connection = session.connection()
+    if not rows:
+        return
     try:
-        for start in range(0, len(rows), INSERT_BATCH):
-            connection.execute(insert(model.__table__), rows[start : start + INSERT_BATCH])
+        session.connection().execute(insert(model.__table__), rows)
     except IntegrityError as exc:
         raise Conflict(
             "Nothing was imported: the database refused a row "
@@ -121,57 +137,89 @@ def _insert_batches(session: Session, model: type, rows: list[dict[str, Any]]) -
         ) from None
 
 
-def import_products(session: Session, actor: User | None, rows: list[dict[str, Any]]) -> ImportResult:
+def import_products(
+    session: Session,
+    actor: User | None,
+    rows: Iterable[Any],
+    *,
+    max_rows: int | None = -1,
+    progress: Callable[[int], None] | None = None,
+) -> ImportResult:
     """Validate and insert products (admins only); see the module docstring.
 
-    A name already in the catalogue or earlier in the same upload (case-insensitive) is a row
-    error "already exists". Raises ValidationFailed when ``rows`` is not a list or is too long.
+    ``rows`` is a list (an upload) or any iterable of row mappings (a streamed file). A name
+    already in the catalogue or earlier in the same upload (case-insensitive) is a row error
+    "already exists". Raises ValidationFailed when ``rows`` is not a list or iterable of rows or
+    holds more than ``max_rows`` (the upload limit by default; None for no limit).
+    ``progress`` is called with the number of rows handled after each chunk.
     """
     require_admin(actor)
-    rows = _check_row_count(rows, "products")
+    if max_rows == -1:
+        max_rows = get_settings().bulk_max_rows
+    if isinstance(rows, list) and max_rows is not None and len(rows) > max_rows:
+        raise _too_many(max_rows, "products", len(rows))
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        raise ValidationFailed("The products must be a list of objects.", fields={"products": ["Must be a list."]})
     result = ImportResult()
-    if not rows:
-        return result
-
     categories = _CategoryIndex(list(session.exec(select(Category)).all()))
+    seen_names: set[str] = set()  # name keys of this upload's earlier rows
+    iterator = iter(rows)
+    position = 0
+    while chunk := list(itertools.islice(iterator, CHUNK_ROWS)):
+        if max_rows is not None and position + len(chunk) > max_rows:
+            raise _too_many(max_rows, "products", f"more than {max_rows:,}")
+        _import_product_chunk(session, chunk, position, categories, seen_names, result)
+        position += len(chunk)
+        result.rows = position
+        if progress is not None:
+            progress(position)
+    return result
+
+
+def _import_product_chunk(
+    session: Session,
+    chunk: list[Any],
+    first_index: int,
+    categories: _CategoryIndex,
+    seen_names: set[str],
+    result: ImportResult,
+) -> None:
     related_ids = [
         pid
-        for row in rows
+        for row in chunk
         if isinstance(row, Mapping) and isinstance(row.get("related_products"), list)
         for pid in row["related_products"]
         if isinstance(pid, str)
     ]
     known_products = existing_product_ids(session, related_ids) if related_ids else set()
-    keys = [name_key(str(row["name"])) for row in rows if isinstance(row, Mapping) and row.get("name")]
-    taken = _existing_name_keys(session, list(dict.fromkeys(keys)))
+    keys = [name_key(str(row["name"])) for row in chunk if isinstance(row, Mapping) and row.get("name")]
+    taken = _existing_name_keys(session, list(dict.fromkeys(k for k in keys if k not in seen_names)))
 
     def missing_products(ids: list[str]) -> set[str]:
         return set(ids) - known_products
 
     now = utcnow()
     to_insert: list[dict[str, Any]] = []
-    for index, row in enumerate(rows):
+    for offset, row in enumerate(chunk):
+        index = first_index + offset
         if not isinstance(row, Mapping):
             result.errors.append({"index": index, "errors": {"non_field_errors": ["Each product must be an object."]}})
             continue
         values, errors = clean_product(row, resolve_category=categories.resolve, missing_products=missing_products)
         if "name" in values and "name" not in errors:
             key = name_key(values["name"])
-            if key in taken:
+            if key in taken or key in seen_names:
                 errors["name"] = [duplicate_name_message(values["name"])]
             else:
-                taken.add(key)
+                seen_names.add(key)
         if errors:
             result.errors.append({"index": index, "errors": errors})
             continue
         values.update(derived_columns(values["name"], values["price"], values["discount_price"]))
         values.update(id=new_id(), created_at=now, updated_at=now)
         to_insert.append(values)
-
-    _insert_batches(session, Product, to_insert)
-    result.created = [Product.model_construct(**values) for values in to_insert]
-    result.categories = {values["category_id"]: categories.by_id[values["category_id"]] for values in to_insert}
-    return result
+        result.created.append(CreatedProduct(values["id"], values["name"], index))
+    _insert(session, Product, to_insert)
 
 
 def import_categories(session: Session, actor: User | None, rows: list[dict[str, Any]]) -> ImportResult:
@@ -180,7 +228,7 @@ def import_categories(session: Session, actor: User | None, rows: list[dict[str,
     already used (case-insensitive) is a row error "already exists"."""
     require_admin(actor)
     rows = _check_row_count(rows, "categories")
-    result = ImportResult()
+    result = ImportResult(rows=len(rows))
     if not rows:
         return result
 
@@ -209,68 +257,90 @@ def import_categories(session: Session, actor: User | None, rows: list[dict[str,
         to_insert.append(values)
         index_of.add(Category.model_construct(**values))
 
-    _insert_batches(session, Category, to_insert)
+    _insert(session, Category, to_insert)
     result.created = [index_of.by_id[values["id"]] for values in to_insert]
     return result
 
 
 # --- CSV --------------------------------------------------------------------------------------
 
+_CSV_OPTIONS: dict[str, Any] = {
+    "dtype": str,
+    "keep_default_na": False,
+    "skip_blank_lines": True,
+    "encoding": "utf-8-sig",
+    "quoting": csv.QUOTE_MINIMAL,
+}
+
+
+def _csv_error(exc: Exception) -> ValidationFailed:
+    if isinstance(exc, pd.errors.EmptyDataError):
+        return ValidationFailed("The CSV file is empty: its first line must hold the column names.")
+    if isinstance(exc, UnicodeDecodeError):
+        return ValidationFailed("The CSV file must be UTF-8 text.")
+    return ValidationFailed(f"The CSV file could not be read: {str(exc).strip().splitlines()[0]}")
+
+
+def _frame_records(frame: pd.DataFrame) -> Iterator[dict[str, str]]:
+    headers = [str(column).strip().lower() for column in frame.columns]
+    for cells in frame.itertuples(index=False, name=None):
+        texts = [cell if isinstance(cell, str) else "" for cell in cells]
+        if any(text.strip() for text in texts):  # lines of blanks count as blank lines
+            yield dict(zip(headers, texts, strict=True))
+
+
+def iter_csv_records(source: IO[bytes] | str, chunk_rows: int = CHUNK_ROWS) -> Iterator[dict[str, str]]:
+    """One dict of text cells per data row of a CSV file (SPEC §5: the first line holds the
+    headers; blank lines are skipped), read ``chunk_rows`` at a time. Quoted fields may contain
+    commas, quotes and line breaks. Raises ValidationFailed for an unreadable file."""
+    try:
+        with pd.read_csv(source, chunksize=chunk_rows, **_CSV_OPTIONS) as reader:
+            for frame in reader:
+                yield from _frame_records(frame)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
+        raise _csv_error(exc) from None
+
 
 def _read_csv(data: bytes) -> list[dict[str, str]]:
-    """CSV bytes → one dict of text cells per data row (SPEC §5: the first line holds the headers;
-    blank lines are skipped). Quoted fields may contain commas, quotes and line breaks."""
+    """An uploaded CSV file's records (at most the upload's row limit)."""
     settings = get_settings()
     if len(data) > settings.bulk_max_bytes:
         raise ServiceError(
             f"The file is too large: at most {settings.bulk_max_bytes // (1024 * 1024)} MB per upload.", status=413
         )
-    try:
-        frame = pd.read_csv(
-            io.BytesIO(data),
-            dtype=str,
-            keep_default_na=False,
-            skip_blank_lines=True,
-            encoding="utf-8-sig",
-            quoting=csv.QUOTE_MINIMAL,
-        )
-    except pd.errors.EmptyDataError:
-        raise ValidationFailed("The CSV file is empty: its first line must hold the column names.") from None
-    except UnicodeDecodeError:
-        raise ValidationFailed("The CSV file must be UTF-8 text.") from None
-    except (pd.errors.ParserError, ValueError) as exc:
-        raise ValidationFailed(f"The CSV file could not be read: {str(exc).strip().splitlines()[0]}") from None
-    if len(frame) > settings.bulk_max_rows:
-        raise ValidationFailed(f"Too many rows: at most {settings.bulk_max_rows:,} per upload (got {len(frame):,}).")
-    headers = [str(column).strip().lower() for column in frame.columns]
-    records = []
-    for cells in frame.itertuples(index=False, name=None):
-        texts = [cell if isinstance(cell, str) else "" for cell in cells]
-        if any(text.strip() for text in texts):  # lines of blanks count as blank lines
-            records.append(dict(zip(headers, texts, strict=True)))
+    records = list(itertools.islice(iter_csv_records(io.BytesIO(data)), settings.bulk_max_rows + 1))
+    if len(records) > settings.bulk_max_rows:
+        raise ValidationFailed(f"Too many rows: at most {settings.bulk_max_rows:,} per upload.")
     return records
 
 
-def parse_products_csv(data: bytes) -> list[dict[str, Any]]:
-    """Product rows from a CSV file, ready for :func:`import_products`.
+def product_row_from_csv(record: Mapping[str, str]) -> dict[str, Any]:
+    """A CSV record as a product row: is_available and is_featured are true only for the text
+    "true" (any case); tags and related_products are comma-separated lists; every other cell
+    stays text for validation."""
+    row: dict[str, Any] = {}
+    for column, text in record.items():
+        if column in _BOOL_COLUMNS:
+            row[column] = text.strip().lower() == "true"
+        elif column in _LIST_COLUMNS:
+            row[column] = comma_list(text)
+        else:
+            row[column] = text
+    return row
 
-    is_available and is_featured are true only for the text "true" (any case); tags and
-    related_products are comma-separated lists; every other cell stays text for validation.
+
+def parse_products_csv(data: bytes) -> list[dict[str, Any]]:
+    """Product rows from an uploaded CSV file, ready for :func:`import_products`.
+
     Raises ValidationFailed for an unreadable file or too many rows, and a 413 ServiceError for
     a file over the size limit.
     """
-    rows = []
-    for record in _read_csv(data):
-        row: dict[str, Any] = {}
-        for column, text in record.items():
-            if column in _BOOL_COLUMNS:
-                row[column] = text.strip().lower() == "true"
-            elif column in _LIST_COLUMNS:
-                row[column] = comma_list(text)
-            else:
-                row[column] = text
-        rows.append(row)
-    return rows
+    return [product_row_from_csv(record) for record in _read_csv(data)]
+
+
+def iter_products_csv(source: IO[bytes] | str) -> Iterator[dict[str, Any]]:
+    """Product rows streamed from a CSV file of any length (the command line's import)."""
+    return (product_row_from_csv(record) for record in iter_csv_records(source))
 
 
 def parse_categories_csv(data: bytes) -> list[dict[str, Any]]:
@@ -349,7 +419,7 @@ def resolve_product_categories(session: Session, checked: CheckedRows) -> Checke
             shown = value.get("id") if isinstance(value, Mapping) else value
             resolved.messages.append(f'Product {position + 1} ({_row_name(row)}): Category "{shown}" not found')
             continue
-        resolved.rows.append({**row, "category": category.id})
+        resolved.rows.append({**row, "category": category.id, "category_name": category.name})
         resolved.positions.append(position)
     return resolved
 

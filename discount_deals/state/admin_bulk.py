@@ -20,7 +20,8 @@ from ..models import User
 from ..services import ServiceError, bulk_import, catalog
 from ..settings import get_settings
 from .admin import NotAdmin, require_admin
-from .admin_catalog import AdminCategoriesState, AdminProductsState, product_row
+from .admin_catalog import AdminCategoriesState, AdminProductRow, AdminProductsState
+from .views import money_text
 
 log = logging.getLogger("discount_deals.admin")
 
@@ -278,7 +279,7 @@ class BulkProductsState(_BulkUpload, rx.State):
             if created:
                 self._clear_input()
                 products = await self.get_state(AdminProductsState)
-                refreshed = _refresh_products(products, admin, result)
+                refreshed = _refresh_products(products, admin, result, resolved.rows)
         if not created:
             yield _toast("Upload Failed", result.detail)
         elif refreshed == "updated":
@@ -299,7 +300,32 @@ def _import_products(admin: User, rows: list[dict[str, Any]]) -> bulk_import.Imp
         return bulk_import.import_products(session, admin, rows)
 
 
-def _refresh_products(products: AdminProductsState, admin: User, result: bulk_import.ImportResult) -> str:
+def _row_from_upload(row: dict[str, Any], product_id: str) -> AdminProductRow:
+    """A list row for a product just uploaded, from what was uploaded (the database is not read:
+    this is the fallback for when reading it just failed)."""
+    discount = row.get("discount_price")
+    return AdminProductRow(
+        id=product_id,
+        name=str(row.get("name") or "").strip(),
+        description=str(row.get("description") or ""),
+        image_url=str(row.get("image_url") or "") or "/placeholder.webp",
+        status=str(row.get("status") or "active"),
+        category=str(row.get("category_name") or ""),
+        price_text=_money_or_text(row.get("price")),
+        discount_text="" if discount in (None, "") else _money_or_text(discount),
+    )
+
+
+def _money_or_text(value: Any) -> str:
+    try:
+        return money_text(catalog.parse_money(value))
+    except ValueError:
+        return str(value)
+
+
+def _refresh_products(
+    products: AdminProductsState, admin: User, result: bulk_import.ImportResult, rows: list[dict[str, Any]]
+) -> str:
     """Reload the product list after an upload (SPEC §4): "updated", or "added" when the reload
     failed and the new products were put at the top of the list instead, or "failed"."""
     try:
@@ -309,7 +335,7 @@ def _refresh_products(products: AdminProductsState, admin: User, result: bulk_im
     except Exception:
         log.exception("product list refresh after a bulk upload failed")
     try:
-        added = [product_row(p, result.categories.get(p.category_id)) for p in result.created]
+        added = [_row_from_upload(rows[p.index], p.id) for p in result.created]
         products.rows = [*added, *products.rows][: max(len(products.rows), len(added))]
         products.count += len(added)
         return "added" if added else "failed"

@@ -157,6 +157,17 @@ def test_required_fields_are_named(client, admin_headers):
     assert blank.status_code == 400 and {"name", "price", "category"} <= set(blank.json())
 
 
+def test_a_discount_price_equal_to_the_price_means_no_discount(client, admin_headers, groceries):
+    """Retailer feeds carry discount_price = price for undiscounted lines: accepted, no badge."""
+    response = client.post("/api/products/", json=valid_body(groceries, discount_price="12.50"), headers=admin_headers)
+    assert response.status_code == 201, response.text
+    product_id = response.json()["data"]["id"]
+    stored = client.get(f"/api/products/{product_id}").json()["data"]
+    assert stored["price"] == stored["discount_price"] == "12.50" and stored["discount_percent"] == 0
+    listed = client.get("/api/products/", params={"price_range": "0-25", "ordering": "discount"}).json()["results"]
+    assert [(p["id"], p["discount_percent"]) for p in listed] == [(product_id, 0)]
+
+
 @pytest.mark.parametrize(
     ("overrides", "field", "message"),
     [
@@ -171,8 +182,8 @@ def test_required_fields_are_named(client, admin_headers):
         ({"price": {"amount": 1}}, "price", "Enter a valid amount, e.g. 12.50."),
         ({"discount_price": "-0.01"}, "discount_price", "Must not be negative."),
         ({"discount_price": "1.001"}, "discount_price", "Use at most 2 decimal places."),
-        ({"discount_price": "12.50"}, "discount_price", "Discount price must be below the price."),
-        ({"discount_price": "13"}, "discount_price", "Discount price must be below the price."),
+        ({"discount_price": "13"}, "discount_price", "Discount price must not be above the price."),
+        ({"discount_price": "12.51"}, "discount_price", "Discount price must not be above the price."),
         ({"discount_end": "2026-11-30T10:00"}, "discount_end", "The discount end must be after the discount start."),
         ({"discount_end": "2026-11-01T10:00"}, "discount_end", "The discount end must be after the discount start."),
         ({"discount_start": "tomorrow"}, "discount_start", "Enter a valid date and time, e.g. 2026-11-30T10:00."),
@@ -309,7 +320,7 @@ def test_patch_changes_only_the_given_fields(client, admin_headers, groceries, m
     # Cross-field rules see the stored values.
     too_high = client.patch(f"/api/products/{product.id}/", json={"discount_price": "25.00"}, headers=admin_headers)
     assert too_high.status_code == 400 and too_high.json()["discount_price"] == [
-        "Discount price must be below the price."
+        "Discount price must not be above the price."
     ]
     lower_price = client.patch(f"/api/products/{product.id}/", json={"price": "10.00"}, headers=admin_headers)
     assert lower_price.status_code == 400

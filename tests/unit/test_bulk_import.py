@@ -10,7 +10,7 @@ from discount_deals.db import get_engine, session_scope, write_session
 from discount_deals.models import Category, Product
 from discount_deals.services import Conflict, NotAuthenticated, PermissionDenied, ServiceError, ValidationFailed
 from discount_deals.services.bulk_import import (
-    INSERT_BATCH,
+    CHUNK_ROWS,
     import_categories,
     import_products,
     parse_categories_csv,
@@ -94,7 +94,7 @@ def test_import_products_in_several_batches(admin, make_category):
     category = make_category("Food")
     rows = [
         {"name": f"Item {n:05d}", "price": f"{n % 90 + 1}.25", "category": "food", "stock": str(n % 7)}
-        for n in range(2 * INSERT_BATCH + 17)
+        for n in range(2 * CHUNK_ROWS + 17)
     ]
     rows[5]["name"] = "item 00001"  # a duplicate of row 1, in another case
     with write_session() as session:
@@ -102,10 +102,10 @@ def test_import_products_in_several_batches(admin, make_category):
     assert result.status == 201
     assert [e["index"] for e in result.errors] == [5]
     assert len(result.created) == len(rows) - 1 == product_count()
-    assert result.categories == {category.id: result.categories[category.id]}
     first = result.created[0]
-    assert first.name == "Item 00000" and first.category_id == category.id and first.stock == 0
+    assert first.name == "Item 00000" and first.index == 0 and result.created[5].index == 6
     with session_scope() as session:
+        assert session.get(Product, first.id).category_id == category.id and session.get(Product, first.id).stock == 0
         stored = session.exec(select(Product).where(Product.name == "Item 00003")).one()
         assert stored.name_key == "item 00003" and str(stored.effective_price) == "4.25" and stored.stock == 3
         assert stored.created_at is not None and stored.updated_at is not None
@@ -121,7 +121,7 @@ def test_import_result_without_rows(session, admin):
 
 def test_failure_inside_the_transaction_rolls_back_every_row(admin, make_category):
     make_category("Food")
-    rows = [{"name": f"Row {n}", "price": "1", "category": "food"} for n in range(INSERT_BATCH + 10)]
+    rows = [{"name": f"Row {n}", "price": "1", "category": "food"} for n in range(CHUNK_ROWS + 10)]
     rows[-1]["name"] = "Explode"
     engine = get_engine()
     if engine.dialect.name != "sqlite":

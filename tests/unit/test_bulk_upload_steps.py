@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from discount_deals.db import session_scope, write_session
+from discount_deals.models import Product
 from discount_deals.services import bulk_import
 from discount_deals.services.bulk_import import CheckedRows
 
@@ -85,8 +86,8 @@ def test_product_templates_upload_as_they_are(admin, make_category):
     from_json = json.loads(bulk_import.products_template(names, "json"))
     result = _upload_products(admin, from_json)
     assert (len(result.created), result.errors) == (2, [])
-    created = {p.name: p for p in result.created}
-    rice = created["Sample Jasmine Rice 5kg"]
+    with session_scope() as session:
+        rice = session.get(Product, {p.name: p for p in result.created}["Sample Jasmine Rice 5kg"].id)
     assert (str(rice.price), str(rice.discount_price), rice.stock, rice.tags) == ("24.99", "19.99", 40, ["rice", "staples"])
 
     # The CSV template holds the same products: every one is now a duplicate.
@@ -101,7 +102,9 @@ def test_product_csv_template_creates_the_same_products(admin, make_category):
     make_category("Groceries")
     rows = bulk_import.parse_products_csv(bulk_import.products_template(["Groceries"], "csv").encode())
     result = _upload_products(admin, rows)
-    assert sorted((p.name, str(p.price), p.is_featured) for p in result.created) == [
+    with session_scope() as session:
+        stored = [session.get(Product, p.id) for p in result.created]
+    assert sorted((p.name, str(p.price), p.is_featured) for p in stored) == [
         ("Sample Jasmine Rice 5kg", "24.99", False),
         ("Sample Malt Drink 6 x 330ml", "9.50", True),
     ]

@@ -28,12 +28,12 @@ def data(make_category, make_product):
 
 
 def test_list_products_returns_pairs_and_page_numbers(session, data):
-    page = catalog.list_products(session, page=1, page_size=2)
+    page = catalog.list_products(session, page=1, page_size=2, ordering="name")
     assert page.count == 3 and page.page == 1 and page.page_size == 2 and page.total_pages == 2
     assert [(p.name, c.name) for p, c in page.items] == [("Oil", "Food"), ("Phone", "Tech")]
-    last = catalog.list_products(session, page=2, page_size=2)
+    last = catalog.list_products(session, page=2, page_size=2, ordering="name")
     assert [p.name for p, _ in last.items] == ["Rice"]
-    beyond = catalog.list_products(session, page=3, page_size=2)
+    beyond = catalog.list_products(session, page=3, page_size=2, ordering="name")
     assert beyond.items == [] and beyond.count == 3
     empty = catalog.list_products(session, category="nothing")
     assert empty.items == [] and empty.count == 0 and empty.total_pages == 0
@@ -41,13 +41,18 @@ def test_list_products_returns_pairs_and_page_numbers(session, data):
         catalog.list_products(session, page=0)
 
 
-def test_include_inactive_only_works_for_admins(session, data, customer, admin):
+def test_admins_see_hidden_products_by_default_and_nobody_else_ever(session, data, customer, admin):
     visible = ["Oil", "Phone", "Rice"]
-    assert [p.name for p, _ in catalog.list_products(session, include_inactive=True).items] == visible
-    assert [p.name for p, _ in catalog.list_products(session, include_inactive=True, actor=customer).items] == visible
-    assert [p.name for p, _ in catalog.list_products(session, actor=admin).items] == visible
-    everything = catalog.list_products(session, include_inactive=True, actor=admin)
-    assert [p.name for p, _ in everything.items] == ["Oil", "Phone", "Radio", "Rice", "TV"]
+    everything = ["Oil", "Phone", "Radio", "Rice", "TV"]
+
+    def listed(**options) -> list[str]:
+        return [p.name for p, _ in catalog.list_products(session, ordering="name", **options).items]
+
+    assert listed(include_inactive=True) == visible
+    assert listed(include_inactive=True, actor=customer) == visible
+    assert listed(actor=admin) == everything
+    assert listed(include_inactive=True, actor=admin) == everything
+    assert listed(include_inactive=False, actor=admin) == visible
 
 
 def test_page_size_is_capped(session, data):
@@ -61,7 +66,8 @@ def test_invalid_filters_raise_validation_errors(session, data):
     with pytest.raises(ValidationFailed) as bad_order:
         catalog.list_products(session, ordering="random")
     assert "ordering" in bad_order.value.fields
-    assert [p.name for p, _ in catalog.list_products(session, ordering="").items] == ["Oil", "Phone", "Rice"]
+    # No ordering: newest first (no search) — the fixture created Rice, Oil, Phone in that order.
+    assert [p.name for p, _ in catalog.list_products(session, ordering="").items] == ["Phone", "Oil", "Rice"]
 
 
 def test_featured_products(session, data):
@@ -183,7 +189,7 @@ def test_clean_product_partial_validates_only_given_fields():
         current=current,
         partial=True,
     )
-    assert errors == {"discount_price": ["Discount price must be below the price."]}
+    assert errors == {"discount_price": ["Discount price must not be above the price."]}
 
 
 def test_derived_columns_and_slugify():

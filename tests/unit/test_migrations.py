@@ -9,7 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
-from discount_deals import models
+from discount_deals import models, search_index
 from discount_deals.db import create_db_engine
 from discount_deals.migrations import alembic_config
 from discount_deals.settings import get_settings
@@ -35,7 +35,7 @@ def test_all_revisions_on_an_empty_database_match_the_models(tmp_path: Path):
     try:
         with engine.connect() as connection:
             context = MigrationContext.configure(
-                connection, opts={"compare_type": True, "render_as_batch": True}
+                connection, opts={"compare_type": True, "render_as_batch": True, "include_name": search_index.include_name}
             )
             assert compare_metadata(context, models.metadata) == []
             tables = set(inspect(connection).get_table_names())
@@ -72,5 +72,5 @@ def test_the_session_database_matches_the_models():
     from discount_deals.db import get_engine
 
     with get_engine().connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        context = MigrationContext.configure(connection, opts={"compare_type": True, "include_name": search_index.include_name})
         assert compare_metadata(context, models.metadata) == []

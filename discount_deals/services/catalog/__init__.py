@@ -1,0 +1,93 @@
+"""Catalogue rules: products and categories (listing and search, validation, writes).
+
+- :mod:`.listing`: pages of products with filters, orderings and cached counts
+- :mod:`.search`: the shopper's search text → full-text conditions (SQLite FTS5, PostgreSQL)
+- :mod:`.products`: one product (lookup, admin writes)
+- :mod:`.categories`: categories
+- :mod:`.validation`: the field rules (pydantic models) shared by single and bulk writes
+"""
+
+from .categories import category_conflicts, create_category, find_category, list_categories
+from .listing import (
+    ORDERINGS,
+    PRICE_RANGES,
+    ProductPage,
+    brand_counts,
+    catalogue_version,
+    featured_products,
+    is_visible,
+    list_brands,
+    list_products,
+    resolve_ordering,
+    visible_clause,
+)
+from .products import (
+    create_product,
+    delete_product,
+    existing_product_ids,
+    get_product,
+    product_name_taken,
+    products_by_ids,
+    update_product,
+)
+from .search import MAX_QUERY_LENGTH
+from .validation import (
+    KEPT_WHEN_ABSENT,
+    MAX_PRICE,
+    MAX_STOCK,
+    PRODUCT_DEFAULTS,
+    REQUIRED,
+    clean_category,
+    clean_product,
+    comma_list,
+    derived_columns,
+    duplicate_name_message,
+    name_key,
+    parse_datetime,
+    parse_money,
+    refresh_derived,
+    slugify,
+    validation_detail,
+)
+
+__all__ = [
+    "KEPT_WHEN_ABSENT",
+    "MAX_PRICE",
+    "MAX_QUERY_LENGTH",
+    "MAX_STOCK",
+    "ORDERINGS",
+    "PRICE_RANGES",
+    "PRODUCT_DEFAULTS",
+    "REQUIRED",
+    "ProductPage",
+    "brand_counts",
+    "catalogue_version",
+    "category_conflicts",
+    "clean_category",
+    "clean_product",
+    "comma_list",
+    "create_category",
+    "create_product",
+    "delete_product",
+    "derived_columns",
+    "duplicate_name_message",
+    "existing_product_ids",
+    "featured_products",
+    "find_category",
+    "get_product",
+    "is_visible",
+    "list_brands",
+    "list_categories",
+    "list_products",
+    "name_key",
+    "parse_datetime",
+    "parse_money",
+    "product_name_taken",
+    "products_by_ids",
+    "refresh_derived",
+    "resolve_ordering",
+    "slugify",
+    "update_product",
+    "validation_detail",
+    "visible_clause",
+]

@@ -1,0 +1,301 @@
+"""Product listings: one page at a time in SQL, with filters, orderings and cached counts.
+
+Filters (case-insensitive): ``search`` (full-text, see :mod:`.search`), ``category`` by id,
+slug or name, ``brand``, and ``price_range`` on the effective price, where each range includes
+its lower bound and excludes its upper bound so that neighbours never overlap: ``0-25`` is
+0 ≤ p < 25, ``25-50`` is 25 ≤ p < 50, ``50-100`` is 50 ≤ p < 100, ``100+`` is p ≥ 100.
+
+Without an ``ordering`` a search lists the best matches first and a plain listing the newest
+products first. Every ordering ends on a unique key (the name, unique regardless of case, or
+the id), so pages never shuffle between requests.
+
+Speed: shoppers' queries name the visibility condition literally, so partial indexes over
+visible products (see models.catalog) serve both the filter and the order. Counting every
+matching row is the expensive part of a page, so counts are cached per worker, keyed by the
+filters and checked against the database's catalogue version (changed by triggers on every
+listing-relevant write, see :mod:`discount_deals.search_index`): a write is seen by the next
+request of every worker.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import literal_column, text, true
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, func, select
+
+from ...models import Category, Product, ProductStatus, User
+from ...settings import get_settings
+from .. import ValidationFailed
+from ..permissions import is_admin
+from . import search as fulltext
+from .categories import find_category
+
+PRICE_RANGES: dict[str, tuple[Decimal, Decimal | None]] = {
+    "0-25": (Decimal(0), Decimal(25)),
+    "25-50": (Decimal(25), Decimal(50)),
+    "50-100": (Decimal(50), Decimal(100)),
+    "100+": (Decimal(100), None),
+}
+
+_NAME = (Product.name_key.asc(),)  # unique: the last word of every ordering
+_NEWEST = (Product.created_at.desc(), Product.id.desc())
+# The storefront's values (name, price-low, price-high, rating, discount), "newest" and
+# "relevance", and DRF-style field names.
+ORDERINGS: dict[str, tuple] = {
+    "name": _NAME,
+    "-name": (Product.name_key.desc(),),
+    "price-low": (Product.effective_price.asc(), *_NAME),
+    "price": (Product.effective_price.asc(), *_NAME),
+    "price-high": (Product.effective_price.desc(), *_NAME),
+    "-price": (Product.effective_price.desc(), *_NAME),
+    # The storefront's "rating" means best first, so both spellings sort descending.
+    "rating": (Product.rating.desc(), *_NAME),
+    "-rating": (Product.rating.desc(), *_NAME),
+    "discount": (Product.discount_percent.desc(), *_NAME),
+    "-discount_percent": (Product.discount_percent.desc(), *_NAME),
+    "discount_percent": (Product.discount_percent.asc(), *_NAME),
+    "newest": _NEWEST,
+    "-created_at": _NEWEST,
+    "created_at": (Product.created_at.asc(), Product.id.asc()),
+    "relevance": (),  # best match first; without a search, newest first
+}
+
+
+def is_visible(product: Product) -> bool:
+    """Shoppers see (and may buy) only active, available products."""
+    return product.status == ProductStatus.ACTIVE.value and bool(product.is_available)
+
+
+def visible_clause():
+    """SQL form of :func:`is_visible`, spelled with literals as the partial indexes' WHERE is,
+    so that the planner may use them (a bound parameter would not prove the index applies)."""
+    return (Product.status == literal_column("'active'")) & (Product.is_available == true())
+
+
+@dataclass(frozen=True)
+class ProductPage:
+    """One page of a product listing; ``items`` pairs each product with its category."""
+
+    items: list[tuple[Product, Category]]
+    count: int
+    page: int
+    page_size: int
+    ordering: str = "newest"
+
+    @property
+    def total_pages(self) -> int:
+        return math.ceil(self.count / self.page_size) if self.count else 0
+
+
+# --- the count cache ---------------------------------------------------------------------------
+
+
+class _CountCache:
+    """Counts by listing key, each remembered with the catalogue version it was computed at."""
+
+    def __init__(self, size: int = 4096):
+        self._size = size
+        self._entries: OrderedDict[tuple, tuple[int, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, version: int) -> int | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry[0] != version:
+                return None
+            self._entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key: tuple, version: int, count: int) -> None:
+        with self._lock:
+            self._entries[key] = (version, count)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_counts = _CountCache()
+
+
+def catalogue_version(session: Session) -> int:
+    """The catalogue version the session sees (0 when the database has none yet)."""
+    return session.execute(text("SELECT version FROM catalog_version WHERE id = 1")).scalar() or 0
+
+
+def _count(session: Session, key: tuple, conditions: list) -> int:
+    version = catalogue_version(session)
+    key = (str(session.get_bind().url), *key)
+    count = _counts.get(key, version)
+    if count is None:
+        count = session.exec(select(func.count()).select_from(Product).where(*conditions)).one()
+        _counts.put(key, version, count)
+    return count
+
+
+# --- filters -----------------------------------------------------------------------------------
+
+
+def _brand_spellings(session: Session, brands: Iterable[str]) -> list[str]:
+    """How ``brands`` are spelled in the catalogue (compared case-insensitively); filtering on
+    the exact spellings lets the brand index serve the query."""
+    lowered = {brand.strip().lower() for brand in brands if brand and brand.strip()}
+    if not lowered:
+        return []
+    return sorted(session.exec(select(Product.brand).distinct().where(func.lower(Product.brand).in_(lowered))).all())
+
+
+def _price_range_clause(price_range: str):
+    bounds = PRICE_RANGES.get(price_range.strip())
+    if bounds is None:
+        choices = ", ".join(PRICE_RANGES)
+        message = f'"{price_range}" is not a valid price range; use one of {choices}.'
+        raise ValidationFailed(message, fields={"price_range": [message]})
+    low, high = bounds
+    clause = Product.effective_price >= low
+    return clause if high is None else clause & (Product.effective_price < high)
+
+
+def resolve_ordering(ordering: str | None, searching: bool) -> str:
+    """The ordering's canonical name: none given means best match for a search, else newest."""
+    name = (ordering or "").strip() or ("relevance" if searching else "newest")
+    if name not in ORDERINGS:
+        message = f'"{ordering}" is not a valid ordering; use one of {", ".join(ORDERINGS)}.'
+        raise ValidationFailed(message, fields={"ordering": [message]})
+    if name == "relevance" and not searching:
+        return "newest"
+    return name
+
+
+def list_products(
+    session: Session,
+    *,
+    search: str = "",
+    category: str = "",
+    brand: str = "",
+    price_range: str = "",
+    ordering: str = "",
+    page: int = 1,
+    page_size: int = 10,
+    include_inactive: bool | None = None,
+    actor: User | None = None,
+) -> ProductPage:
+    """One page of products matching the filters (see the module docstring).
+
+    Admins see inactive and unavailable products unless ``include_inactive`` is False; nobody
+    else ever does. An unknown category or brand gives an empty page; an invalid price range,
+    ordering or search text (over 200 characters) raises ValidationFailed. A page past the end
+    has no items (the API answers 404 for it).
+    """
+    if page < 1 or page_size < 1:
+        raise ValidationFailed("Invalid page.", fields={"page": ["A positive whole number is required."]})
+    page_size = min(page_size, get_settings().max_page_size)
+    query = fulltext.parse(search)
+    order_name = resolve_ordering(ordering, query is not None)
+    empty = ProductPage(items=[], count=0, page=page, page_size=page_size, ordering=order_name)
+
+    everything = is_admin(actor) and include_inactive is not False
+    conditions: list[Any] = [] if everything else [visible_clause()]
+    key: list[Any] = [everything]
+    if price_range and price_range.strip():
+        conditions.append(_price_range_clause(price_range))
+        key.append(("price", price_range.strip()))
+    if category and category.strip():
+        found = find_category(session, category)
+        if found is None:
+            return empty
+        conditions.append(Product.category_id == found.id)
+        key.append(("category", found.id))
+    if brand and brand.strip():
+        spellings = _brand_spellings(session, [brand])
+        if not spellings:
+            return empty
+        conditions.append(Product.brand.in_(spellings))
+        key.append(("brand", tuple(spellings)))
+    if query is not None:
+        if query.matches_nothing:
+            return empty
+        conditions.append(fulltext.match_clause(session, query))
+        key.append(("search", query.key))
+
+    count = _count(session, tuple(key), conditions)
+    offset = (page - 1) * page_size
+    if offset >= count:
+        return ProductPage(items=[], count=count, page=page, page_size=page_size, ordering=order_name)
+    if order_name == "relevance":
+        order_by = (fulltext.relevance_tier(session, query), *_NAME)
+    else:
+        order_by = ORDERINGS[order_name]
+    rows = session.exec(
+        select(Product, Category)
+        .join(Category, Category.id == Product.category_id)
+        .where(*conditions)
+        .order_by(*order_by)
+        .offset(offset)
+        .limit(page_size)
+    ).all()
+    return ProductPage(
+        items=[(product, product_category) for product, product_category in rows],
+        count=count,
+        page=page,
+        page_size=page_size,
+        ordering=order_name,
+    )
+
+
+def featured_products(session: Session, limit: int = 4) -> list[tuple[Product, Category]]:
+    """Visible featured products, biggest saving first (discount_price − price ascending; no
+    discount counts as no saving), then by name."""
+    saving = Product.effective_price - Product.price
+    rows = session.exec(
+        select(Product, Category)
+        .join(Category, Category.id == Product.category_id)
+        .where(visible_clause(), Product.is_featured == True)
+        .order_by(saving.asc(), Product.name_key.asc())
+        .limit(max(0, limit))
+    ).all()
+    return [(product, category) for product, category in rows]
+
+
+def brand_counts(session: Session, brands: Iterable[str]) -> dict[str, int]:
+    """How many visible products each brand has (brand compared case-insensitively)."""
+    brands = list(brands)
+    counts: dict[str, int] = {}
+    spellings = _brand_spellings(session, brands)
+    if spellings:
+        brand_key = func.lower(Product.brand)
+        rows = session.exec(
+            select(brand_key, func.count()).where(visible_clause(), Product.brand.in_(spellings)).group_by(brand_key)
+        ).all()
+        counts = {key: count for key, count in rows}
+    return {brand: counts.get(brand.lower(), 0) for brand in brands}
+
+
+def list_brands(session: Session) -> list[str]:
+    """The distinct non-blank brands of visible products (one spelling per brand), sorted."""
+    # Brands come from the brand index; each needs only one visible product, found through it too.
+    spellings = select(Product.brand.label("brand")).where(Product.brand != "").distinct().subquery()
+    holder = aliased(Product)
+    has_visible = (
+        select(holder.id)
+        .where(
+            holder.brand == spellings.c.brand, holder.status == ProductStatus.ACTIVE.value, holder.is_available == True
+        )
+        .exists()
+    )
+    by_key: dict[str, str] = {}
+    for brand in session.exec(select(spellings.c.brand).where(has_visible)).all():
+        key = brand.lower()
+        by_key[key] = min(by_key.get(key, brand), brand)
+    return [by_key[key] for key in sorted(by_key)]

@@ -1,0 +1,138 @@
+"""Single products: lookup for shoppers and admins, and the admin's create, update and delete."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import String, cast
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from ...models import Category, Product, User
+from .. import NotFound, ValidationFailed
+from ..permissions import is_admin, require_admin
+from .categories import find_category
+from .listing import is_visible, visible_clause
+from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+
+
+def get_product(session: Session, product_id: str, actor: User | None = None) -> tuple[Product, Category]:
+    """A product and its category; NotFound when unknown or hidden from ``actor`` (only admins
+    see inactive or unavailable products)."""
+    row = session.exec(
+        select(Product, Category).join(Category, Category.id == Product.category_id).where(Product.id == product_id)
+    ).first()
+    if row is None or not (is_visible(row[0]) or is_admin(actor)):
+        raise NotFound("Product not found.")
+    return row[0], row[1]
+
+
+def products_by_ids(session: Session, ids: Iterable[str]) -> dict[str, tuple[Product, Category]]:
+    """The visible products among ``ids`` with their categories, by id (unknown or hidden ids
+    are left out; guest carts and favourites use this to drop what can no longer be shown)."""
+    ids = list(dict.fromkeys(ids))
+    found: dict[str, tuple[Product, Category]] = {}
+    for start in range(0, len(ids), 500):
+        rows = session.exec(
+            select(Product, Category)
+            .join(Category, Category.id == Product.category_id)
+            .where(Product.id.in_(ids[start : start + 500]), visible_clause())
+        ).all()
+        found.update({product.id: (product, category) for product, category in rows})
+    return found
+
+
+def existing_product_ids(session: Session, ids: Iterable[str]) -> set[str]:
+    """Which of ``ids`` are products (queried in chunks to stay under SQL parameter limits)."""
+    ids = list(dict.fromkeys(ids))
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        found.update(session.exec(select(Product.id).where(Product.id.in_(chunk))).all())
+    return found
+
+
+def product_name_taken(session: Session, name: str, *, exclude_id: str | None = None) -> bool:
+    query = select(Product.id).where(Product.name_key == name_key(name))
+    if exclude_id:
+        query = query.where(Product.id != exclude_id)
+    return session.exec(query).first() is not None
+
+
+def _validate_for_write(
+    session: Session, data: Mapping[str, Any], *, current: Product | None, partial: bool
+) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    values, errors = clean_product(
+        data,
+        resolve_category=lambda value: find_category(session, value),
+        missing_products=lambda ids: set(ids) - existing_product_ids(session, ids),
+        current=current,
+        partial=partial,
+    )
+    exclude_id = current.id if current else None
+    if "name" in values and "name" not in errors and product_name_taken(session, values["name"], exclude_id=exclude_id):
+        errors["name"] = [duplicate_name_message(values["name"])]
+    if errors:
+        duplicate = len(errors) == 1 and "already exists" in errors.get("name", [""])[0]
+        raise ValidationFailed(errors["name"][0] if duplicate else validation_detail(errors), fields=errors)
+    return values
+
+
+def _save(session: Session, product: Product) -> Product:
+    """Write a product; a name taken meanwhile by a concurrent write is a 400, not a crash."""
+    refresh_derived(product)
+    try:
+        with session.begin_nested():
+            session.add(product)
+            session.flush()
+    except IntegrityError:
+        message = duplicate_name_message(product.name)
+        raise ValidationFailed(message, fields={"name": [message]}) from None
+    session.refresh(product)
+    return product
+
+
+def create_product(session: Session, actor: User | None, data: Mapping[str, Any]) -> Product:
+    """Create a product from the admin form's fields (admins only). ``category`` may be an id,
+    slug or name. Raises ValidationFailed with field errors."""
+    require_admin(actor)
+    values = _validate_for_write(session, data, current=None, partial=False)
+    return _save(session, Product(**values))
+
+
+def update_product(
+    session: Session, actor: User | None, product_id: str, data: Mapping[str, Any], *, partial: bool = False
+) -> Product:
+    """Update a product (admins only): a full update (PUT) or, with ``partial``, only the given
+    fields (PATCH)."""
+    require_admin(actor)
+    product = session.get(Product, product_id)
+    if product is None:
+        raise NotFound("Product not found.")
+    values = _validate_for_write(session, data, current=product, partial=partial)
+    for field, value in values.items():
+        setattr(product, field, value)
+    return _save(session, product)
+
+
+def delete_product(session: Session, actor: User | None, product_id: str) -> None:
+    """Delete a product (admins only) and drop it from other products' related lists.
+
+    Cart lines and favourites go with it; order lines keep their snapshot."""
+    require_admin(actor)
+    product = session.get(Product, product_id)
+    if product is None:
+        raise NotFound("Product not found.")
+    referencing = session.exec(
+        select(Product).where(
+            cast(Product.related_products, String).contains(product_id, autoescape=True), Product.id != product_id
+        )
+    ).all()
+    for other in referencing:
+        other.related_products = [pid for pid in other.related_products if pid != product_id]
+        session.add(other)
+    session.delete(product)
+    session.flush()

@@ -1,0 +1,423 @@
+"""Product and category field rules, carried by pydantic models.
+
+:class:`ProductFields` and :class:`CategoryFields` declare each field's type and limits; the
+few rules pydantic has no word for (plain decimal text, no booleans for numbers, no control
+characters, http(s) or site-relative URLs) are validators on those types. Failures come back
+DRF-style, ``{field: [message]}``, in the shop's own words (see ``_MESSAGES``), and
+:func:`clean_product` adds what needs the database or the product being edited: the category,
+related products, the discount below the price and the discount window.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
+
+from ...models import Category, Product, ProductStatus
+from ...settings import get_settings
+from ..pricing import discount_percent, effective_price
+
+REQUIRED = "This field is required."
+MAX_PRICE = Decimal(10000000000)  # the columns hold 12 digits, 2 of them decimals
+MAX_STOCK = 2_147_483_647  # a 32-bit INTEGER column on PostgreSQL
+_DECIMAL_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")  # plain decimals: no exponents, "_" or "NaN"
+# C0 and C1 control characters except tab and newline (carriage returns become newlines first).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+# Fields of the admin product form. A full update (PUT) resets those it does not receive to their
+# defaults (so omitting discount_price clears the discount); brand and rating, which that form
+# does not send, keep their values unless given.
+PRODUCT_DEFAULTS: dict[str, Any] = {
+    "description": "",
+    "discount_price": None,
+    "discount_start": None,
+    "discount_end": None,
+    "image_url": "",
+    "tags": [],
+    "status": ProductStatus.ACTIVE.value,
+    "is_available": True,
+    "is_featured": False,
+    "stock": 0,
+    "related_products": [],
+}
+KEPT_WHEN_ABSENT = {"brand": "", "rating": 0.0}
+# Blank text in these means "not given" (the admin form omits blank discount fields; CSV cells are text).
+NULLABLE = ("discount_price", "discount_start", "discount_end")
+BLANK_MEANS_ABSENT = frozenset({"discount_price", "discount_start", "discount_end", "rating", "stock", "status"})
+
+
+def _fail(message: str) -> PydanticCustomError:
+    return PydanticCustomError("shop_rule", message)
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+# --- field types --------------------------------------------------------------------------------
+
+
+def _as_text(value: Any) -> Any:
+    """Numbers become text; other non-text values are refused; blanks around are dropped."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise _fail("Must be text.")
+    text = str(value).replace("\r\n", "\n").replace("\r", "\n").strip()
+    if _CONTROL.search(text):
+        raise _fail("Must not contain control characters.")
+    return text
+
+
+def Text(max_length: int) -> Any:  # noqa: N802 - a type factory, used in annotations
+    return Annotated[str, BeforeValidator(_as_text), Field(max_length=max_length)]
+
+
+def _plain_decimal(value: Any) -> Any:
+    text = str(value).strip() if isinstance(value, int | float | Decimal | str) and not isinstance(value, bool) else ""
+    if not _DECIMAL_TEXT.fullmatch(text):
+        raise _fail("Enter a valid amount, e.g. 12.50.")
+    return Decimal(text).normalize() if "." in text else Decimal(text)
+
+
+Money = Annotated[Decimal, BeforeValidator(_plain_decimal), Field(ge=0, lt=MAX_PRICE, decimal_places=2)]
+
+
+def _no_bool(message: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise _fail(message)
+        return value
+
+    return check
+
+
+def _text_or_datetime(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.strip()
+        return f"{text[:-1]}+00:00" if text.endswith(("Z", "z")) else text
+    if isinstance(value, datetime):
+        return value
+    raise _fail("Enter a valid date and time, e.g. 2026-11-30T10:00.")
+
+
+def _utc(moment: datetime) -> datetime:
+    """Values without a time zone are taken as UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+Moment = Annotated[datetime, BeforeValidator(_text_or_datetime), AfterValidator(_utc)]
+Stock = Annotated[int, BeforeValidator(_no_bool("Stock must be a whole number of 0 or more.")), Field(ge=0, le=MAX_STOCK)]
+Rating = Annotated[float, BeforeValidator(_no_bool("Rating must be a number from 0 to 5.")), Field(ge=0, le=5)]
+Flag = Annotated[bool, BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v)]
+Status = Annotated[
+    Literal["active", "inactive"], BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v)
+]
+
+
+def _trimmed_list(value: Any) -> Any:
+    if value is None:
+        return []
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [item.strip() for item in value if item.strip()]
+    return value  # refused by list[str] below
+
+
+TextList = Annotated[list[str], BeforeValidator(_trimmed_list)]
+
+
+def _image_url(value: str) -> str:
+    """Blank → the placeholder picture; otherwise an http(s) URL or a path on this site."""
+    if not value:
+        return get_settings().placeholder_image_url
+    if not re.match(r"^(https?://|/(?!/))", value, re.IGNORECASE):
+        raise _fail("Enter a valid URL (http://, https:// or a path starting with /).")
+    return value
+
+
+def _none_as_blank(value: Any) -> Any:
+    return "" if value is None else _as_text(value)
+
+
+ImageUrl = Annotated[str, BeforeValidator(_none_as_blank), Field(max_length=500), AfterValidator(_image_url)]
+
+
+class ProductFields(BaseModel):
+    """The product fields a client may send; category and related products are checked by
+    :func:`clean_product` against the database."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: Text(200) = None
+    description: Text(100_000) = None
+    brand: Text(80) = None
+    image_url: ImageUrl = None
+    price: Money = None
+    discount_price: Money = None
+    discount_start: Moment = None
+    discount_end: Moment = None
+    rating: Rating = None
+    stock: Stock = None
+    is_featured: Flag = None
+    is_available: Flag = None
+    status: Status = None
+    tags: TextList = None
+    related_products: TextList = None
+
+
+class CategoryFields(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    name: Text(120) = None
+    slug: Text(140) = None
+    description: Text(100_000) = None
+
+
+# Messages for pydantic's own error types, by field; "*" covers the rest.
+_MONEY = {
+    "greater_than_equal": "Must not be negative.",
+    "less_than": "Must be less than 10,000,000,000.",
+    "decimal_max_places": "Use at most 2 decimal places.",
+    "*": "Enter a valid amount, e.g. 12.50.",
+}
+_TEXT = {"string_too_long": "Must be at most {max_length} characters.", "too_long": "Must be at most {max_length} characters.", "*": "Must be text."}
+_MESSAGES: dict[str, dict[str, str]] = {
+    "name": _TEXT,
+    "description": _TEXT,
+    "brand": _TEXT,
+    "slug": _TEXT,
+    "image_url": _TEXT,
+    "price": _MONEY,
+    "discount_price": _MONEY,
+    "discount_start": {"*": "Enter a valid date and time, e.g. 2026-11-30T10:00."},
+    "discount_end": {"*": "Enter a valid date and time, e.g. 2026-11-30T10:00."},
+    "rating": {"*": "Rating must be a number from 0 to 5."},
+    "stock": {"less_than_equal": f"Stock must be at most {MAX_STOCK:,}.", "*": "Stock must be a whole number of 0 or more."},
+    "is_featured": {"*": "Must be true or false."},
+    "is_available": {"*": "Must be true or false."},
+    "status": {"*": 'Status must be "active" or "inactive".'},
+    "tags": {"*": "Tags must be a list of text values."},
+    "related_products": {"*": "Related products must be a list of text values."},
+}
+
+
+def field_errors(error: ValidationError) -> dict[str, list[str]]:
+    """A pydantic error as ``{field: [message]}`` (the first problem of each field)."""
+    errors: dict[str, list[str]] = {}
+    for problem in error.errors():
+        field = str(problem["loc"][0]) if problem.get("loc") else "non_field_errors"
+        if field in errors:
+            continue
+        if problem["type"] == "shop_rule":
+            message = problem["msg"]
+        else:
+            table = _MESSAGES.get(field, {"*": "Invalid value."})
+            message = table.get(problem["type"], table["*"]).format(**problem.get("ctx", {}))
+        errors[field] = [message]
+    return errors
+
+
+def _validate(model: type[BaseModel], data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The given fields validated: (values of the valid ones, errors of the others)."""
+    try:
+        parsed = model.model_validate(data)
+    except ValidationError as exc:
+        errors = field_errors(exc)
+        valid = {k: v for k, v in data.items() if k not in errors}
+        return (_validate(model, valid)[0] if valid else {}), errors
+    return {name: getattr(parsed, name) for name in data}, {}
+
+
+# --- single values (the admin screens, the CLI) --------------------------------------------------
+
+
+class _Invalid(ValueError):
+    """One value is unacceptable; the message is shown to the user."""
+
+
+def _one(field: str, value: Any) -> Any:
+    values, errors = _validate(ProductFields, {field: value})
+    if errors:
+        raise _Invalid(errors[field][0])
+    return values[field]
+
+
+def parse_money(value: Any) -> Decimal:
+    """A non-negative amount with at most 2 decimal places, from a number or decimal text."""
+    return _one("price", value).quantize(Decimal("0.01"))
+
+
+def parse_datetime(value: Any) -> datetime:
+    """ISO date-times, including the browser's datetime-local ``2026-11-30T10:00``; values without
+    a time zone are taken as UTC."""
+    return _one("discount_start", value)
+
+
+def comma_list(text: str) -> list[str]:
+    """Comma-separated values (tags, related product ids), trimmed, blanks dropped."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+# --- whole products and categories ---------------------------------------------------------------
+
+
+def name_key(name: str) -> str:
+    """Product names are unique regardless of case and surrounding blanks."""
+    return " ".join((name or "").split()).lower()
+
+
+def slugify(name: str) -> str:
+    """SPEC §5: lowercase, trim, drop characters other than word characters, spaces and hyphens,
+    and turn spaces into hyphens."""
+    text = re.sub(r"[^\w\s-]", "", (name or "").lower().strip())
+    return re.sub(r"\s+", "-", text)
+
+
+def derived_columns(name: str, price: Decimal, discount_price: Decimal | None) -> dict[str, Any]:
+    """The columns computed from a product's name and prices (shared by single and bulk writes)."""
+    return {
+        "name_key": name_key(name),
+        "effective_price": effective_price(price, discount_price),
+        "discount_percent": discount_percent(price, discount_price),
+    }
+
+
+def refresh_derived(product: Product) -> Product:
+    """Recompute the columns derived from a product's prices and name (call before every write)."""
+    for column, value in derived_columns(product.name, product.price, product.discount_price).items():
+        setattr(product, column, value)
+    return product
+
+
+def clean_product(
+    data: Mapping[str, Any],
+    *,
+    resolve_category: Callable[[Any], Category | None],
+    missing_products: Callable[[list[str]], set[str]],
+    current: Product | None = None,
+    partial: bool = False,
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Validate product fields; return (column values, field errors).
+
+    Create: ``current`` is None and absent fields take their defaults. Full update: ``current`` is
+    the product and absent form fields take their defaults too. Partial update: only the given
+    fields are validated and returned. Cross-field rules (discount not above the price, end
+    after start) are checked against the merged result. Name uniqueness is the caller's job.
+    """
+    errors: dict[str, list[str]] = {}
+    given = {
+        field: data[field]
+        for field in ProductFields.model_fields
+        if field in data and not (field in BLANK_MEANS_ABSENT and _blank(data[field]))
+    }
+    for field in ("name", "price"):
+        if (not partial or field in data) and _blank(data.get(field)):
+            errors[field] = [REQUIRED]
+            given.pop(field, None)
+    values, invalid = _validate(ProductFields, given)
+    errors.update(invalid)
+    if partial:
+        # An explicit null or blank clears a discount field (absent leaves it as it is).
+        values.update({field: None for field in NULLABLE if field in data and _blank(data[field])})
+    else:
+        for field, default in PRODUCT_DEFAULTS.items():
+            if field not in given:
+                values[field] = list(default) if isinstance(default, list) else default
+        if current is None:
+            for field, default in KEPT_WHEN_ABSENT.items():
+                if field not in given:
+                    values[field] = default
+    if "image_url" in values and not values["image_url"]:
+        values["image_url"] = get_settings().placeholder_image_url
+    if "price" in values:
+        values["price"] = values["price"].quantize(Decimal("0.01"))
+    if values.get("discount_price") is not None:
+        values["discount_price"] = values["discount_price"].quantize(Decimal("0.01"))
+
+    if not partial or "category" in data:
+        raw = data.get("category")
+        if _blank(raw):
+            errors["category"] = [REQUIRED]
+        else:
+            category = resolve_category(raw)
+            if category is None:
+                label = raw.get("id") if isinstance(raw, Mapping) else raw
+                errors["category"] = [f'Category "{label}" not found.']
+            else:
+                values["category_id"] = category.id
+
+    related = values.get("related_products") or []
+    if current is not None and current.id in related:
+        errors["related_products"] = ["A product cannot be related to itself."]
+    elif related and "related_products" not in errors:
+        missing = missing_products(related)
+        if missing:
+            errors["related_products"] = [f"Products not found: {', '.join(sorted(missing))}."]
+
+    def merged(field: str) -> Any:
+        return values[field] if field in values else getattr(current, field, None)
+
+    price, discount = merged("price"), merged("discount_price")
+    checkable = price is not None and discount is not None and not {"price", "discount_price"} & errors.keys()
+    if checkable and discount > price:
+        # Equal means "no discount" (retailer feeds carry it); above the price is a mistake.
+        errors["discount_price"] = ["Discount price must not be above the price."]
+    start, end = merged("discount_start"), merged("discount_end")
+    checkable = start is not None and end is not None and not {"discount_start", "discount_end"} & errors.keys()
+    if checkable and _utc(end) <= _utc(start):
+        errors["discount_end"] = ["The discount end must be after the discount start."]
+    return values, errors
+
+
+def clean_category(
+    data: Mapping[str, Any],
+    *,
+    require_slug_and_description: bool = False,
+    resolve_parent: Callable[[Any], Category | None],
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Validate category fields; return (column values, field errors). A blank slug is derived
+    from the name (SPEC §5) unless ``require_slug_and_description`` (bulk uploads) asks for it."""
+    texts = {"name": "Name is required", "slug": "Slug is required", "description": "Description is required"}
+    errors: dict[str, list[str]] = {}
+    given: dict[str, Any] = {}
+    for field in texts:
+        if _blank(data.get(field)):
+            if field == "name" or require_slug_and_description:
+                errors[field] = [texts[field]]
+        else:
+            given[field] = data[field]
+    values, invalid = _validate(CategoryFields, given)
+    errors.update(invalid)
+    if "name" in values and "slug" not in errors:
+        slug = slugify(values.get("slug") or values["name"])
+        if not slug:
+            errors["slug"] = ["Enter a slug made of letters, numbers, hyphens or underscores."]
+        values["slug"] = slug
+    values.setdefault("description", "")
+    parent = data.get("parent")
+    values["parent_id"] = None
+    if not _blank(parent):
+        found = resolve_parent(parent)
+        if found is None:
+            errors["parent"] = [f'Category "{parent}" not found.']
+        else:
+            values["parent_id"] = found.id
+    return values, errors
+
+
+def validation_detail(errors: Mapping[str, list[str]], what: str = "product") -> str:
+    """One sentence summarising field errors (required fields first)."""
+    missing = [field for field, messages in errors.items() if REQUIRED in messages]
+    if missing:
+        return f"Please fill in all required fields: {', '.join(missing)}."
+    summary = "; ".join(f"{field}: {messages[0]}" for field, messages in errors.items())
+    return f"Invalid {what}. {summary}"
+
+
+def duplicate_name_message(name: str) -> str:
+    return f'A product named "{name}" already exists.'
+
