@@ -36,6 +36,10 @@ def upgrade() -> None:
     op.drop_index("ix_product_visible_name", table_name="product")
     # Nearly every product is active: this index only lured SQLite away from the listing indexes.
     op.drop_index("ix_product_status", table_name="product")
+    # Superseded: names are ordered and found by name_key and the search index, prices by the
+    # listing indexes below; each index left costs every insert of a bulk upload.
+    op.drop_index("ix_product_name", table_name="product")
+    op.drop_index("ix_product_effective_price", table_name="product")
     for name, columns, options in _INDEXES:
         op.create_index(name, "product", columns, unique=False, **options)
     search_index.install(op.get_bind())
@@ -46,4 +50,6 @@ def downgrade() -> None:
     for name, _columns, _options in reversed(_INDEXES):
         op.drop_index(name, table_name="product")
     op.create_index("ix_product_status", "product", ["status"], unique=False)
+    op.create_index("ix_product_name", "product", ["name"], unique=False)
+    op.create_index("ix_product_effective_price", "product", ["effective_price"], unique=False)
     op.create_index("ix_product_visible_name", "product", ["status", "is_available", "name"], unique=False)

@@ -66,6 +66,18 @@ def current_user(request: Request) -> User:
         raise _Unauthorized(exc.detail) from None
 
 
+def optional_user_in(session: Session, request: Request) -> User | None:
+    """:func:`optional_user` inside a session the caller already holds (hot read paths that do
+    all their work in one worker-thread call)."""
+    token = bearer_token(request)
+    if token is None:
+        return None
+    try:
+        return user_for_access_token(session, token)
+    except NotAuthenticated as exc:
+        raise _Unauthorized(exc.detail) from None
+
+
 def optional_user(request: Request) -> User | None:
     """The user when a valid token is sent; a missing token means a guest.
 

@@ -13,17 +13,18 @@ from typing import Annotated, Any
 from fastapi import Body, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
-from ..db import write_session
-from ..models import Category, Product
+from ..db import session_scope, write_session
+from ..models import Category, Product, User
 from ..services import ServiceError, ValidationFailed, bulk_import, catalog
 from ..settings import get_settings
-from .deps import AdminUser, OptionalUser, SessionDep, WriteSessionDep
+from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
 from .routing import ApiRouter
-from .schemas import product_json
+from .schemas import ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
 
 router = ApiRouter(tags=["products"])
 
@@ -109,11 +110,28 @@ def _product_data(request: Request, product: Product, session: Session) -> dict:
     return {"data": product_json(request, product, session.get(Category, product.category_id))}
 
 
-@router.get("/products/")
-def list_products(
+class JSONBytes(Response):
+    """A body already serialised (by pydantic): FastAPI's encoder would walk it again."""
+
+    media_type = "application/json"
+
+
+async def _in_one_thread(request: Request, work: Callable[[Session, User | None], BaseModel]) -> JSONBytes:
+    """Run a read in one worker-thread call: session, caller and query together, then the JSON.
+
+    The hot read paths avoid a thread hop per dependency; under 32 concurrent shoppers those
+    hops (and FastAPI's re-encoding of the result) cost more than the query itself."""
+
+    def run() -> bytes:
+        with session_scope() as session:
+            return work(session, optional_user_in(session, request)).model_dump_json().encode()
+
+    return JSONBytes(await run_in_threadpool(run))
+
+
+@router.get("/products/", response_model=ProductPageOut)
+async def list_products(
     request: Request,
-    session: SessionDep,
-    user: OptionalUser,
     search: str = "",
     category: str = "",
     brand: str = "",
@@ -126,23 +144,29 @@ def list_products(
     Without ``ordering``: best match first for a search, else newest first. Admins see inactive
     and unavailable products too unless ``include_inactive=false``."""
     page = page_request(request)
-    result = catalog.list_products(
-        session,
-        search=search,
-        category=category,
-        brand=brand,
-        price_range=price_range,
-        ordering=ordering,
-        page=page.page,
-        page_size=page.page_size,
-        include_inactive=_flag(include_inactive, "include_inactive") if include_inactive.strip() else None,
-        actor=user,
-    )
-    return build_page(request, page, result.count, [product_json(request, p, c) for p, c in result.items])
+    show_hidden = _flag(include_inactive, "include_inactive") if include_inactive.strip() else None
+
+    def listing(session: Session, user: User | None) -> ProductPageOut:
+        result = catalog.list_products(
+            session,
+            search=search,
+            category=category,
+            brand=brand,
+            price_range=price_range,
+            ordering=ordering,
+            page=page.page,
+            page_size=page.page_size,
+            include_inactive=show_hidden,
+            actor=user,
+        )
+        results = [product_out(request, p, c) for p, c in result.items]
+        return ProductPageOut.model_construct(**build_page(request, page, result.count, results))
+
+    return await _in_one_thread(request, listing)
 
 
-@router.get("/products/featured")
-def featured_products(request: Request, session: SessionDep, limit: str = ""):
+@router.get("/products/featured", response_model=ProductListOut)
+async def featured_products(request: Request, limit: str = ""):
     """``{"data": [...]}``: visible featured products, biggest saving first (4 unless ``limit``)."""
     count = FEATURED_DEFAULT
     if limit.strip():
@@ -150,8 +174,12 @@ def featured_products(request: Request, session: SessionDep, limit: str = ""):
             message = f"A whole number from 1 to {FEATURED_MAX} is required."
             raise ValidationFailed(f"Invalid limit: {message}", fields={"limit": [message]})
         count = int(limit)
-    items = catalog.featured_products(session, limit=count)
-    return {"data": [product_json(request, p, c) for p, c in items]}
+
+    def featured(session: Session, _user: User | None) -> ProductListOut:
+        items = catalog.featured_products(session, limit=count)
+        return ProductListOut.model_construct(data=[product_out(request, p, c) for p, c in items])
+
+    return await _in_one_thread(request, featured)
 
 
 @router.post("/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
@@ -167,11 +195,15 @@ async def bulk_upload_products(request: Request, user: AdminUser):
     return bulk_response(result, [{"id": p.id, "name": p.name} for p in result.created])
 
 
-@router.get("/products/{product_id}")
-def get_product(request: Request, product_id: str, session: SessionDep, user: OptionalUser):
+@router.get("/products/{product_id}", response_model=ProductDataOut)
+async def get_product(request: Request, product_id: str):
     """``{"data": product}``; 404 when unknown or hidden from the caller."""
-    product, category = catalog.get_product(session, product_id, actor=user)
-    return {"data": product_json(request, product, category)}
+
+    def detail(session: Session, user: User | None) -> ProductDataOut:
+        product, category = catalog.get_product(session, product_id, actor=user)
+        return ProductDataOut.model_construct(data=product_out(request, product, category))
+
+    return await _in_one_thread(request, detail)
 
 
 @router.post("/products/", status_code=201)

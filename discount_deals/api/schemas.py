@@ -55,9 +55,33 @@ def absolute_url(request: Request, url: str) -> str:
     return url
 
 
+class ProductPageOut(BaseModel):
+    """A DRF page of products."""
+
+    count: int
+    next: str | None
+    previous: str | None
+    total_pages: int
+    results: list[ProductOut]
+
+
+class ProductDataOut(BaseModel):
+    data: ProductOut
+
+
+class ProductListOut(BaseModel):
+    data: list[ProductOut]
+
+
 def product_json(request: Request, product: Product, category: Category | None) -> dict:
     """The product object every endpoint returns (products, cart lines, favourites)."""
-    return ProductOut(
+    return product_out(request, product, category).model_dump(mode="json")
+
+
+def product_out(request: Request, product: Product, category: Category | None) -> ProductOut:
+    """:func:`product_json` as a model, built without re-validating what the database holds
+    (listings serialise whole pages of these in pydantic's own JSON encoder)."""
+    return ProductOut.model_construct(
         id=product.id,
         name=product.name,
         description=product.description,
@@ -75,7 +99,7 @@ def product_json(request: Request, product: Product, category: Category | None) 
         status=product.status,
         tags=list(product.tags or []),
         related_products=list(product.related_products or []),
-        category=CategoryRef(id=category.id, name=category.name, slug=category.slug) if category else None,
+        category=CategoryRef.model_construct(id=category.id, name=category.name, slug=category.slug) if category else None,
         created_at=product.created_at,
         updated_at=product.updated_at,
-    ).model_dump(mode="json")
+    )

@@ -59,7 +59,7 @@ class Product(SQLModel, table=True):
     )
 
     id: str = id_field()
-    name: str = Field(max_length=200, index=True)
+    name: str = Field(max_length=200)
     # Lower-cased, trimmed name: product names are unique regardless of case.
     name_key: str = Field(max_length=200, unique=True)
     description: str = Field(default="")
@@ -68,7 +68,7 @@ class Product(SQLModel, table=True):
     price: Decimal = Field(max_digits=12, decimal_places=2)
     discount_price: Decimal | None = Field(default=None, max_digits=12, decimal_places=2)
     # Derived by services.pricing on every write so the shop can filter and sort in SQL.
-    effective_price: Decimal = Field(max_digits=12, decimal_places=2, index=True)
+    effective_price: Decimal = Field(max_digits=12, decimal_places=2)
     discount_percent: int = Field(default=0, index=True)
     discount_start: datetime | None = Field(default=None)
     discount_end: datetime | None = Field(default=None)

@@ -6,7 +6,7 @@ from ..components.layout import layout
 from ..components.pagination import pagination
 from ..components.product_card import product_grid, skeleton_grid
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
-from ..state.catalog import ALL, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
+from ..state.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
 
 def _select(label: str, input_id: str, value, on_change, options) -> rx.Component:
@@ -55,8 +55,11 @@ def filters() -> rx.Component:
                 [rx.el.option("All Prices", value=ALL), *[rx.el.option(price_label(v), value=v) for v in PRICE_RANGES]],
             ),
             _select(
-                "Sort By", "filter-sort", ProductsState.sort_by, ProductsState.set_sort,
-                [rx.el.option(text, value=value) for value, text in SORT_OPTIONS],
+                "Sort By", "filter-sort", ProductsState.sort_value, ProductsState.set_sort,
+                [
+                    rx.cond(ProductsState.search != "", rx.el.option(BEST_MATCH[1], value=BEST_MATCH[0])),
+                    *[rx.el.option(text, value=value) for value, text in SORT_OPTIONS],
+                ],
             ),
             class_name="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4",
         ),

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Category, Product, User
+from ..search_index import BulkLoad
 from ..models.base import new_id, utcnow
 from ..settings import get_settings
 from . import Conflict, ServiceError, ValidationFailed
@@ -165,14 +166,21 @@ def import_products(
     seen_names: set[str] = set()  # name keys of this upload's earlier rows
     iterator = iter(rows)
     position = 0
-    while chunk := list(itertools.islice(iterator, CHUNK_ROWS)):
-        if max_rows is not None and position + len(chunk) > max_rows:
-            raise _too_many(max_rows, "products", f"more than {max_rows:,}")
-        _import_product_chunk(session, chunk, position, categories, seen_names, result)
-        position += len(chunk)
-        result.rows = position
-        if progress is not None:
-            progress(position)
+    load = BulkLoad(session.connection())
+    try:
+        while chunk := list(itertools.islice(iterator, CHUNK_ROWS)):
+            if max_rows is not None and position + len(chunk) > max_rows:
+                raise _too_many(max_rows, "products", f"more than {max_rows:,}")
+            mark = load.mark()
+            _import_product_chunk(session, chunk, position, categories, seen_names, result)
+            load.index_since(mark)
+            position += len(chunk)
+            result.rows = position
+            if progress is not None:
+                progress(position)
+        load.finish()
+    finally:
+        load.close()
     return result
 
 

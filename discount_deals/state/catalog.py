@@ -21,6 +21,7 @@ from .views import ProductView, product_view
 log = logging.getLogger("discount_deals.catalog")
 
 ALL = "all"
+BEST_MATCH = ("relevance", "Best match")  # offered, and the default, while a search is active
 SORT_OPTIONS: list[tuple[str, str]] = [
     ("name", "Name (A-Z)"),
     ("price-low", "Price: Low to High"),
@@ -58,7 +59,8 @@ class ProductsState(rx.State):
     category: str = ""
     brand: str = ""
     price_range: str = ""
-    sort_by: str = "name"
+    # The sort the shopper picked ("" when none: best match while searching, else by name).
+    sort_by: str = ""
     page: int = 1
 
     products: list[ProductView] = []
@@ -103,6 +105,10 @@ class ProductsState(rx.State):
     def price_value(self) -> str:
         return self.price_range or ALL
 
+    @rx.var
+    def sort_value(self) -> str:
+        return self.sort_by or (BEST_MATCH[0] if self.search else "name")
+
     def _url(self, **changes) -> str:
         values = {
             "search": self.search,
@@ -113,22 +119,24 @@ class ProductsState(rx.State):
             "page": self.page,
             **changes,
         }
+        default_sort = BEST_MATCH[0] if values["search"] else "name"
         query = {
             key: value
             for key, value in values.items()
-            if value and not (key == "sort" and value == "name") and not (key == "page" and int(value) == 1)
+            if value and not (key == "sort" and value == default_sort) and not (key == "page" and int(value) == 1)
         }
         return f"{routes.PRODUCTS}?{urlencode(query)}" if query else routes.PRODUCTS
 
     def _read_query(self) -> None:
         params = self.router.url.query_parameters
-        self.search = (params.get("search") or "").strip()[:100]
+        self.search = (params.get("search") or "").strip()[: catalog.MAX_QUERY_LENGTH]
         self.category = (params.get("category") or "").strip()[:120]
         self.brand = (params.get("brand") or "").strip()[:80]
         price = params.get("price_range") or ""
         self.price_range = price if price in PRICE_RANGES else ""
-        sort = params.get("sort") or "name"
-        self.sort_by = sort if sort in dict(SORT_OPTIONS) else "name"
+        sort = params.get("sort") or ""
+        choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if self.search else {})
+        self.sort_by = sort if sort in choices else ""
         try:
             self.page = max(1, int(params.get("page") or 1))
         except ValueError:
@@ -152,7 +160,7 @@ class ProductsState(rx.State):
                     category=self.category,
                     brand=self.brand,
                     price_range=self.price_range,
-                    ordering=self.sort_by,
+                    ordering=self.sort_value,
                     page=self.page,
                     page_size=get_settings().page_size,
                 )
@@ -172,7 +180,7 @@ class ProductsState(rx.State):
 
     @rx.event
     def apply_search(self, value: str):
-        value = value.strip()[:100]
+        value = value.strip()[: catalog.MAX_QUERY_LENGTH]
         if value == self.search:
             return
         return rx.redirect(self._url(search=value, page=1))
@@ -191,6 +199,8 @@ class ProductsState(rx.State):
 
     @rx.event
     def set_sort(self, value: str):
+        if value == BEST_MATCH[0] and not self.search:
+            value = ""
         return rx.redirect(self._url(sort=value, page=1))
 
     @rx.event

@@ -87,6 +87,31 @@ def test_showing_line_search_and_pages(page: Page, live_server):
     expect(page.get_by_text("No pagination needed")).to_be_visible()
 
 
+def test_search_lists_the_best_match_first(page: Page, live_server):
+    page.goto("/products")
+    wait_for_listing(page)
+    sort = page.get_by_label("Sort By", exact=True)
+    expect(sort).to_have_value("name")
+    expect(sort.locator("option[value=relevance]")).to_have_count(0)  # no search, no "Best match"
+    page.get_by_label("Search products").fill("rice")
+    expect(page).to_have_url(re.compile(r"search=rice"))
+    expect(sort).to_have_value("relevance")
+    expect(sort.locator("option:checked")).to_have_text("Best match")
+    with live_server.session() as session:
+        best = [p.name for p, _ in catalog.list_products(session, search="rice").items]
+    assert best and all("Rice" in name for name in best[:2])  # not "...at a price that makes sense"
+    expect(cards(page).locator("h3").first).to_have_text(best[0])
+    # Another sort picked by the shopper wins, and is kept in the URL.
+    sort.select_option("price-low")
+    expect(page).to_have_url(re.compile(r"sort=price-low"))
+    expect(sort).to_have_value("price-low")
+    # Without the search the default is by name again.
+    page.get_by_role("button", name="Remove Search filter").click()
+    page.goto("/products?sort=relevance")
+    wait_for_listing(page)
+    expect(sort).to_have_value("name")
+
+
 def test_empty_state(page: Page):
     page.goto("/products?search=zzzz-no-such-product")
     expect(page.get_by_text("No products found")).to_be_visible()

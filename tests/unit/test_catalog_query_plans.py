@@ -62,10 +62,17 @@ def plans_of(**filters) -> list[str]:
     return lines
 
 
-def test_search_in_a_category_by_price_walks_the_category_price_index_and_the_fts_index(catalogue):
+def test_a_narrow_search_starts_from_its_matches(catalogue):
     count, page = plans_of(search="rice", category="groceries", ordering="price-low", page=1)
-    assert "product_fts VIRTUAL TABLE" in count and "product_fts VIRTUAL TABLE" in page
-    assert "USING INDEX ix_product_visible_category_price" in page, page
+    for plan in (count, page):
+        assert "product_fts VIRTUAL TABLE" in plan and "SEARCH product USING INTEGER PRIMARY KEY (rowid=?)" in plan, plan
+
+
+def test_a_broad_search_walks_the_ordering_index_and_skips_non_matches(catalogue, monkeypatch):
+    monkeypatch.setattr(listing, "SEARCH_DRIVEN_MAX", 0)
+    count, page = plans_of(search="rice", category="groceries", ordering="price-low", page=1)
+    assert "SEARCH product USING INTEGER PRIMARY KEY (rowid=?)" in count, count  # counts always start there
+    assert "USING INDEX ix_product_visible_category_price" in page and "product_fts VIRTUAL TABLE" in page, page
     assert "TEMP B-TREE" not in page, page
 
 

@@ -134,6 +134,19 @@ def catalogue_version(session: Session) -> int:
     return session.execute(text("SELECT version FROM catalog_version WHERE id = 1")).scalar() or 0
 
 
+# A search matching at most this many products is served from the search index (its matches
+# looked up and sorted); a broader one by walking the ordering's index and skipping non-matches.
+SEARCH_DRIVEN_MAX = 1000
+
+
+def _search_driven(session: Session, filters: list) -> list:
+    """``filters`` marked as likely true, so that SQLite starts from the search index's matches
+    (a short list) instead of the filters' indexes (which may cover the whole catalogue)."""
+    if session.get_bind().dialect.name != "sqlite":
+        return filters
+    return [func.likely(condition) for condition in filters]
+
+
 def _count(session: Session, key: tuple, conditions: list) -> int:
     version = catalogue_version(session)
     key = (str(session.get_bind().url), *key)
@@ -206,28 +219,31 @@ def list_products(
     empty = ProductPage(items=[], count=0, page=page, page_size=page_size, ordering=order_name)
 
     everything = is_admin(actor) and include_inactive is not False
-    conditions: list[Any] = [] if everything else [visible_clause()]
+    filters: list[Any] = [] if everything else [visible_clause()]
+    conditions = filters
     key: list[Any] = [everything]
     if price_range and price_range.strip():
-        conditions.append(_price_range_clause(price_range))
+        filters.append(_price_range_clause(price_range))
         key.append(("price", price_range.strip()))
     if category and category.strip():
         found = find_category(session, category)
         if found is None:
             return empty
-        conditions.append(Product.category_id == found.id)
+        filters.append(Product.category_id == found.id)
         key.append(("category", found.id))
     if brand and brand.strip():
         spellings = _brand_spellings(session, [brand])
         if not spellings:
             return empty
-        conditions.append(Product.brand.in_(spellings))
+        filters.append(Product.brand.in_(spellings))
         key.append(("brand", tuple(spellings)))
+    match = None
     if query is not None:
         if query.matches_nothing:
             return empty
-        conditions.append(fulltext.match_clause(session, query))
+        match = fulltext.match_clause(session, query)
         key.append(("search", query.key))
+        conditions = [*_search_driven(session, filters), match]
 
     count = _count(session, tuple(key), conditions)
     offset = (page - 1) * page_size
@@ -237,6 +253,8 @@ def list_products(
         order_by = (fulltext.relevance_tier(session, query), *_NAME)
     else:
         order_by = ORDERINGS[order_name]
+        if match is not None and count > SEARCH_DRIVEN_MAX:
+            conditions = [*filters, match]  # many matches: walk the ordering's index instead
     rows = session.exec(
         select(Product, Category)
         .join(Category, Category.id == Product.category_id)
