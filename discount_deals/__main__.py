@@ -1,7 +1,8 @@
 """Command line: ``python -m discount_deals COMMAND``.
 
 Commands: migrate, seed-demo, create-admin EMAIL --password PASSWORD, has-products,
-create-coupon CODE (--percent N | --amount X) [--expires YYYY-MM-DD] [--inactive].
+create-coupon CODE (--percent N | --amount X) [--expires YYYY-MM-DD] [--inactive],
+import-products FILE.csv [--admin EMAIL] [--errors REPORT.csv], reindex-search.
 Exit status 0 on success; otherwise a one-line message on stderr and a non-zero status.
 """
 
@@ -78,6 +79,74 @@ def _create_coupon(args: argparse.Namespace) -> str:
         return f"Coupon {coupon.code} created: {effect}{expiry}{state}."
 
 
+def _reindex_search(_args: argparse.Namespace) -> str:
+    from sqlmodel import func, select
+
+    from .db import get_engine, session_scope
+    from .models import Product
+    from .search_index import rebuild
+
+    with get_engine().begin() as connection:
+        rebuild(connection)
+    with session_scope() as session:
+        count = session.exec(select(func.count()).select_from(Product)).one()
+    return f"Search index rebuilt: {count:,} product{'' if count == 1 else 's'} indexed."
+
+
+def _import_products(args: argparse.Namespace) -> str:
+    """A CSV catalogue of any length, streamed through the bulk importer in one transaction
+    (all rows or none), with a progress line on stderr and refused rows written to a report."""
+    import csv
+    import time
+    from pathlib import Path
+
+    from sqlmodel import select
+
+    from .db import write_session
+    from .models import Role, User
+    from .services.bulk_import import import_products, iter_products_csv
+
+    source = Path(args.file)
+    if not source.is_file():
+        raise ServiceError(f"{source}: no such file.")
+    report = Path(args.errors) if args.errors else source.with_name(f"{source.stem}.errors.csv")
+    size = max(source.stat().st_size, 1)
+    started = time.monotonic()
+    with source.open("rb") as handle, write_session() as session:
+        query = select(User).where(User.role == Role.ADMIN.value, User.is_active == True)
+        query = query.where(User.email == args.admin.strip().lower()) if args.admin else query
+        admin = session.exec(query.order_by(User.created_at)).first()
+        if admin is None:
+            raise ServiceError(
+                f"no active admin {args.admin}." if args.admin else "no admin yet: create one with create-admin first."
+            )
+
+        def progress(rows: int) -> None:
+            done = min(handle.tell() / size, 1.0)
+            rate = rows / max(time.monotonic() - started, 1e-6)
+            bar = "#" * int(done * 30)
+            print(f"\r[{bar:<30}] {done:4.0%} {rows:,} rows ({rate:,.0f}/s)", end="", file=sys.stderr, flush=True)
+
+        result = import_products(session, admin, iter_products_csv(handle), max_rows=None, progress=progress)
+        print(file=sys.stderr)
+        if result.rows == 0:
+            raise ServiceError(f"{source}: the file has no product rows.")
+    elapsed = time.monotonic() - started
+    summary = (
+        f"Imported {len(result.created):,} of {result.rows:,} rows from {source} in {elapsed:.1f} s "
+        f"(as {admin.email})."
+    )
+    if result.errors:
+        with report.open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(["row", "field", "message"])
+            for error in result.errors:
+                for field, messages in error["errors"].items():
+                    writer.writerow([error["index"] + 1, field, "; ".join(messages)])
+        summary += f" {len(result.errors):,} rows refused: see {report}."
+    return summary
+
+
 def _iso_date(raw: str) -> date:
     try:
         return date.fromisoformat(raw)
@@ -112,6 +181,16 @@ def build_parser() -> argparse.ArgumentParser:
     coupon.add_argument("--expires", metavar="YYYY-MM-DD", type=_iso_date, help="last day the coupon is valid (UTC)")
     coupon.add_argument("--inactive", action="store_true", help="create it switched off")
     coupon.set_defaults(run=_create_coupon)
+    products = sub.add_parser(
+        "import-products", help="import a CSV catalogue of any size (all rows or none; refused rows reported)"
+    )
+    products.add_argument("file", metavar="FILE.csv", help="the bulk upload's CSV columns, first line the headers")
+    products.add_argument("--admin", metavar="EMAIL", help="the admin the import is made by (default: the first)")
+    products.add_argument("--errors", metavar="REPORT.csv", help="where refused rows go (default: FILE.errors.csv)")
+    products.set_defaults(run=_import_products)
+    sub.add_parser(
+        "reindex-search", help="index every product again (after a VACUUM or a manual table rebuild)"
+    ).set_defaults(run=_reindex_search)
     return parser
 
 

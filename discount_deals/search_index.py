@@ -311,6 +311,14 @@ def uninstall(connection: Connection) -> None:
         _pg_uninstall(connection)
 
 
+def rebuild(connection: Connection) -> None:
+    """Index every product again (the ``reindex-search`` command: after a VACUUM, or by hand)."""
+    sqlite = connection.dialect.name == "sqlite"
+    (_sqlite_install if sqlite else _pg_install)(connection)
+    (_sqlite_rebuild if sqlite else _pg_rebuild)(connection)
+    connection.exec_driver_sql(_BUMP_SQLITE if sqlite else _BUMP_PG)
+
+
 def ensure(connection: Connection, *, check_index: bool = True) -> list[str]:
     """Recreate missing objects and, when anything was missing or the index is out of step
     with the products, rebuild the index. Returns what was repaired (empty when all was well)."""
