@@ -136,7 +136,7 @@ def catalogue_version(session: Session) -> int:
 
 # A search matching at most this many products is served from the search index (its matches
 # looked up and sorted); a broader one by walking the ordering's index and skipping non-matches.
-SEARCH_DRIVEN_MAX = 1000
+SEARCH_DRIVEN_MAX = 3000
 
 
 def _search_driven(session: Session, filters: list) -> list:
@@ -237,13 +237,11 @@ def list_products(
             return empty
         filters.append(Product.brand.in_(spellings))
         key.append(("brand", tuple(spellings)))
-    match = None
     if query is not None:
         if query.matches_nothing:
             return empty
-        match = fulltext.match_clause(session, query)
         key.append(("search", query.key))
-        conditions = [*_search_driven(session, filters), match]
+        conditions = [*_search_driven(session, filters), fulltext.match_clause(session, query)]
 
     count = _count(session, tuple(key), conditions)
     offset = (page - 1) * page_size
@@ -253,18 +251,25 @@ def list_products(
         order_by = (fulltext.relevance_tier(session, query), *_NAME)
     else:
         order_by = ORDERINGS[order_name]
-        if match is not None and count > SEARCH_DRIVEN_MAX:
-            conditions = [*filters, match]  # many matches: walk the ordering's index instead
-    rows = session.exec(
-        select(Product, Category)
-        .join(Category, Category.id == Product.category_id)
-        .where(*conditions)
-        .order_by(*order_by)
-        .offset(offset)
-        .limit(page_size)
+        if query is not None and count > SEARCH_DRIVEN_MAX:
+            # Many matches: walk the ordering's index, checking each row against the matches.
+            conditions = [*filters, fulltext.match_clause(session, query, drive=False)]
+    # The page's keys first, sorting only the columns the order needs (on SQLite the rowid, which
+    # every index holds, so walking a listing index never reads the table); then those rows in
+    # full. Sorting whole rows, descriptions and all, cost more than the query at 10,000 matches.
+    key_column = literal_column("product.rowid") if session.get_bind().dialect.name == "sqlite" else Product.id
+    keys = session.exec(
+        select(key_column).select_from(Product).where(*conditions).order_by(*order_by).offset(offset).limit(page_size)
     ).all()
+    rows = session.exec(
+        select(key_column, Product, Category)
+        .select_from(Product)
+        .join(Category, Category.id == Product.category_id)
+        .where(key_column.in_(keys))
+    ).all()
+    by_key = {row_key: (product, product_category) for row_key, product, product_category in rows}
     return ProductPage(
-        items=[(product, product_category) for product, product_category in rows],
+        items=[by_key[row_key] for row_key in keys if row_key in by_key],
         count=count,
         page=page,
         page_size=page_size,

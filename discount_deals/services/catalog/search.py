@@ -137,6 +137,9 @@ def parse(text: str | None) -> SearchQuery | None:
 
 _FTS = table("product_fts")
 _ROWID = literal_column("product.rowid")
+# The same column with SQLite's "do not use an index for this term" mark (unary plus): the
+# planner then walks the ordering's index and only checks each row against the matches.
+_ROWID_UNINDEXED = literal_column("+product.rowid")
 
 
 def _fts_term(term: Term) -> str:
@@ -206,10 +209,13 @@ def _is_sqlite(session: Session) -> bool:
     return session.get_bind().dialect.name == "sqlite"
 
 
-def match_clause(session: Session, query: SearchQuery):
-    """A WHERE condition on ``product`` for ``query`` (call only when it can match something)."""
+def match_clause(session: Session, query: SearchQuery, *, drive: bool = True):
+    """A WHERE condition on ``product`` for ``query`` (call only when it can match something).
+
+    ``drive``: SQLite may start from the matches (few of them); otherwise it must not, and
+    walks the ordering's index instead (many matches, a short page to fill)."""
     if _is_sqlite(session):
-        return _ROWID.in_(_fts_rowids(fts_expression(query)))
+        return (_ROWID if drive else _ROWID_UNINDEXED).in_(_fts_rowids(fts_expression(query)))
     return _ts_match(tsquery_text(query))
 
 
