@@ -44,7 +44,7 @@ from ..models import Attention, Order, OrderStatus, Payment, PaymentMethod, Paym
 from ..settings import get_settings
 from . import Conflict, NotFound, ServiceError, ValidationFailed
 from . import order_status as lifecycle
-from .checkout import NETWORKS
+from .checkout import NETWORKS, display_phone
 from .permissions import require_user
 from .pricing import format_money, from_minor_units, minor_units
 
@@ -195,7 +195,7 @@ class FakeProvider:
                 "reference": payment.reference,
                 "amount": f"{payment.currency} {payment.amount:.2f}",
                 "network": NETWORKS.get(order.payment_network or "", (order.payment_network or "",))[0],
-                "phone": order.payment_phone or "",
+                "phone": display_phone(order.payment_phone),
                 "order": order.id[:8],
                 "decided": record.get("result"),
                 "callback_url": record.get("callback_url") or "/orders",

@@ -290,13 +290,11 @@ class CartState(rx.State):
 
     @rx.event
     async def checkout(self):
-        """'Proceed to Checkout'. Guests must log in first; logged-in users pay in CheckoutState."""
+        """'Proceed to Checkout': the checkout page; guests log in first and come back to it."""
         session_state = await self.get_state(SessionState)
         if not session_state.access_token:
             return [
                 rx.toast.error("Login Required", description="Please log in to proceed with checkout."),
-                session_state._login_redirect(routes.CART),
+                session_state._login_redirect(routes.CHECKOUT),
             ]
-        from .checkout import CheckoutState
-
-        return CheckoutState.place_order
+        return rx.redirect(routes.CHECKOUT)
