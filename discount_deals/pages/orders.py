@@ -199,12 +199,16 @@ def payment_box() -> rx.Component:
             "Status: ",
             rx.el.span(
                 D.payment_status_text,
-                class_name=rx.match(
-                    D.payment_status,
-                    ("paid", badge_class("success")),
-                    ("failed", badge_class("destructive")),
-                    ("refunded", badge_class("secondary")),
-                    badge_class("warning"),
+                class_name=rx.cond(
+                    D.cancelled & (D.payment_status != "paid") & (D.payment_status != "refunded"),
+                    badge_class("secondary"),
+                    rx.match(
+                        D.payment_status,
+                        ("paid", badge_class("success")),
+                        ("failed", badge_class("destructive")),
+                        ("refunded", badge_class("secondary")),
+                        badge_class("warning"),
+                    ),
                 ),
             ),
             class_name="mt-1",

@@ -87,6 +87,8 @@ def payment_label(order: Order) -> str:
         PaymentStatus.FAILED.value,
     ):
         return "Not charged"
+    if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value and order.delivery_method == "pickup":
+        return "Pay at pickup"
     return PAYMENT_LABELS.get(order.payment_status, order.payment_status)
 
 

@@ -20,7 +20,7 @@ from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..settings import get_settings
 from .admin import NotAdmin, require_admin
-from .orders import OrderLineView, TimelineEntry, address_text, payment_method_text, store_text, timeline_entry
+from .orders import OrderLineView, TimelineEntry, address_text, customer_timeline, payment_method_text, store_text
 from .views import money_text
 
 log = logging.getLogger("discount_deals.admin")
@@ -51,6 +51,12 @@ PAYMENT_BADGES = {
     PaymentStatus.FAILED.value: "destructive",
     PaymentStatus.REFUNDED.value: "secondary",
 }
+
+
+def payment_badge(order) -> str:
+    if lifecycle.payment_label(order) == "Not charged":
+        return "secondary"
+    return PAYMENT_BADGES.get(order.payment_status, "warning")
 
 
 @dataclasses.dataclass
@@ -177,7 +183,7 @@ class AdminOrdersState(rx.State):
                 status_text=lifecycle.status_label(row.order.status),
                 status_badge=STATUS_BADGES.get(row.order.status, "secondary"),
                 payment_text=lifecycle.payment_label(row.order),
-                payment_badge=PAYMENT_BADGES.get(row.order.payment_status, "warning"),
+                payment_badge=payment_badge(row.order),
                 delivery_text="Pickup" if row.order.delivery_method == DeliveryMethod.PICKUP.value else "Delivery",
                 total_text=money_text(row.order.total),
                 attention=bool(row.order.attention),
@@ -298,7 +304,7 @@ class AdminOrdersState(rx.State):
         self.status_badge = STATUS_BADGES.get(order.status, "secondary")
         self.payment_text = payment_method_text(order)
         self.payment_status_text = lifecycle.payment_label(order)
-        self.payment_badge = PAYMENT_BADGES.get(order.payment_status, "warning")
+        self.payment_badge = payment_badge(order)
         self.payment_reference = order.payment_reference or ""
         self.pickup = order.delivery_method == DeliveryMethod.PICKUP.value
         if self.pickup:
@@ -331,7 +337,7 @@ class AdminOrdersState(rx.State):
             else ""
         )
         self.refund_due = order.attention == Attention.REFUND_DUE.value
-        self.timeline = [e for e in (timeline_entry(ev, order.user_id, admin=True) for ev in events) if e]
+        self.timeline = customer_timeline(order, events, admin=True)
         self.actions = [
             StatusAction(status=s, label=ACTION_LABELS.get(s, s), danger=s == OrderStatus.CANCELLED.value)
             for s in lifecycle.allowed_statuses(order)

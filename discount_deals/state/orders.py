@@ -203,10 +203,19 @@ def timeline_entry(event: OrderEvent, owner_id: str, *, admin: bool = False) -> 
         who = event.actor_label or lifecycle.SHOP
     else:
         who = "you" if event.actor_id == owner_id else (event.actor_label if not event.actor_id else lifecycle.SHOP)
-    note = event.note or ""
+    note = event.note if event.note and event.note != title else ""
     if who:
         note = f"{note} (by {who})" if note else f"By {who}"
     return TimelineEntry(title=title, note=note, when=when, tone=tone)
+
+
+def customer_timeline(order: Order, events: list[OrderEvent], *, admin: bool = False) -> list[TimelineEntry]:
+    """The order's timeline; an order from before timelines were kept still shows when it was placed."""
+    entries = [e for e in (timeline_entry(event, order.user_id, admin=admin) for event in events) if e is not None]
+    if not any(event.kind == "status" and event.from_value is None for event in events) and order.created_at:
+        entries.insert(0, TimelineEntry(title="Order placed", when=order.created_at.strftime("%d %b %Y, %H:%M"),
+                                        tone="good"))
+    return entries
 
 
 def payment_method_text(order: Order) -> str:
@@ -375,7 +384,7 @@ class OrderDetailState(rx.State):
             if order.attention == Attention.REFUND_DUE.value
             else ""
         )
-        self.timeline = [e for e in (timeline_entry(event, order.user_id) for event in events) if e is not None]
+        self.timeline = customer_timeline(order, events)
         self.can_cancel = order.status == OrderStatus.PENDING.value
         self.can_pay = can_pay(order)
 
