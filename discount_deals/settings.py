@@ -77,6 +77,8 @@ class CheckoutSettings:
     # An unpaid mobile-money order gives its stock back after this many minutes.
     payment_timeout_minutes: int
     provider_timeout_seconds: float
+    # How often the server looks for unpaid orders whose time is up.
+    release_interval_seconds: int = 60
 
 
 def _env_money(name: str, default: str) -> Decimal:
@@ -119,6 +121,7 @@ def _checkout_settings(secret_key: str) -> CheckoutSettings:
         currency=currency,
         payment_timeout_minutes=timeout,
         provider_timeout_seconds=float(_env_int("DD_PAYMENT_PROVIDER_TIMEOUT_SECONDS", 10)),
+        release_interval_seconds=max(1, _env_int("DD_PAYMENT_RELEASE_INTERVAL_SECONDS", 60)),
     )
 
 

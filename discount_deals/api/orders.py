@@ -142,7 +142,8 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "payment_network": order.payment_network,
         "payment_phone": display_phone(order.payment_phone) or None,
         # Where the shopper completes the payment, while one is awaited.
-        "payment_url": order.payment_url if lifecycle_payable(order) else None,
+        "payment_url": absolute_url(request, order.payment_url) if order.payment_url and lifecycle_payable(order)
+        else None,
         "payment_due_at": order.payment_due_at.isoformat() if order.payment_due_at else None,
         "can_cancel": order.status == "pending",
         "created_at": order.created_at.isoformat(),

@@ -17,18 +17,23 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..db import write_session
-from ..services import NotFound, payments
+from ..services import NotFound, ValidationFailed, payments
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["payments"])
 
 Reference = Annotated[str, Path(max_length=64)]
+MAX_WEBHOOK_BYTES = 64 * 1024  # a charge event is a few kilobytes
 
 
 @router.post("/payments/webhook/")
 async def webhook(request: Request) -> dict:
     """A payment provider reports a charge (signed; see the module docstring)."""
-    raw = await request.body()
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_WEBHOOK_BYTES:
+            raise ValidationFailed("Webhook body too large.", status=413, code="webhook_too_large")
     outcome = await run_in_threadpool(_apply, raw, dict(request.headers))
     return {"detail": "ok", "outcome": outcome}
 

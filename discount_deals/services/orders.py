@@ -38,7 +38,7 @@ from ..models import (
     Product,
     User,
 )
-from . import Conflict, NotFound, ValidationFailed, pricing
+from . import Conflict, NotFound, ServiceError, ValidationFailed, pricing
 from . import order_status as lifecycle
 from . import pickup_stores
 from .cart import parse_quantity
@@ -275,9 +275,13 @@ def _placed_once(user: User, idempotency_key: str | None, place) -> Order:
             if existing is not None:
                 return existing
             return place(session)
-    except IntegrityError:
-        # Two requests with the same key raced (PostgreSQL); the loser's writes were rolled back.
-        with write_session() as session:
+    except (IntegrityError, ServiceError):
+        # Two requests with the same key raced (PostgreSQL): the loser either hit the unique key
+        # or, reading after the winner committed, found the cart already emptied. Its writes were
+        # rolled back; if the key has an order now, that order is the answer.
+        if idempotency_key is None:
+            raise
+        with session_scope() as session:
             existing = _order_for_key(session, user, idempotency_key)
         if existing is None:
             raise

@@ -153,6 +153,14 @@ class CartState(rx.State):
                 )
         self.loaded = True
 
+    def _clear_coupon(self) -> None:
+        self.coupon = ""
+
+    def _after_order(self, user: User) -> None:
+        """An order was placed from the server cart: forget the coupon and show the emptied cart."""
+        self._clear_coupon()
+        self._reload(user)
+
     def _guest_set(self, product_id: str, quantity: int, *, add: bool) -> str:
         """Change a guest line after checking the product and its stock; returns the product name."""
         entries = _read_guest_cart(self.cart_storage)

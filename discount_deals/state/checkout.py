@@ -370,7 +370,7 @@ class CheckoutState(rx.State):
     @rx.event
     async def remove_coupon(self):
         self.coupon_code = self.coupon = self.coupon_error = ""
-        (await self.get_state(CartState)).coupon = ""
+        (await self.get_state(CartState))._clear_coupon()
         return await self._changed()
 
     # --- placing the order ------------------------------------------------------------------
@@ -465,9 +465,7 @@ class CheckoutState(rx.State):
         async with self:
             # SPEC §4: the order is recorded locally and the cart cleared (the service emptied it).
             (await self.get_state(OrdersState))._record(user.id, order)
-            cart = await self.get_state(CartState)
-            cart.coupon = ""
-            cart._reload(user)
+            (await self.get_state(CartState))._after_order(user)
             self.coupon = self.coupon_code = ""
             self.stage = "redirecting" if order.payment_method == MOMO else "done"
         order_page = f"{routes.ORDERS}/{order.id}"

@@ -141,7 +141,7 @@ def test_a_mobile_money_order_awaits_payment_with_the_stock_held(client, custome
     assert order["payment_status"] == "awaiting_payment"
     assert order["status"] == "pending"
     assert order["payment_reference"].startswith(f"DD-{order['id'][:8]}-")
-    assert order["payment_url"] == f"/api/payments/fake/{order['payment_reference']}/"
+    assert order["payment_url"] == f"http://testserver/api/payments/fake/{order['payment_reference']}/"
     assert order["payment_due_at"]
     (payment,) = payments_of(order["id"])
     assert (payment.reference, payment.amount, payment.status) == (order["payment_reference"], Decimal(order["total"]),

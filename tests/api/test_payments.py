@@ -199,6 +199,12 @@ def test_a_malformed_body_is_a_400(client, body):
     assert client.post(WEBHOOK, content=body, headers=headers).status_code == 400
 
 
+def test_an_oversized_body_is_refused(client, momo_order):
+    raw = b'{"event": "charge.success", "data": {"reference": "x", "amount": 1, "pad": "' + b"x" * 70_000 + b'"}}'
+    assert client.post(WEBHOOK, content=raw, headers={"X-Signature": "0"}).status_code == 413
+    assert order_row(momo_order["id"]).payment_status == "awaiting_payment"
+
+
 def test_unknown_events_and_references_are_acknowledged(client, momo_order):
     raw = json.dumps({"event": "transfer.success", "data": {"reference": "x"}}).encode()
     from discount_deals.services.payments import sign

@@ -102,3 +102,10 @@ def test_checkout_settings_defaults():
 def test_new_status_labels(status, label, completed):
     assert status_label(status) == label
     assert is_completed(status) is completed
+
+
+def test_the_app_runs_the_unpaid_order_timer():
+    from discount_deals.discount_deals import app
+    from discount_deals.timers import release_unpaid_orders
+
+    assert release_unpaid_orders in app.get_lifespan_tasks()
