@@ -380,6 +380,40 @@ def test_admin_moves_an_order_to_delivered_and_cancels_another(page: Page, live_
     assert stock(live_server, first_item) == 3
 
 
+def test_admins_add_and_hide_pickup_stores(page: Page, new_context, live_user, live_product, live_server):
+    name = unique("Melcom Tema")
+    admin, _ = live_user(role="admin")
+    sign_in(page, admin)
+    page.goto("/admin?tab=stores")
+    form = page.get_by_role("heading", name="Add a pickup store").locator("xpath=..")
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Retailer").fill("melcom")
+    form.get_by_label("Address").fill("Community 1, Harbour Road")
+    form.get_by_label("City").fill("Tema")
+    form.get_by_label("Opening hours").fill("Mon-Sat 8:30-20:00")
+    page.get_by_role("button", name="Add Store").click()
+    expect(toast(page, "Store added")).to_be_visible()
+    listed = page.get_by_role("list", name="Pickup stores").get_by_role("listitem").filter(has_text=name)
+    expect(listed).to_contain_text("Shown at checkout")
+
+    shopper, _ = live_user()
+    fill_cart(live_server, shopper, (live_product(stock=3), 1))
+    shop = new_context().new_page()
+    sign_in(shop, shopper)
+    open_checkout(shop)
+    shop.get_by_text("Pickup at a partner store").click()
+    expect(shop.get_by_role("list", name="Pickup stores")).to_contain_text(name)
+
+    listed.get_by_role("button", name=f"Hide {name}").click()
+    expect(toast(page, "Store hidden from checkout")).to_be_visible()
+    expect(listed).to_contain_text("Hidden")
+    with live_server.session() as session:
+        assert session.exec(select(PickupStore).where(PickupStore.name == name)).one().is_active is False
+    open_checkout(shop)
+    shop.get_by_text("Pickup at a partner store").click()
+    expect(shop.get_by_role("list", name="Pickup stores")).not_to_contain_text(name)
+
+
 @pytest.mark.parametrize("size", [(390, 844), (1440, 900)])
 def test_screenshots(page: Page, new_context, live_user, live_product, live_server, size):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
