@@ -43,7 +43,7 @@ from . import order_status as lifecycle
 from . import pickup_stores
 from .cart import parse_quantity
 from .catalog import is_visible
-from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, coupon_effect, resolve_choice
+from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, coupon_effect, default_address, resolve_choice
 from .permissions import is_admin, require_user
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
@@ -142,11 +142,7 @@ def _order_for_key(session: Session, user: User, key: str | None) -> Order | Non
 
 def shipping_address(session: Session, user: User) -> Address:
     """The address an order ships to: the default one, else the first saved (400 when none)."""
-    address = session.exec(
-        select(Address)
-        .where(Address.user_id == user.id)
-        .order_by(Address.is_default.desc(), Address.created_at, Address.id)
-    ).first()
+    address = default_address(session, user)
     if address is None:
         raise ValidationFailed(NO_ADDRESS, code="no_address")
     return address
