@@ -8,6 +8,7 @@ from .logs import configure_logging
 from .pages.admin import admin
 from .pages.auth import login, register
 from .pages.cart import cart
+from .pages.checkout import checkout
 from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
@@ -25,6 +26,7 @@ from .state.not_found import NotFoundState
 from .state.orders import OrderDetailState, OrdersState
 from .state.profile import ProfileState
 from .state.session import SessionState
+from .timers import release_unpaid_orders
 
 configure_logging()
 
@@ -35,7 +37,8 @@ PAGES = [
     (routes.HOME, home, "Discount Deals | Discover Amazing Deals", [HomeState.load]),
     (routes.TEST_HOME, test_home, "Discount Deals", [HomeState.load]),
     (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
-    (routes.CART, cart, "Shopping Cart | Discount Deals", [CheckoutState.reset_stage]),
+    (routes.CART, cart, "Shopping Cart | Discount Deals", []),
+    (routes.CHECKOUT, checkout, "Checkout | Discount Deals", [CheckoutState.load]),
     (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
     (routes.LOGIN, login, "Login | Discount Deals", [LoginState.load]),
     (routes.REGISTER, register, "Create Account | Discount Deals", [RegisterState.load]),
@@ -61,3 +64,5 @@ app = rx.App(
 )
 for route, component, title, on_load in PAGES:
     app.add_page(component, route=route, title=title, on_load=[*LAYOUT_LOAD, *on_load])
+# Unpaid mobile-money orders give their stock back when their time is up.
+app.register_lifespan_task(release_unpaid_orders)

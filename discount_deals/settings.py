@@ -6,9 +6,12 @@ environment call ``get_settings.cache_clear()`` afterwards.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,6 +52,82 @@ def _load_or_create_secret(path: Path) -> str:
     return secret
 
 
+# --- checkout, delivery and payments (issue 14) ---------------------------------------------
+
+PAYMENT_PROVIDERS = ("fake", "paystack")
+
+
+@dataclass(frozen=True)
+class CheckoutSettings:
+    """Delivery fees and the payment provider.
+
+    ``payment_provider`` is ``fake`` (a local approve/decline page: development and tests) or
+    ``paystack`` (any Paystack-compatible API at ``paystack_base_url``). Webhooks are signed
+    with ``webhook_secret`` (HMAC-SHA512); with Paystack it defaults to the secret key, as
+    Paystack signs with that.
+    """
+
+    delivery_fee: Decimal
+    free_delivery_over: Decimal
+    payment_provider: str
+    webhook_secret: str = field(repr=False)
+    paystack_secret_key: str = field(repr=False)
+    paystack_base_url: str
+    currency: str
+    # An unpaid mobile-money order gives its stock back after this many minutes.
+    payment_timeout_minutes: int
+    provider_timeout_seconds: float
+    # How often the server looks for unpaid orders whose time is up.
+    release_interval_seconds: int = 60
+
+
+def _env_money(name: str, default: str) -> Decimal:
+    raw = _env(name, default)
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        raise ValueError(f"{name} must be an amount such as 5.99, got {raw!r}") from None
+    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+        raise ValueError(f"{name} must be an amount of at least 0 with at most 2 decimals, got {raw!r}")
+    return value
+
+
+def _checkout_settings(secret_key: str) -> CheckoutSettings:
+    provider = _env("DD_PAYMENT_PROVIDER", "fake").lower()
+    if provider not in PAYMENT_PROVIDERS:
+        raise ValueError(f"DD_PAYMENT_PROVIDER must be one of {', '.join(PAYMENT_PROVIDERS)}, got {provider!r}")
+    paystack_key = os.environ.get("DD_PAYSTACK_SECRET_KEY", "").strip()
+    if provider == "paystack" and not paystack_key:
+        raise ValueError("DD_PAYSTACK_SECRET_KEY is required when DD_PAYMENT_PROVIDER=paystack")
+    webhook_secret = os.environ.get("DD_PAYMENT_WEBHOOK_SECRET", "").strip()
+    if not webhook_secret:
+        # The fake provider signs its own webhooks: a secret derived from the app's key will do.
+        webhook_secret = paystack_key if provider == "paystack" else hmac.new(
+            secret_key.encode(), b"payment-webhook", hashlib.sha256
+        ).hexdigest()
+    currency = _env("DD_PAYMENT_CURRENCY", "GHS").upper()
+    if len(currency) != 3 or not currency.isalpha():
+        raise ValueError(f"DD_PAYMENT_CURRENCY must be a 3-letter code such as GHS, got {currency!r}")
+    timeout = _env_int("DD_PAYMENT_TIMEOUT_MINUTES", 30)
+    if timeout < 1:
+        raise ValueError("DD_PAYMENT_TIMEOUT_MINUTES must be at least 1")
+    return CheckoutSettings(
+        delivery_fee=_env_money("DD_DELIVERY_FEE", "5.99"),
+        free_delivery_over=_env_money("DD_FREE_DELIVERY_OVER", "50.00"),
+        payment_provider=provider,
+        webhook_secret=webhook_secret,
+        paystack_secret_key=paystack_key,
+        paystack_base_url=_env("DD_PAYSTACK_BASE_URL", "https://api.paystack.co").rstrip("/"),
+        currency=currency,
+        payment_timeout_minutes=timeout,
+        provider_timeout_seconds=float(_env_int("DD_PAYMENT_PROVIDER_TIMEOUT_SECONDS", 10)),
+        release_interval_seconds=max(1, _env_int("DD_PAYMENT_RELEASE_INTERVAL_SECONDS", 60)),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Settings:
     """Runtime configuration. Built by :func:`get_settings`."""
@@ -74,6 +153,8 @@ class Settings:
     # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
     trusted_proxy_hops: int
     log_level: str
+    # Delivery fees, payment provider and timeouts (issue 14): see CheckoutSettings.
+    checkout: CheckoutSettings = field(default=None, repr=False)  # type: ignore[assignment]
 
     @property
     def is_sqlite(self) -> bool:
@@ -120,6 +201,7 @@ def get_settings() -> Settings:
         login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
         trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),
         log_level=_env("DD_LOG_LEVEL", "INFO"),
+        checkout=_checkout_settings(secret),
     )
 
 

@@ -15,7 +15,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
-from . import auth, cart, categories, errors, favourites, health, orders, products, users
+from . import admin_orders, auth, cart, categories, checkout, errors, favourites, health, orders, payments, products, users
 from .pages import PagesWithoutRedirect
 
 log = logging.getLogger("discount_deals.api")
@@ -29,6 +29,9 @@ ROUTERS = [
     cart.router,
     orders.router,
     favourites.router,
+    checkout.router,
+    payments.router,
+    admin_orders.router,
 ]
 
 

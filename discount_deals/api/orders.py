@@ -1,7 +1,13 @@
-"""Orders: checkout, explicit orders, list, detail, admin status changes (CLIENT-CONTRACT §5)."""
+"""Orders: checkout, explicit orders, list, detail, cancel, pay again, admin status changes
+(CLIENT-CONTRACT §5).
+
+``POST /orders/checkout/`` with ``{}`` still places a home-delivery, cash-on-delivery order to
+the default address; the other choices (address, pickup store, mobile money) are optional keys.
+"""
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 from fastapi import Body, Header, Request
@@ -9,7 +15,11 @@ from pydantic import BaseModel
 
 from ..db import session_scope
 from ..models import Order
+from ..services import ValidationFailed
+from ..services import order_status as lifecycle
 from ..services import orders as order_service
+from ..services import payments
+from ..services.checkout import CheckoutChoice, display_phone
 from ..services.pricing import money_str
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
@@ -25,6 +35,37 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
 
 class CheckoutIn(BaseModel):
     coupon_code: str | None = None
+    address_id: str | None = None
+    delivery_method: str | None = None
+    payment_method: str | None = None
+    phone: str | None = None
+    network: str | None = None
+    pickup_store: str | None = None
+    # The total the shopper reviewed: the order is refused (409) if it would cost anything else.
+    expected_total: str | None = None
+
+    def choice(self) -> CheckoutChoice:
+        defaults = CheckoutChoice()
+        return CheckoutChoice(
+            delivery_method=self.delivery_method or defaults.delivery_method,
+            payment_method=self.payment_method or defaults.payment_method,
+            address_id=self.address_id or None,
+            pickup_store_id=self.pickup_store or None,
+            phone=self.phone,
+            network=self.network,
+        )
+
+    def expected(self) -> Decimal | None:
+        if self.expected_total in (None, ""):
+            return None
+        try:
+            value = Decimal(self.expected_total)
+        except InvalidOperation:
+            value = None
+        if value is None or not value.is_finite():
+            message = "Expected total must be an amount such as 36.77."
+            raise ValidationFailed(message, fields={"expected_total": [message]})
+        return value
 
 
 class OrderItemsIn(BaseModel):
@@ -61,8 +102,23 @@ def _line_json(request: Request, line: order_service.OrderLine) -> dict:
     }
 
 
-def order_json(request: Request, order: Order, lines: list[order_service.OrderLine]) -> dict:
-    return {
+def event_json(event, *, with_actor: bool = False) -> dict:
+    data = {
+        "kind": event.kind,
+        "from": event.from_value,
+        "to": event.to_value,
+        "note": event.note,
+        "created_at": event.created_at.isoformat(),
+    }
+    if with_actor:
+        data["by"] = event.actor_label
+        data["by_user"] = event.actor_id
+    return data
+
+
+def order_json(request: Request, order: Order, lines: list[order_service.OrderLine], *, history=None,
+               admin: bool = False) -> dict:
+    data = {
         "id": order.id,
         "user": order.user_id,
         "status": order.status,
@@ -77,15 +133,49 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "savings": money_str(order.savings),
         "coupon": order.coupon_code,
         "address": order.address,
+        "delivery_method": order.delivery_method,
+        "delivery_fee": money_str(order.shipping),
+        "pickup_store": order.pickup_store,
+        "payment_method": order.payment_method,
+        "payment_status": order.payment_status,
+        "payment_reference": order.payment_reference,
+        "payment_network": order.payment_network,
+        "payment_phone": display_phone(order.payment_phone) or None,
+        # Where the shopper completes the payment, while one is awaited.
+        "payment_url": absolute_url(request, order.payment_url) if order.payment_url and lifecycle_payable(order)
+        else None,
+        "payment_due_at": order.payment_due_at.isoformat() if order.payment_due_at else None,
+        "can_cancel": order.status == "pending",
         "created_at": order.created_at.isoformat(),
         "updated_at": order.updated_at.isoformat(),
     }
+    if admin:
+        data["attention"] = order.attention
+        data["attention_note"] = order.attention_note or None
+        data["next_statuses"] = lifecycle.allowed_statuses(order)
+    if history is not None:
+        data["history"] = [event_json(event, with_actor=admin) for event in history]
+    return data
+
+
+def lifecycle_payable(order: Order) -> bool:
+    return (
+        order.payment_method == "mobile_money"
+        and order.status == "pending"
+        and order.payment_status in ("awaiting_payment", "failed")
+    )
 
 
 def _placed_json(request: Request, order: Order) -> dict:
     # A fresh session: the order was committed by the service's own transaction.
     with session_scope() as session:
-        return order_json(request, order, order_service.order_items(session, order))
+        history = lifecycle.timeline(session, order)
+        return order_json(request, order, order_service.order_items(session, order), history=history)
+
+
+def site_origin(request: Request) -> str:
+    """Where the shopper's browser reached us (the payment provider sends them back there)."""
+    return f"{request.url.scheme}://{request.url.netloc}"
 
 
 @router.post("/orders/checkout/", status_code=201)
@@ -95,8 +185,14 @@ def checkout(
     idempotency_key: IdempotencyKey = None,
     body: Annotated[CheckoutIn | None, Body()] = None,
 ) -> dict:
+    body = body or CheckoutIn()
     order = order_service.checkout(
-        user, coupon_code=body.coupon_code if body else None, idempotency_key=idempotency_key
+        user,
+        body.choice(),
+        coupon_code=body.coupon_code,
+        idempotency_key=idempotency_key,
+        site_origin=site_origin(request),
+        expected_total=body.expected(),
     )
     return _placed_json(request, order)
 
@@ -120,12 +216,32 @@ def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dic
 @router.get("/orders/{order_id}/")
 def get_order(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
     order = order_service.get_order(session, user, order_id)
-    return order_json(request, order, order_service.order_items(session, order))
+    history = lifecycle.timeline(session, order)
+    return order_json(request, order, order_service.order_items(session, order), history=history)
 
 
 @router.patch("/orders/{order_id}/")
 def update_order_status(
     order_id: str, body: StatusIn, request: Request, session: WriteSessionDep, user: CurrentUser
 ) -> dict:
+    """Admins: move an order to one of its allowed next statuses (recorded in its history)."""
     order = order_service.update_status(session, user, order_id, body.status)
-    return order_json(request, order, order_service.order_items(session, order))
+    history = lifecycle.timeline(session, order)
+    return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)
+
+
+@router.post("/orders/{order_id}/cancel/")
+def cancel_order(order_id: str, request: Request, session: WriteSessionDep, user: CurrentUser) -> dict:
+    """The owner cancels a pending order (stock goes back once); 409 when it can no longer be
+    cancelled, 404 for anyone else's order."""
+    order = lifecycle.cancel_order(session, user, order_id)
+    history = lifecycle.timeline(session, order)
+    return order_json(request, order, order_service.order_items(session, order), history=history)
+
+
+@router.post("/orders/{order_id}/pay/")
+def pay_order(order_id: str, request: Request, user: CurrentUser) -> dict:
+    """Start a new mobile-money charge for an unpaid order (after a decline or an abandoned
+    payment page); the answer's ``payment_url`` is where to pay."""
+    order, _url = payments.begin_payment(user, order_id, site_origin=site_origin(request))
+    return _placed_json(request, order)

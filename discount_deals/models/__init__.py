@@ -5,24 +5,44 @@ from sqlmodel import SQLModel
 from .cart import Cart, CartItem
 from .catalog import Category, Product, ProductStatus
 from .favourites import Favourite
-from .orders import Coupon, CouponKind, Order, OrderItem, OrderStatus
+from .orders import (
+    Attention,
+    Coupon,
+    CouponKind,
+    DeliveryMethod,
+    Order,
+    OrderEvent,
+    OrderItem,
+    OrderStatus,
+    Payment,
+    PaymentMethod,
+    PaymentStatus,
+    PickupStore,
+)
 from .users import Address, Gender, LoginAttempt, Profile, RevokedToken, Role, User
 
 metadata = SQLModel.metadata
 
 __all__ = [
     "Address",
+    "Attention",
     "Cart",
     "CartItem",
     "Category",
     "Coupon",
     "CouponKind",
+    "DeliveryMethod",
     "Favourite",
     "Gender",
     "LoginAttempt",
     "Order",
+    "OrderEvent",
     "OrderItem",
     "OrderStatus",
+    "Payment",
+    "PaymentMethod",
+    "PaymentStatus",
+    "PickupStore",
     "Product",
     "ProductStatus",
     "Profile",

@@ -1,4 +1,4 @@
-"""Orders with snapshotted lines, and coupons."""
+"""Orders with snapshotted lines, their payments and history, pickup stores, and coupons."""
 
 from __future__ import annotations
 
@@ -16,8 +16,37 @@ from .base import created_field, id_field, updated_field, utcnow
 class OrderStatus(StrEnum):
     PENDING = "pending"
     PROCESSING = "processing"
+    SHIPPED = "shipped"
+    READY_FOR_PICKUP = "ready_for_pickup"
+    DELIVERED = "delivered"
+    # Orders finished before delivery statuses existed; nothing moves an order here any more.
     COMPLETED = "completed"
     CANCELLED = "cancelled"
+
+
+class PaymentStatus(StrEnum):
+    PAY_ON_DELIVERY = "pay_on_delivery"
+    AWAITING_PAYMENT = "awaiting_payment"
+    PAID = "paid"
+    FAILED = "failed"
+    REFUNDED = "refunded"
+
+
+class PaymentMethod(StrEnum):
+    CASH_ON_DELIVERY = "cash_on_delivery"
+    MOBILE_MONEY = "mobile_money"
+
+
+class DeliveryMethod(StrEnum):
+    DELIVERY = "delivery"
+    PICKUP = "pickup"
+
+
+class Attention(StrEnum):
+    """Why an order waits for an admin (``Order.attention``)."""
+
+    AMOUNT_MISMATCH = "amount_mismatch"  # the provider reported a payment of another amount
+    REFUND_DUE = "refund_due"  # money was received for an order that is cancelled
 
 
 class CouponKind(StrEnum):
@@ -48,6 +77,34 @@ class Order(SQLModel, table=True):
     coupon_code: str | None = Field(default=None, max_length=64)
     address: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     idempotency_key: str | None = Field(default=None, max_length=128)
+    delivery_method: str = Field(
+        default=DeliveryMethod.DELIVERY.value,
+        sa_column=Column(String(16), nullable=False, index=True, server_default=DeliveryMethod.DELIVERY.value),
+    )
+    pickup_store_id: str | None = Field(
+        default=None,
+        sa_column=Column(String(36), ForeignKey("pickup_store.id", ondelete="SET NULL"), nullable=True),
+    )
+    # What the store was when the order was placed (name, address, hours), kept if the store changes.
+    pickup_store: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    payment_method: str = Field(
+        default=PaymentMethod.CASH_ON_DELIVERY.value,
+        sa_column=Column(String(24), nullable=False, server_default=PaymentMethod.CASH_ON_DELIVERY.value),
+    )
+    payment_status: str = Field(
+        default=PaymentStatus.PAY_ON_DELIVERY.value,
+        sa_column=Column(String(24), nullable=False, index=True, server_default=PaymentStatus.PAY_ON_DELIVERY.value),
+    )
+    # The current payment attempt's reference and where the shopper completes it.
+    payment_reference: str | None = Field(default=None, max_length=64)
+    payment_url: str | None = Field(default=None, max_length=500)
+    payment_network: str | None = Field(default=None, max_length=16)
+    payment_phone: str | None = Field(default=None, max_length=16)
+    # An unpaid mobile-money order gives its stock back after this moment.
+    payment_due_at: datetime | None = Field(default=None, index=True)
+    # Set when an admin must act (an Attention code), with a sentence for the back office.
+    attention: str | None = Field(default=None, max_length=32, index=True)
+    attention_note: str = Field(default="", sa_column=Column(String(500), nullable=False, server_default=""))
     created_at: datetime = Field(default_factory=utcnow, nullable=False, index=True)
     updated_at: datetime = updated_field()
 
@@ -80,3 +137,62 @@ class Coupon(SQLModel, table=True):
     active: bool = Field(default=True)
     expires_at: datetime | None = Field(default=None)
     created_at: datetime = created_field()
+
+
+class Payment(SQLModel, table=True):
+    """One attempt to collect an order's total through the payment provider."""
+
+    id: str = id_field()
+    order_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("order.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    provider: str = Field(max_length=32)
+    reference: str = Field(max_length=64, unique=True)
+    amount: Decimal = _money()
+    currency: str = Field(max_length=3)
+    # "pending" until the provider reports "success" or "failed".
+    status: str = Field(default="pending", max_length=16)
+    # What the provider last reported (amount in minor units, its own status...), for admins.
+    provider_data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = created_field()
+    updated_at: datetime = updated_field()
+
+
+class OrderEvent(SQLModel, table=True):
+    """One entry of an order's timeline: a status or payment change, who made it and when."""
+
+    __tablename__ = "order_event"
+
+    id: str = id_field()
+    order_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("order.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    kind: str = Field(max_length=16)  # "status" | "payment" | "attention"
+    from_value: str | None = Field(default=None, max_length=32)
+    to_value: str = Field(max_length=32)
+    # The user who acted (None: the customer's payment provider or the shop's own timers).
+    actor_id: str | None = Field(
+        default=None,
+        sa_column=Column(String(36), ForeignKey("user.id", ondelete="SET NULL"), nullable=True),
+    )
+    # Who it was, kept readable if the account is deleted ("ama@example.com", "payment provider").
+    actor_label: str = Field(default="", max_length=254)
+    note: str = Field(default="", max_length=500)
+    created_at: datetime = created_field()
+
+
+class PickupStore(SQLModel, table=True):
+    """A partner store where shoppers collect orders (edited by admins)."""
+
+    __tablename__ = "pickup_store"
+
+    id: str = id_field()
+    name: str = Field(max_length=120, unique=True)
+    retailer: str = Field(default="", max_length=80)
+    address: str = Field(max_length=255)
+    city: str = Field(max_length=120)
+    phone: str = Field(default="", max_length=32)
+    opening_hours: str = Field(default="", max_length=120)
+    is_active: bool = Field(default=True)
+    created_at: datetime = created_field()
+    updated_at: datetime = updated_field()

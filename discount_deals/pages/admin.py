@@ -9,7 +9,9 @@ import reflex as rx
 from .. import routes
 from ..components.admin_bulk import bulk_tab
 from ..components.admin_catalog import categories_tab, products_tab
+from ..components.admin_orders import orders_tab
 from ..components.admin_overview import overview_tab
+from ..components.admin_stores import stores_tab
 from ..components.admin_users import users_tab
 from ..components.ui import icon, spinner
 from ..state.admin import TABS, AdminState
@@ -86,11 +88,13 @@ def panel() -> rx.Component:
         rx.el.div(
             rx.match(
                 AdminState.tab,
+                ("orders", orders_tab()),
                 ("products", products_tab()),
                 ("bulk-products", bulk_tab("products")),
                 ("bulk-categories", bulk_tab("categories")),
                 ("categories", categories_tab()),
                 ("users", users_tab()),
+                ("stores", stores_tab()),
                 overview_tab(),
             ),
             id="admin-panel",

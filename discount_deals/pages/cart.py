@@ -6,7 +6,6 @@ from .. import routes
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, badge, button, button_class, card, icon, link_button, spinner
 from ..state.cart import CartRow, CartState
-from ..state.checkout import CheckoutState
 
 
 def empty_cart() -> rx.Component:
@@ -130,16 +129,11 @@ def order_summary() -> rx.Component:
 
 def checkout_button() -> rx.Component:
     return button(
-        rx.match(
-            CheckoutState.stage,
-            ("placing", rx.fragment("Placing order...")),
-            ("redirecting", rx.fragment("Redirecting to payment...")),
-            ("paid", rx.fragment("Payment successful")),
-            rx.fragment("Proceed to Checkout", icon("arrow-right", 16)),
-        ),
+        "Proceed to Checkout",
+        icon("arrow-right", 16),
         size="lg",
         on_click=CartState.checkout,
-        disabled=CartState.updating | CheckoutState.busy,
+        disabled=CartState.updating,
         class_name="mt-4 w-full justify-center",
     )
 

@@ -5,7 +5,9 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.ui import badge_class, button, card, icon, link_button
-from ..state.orders import OrderCard, OrderDetailState, OrderLineView, OrdersState
+from ..state.orders import OrderCard, OrderDetailState, OrderLineView, OrdersState, TimelineEntry
+
+D = OrderDetailState
 
 FILTER_BUTTONS = (("all", "All"), ("pending", "Pending"), ("completed", "Completed"))
 
@@ -156,15 +158,123 @@ def order_details() -> rx.Component:
             aria_label="Order total",
             class_name="mt-4 space-y-2",
         ),
+        rx.el.div(delivery_box(), payment_box(), class_name="mt-6 grid gap-4 sm:grid-cols-2"),
+        rx.cond(D.refund_text != "", rx.el.p(D.refund_text, role="status",
+                class_name="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900")),
+        actions(),
+        timeline(),
+        class_name="p-6",
+    )
+
+
+def _box(title: str, tag: str, *children) -> rx.Component:
+    return rx.el.section(
+        rx.el.h2(icon(tag, 16), title, class_name="flex items-center gap-2 text-sm font-bold text-gray-900"),
+        *children,
+        class_name="rounded-md border border-gray-200 p-4 text-sm text-gray-700",
+    )
+
+
+def delivery_box() -> rx.Component:
+    return rx.cond(
+        D.pickup,
+        _box(
+            "Pickup", "store",
+            rx.el.p(D.store_name, class_name="mt-2 font-semibold text-gray-900"),
+            rx.el.p(D.store_text),
+            rx.cond(D.store_hours != "", rx.el.p(D.store_hours, class_name="text-gray-600")),
+        ),
+        _box(
+            "Home delivery", "truck",
+            rx.el.p(rx.cond(D.address_text != "", D.address_text, "No address recorded"), class_name="mt-2"),
+        ),
+    )
+
+
+def payment_box() -> rx.Component:
+    return _box(
+        "Payment", "wallet",
+        rx.el.p(D.payment_text, class_name="mt-2"),
+        rx.el.p(
+            "Status: ",
+            rx.el.span(
+                D.payment_status_text,
+                class_name=rx.cond(
+                    D.cancelled & (D.payment_status != "paid") & (D.payment_status != "refunded"),
+                    badge_class("secondary"),
+                    rx.match(
+                        D.payment_status,
+                        ("paid", badge_class("success")),
+                        ("failed", badge_class("destructive")),
+                        ("refunded", badge_class("secondary")),
+                        badge_class("warning"),
+                    ),
+                ),
+            ),
+            class_name="mt-1",
+        ),
+        rx.cond(D.payment_reference != "", rx.el.p("Reference: ", D.payment_reference, class_name="mt-1 break-all text-xs text-gray-600")),
+        rx.cond(D.payment_due_text != "", rx.el.p("Pay by ", D.payment_due_text, ", or the order is cancelled.",
+                                                   class_name="mt-1 text-xs text-gray-600")),
+    )
+
+
+def actions() -> rx.Component:
+    return rx.el.div(
         rx.cond(
-            OrderDetailState.address_text != "",
-            rx.el.p(
-                icon("map-pin", 16, class_name="shrink-0"),
-                OrderDetailState.address_text,
-                class_name="mt-4 flex items-center gap-2 text-sm text-gray-700",
+            D.can_pay,
+            button(icon("smartphone", 16), rx.cond(D.working == "pay", "Redirecting to payment...", "Pay now"),
+                   on_click=D.pay_again, disabled=D.working != ""),
+        ),
+        rx.cond(
+            D.working == "check",
+            rx.el.p("Checking your payment...", role="status", class_name="text-sm text-gray-700"),
+        ),
+        rx.cond(
+            D.can_cancel,
+            rx.cond(
+                D.confirming_cancel,
+                rx.el.div(
+                    rx.el.p("Cancel this order? Its items go back on sale.", class_name="text-sm text-gray-800"),
+                    button(rx.cond(D.working == "cancel", "Cancelling...", "Yes, cancel order"), variant="danger",
+                           on_click=D.cancel, disabled=D.working != ""),
+                    button("Keep order", variant="outline", on_click=D.keep_order, disabled=D.working != ""),
+                    role="group",
+                    aria_label="Confirm cancellation",
+                    class_name="flex flex-wrap items-center gap-2",
+                ),
+                button("Cancel order", variant="outline", on_click=D.ask_cancel, disabled=D.working != "",
+                       class_name="text-red-700"),
             ),
         ),
-        class_name="p-6",
+        class_name="mt-6 flex flex-wrap items-center gap-3",
+    )
+
+
+def _timeline_entry(entry: TimelineEntry) -> rx.Component:
+    return rx.el.li(
+        rx.el.span(
+            class_name=rx.match(
+                entry.tone,
+                ("good", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-green-700"),
+                ("bad", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-red-700"),
+                "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-gray-400",
+            ),
+            aria_hidden="true",
+        ),
+        rx.el.p(entry.title, class_name="font-semibold text-gray-900"),
+        rx.el.p(entry.when, class_name="text-xs text-gray-600"),
+        rx.cond(entry.note != "", rx.el.p(entry.note, class_name="text-sm text-gray-700")),
+        class_name="relative pb-4 pl-5 last:pb-0",
+    )
+
+
+def timeline() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Timeline", class_name="text-lg font-bold text-gray-900"),
+        rx.el.ol(rx.foreach(D.timeline, _timeline_entry), aria_label="Order timeline",
+                 class_name="mt-3 ml-1 border-l-2 border-gray-200"),
+        class_name="mt-6",
     )
 
 

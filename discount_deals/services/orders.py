@@ -4,7 +4,11 @@ Placing an order (:func:`checkout`, :func:`create_order`) opens its own write tr
 (``BEGIN IMMEDIATE`` on SQLite) so that it reads prices and stock and writes the order as one
 unit: either the order, its lines, the stock decrements and the emptied cart are all stored,
 or nothing is. Stock is decremented with a guarded ``UPDATE ... WHERE stock >= :q`` so that it
-never goes below zero, whatever the database.
+never goes below zero, whatever the database. A mobile-money order then starts its charge
+with the payment provider, outside that transaction (``services.payments``).
+
+What happens to an order afterwards (status changes, cancellation, the timeline) lives in
+``services.order_status``.
 """
 
 from __future__ import annotations
@@ -19,17 +23,29 @@ from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..db import write_session
-from ..models import Address, Cart, CartItem, Coupon, CouponKind, Order, OrderItem, OrderStatus, Product, User
-from . import Conflict, NotFound, ValidationFailed, pricing
+from ..db import session_scope, write_session
+from ..models import (
+    Address,
+    Cart,
+    CartItem,
+    Coupon,
+    CouponKind,
+    Order,
+    OrderItem,
+    OrderStatus,
+    PaymentMethod,
+    PaymentStatus,
+    Product,
+    User,
+)
+from . import Conflict, NotFound, ServiceError, ValidationFailed, pricing
+from . import order_status as lifecycle
+from . import pickup_stores
 from .cart import parse_quantity
 from .catalog import is_visible
-from .permissions import is_admin, require_admin, require_user
+from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, coupon_effect, default_address, resolve_choice
+from .permissions import is_admin, require_user
 
-ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
-    OrderStatus.PENDING.value: frozenset({OrderStatus.PROCESSING.value, OrderStatus.CANCELLED.value}),
-    OrderStatus.PROCESSING.value: frozenset({OrderStatus.COMPLETED.value, OrderStatus.CANCELLED.value}),
-}
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
 COUPON_CODE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 INVALID_COUPON = "Invalid coupon code"
@@ -102,9 +118,9 @@ def find_coupon(session: Session, code: str) -> Coupon:
     code = (code or "").strip().upper()
     coupon = session.exec(select(Coupon).where(func.upper(Coupon.code) == code)).first() if code else None
     if coupon is None or not coupon.active:
-        raise ValidationFailed(INVALID_COUPON)
+        raise ValidationFailed(INVALID_COUPON, code="coupon_invalid")
     if coupon.expires_at is not None and coupon.expires_at <= datetime.now(UTC):
-        raise ValidationFailed(INVALID_COUPON)
+        raise ValidationFailed(INVALID_COUPON, code="coupon_invalid")
     return coupon
 
 
@@ -126,13 +142,9 @@ def _order_for_key(session: Session, user: User, key: str | None) -> Order | Non
 
 def shipping_address(session: Session, user: User) -> Address:
     """The address an order ships to: the default one, else the first saved (400 when none)."""
-    address = session.exec(
-        select(Address)
-        .where(Address.user_id == user.id)
-        .order_by(Address.is_default.desc(), Address.created_at, Address.id)
-    ).first()
+    address = default_address(session, user)
     if address is None:
-        raise ValidationFailed("No address found")
+        raise ValidationFailed(NO_ADDRESS, code="no_address")
     return address
 
 
@@ -155,14 +167,19 @@ def _merge(wanted: Iterable[tuple[str, int]]) -> dict[str, int]:
     return merged
 
 
+def _cash_on_delivery(address: Address) -> ResolvedChoice:
+    return ResolvedChoice("delivery", PaymentMethod.CASH_ON_DELIVERY.value, address, None, None, None)
+
+
 def _place_order(
     session: Session,
     user: User,
     wanted: dict[str, int],
     *,
-    address: Address,
+    choice: ResolvedChoice,
     coupon: Coupon | None,
     idempotency_key: str | None,
+    expected_total: Decimal | None = None,
 ) -> Order:
     """Re-check ``wanted`` (product id → quantity) against today's catalogue, take the stock, store the order."""
     # Locked in id order so that two PostgreSQL transactions never wait on each other in a cycle.
@@ -192,8 +209,13 @@ def _place_order(
         if taken.rowcount != 1:
             raise Conflict(f"Not enough stock for {product.name}.")
 
-    coupon_effect = pricing.Coupon(kind=coupon.kind, value=coupon.value) if coupon else None
-    totals = pricing.cart_totals((line for _product, line in lines), coupon_effect)
+    totals = pricing.cart_totals((line for _product, line in lines), coupon_effect(coupon), pickup=choice.pickup)
+    if expected_total is not None and totals.total != expected_total:
+        raise Conflict(
+            f"Your order now comes to {pricing.format_money(totals.total)}: please review it again.",
+            code="total_changed",
+        )
+    mobile_money = choice.mobile_money
     order = Order(
         user_id=user.id,
         status=OrderStatus.PENDING.value,
@@ -205,11 +227,25 @@ def _place_order(
         tax=totals.tax,
         total=totals.total,
         coupon_code=coupon.code if coupon else None,
-        address=_address_snapshot(address),
+        address=_address_snapshot(choice.address) if choice.address is not None else None,
         idempotency_key=idempotency_key,
+        delivery_method=choice.delivery_method,
+        pickup_store_id=choice.store.id if choice.store is not None else None,
+        pickup_store=pickup_stores.snapshot(choice.store) if choice.store is not None else None,
+        payment_method=choice.payment_method,
+        payment_status=(PaymentStatus.AWAITING_PAYMENT if mobile_money else PaymentStatus.PAY_ON_DELIVERY).value,
+        payment_network=choice.network,
+        payment_phone=choice.phone,
     )
     session.add(order)
     session.flush()
+    lifecycle.record_event(session, order, "status", OrderStatus.PENDING.value, actor=user, note="Order placed")
+    if mobile_money:
+        from . import payments  # payments applies provider results through order_status
+
+        payments.open_payment(session, order)
+        order.payment_due_at = payments.payment_deadline()
+        session.add(order)
     session.add_all(
         OrderItem(
             order_id=order.id,
@@ -235,46 +271,76 @@ def _placed_once(user: User, idempotency_key: str | None, place) -> Order:
             if existing is not None:
                 return existing
             return place(session)
-    except IntegrityError:
-        # Two requests with the same key raced (PostgreSQL); the loser's writes were rolled back.
-        with write_session() as session:
+    except (IntegrityError, ServiceError):
+        # Two requests with the same key raced (PostgreSQL): the loser either hit the unique key
+        # or, reading after the winner committed, found the cart already emptied. Its writes were
+        # rolled back; if the key has an order now, that order is the answer.
+        if idempotency_key is None:
+            raise
+        with session_scope() as session:
             existing = _order_for_key(session, user, idempotency_key)
         if existing is None:
             raise
         return existing
 
 
-def checkout(user: User, *, coupon_code: str | None = None, idempotency_key: str | None = None) -> Order:
+def checkout(
+    user: User,
+    choice: CheckoutChoice | None = None,
+    *,
+    coupon_code: str | None = None,
+    idempotency_key: str | None = None,
+    site_origin: str = "",
+    expected_total: Decimal | None = None,
+) -> Order:
     """Turn the user's cart into a pending order and empty the cart; the service owns the transaction.
 
-    400 "No address found" / "Cart is empty" / "Invalid coupon code"; 409 naming a product
-    whose availability or stock no longer fits (nothing is written). A repeated
+    ``choice`` defaults to home delivery to the default address, cash on delivery (what the
+    original client's ``{}`` means). 400 "No address found" (code ``no_address``) / "Cart is
+    empty" / "Invalid coupon code" / an invalid choice (see ``services.checkout``); 409 naming
+    a product whose availability or stock no longer fits, or (``total_changed``) when
+    ``expected_total`` is not what the order would cost; nothing is written then. A repeated
     ``idempotency_key`` returns the first order and changes nothing.
+
+    A mobile-money order is then sent to the payment provider (``site_origin`` is where the
+    provider returns the shopper); its ``payment_url`` stays empty if the provider could not
+    be reached, and the order waits for payment until it expires.
     """
     require_user(user)
     key = _clean_idempotency_key(idempotency_key)
+    choice = choice or CheckoutChoice()
+    placed: dict[str, bool] = {}
 
     def place(session: Session) -> Order:
-        address = shipping_address(session, user)
+        resolved = resolve_choice(session, user, choice)
         cart = session.exec(select(Cart).where(Cart.user_id == user.id)).first()
         items = session.exec(select(CartItem).where(CartItem.cart_id == cart.id)).all() if cart else []
         if not items:
-            raise ValidationFailed("Cart is empty")
+            raise ValidationFailed("Cart is empty", code="cart_empty")
         coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
         order = _place_order(
             session,
             user,
             _merge((item.product_id, item.quantity) for item in items),
-            address=address,
+            choice=resolved,
             coupon=coupon,
             idempotency_key=key,
+            expected_total=expected_total,
         )
         for item in items:
             session.delete(item)
         session.flush()
+        placed["new"] = True
         return order
 
-    return _placed_once(user, key, place)
+    order = _placed_once(user, key, place)
+    if placed.get("new") and order.payment_method == PaymentMethod.MOBILE_MONEY.value and order.payment_reference:
+        from . import payments
+
+        payments.send_to_provider(order.id, order.payment_reference, site_origin=site_origin)
+        with session_scope() as session:
+            order = session.get(Order, order.id)
+    return order
 
 
 def _wanted_items(items: Any) -> dict[str, int]:
@@ -323,7 +389,9 @@ def create_order(
         if missing:
             raise ValidationFailed(missing[0], fields={"items": missing})
         coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
-        return _place_order(session, user, wanted, address=address, coupon=coupon, idempotency_key=key)
+        return _place_order(
+            session, user, wanted, choice=_cash_on_delivery(address), coupon=coupon, idempotency_key=key
+        )
 
     return _placed_once(user, key, place)
 
@@ -376,36 +444,5 @@ def order_items(session: Session, order: Order) -> list[OrderLine]:
 
 
 def update_status(session: Session, actor: User, order_id: str, status: Any) -> Order:
-    """Move an order along pending → processing → completed (or cancelled from either); admins only.
-
-    Cancelling puts the ordered quantities back in stock.
-    """
-    require_admin(actor)
-    valid = [s.value for s in OrderStatus]
-    if status not in valid:
-        message = f"Status must be one of: {', '.join(valid)}."
-        raise ValidationFailed(message, fields={"status": [message]})
-    order = session.get(Order, order_id)
-    if order is None:
-        raise NotFound("Order not found.")
-    previous = order.status
-    if status not in ALLOWED_TRANSITIONS.get(previous, frozenset()):
-        message = f"Cannot change an order from {previous} to {status}."
-        raise ValidationFailed(message, fields={"status": [message]})
-    # Guarded so that two admins cannot both cancel (and restock) the same order.
-    changed = session.execute(
-        update(Order).where(Order.id == order.id, Order.status == previous).values(status=status)
-    )
-    if changed.rowcount != 1:
-        raise Conflict("The order was changed meanwhile. Reload it and try again.")
-    if status == OrderStatus.CANCELLED.value:
-        for line in order_items(session, order):
-            if line.item.product_id is not None:
-                session.execute(
-                    update(Product)
-                    .where(Product.id == line.item.product_id)
-                    .values(stock=Product.stock + line.item.quantity)
-                )
-    session.flush()
-    session.refresh(order)
-    return order
+    """An admin moves an order along its statuses (see ``services.order_status``)."""
+    return lifecycle.admin_change_status(session, actor, order_id, status)

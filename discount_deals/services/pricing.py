@@ -1,6 +1,7 @@
-"""Every number the shop shows: effective prices, discount percentages and cart totals.
+"""Every number the shop shows: effective prices, discount percentages, delivery fees and totals.
 
-The storefront's cart summary and the server's checkout both call :func:`cart_totals`.
+The storefront's cart summary, the checkout page's review and the server's checkout all call
+:func:`cart_totals`, so the review shows exactly what the order will charge.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 MONEY_STEP = Decimal("0.01")
+# SPEC §9's defaults; the amounts in force come from settings (DD_FREE_DELIVERY_OVER, DD_DELIVERY_FEE).
 FREE_SHIPPING_OVER = Decimal("50.00")
 SHIPPING_FEE = Decimal("5.99")
 TAX_RATE = Decimal("0.08")
@@ -24,6 +26,16 @@ def money(value: Decimal | int | float | str) -> Decimal:
         except InvalidOperation as exc:
             raise ValueError(f"not a money amount: {value!r}") from exc
     return value.quantize(MONEY_STEP, rounding=ROUND_HALF_UP)
+
+
+def minor_units(value: Decimal | int | float | str) -> int:
+    """An amount in cents/pesewas, as payment providers count it (12.50 → 1250)."""
+    return int(money(value) * 100)
+
+
+def from_minor_units(value: int) -> Decimal:
+    """Cents/pesewas back to money (1250 → 12.50)."""
+    return money(Decimal(value) / 100)
 
 
 def money_str(value: Decimal | int | float | str | None) -> str | None:
@@ -88,11 +100,28 @@ class CartTotals:
     free_shipping_gap: Decimal
 
 
-def shipping_for(subtotal: Decimal) -> Decimal:
+@dataclass(frozen=True)
+class DeliveryRule:
+    """Home delivery costs ``fee`` unless the subtotal is over ``free_over``."""
+
+    fee: Decimal = SHIPPING_FEE
+    free_over: Decimal = FREE_SHIPPING_OVER
+
+
+def delivery_rule() -> DeliveryRule:
+    """The delivery fee rule in force (settings)."""
+    from ..settings import get_settings
+
+    checkout = get_settings().checkout
+    return DeliveryRule(fee=checkout.delivery_fee, free_over=checkout.free_delivery_over)
+
+
+def shipping_for(subtotal: Decimal, rule: DeliveryRule | None = None) -> Decimal:
     """Shipping is free when the subtotal is over 50, else 5.99 (an empty cart ships nothing)."""
+    rule = rule or delivery_rule()
     if subtotal <= 0:
         return ZERO
-    return ZERO if subtotal > FREE_SHIPPING_OVER else SHIPPING_FEE
+    return ZERO if subtotal > rule.free_over else money(rule.fee)
 
 
 def coupon_discount(subtotal: Decimal, coupon: Coupon | None) -> Decimal:
@@ -105,22 +134,26 @@ def coupon_discount(subtotal: Decimal, coupon: Coupon | None) -> Decimal:
     return min(amount, subtotal)
 
 
-def cart_totals(lines: Iterable[PricedLine], coupon: Coupon | None = None) -> CartTotals:
+def cart_totals(
+    lines: Iterable[PricedLine], coupon: Coupon | None = None, *, pickup: bool = False, rule: DeliveryRule | None = None
+) -> CartTotals:
     """Totals per SPEC §9: subtotal on effective prices, shipping, 8 % tax, total, savings.
 
-    A coupon reduces the amount taxed and paid; shipping is decided on the subtotal.
+    A coupon reduces the amount taxed and paid; shipping is decided on the subtotal. Collecting
+    the order at a pickup store (``pickup``) costs no shipping.
     """
+    rule = rule or delivery_rule()
     lines = list(lines)
     subtotal = money(sum((line.line_total for line in lines), ZERO))
     original = money(sum((money(line.original_price * line.quantity) for line in lines), ZERO))
     discount = coupon_discount(subtotal, coupon)
-    shipping = shipping_for(subtotal)
+    shipping = ZERO if pickup else shipping_for(subtotal, rule)
     tax = money((subtotal - discount) * TAX_RATE)
     total = money(subtotal - discount + shipping + tax)
     gap = ZERO
     if shipping > 0:
-        # Shipping is free only *over* 50, so the shopper must reach 50.01.
-        gap = money(FREE_SHIPPING_OVER + MONEY_STEP - subtotal)
+        # Shipping is free only *over* the threshold, so the shopper must reach it plus a cent.
+        gap = money(rule.free_over + MONEY_STEP - subtotal)
     return CartTotals(
         item_count=sum(line.quantity for line in lines),
         subtotal=subtotal,

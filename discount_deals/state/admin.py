@@ -18,11 +18,13 @@ from .session import SessionExpired, SessionState
 
 TABS: list[tuple[str, str, str]] = [
     ("overview", "Overview", "layout-dashboard"),
+    ("orders", "Orders", "shopping-bag"),
     ("products", "Products", "package"),
     ("bulk-products", "Bulk Upload Products", "upload"),
     ("bulk-categories", "Bulk Upload Categories", "folder-up"),
     ("categories", "Categories", "folder"),
     ("users", "Users", "users"),
+    ("stores", "Pickup Stores", "store"),
 ]
 TAB_IDS = [tab for tab, _label, _icon in TABS]
 
@@ -60,11 +62,15 @@ class AdminState(rx.State):
 
     def _tab_load(self):
         from .admin_catalog import AdminCategoriesState, AdminProductsState
+        from .admin_orders import AdminOrdersState
         from .admin_overview import AdminOverviewState
+        from .admin_stores import AdminStoresState
         from .admin_users import AdminUsersState
 
         return {
             "overview": AdminOverviewState.load,
+            "orders": AdminOrdersState.load,
+            "stores": AdminStoresState.load,
             "products": AdminProductsState.load,
             "categories": AdminCategoriesState.load,
             "users": AdminUsersState.load,

@@ -153,6 +153,14 @@ class CartState(rx.State):
                 )
         self.loaded = True
 
+    def _clear_coupon(self) -> None:
+        self.coupon = ""
+
+    def _after_order(self, user: User) -> None:
+        """An order was placed from the server cart: forget the coupon and show the emptied cart."""
+        self._clear_coupon()
+        self._reload(user)
+
     def _guest_set(self, product_id: str, quantity: int, *, add: bool) -> str:
         """Change a guest line after checking the product and its stock; returns the product name."""
         entries = _read_guest_cart(self.cart_storage)
@@ -290,13 +298,11 @@ class CartState(rx.State):
 
     @rx.event
     async def checkout(self):
-        """'Proceed to Checkout'. Guests must log in first; logged-in users pay in CheckoutState."""
+        """'Proceed to Checkout': the checkout page; guests log in first and come back to it."""
         session_state = await self.get_state(SessionState)
         if not session_state.access_token:
             return [
                 rx.toast.error("Login Required", description="Please log in to proceed with checkout."),
-                session_state._login_redirect(routes.CART),
+                session_state._login_redirect(routes.CHECKOUT),
             ]
-        from .checkout import CheckoutState
-
-        return CheckoutState.place_order
+        return rx.redirect(routes.CHECKOUT)

@@ -3,10 +3,16 @@
 Only the logged-in user's own orders are ever loaded (the service refuses anyone else's).
 A short summary of the list is kept in the browser under ``orders-storage`` (SPEC §9), keyed
 to the user: it is replaced on every fetch, reset on login and removed on logout.
+
+The order page also shows delivery, payment and the timeline, cancels a pending order, and
+takes the shopper back from the payment provider: it asks the provider how the payment
+stands (a background event, so no lock is held while the provider answers) and says
+"Payment successful" only when the payment really succeeded.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -14,10 +20,13 @@ import logging
 import reflex as rx
 
 from .. import routes
-from ..db import session_scope
-from ..models import Order, OrderStatus
+from ..db import session_scope, write_session
+from ..models import Attention, DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
 from ..services import ServiceError
+from ..services import order_status as lifecycle
 from ..services import orders as order_service
+from ..services import payments
+from ..services.checkout import NETWORKS, display_phone
 from ..services.pricing import money_str
 from ..settings import get_settings
 from .session import SessionExpired, SessionState
@@ -30,12 +39,13 @@ MAX_ORDERS_SHOWN = 100
 
 
 def status_label(status: str | None) -> str:
-    """The badge text: the status capitalised, 'Pending' when there is none."""
-    return (status or "").strip().capitalize() or "Pending"
+    """The badge text ("Ready for pickup"), 'Pending' when there is none."""
+    return lifecycle.status_label((status or "").strip())
 
 
 def is_completed(status: str | None) -> bool:
-    return (status or "").strip().lower() == OrderStatus.COMPLETED.value
+    """The 'Completed' filter: finished orders (delivered, or completed before deliveries were tracked)."""
+    return (status or "").strip().lower() in lifecycle.FINISHED
 
 
 def items_text(count: int) -> str:
@@ -151,6 +161,96 @@ class OrdersState(rx.State):
         self.filter = value if value in FILTERS else "all"
 
 
+@dataclasses.dataclass
+class TimelineEntry:
+    title: str = ""
+    note: str = ""
+    when: str = ""
+    tone: str = "neutral"  # "good" | "bad" | "neutral"
+
+
+PAYMENT_EVENT_TITLES = {
+    PaymentStatus.PAID.value: "Payment received",
+    PaymentStatus.FAILED.value: "Payment not completed",
+    PaymentStatus.AWAITING_PAYMENT.value: "Waiting for payment",
+    PaymentStatus.REFUNDED.value: "Refunded",
+}
+STATUS_EVENT_TITLES = {
+    OrderStatus.PENDING.value: "Order placed",
+    OrderStatus.PROCESSING.value: "Being prepared",
+    OrderStatus.SHIPPED.value: "Shipped",
+    OrderStatus.READY_FOR_PICKUP.value: "Ready for pickup",
+    OrderStatus.DELIVERED.value: "Delivered",
+    OrderStatus.CANCELLED.value: "Cancelled",
+}
+
+
+def timeline_entry(event: OrderEvent, owner_id: str, *, admin: bool = False) -> TimelineEntry | None:
+    """One line of the timeline; customers do not see the back office's flags."""
+    when = event.created_at.strftime("%d %b %Y, %H:%M") if event.created_at else ""
+    if event.kind == "status":
+        title = STATUS_EVENT_TITLES.get(event.to_value, status_label(event.to_value))
+        tone = "bad" if event.to_value == OrderStatus.CANCELLED.value else "good"
+    elif event.kind == "payment":
+        title = PAYMENT_EVENT_TITLES.get(event.to_value, event.to_value)
+        tone = "good" if event.to_value in (PaymentStatus.PAID.value, PaymentStatus.REFUNDED.value) else "bad"
+    elif admin:
+        title = lifecycle.ATTENTION_LABELS.get(event.to_value, "Flag cleared")
+        tone = "bad" if event.to_value in lifecycle.ATTENTION_LABELS else "neutral"
+    else:
+        return None
+    if admin:
+        who = event.actor_label or lifecycle.SHOP
+    else:
+        who = "you" if event.actor_id == owner_id else (event.actor_label if not event.actor_id else lifecycle.SHOP)
+    note = event.note if event.note and event.note != title else ""
+    if who:
+        note = f"{note} (by {who})" if note else f"By {who}"
+    return TimelineEntry(title=title, note=note, when=when, tone=tone)
+
+
+def customer_timeline(order: Order, events: list[OrderEvent], *, admin: bool = False) -> list[TimelineEntry]:
+    """The order's timeline; an order from before timelines were kept still shows when it was placed."""
+    entries = [e for e in (timeline_entry(event, order.user_id, admin=admin) for event in events) if e is not None]
+    if not any(event.kind == "status" and event.from_value is None for event in events) and order.created_at:
+        entries.insert(0, TimelineEntry(title="Order placed", when=order.created_at.strftime("%d %b %Y, %H:%M"),
+                                        tone="good"))
+    return entries
+
+
+def payment_method_text(order: Order) -> str:
+    if order.payment_method == PaymentMethod.MOBILE_MONEY.value:
+        network = NETWORKS.get(order.payment_network or "", ("Mobile money",))[0]
+        phone = display_phone(order.payment_phone)
+        return f"Mobile money · {network}" + (f" · {phone}" if phone else "")
+    return "Cash on delivery" if order.delivery_method != DeliveryMethod.PICKUP.value else "Cash at pickup"
+
+
+def address_text(address: dict | None) -> str:
+    address = address or {}
+    return ", ".join(
+        str(address.get(key)) for key in ("line1", "line2", "city", "state", "postal_code", "country") if address.get(key)
+    )
+
+
+def store_text(store: dict | None) -> str:
+    store = store or {}
+    return ", ".join(str(store.get(key)) for key in ("address", "city") if store.get(key))
+
+
+def can_pay(order: Order) -> bool:
+    return (
+        order.payment_method == PaymentMethod.MOBILE_MONEY.value
+        and order.status == OrderStatus.PENDING.value
+        and order.payment_status in (PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value)
+        and not order.attention
+    )
+
+
+CHECK_ATTEMPTS = 5
+CHECK_PAUSE_S = 2.0
+
+
 class OrderDetailState(rx.State):
     order_id: str = ""
     short_id: str = ""
@@ -167,18 +267,49 @@ class OrderDetailState(rx.State):
     tax_text: str = ""
     total_text: str = ""
     address_text: str = ""
+    pickup: bool = False
+    store_name: str = ""
+    store_text: str = ""
+    store_hours: str = ""
+    payment_text: str = ""
+    payment_status: str = ""
+    payment_status_text: str = ""
+    payment_reference: str = ""
+    payment_due_text: str = ""
+    refund_text: str = ""
+    timeline: list[TimelineEntry] = []
+    can_cancel: bool = False
+    can_pay: bool = False
+    confirming_cancel: bool = False
+    working: str = ""  # "cancel" | "pay" | "check" while a request runs
     loading: bool = True
     failed: bool = False
 
     def _forget(self) -> None:
         self.order_id = self.short_id = self.status_text = self.date_text = ""
         self.lines = []
+        self.timeline = []
         self.loading = True
         self.failed = False
+        self.confirming_cancel = False
+        self.working = ""
 
     def _requested_id(self) -> str:
         path = (self.router.url.path or "").rstrip("/")
         return path.rsplit("/", 1)[-1][:64] if path.startswith(routes.ORDERS + "/") else ""
+
+    async def _user(self):
+        return await (await self.get_state(SessionState))._require_user()
+
+    def _reread(self, user) -> Order:
+        with session_scope() as session:
+            order = order_service.get_order(session, user, self.order_id or self._requested_id())
+            if order.user_id != user.id:
+                raise ServiceError("Order not found.", status=404)  # admins see others' only in /admin
+            lines = order_service.order_items(session, order)
+            events = lifecycle.timeline(session, order)
+        self._show(order, lines, events)
+        return order
 
     @rx.event
     async def load(self):
@@ -194,14 +325,12 @@ class OrderDetailState(rx.State):
             self._forget()
         self.loading = True
         self.failed = False
+        self.confirming_cancel = False
         yield
+        order = None
         try:
-            with session_scope() as session:
-                order = order_service.get_order(session, user, requested)
-                if order.user_id != user.id:
-                    raise ServiceError("Order not found.", status=404)  # admins see others' only in /admin
-                lines = order_service.order_items(session, order)
-            self._show(order, lines)
+            self.order_id = requested
+            order = self._reread(user)
         except ServiceError:
             self.failed = True
         except Exception:
@@ -209,8 +338,11 @@ class OrderDetailState(rx.State):
             self.failed = True
         finally:
             self.loading = False
+        back_from_payment = self.router.url.query_parameters.get("reference", "")
+        if order is not None and back_from_payment and order.payment_method == PaymentMethod.MOBILE_MONEY.value:
+            yield OrderDetailState.check_payment
 
-    def _show(self, order: Order, lines: list[order_service.OrderLine]) -> None:
+    def _show(self, order: Order, lines: list[order_service.OrderLine], events: list[OrderEvent]) -> None:
         self.order_id = order.id
         self.short_id = order.id[:8]
         self.status_text = status_label(order.status)
@@ -234,9 +366,131 @@ class OrderDetailState(rx.State):
         self.shipping_text = "Free" if order.shipping == 0 else money_text(order.shipping)
         self.tax_text = money_text(order.tax)
         self.total_text = money_text(order.total)
-        address = order.address or {}
-        self.address_text = ", ".join(
-            str(address.get(key))
-            for key in ("line1", "line2", "city", "state", "postal_code", "country")
-            if address.get(key)
+        self.pickup = order.delivery_method == DeliveryMethod.PICKUP.value
+        self.address_text = address_text(order.address)
+        store = order.pickup_store or {}
+        self.store_name = str(store.get("name") or "")
+        self.store_text = store_text(store)
+        self.store_hours = str(store.get("opening_hours") or "")
+        self.payment_text = payment_method_text(order)
+        self.payment_status = order.payment_status
+        self.payment_status_text = lifecycle.payment_label(order)
+        self.payment_reference = order.payment_reference or ""
+        self.payment_due_text = (
+            order.payment_due_at.strftime("%H:%M UTC, %d %b") if order.payment_due_at and can_pay(order) else ""
         )
+        self.refund_text = (
+            f"A refund of {money_text(order.total)} is due to you: our team will send it back to your mobile money."
+            if order.attention == Attention.REFUND_DUE.value
+            else ""
+        )
+        self.timeline = customer_timeline(order, events)
+        self.can_cancel = order.status == OrderStatus.PENDING.value
+        self.can_pay = can_pay(order)
+
+    @rx.event(background=True)
+    async def check_payment(self):
+        """Back from the payment page: ask the provider (again for a few seconds while it has no
+        answer yet), then say what really happened."""
+        async with self:
+            if self.working:
+                return
+            try:
+                user = await self._user()
+            except SessionExpired:
+                return
+            self.working = "check"
+            order_id = self.order_id
+        order = None
+        for attempt in range(CHECK_ATTEMPTS):
+            try:
+                order = await asyncio.to_thread(payments.check_payment, user, order_id)
+            except ServiceError:
+                break
+            if order.payment_status != PaymentStatus.AWAITING_PAYMENT.value or attempt == CHECK_ATTEMPTS - 1:
+                break
+            await asyncio.sleep(CHECK_PAUSE_S)
+        async with self:
+            self.working = ""
+            try:
+                order = self._reread(user)
+            except ServiceError:
+                self.failed = True
+                return
+        if order.payment_status == PaymentStatus.PAID.value:
+            yield rx.toast.success("Payment successful", description="Your order has been placed.")
+        elif order.payment_status == PaymentStatus.FAILED.value:
+            yield rx.toast.error(
+                "Payment failed",
+                description="The mobile money payment was not completed. You can try again or cancel the order.",
+            )
+        elif order.attention:
+            yield rx.toast.warning("Payment being checked", description="Our team is checking this payment.")
+        else:
+            yield rx.toast.info("Waiting for your payment",
+                                description="Your network has not confirmed the payment yet. Check again in a moment.")
+
+    @rx.event
+    def ask_cancel(self):
+        self.confirming_cancel = self.can_cancel
+
+    @rx.event
+    def keep_order(self):
+        self.confirming_cancel = False
+
+    @rx.event
+    async def cancel(self):
+        if self.working or not self.can_cancel:
+            return
+        try:
+            user = await self._user()
+        except SessionExpired:
+            yield (await self.get_state(SessionState))._login_redirect(f"{routes.ORDERS}/{self.order_id}")
+            return
+        self.working = "cancel"
+        yield
+        try:
+            with write_session() as session:
+                order = lifecycle.cancel_order(session, user, self.order_id)
+            order = self._reread(user)
+            (await self.get_state(OrdersState))._record(user.id, order)
+            refund = " Our team will refund your payment." if order.attention == Attention.REFUND_DUE.value else ""
+            yield rx.toast.success("Order cancelled", description="Your order has been cancelled." + refund)
+        except ServiceError as exc:
+            try:
+                self._reread(user)
+            except ServiceError:
+                pass
+            yield rx.toast.error("Could not cancel", description=exc.detail)
+        finally:
+            self.working = ""
+            self.confirming_cancel = False
+
+    @rx.event(background=True)
+    async def pay_again(self):
+        async with self:
+            if self.working or not self.can_pay:
+                return
+            try:
+                user = await self._user()
+            except SessionExpired:
+                return
+            self.working = "pay"
+            order_id = self.order_id
+            origin = self.router.url.origin
+        try:
+            _order, url = await asyncio.to_thread(payments.begin_payment, user, order_id, site_origin=origin)
+        except ServiceError as exc:
+            async with self:
+                self.working = ""
+                try:
+                    self._reread(user)
+                except ServiceError:
+                    pass
+            yield rx.toast.error("Payment not started", description=exc.detail)
+            return
+        yield rx.toast.info("Redirecting to payment...")
+        await asyncio.sleep(1.2)
+        async with self:
+            self.working = ""
+        yield rx.call_script(f"window.location.assign({json.dumps(url)})")

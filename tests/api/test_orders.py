@@ -137,8 +137,9 @@ def test_only_admins_change_the_status(client, shopper_headers, make_product, ad
     response = patch_status(client, admin_headers, order["id"], "processing")
     assert response.status_code == 200
     assert response.json()["status"] == "processing"
-    assert patch_status(client, admin_headers, order["id"], "completed").json()["status"] == "completed"
-    assert client.get(f"{ORDERS}{order['id']}/", headers=shopper_headers).json()["status"] == "completed"
+    assert patch_status(client, admin_headers, order["id"], "shipped").json()["status"] == "shipped"
+    assert patch_status(client, admin_headers, order["id"], "delivered").json()["status"] == "delivered"
+    assert client.get(f"{ORDERS}{order['id']}/", headers=shopper_headers).json()["status"] == "delivered"
     assert patch_status(client, admin_headers, "no-such-order", "processing").status_code == 404
 
 
@@ -146,11 +147,15 @@ def test_only_admins_change_the_status(client, shopper_headers, make_product, ad
     "path, refused",
     [
         ([], "completed"),
+        ([], "delivered"),
         ([], "pending"),
         ([], "shipped"),
         (["processing"], "pending"),
         (["processing"], "processing"),
-        (["processing", "completed"], "cancelled"),
+        (["processing"], "completed"),
+        (["processing"], "ready_for_pickup"),  # a home-delivery order is shipped, not collected
+        (["processing", "shipped"], "cancelled"),
+        (["processing", "shipped", "delivered"], "cancelled"),
         (["cancelled"], "pending"),
         (["cancelled"], "processing"),
     ],

@@ -16,7 +16,8 @@ from discount_deals.models import Category, Product, User
 
 from .conftest import sign_in, unique
 
-TABS = ["Overview", "Products", "Bulk Upload Products", "Bulk Upload Categories", "Categories", "Users"]
+TABS = ["Overview", "Orders", "Products", "Bulk Upload Products", "Bulk Upload Categories", "Categories", "Users",
+        "Pickup Stores"]
 
 
 def toast(page: Page, text: str):

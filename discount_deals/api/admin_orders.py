@@ -1,0 +1,76 @@
+"""The back office's orders: every customer's orders with filters, one order with its history,
+and recording a refund (status changes: ``PATCH /orders/{id}/``)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from fastapi import Request
+
+from ..services import ValidationFailed
+from ..services import order_status as lifecycle
+from ..services import orders as order_service
+from ..services.permissions import require_admin
+from .deps import CurrentUser, SessionDep, WriteSessionDep
+from .orders import order_json
+from .pagination import build_page, page_request
+from .routing import ApiRouter
+
+router = ApiRouter(tags=["admin"])
+
+ADMIN_ORDERS_PAGE_SIZE = 20
+
+
+def _date(request: Request, name: str) -> date | None:
+    raw = request.query_params.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        message = "Use a date such as 2026-11-23."
+        raise ValidationFailed(f"Invalid {name}. {message}", fields={name: [message]}) from None
+
+
+def filters_from(request: Request) -> lifecycle.OrderFilters:
+    query = request.query_params
+    return lifecycle.OrderFilters(
+        status=query.get("status", "").strip(),
+        payment_status=query.get("payment_status", "").strip(),
+        delivery_method=query.get("delivery_method", "").strip(),
+        date_from=_date(request, "date_from"),
+        date_to=_date(request, "date_to"),
+        search=query.get("search", ""),
+        attention_only=query.get("attention") in ("1", "true"),
+    )
+
+
+@router.get("/admin/orders/")
+def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dict:
+    require_admin(user)
+    page = page_request(request, default_size=ADMIN_ORDERS_PAGE_SIZE)
+    rows, count = lifecycle.admin_orders(session, user, filters_from(request), offset=page.offset,
+                                         limit=page.page_size)
+    lines = order_service.items_for_orders(session, [row.order for row in rows])
+    results = []
+    for row in rows:
+        data = order_json(request, row.order, lines[row.order.id], admin=True)
+        data["customer"] = {"id": row.order.user_id, "email": row.email, "name": row.name}
+        results.append(data)
+    return build_page(request, page, count, results)
+
+
+@router.get("/admin/orders/{order_id}/")
+def get_order(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
+    require_admin(user)
+    order = order_service.get_order(session, user, order_id)
+    history = lifecycle.timeline(session, order)
+    return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)
+
+
+@router.post("/admin/orders/{order_id}/refunded/")
+def mark_refunded(order_id: str, request: Request, session: WriteSessionDep, user: CurrentUser) -> dict:
+    """Record that a customer owed a refund (order flagged "refund_due") was refunded."""
+    order = lifecycle.mark_refunded(session, user, order_id)
+    history = lifecycle.timeline(session, order)
+    return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)

@@ -1,0 +1,91 @@
+"""What checkout offers (delivery and payment methods, pickup stores) and the stores' admin API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request, Response
+
+from ..models import PickupStore
+from ..services import pickup_stores as store_service
+from ..services.checkout import DELIVERY_METHODS, NETWORKS, PAYMENT_METHODS, checkout_options
+from ..services.pricing import money_str
+from ..services.permissions import require_admin
+from .deps import CurrentUser, OptionalUser, SessionDep, WriteSessionDep
+from .routing import ApiRouter
+
+router = ApiRouter(tags=["checkout"])
+
+
+def store_json(store: PickupStore, *, admin: bool = False) -> dict:
+    data = {
+        "id": store.id,
+        "name": store.name,
+        "retailer": store.retailer,
+        "address": store.address,
+        "city": store.city,
+        "phone": store.phone,
+        "opening_hours": store.opening_hours,
+    }
+    if admin:
+        data["is_active"] = store.is_active
+    return data
+
+
+@router.get("/checkout/options/")
+def options(session: SessionDep, _user: OptionalUser) -> dict:
+    """Delivery methods with their fee (home delivery is free over ``free_over``), payment
+    methods (mobile money lists its networks) and the pickup stores."""
+    found = checkout_options(session)
+    fees = {"delivery": found.delivery_fee, "pickup": 0}
+    return {
+        "delivery_methods": [
+            {
+                "code": code,
+                "name": name,
+                "fee": money_str(fees[code]),
+                **({"free_over": money_str(found.free_delivery_over)} if code == "delivery" else {}),
+            }
+            for code, name in DELIVERY_METHODS.items()
+        ],
+        "payment_methods": [
+            {
+                "code": code,
+                "name": name,
+                **(
+                    {"networks": [{"code": net, "name": label} for net, (label, _prefixes) in NETWORKS.items()]}
+                    if code == "mobile_money"
+                    else {}
+                ),
+            }
+            for code, name in PAYMENT_METHODS.items()
+        ],
+        "pickup_stores": [store_json(store) for store in found.stores],
+    }
+
+
+@router.get("/pickup-stores/")
+def list_stores(request: Request, session: SessionDep, user: OptionalUser) -> dict:
+    """Active stores; admins may ask for all of them with ``?all=1``."""
+    everything = request.query_params.get("all") in ("1", "true")
+    if everything:
+        require_admin(user)
+    stores = store_service.list_stores(session, include_inactive=everything)
+    return {"count": len(stores), "next": None, "previous": None,
+            "results": [store_json(store, admin=everything) for store in stores]}
+
+
+@router.post("/pickup-stores/", status_code=201)
+def create_store(body: dict[str, Any], session: WriteSessionDep, user: CurrentUser) -> dict:
+    return store_json(store_service.create_store(session, user, body), admin=True)
+
+
+@router.patch("/pickup-stores/{store_id}/")
+def update_store(store_id: str, body: dict[str, Any], session: WriteSessionDep, user: CurrentUser) -> dict:
+    return store_json(store_service.update_store(session, user, store_id, body), admin=True)
+
+
+@router.delete("/pickup-stores/{store_id}/", status_code=204)
+def delete_store(store_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
+    store_service.delete_store(session, user, store_id)
+    return Response(status_code=204)

@@ -1,0 +1,351 @@
+"""Checkout (/checkout): delivery or pickup, the address or store, the payment method, the review."""
+
+import reflex as rx
+
+from .. import routes
+from ..components.layout import layout
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, button_class, card, icon, link_button, spinner
+from ..state.checkout import NETWORK_CHOICES, AddressOption, CheckoutState, ReviewLine, StoreOption
+from ..state.session import SessionState
+
+C = CheckoutState
+SECTION_TITLE = "flex items-center gap-2 text-lg font-bold text-gray-900"
+CHOICE = (
+    "flex cursor-pointer items-start gap-3 rounded-lg border p-4 transition-colors "
+    "has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-orange-300"
+)
+CHOICE_ON = CHOICE + " border-orange-700 bg-orange-50"
+CHOICE_OFF = CHOICE + " border-gray-300 bg-white hover:bg-gray-50"
+RADIO = "mt-1 h-4 w-4 shrink-0 accent-orange-700"
+
+
+def _step(number: str, title: str) -> rx.Component:
+    return rx.el.h2(
+        rx.el.span(number, aria_hidden="true",
+                   class_name="flex h-7 w-7 items-center justify-center rounded-full bg-orange-700 text-sm text-white"),
+        title,
+        class_name=SECTION_TITLE,
+    )
+
+
+def _choice(name: str, value, selected, on_change, title, detail, input_id, trailing=None) -> rx.Component:
+    """A radio button inside a card-sized label (the whole card is the click target)."""
+    return rx.el.label(
+        rx.el.input(type="radio", name=name, id=input_id, value=value, checked=selected, on_change=on_change,
+                    disabled=C.busy, class_name=RADIO),
+        rx.el.span(
+            rx.el.span(title, class_name="block font-semibold text-gray-900"),
+            rx.el.span(detail, class_name="block text-sm text-gray-600"),
+            class_name="min-w-0 flex-1",
+        ),
+        trailing if trailing is not None else rx.fragment(),
+        html_for=input_id,
+        class_name=rx.cond(selected, CHOICE_ON, CHOICE_OFF),
+    )
+
+
+# --- 1. delivery -------------------------------------------------------------------------------
+
+
+def delivery_section() -> rx.Component:
+    return card(
+        _step("1", "Delivery"),
+        rx.el.div(
+            _choice(
+                "delivery_method", "delivery", ~C.pickup, C.set_delivery, "Home delivery",
+                "Free over " + C.free_over_text + ", otherwise " + C.delivery_fee_text + ".",
+                "delivery-home",
+                rx.el.span(rx.cond(C.pickup, C.delivery_fee_text, C.shipping_text), class_name="font-semibold"),
+            ),
+            _choice(
+                "delivery_method", "pickup", C.pickup, C.set_delivery, "Pickup at a partner store",
+                "Collect your order at a Shoprite or Melcom store near you.",
+                "delivery-pickup",
+                rx.el.span("Free", class_name="font-semibold text-green-800"),
+            ),
+            role="radiogroup",
+            aria_label="Delivery method",
+            class_name="mt-4 grid gap-3 sm:grid-cols-2",
+        ),
+        class_name="p-5",
+    )
+
+
+# --- 2. address or store -------------------------------------------------------------------------
+
+
+def _address_choice(address: AddressOption) -> rx.Component:
+    return rx.el.li(
+        _choice(
+            "address_id", address.id, C.address_id == address.id, C.set_address,
+            address.title, address.detail, "address-" + address.id,
+            rx.cond(address.is_default,
+                    rx.el.span("Default", class_name="rounded-full bg-gray-200 px-2 py-0.5 text-xs font-semibold")),
+        )
+    )
+
+
+def _field(label: str, name: str, required: bool = False, autocomplete: str = "") -> rx.Component:
+    input_id = "checkout-" + name.replace("_", "-")
+    return rx.el.div(
+        rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
+        rx.el.input(id=input_id, name=name, type="text", required=required, auto_complete=autocomplete or None,
+                    class_name=FIELD_INPUT),
+    )
+
+
+def address_form() -> rx.Component:
+    return rx.el.form(
+        rx.el.h3("Add a new address", class_name="text-base font-semibold text-gray-900"),
+        rx.el.div(
+            _field("Line 1", "line1", True, "address-line1"),
+            _field("Line 2", "line2", autocomplete="address-line2"),
+            _field("City", "city", True, "address-level2"),
+            _field("State", "state", autocomplete="address-level1"),
+            _field("Postal Code", "postal_code", autocomplete="postal-code"),
+            _field("Country", "country", True, "country-name"),
+            class_name="mt-3 grid gap-4 sm:grid-cols-2",
+        ),
+        rx.el.div(
+            rx.el.input(id="checkout-address-default", name="is_default", type="checkbox",
+                        class_name="h-4 w-4 accent-orange-700"),
+            rx.el.label("Set as default", html_for="checkout-address-default", class_name="text-sm text-gray-800"),
+            class_name="mt-4 flex items-center gap-2",
+        ),
+        rx.el.div(
+            button(rx.cond(C.saving_address, "Adding...", "Add Address"), type="submit", disabled=C.saving_address),
+            rx.cond(
+                C.addresses.length() > 0,
+                button("Cancel", variant="ghost", on_click=C.close_address_form),
+            ),
+            class_name="mt-4 flex gap-2",
+        ),
+        key=C.address_form_version,
+        on_submit=C.add_address,
+        aria_label="Add a new address",
+        class_name="mt-4 rounded-lg border border-dashed border-gray-300 p-4",
+    )
+
+
+def address_section() -> rx.Component:
+    return card(
+        _step("2", "Delivery address"),
+        rx.cond(
+            C.addresses.length() > 0,
+            rx.el.ul(rx.foreach(C.addresses, _address_choice), aria_label="Saved addresses",
+                     class_name="mt-4 grid gap-3"),
+            rx.el.p("No saved address yet: add the address to deliver to.", class_name="mt-3 text-sm text-gray-700"),
+        ),
+        rx.cond(
+            C.address_form_open,
+            address_form(),
+            rx.el.button(
+                icon("plus", 16), "Add a new address", type="button", on_click=C.open_address_form,
+                class_name=button_class("outline", "md", "mt-4"),
+            ),
+        ),
+        class_name="p-5",
+    )
+
+
+def _store_choice(store: StoreOption) -> rx.Component:
+    return rx.el.li(
+        _choice(
+            "pickup_store", store.id, C.store_id == store.id, C.set_store,
+            store.name, rx.fragment(store.detail, rx.el.br(), store.hours), "store-" + store.id,
+        )
+    )
+
+
+def store_section() -> rx.Component:
+    return card(
+        _step("2", "Pickup store"),
+        rx.cond(
+            C.stores.length() > 0,
+            rx.el.ul(rx.foreach(C.stores, _store_choice), aria_label="Pickup stores",
+                     class_name="mt-4 grid gap-3 sm:grid-cols-2"),
+            rx.el.p("No pickup store is open for orders right now. Please choose home delivery.",
+                    class_name="mt-3 text-sm text-gray-700"),
+        ),
+        rx.el.p("We will tell you when your order is ready to collect. Bring your order number.",
+                class_name="mt-3 text-sm text-gray-600"),
+        class_name="p-5",
+    )
+
+
+# --- 3. payment ----------------------------------------------------------------------------------
+
+
+def mobile_money_fields() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.label("Network", html_for="checkout-network", class_name=FIELD_LABEL),
+            rx.el.select(
+                *[rx.el.option(name, value=code) for code, name in NETWORK_CHOICES],
+                id="checkout-network", value=C.network, on_change=C.set_network, class_name=FIELD_INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label("Mobile money number", html_for="checkout-phone", class_name=FIELD_LABEL),
+            rx.el.input(
+                id="checkout-phone", type="tel", input_mode="tel", auto_complete="tel", placeholder="024 123 4567",
+                value=C.phone, on_change=C.set_phone, on_blur=C.check_phone,
+                aria_invalid=rx.cond(C.phone_error != "", "true", "false"),
+                aria_describedby="checkout-phone-hint",
+                class_name=FIELD_INPUT,
+            ),
+            rx.cond(
+                C.phone_error != "",
+                rx.el.p(C.phone_error, id="checkout-phone-hint", role="alert", class_name="mt-1 text-sm text-red-700"),
+                rx.el.p("You approve the payment on this phone.", id="checkout-phone-hint",
+                        class_name="mt-1 text-xs text-gray-600"),
+            ),
+        ),
+        class_name="mt-4 grid gap-4 sm:grid-cols-2",
+    )
+
+
+def payment_section() -> rx.Component:
+    return card(
+        _step("3", "Payment"),
+        rx.el.div(
+            _choice("payment_method", "cash_on_delivery", ~C.mobile_money, C.set_payment, "Cash on delivery",
+                    C.cash_hint, "payment-cash", icon("banknote", 22, class_name="text-gray-700")),
+            _choice("payment_method", "mobile_money", C.mobile_money, C.set_payment, "Mobile money",
+                    "MTN MoMo, Telecel Cash or AirtelTigo Money.", "payment-momo",
+                    icon("smartphone", 22, class_name="text-gray-700")),
+            role="radiogroup",
+            aria_label="Payment method",
+            class_name="mt-4 grid gap-3 sm:grid-cols-2",
+        ),
+        rx.cond(C.mobile_money, mobile_money_fields()),
+        class_name="p-5",
+    )
+
+
+# --- review ------------------------------------------------------------------------------------------
+
+
+def _review_line(line: ReviewLine) -> rx.Component:
+    return rx.el.li(
+        rx.el.img(src=line.image_url, alt="", width="48", height="48", loading="lazy",
+                  class_name="h-12 w-12 shrink-0 rounded-md bg-gray-100 object-cover"),
+        rx.el.div(
+            rx.el.p(line.name, class_name="truncate text-sm font-medium text-gray-900"),
+            rx.el.p("Qty: ", line.quantity, " × ", line.unit_text, class_name="text-xs text-gray-600"),
+            class_name="min-w-0 flex-1",
+        ),
+        rx.el.span(line.line_text, class_name="text-sm font-semibold text-gray-900"),
+        class_name="flex items-center gap-3 py-2",
+    )
+
+
+def _row(label, value, class_name: str = "") -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-gray-700"),
+        rx.el.dd(value, class_name="font-medium text-gray-900"),
+        class_name=f"flex justify-between text-sm {class_name}",
+    )
+
+
+def coupon_field() -> rx.Component:
+    return rx.cond(
+        C.coupon_code != "",
+        rx.el.div(
+            rx.el.span(icon("tag", 14), "Coupon ", rx.el.strong(C.coupon_code),
+                       class_name="flex items-center gap-1 text-sm text-green-800"),
+            rx.el.button("Remove", type="button", on_click=C.remove_coupon,
+                         class_name="text-sm font-medium text-orange-700 hover:underline"),
+            class_name="mt-4 flex items-center justify-between",
+        ),
+        rx.el.div(
+            rx.el.div(
+                rx.el.label("Coupon code", html_for="checkout-coupon", class_name="sr-only"),
+                rx.el.input(id="checkout-coupon", placeholder="Coupon code (optional)", value=C.coupon,
+                            on_change=C.set_coupon, class_name=FIELD_INPUT),
+                button("Apply", variant="outline", on_click=C.apply_coupon),
+                class_name="flex gap-2",
+            ),
+            rx.cond(C.coupon_error != "", rx.el.p(C.coupon_error, role="alert", class_name="mt-1 text-sm text-red-700")),
+            class_name="mt-4",
+        ),
+    )
+
+
+def review() -> rx.Component:
+    return card(
+        rx.el.h2("Review your order", class_name="text-lg font-bold text-gray-900"),
+        rx.el.ul(rx.foreach(C.lines, _review_line), aria_label="Order lines",
+                 class_name="mt-3 divide-y divide-gray-100"),
+        coupon_field(),
+        rx.el.dl(
+            _row("Subtotal", C.subtotal_text),
+            rx.cond(C.has_savings, _row("You save", C.savings_text, "text-green-800")),
+            _row(rx.cond(C.pickup, "Pickup", "Delivery"), C.shipping_text),
+            rx.cond(C.has_discount, _row("Coupon", C.discount_text, "text-green-800")),
+            _row("Tax", C.tax_text),
+            rx.el.div(
+                rx.el.dt("Total", class_name="text-base font-bold"),
+                rx.el.dd(C.total_text, class_name="text-xl font-extrabold"),
+                class_name="flex items-center justify-between border-t border-gray-200 pt-3",
+            ),
+            aria_label="Order total",
+            class_name="mt-4 space-y-2",
+        ),
+        button(
+            rx.cond(C.busy, rx.el.span(class_name="h-4 w-4 animate-spin rounded-full border-2 border-white/40 "
+                                                  "border-t-white")),
+            "Place order",
+            size="lg",
+            on_click=C.place_order,
+            disabled=C.busy,
+            aria_busy=rx.cond(C.busy, "true", "false"),
+            class_name="mt-5 w-full justify-center",
+        ),
+        rx.el.p(
+            rx.cond(C.busy, C.place_label, rx.cond(C.mobile_money, "You will approve the payment with your network next.",
+                                                    C.cash_hint)),
+            aria_live="polite",
+            class_name="mt-2 text-center text-sm text-gray-600",
+        ),
+        rx.el.a("Back to cart", href=routes.CART,
+                class_name="mt-3 block text-center text-sm font-medium text-orange-700 hover:underline"),
+        class_name="p-5 lg:sticky lg:top-20",
+    )
+
+
+def empty_checkout() -> rx.Component:
+    return rx.el.div(
+        icon("shopping-cart", 48, class_name="mx-auto text-gray-400"),
+        rx.el.h1("Your cart is empty", class_name="mt-4 text-2xl font-bold text-gray-900"),
+        rx.el.p("Add something to your cart to check out.", class_name="mt-2 text-gray-600"),
+        link_button("Continue Shopping", href=routes.PRODUCTS, class_name="mt-6"),
+        class_name="mx-auto max-w-md py-16 text-center",
+    )
+
+
+def checkout_body() -> rx.Component:
+    return rx.el.div(
+        rx.el.h1("Checkout", class_name="mb-6 text-2xl font-bold text-gray-900 sm:text-3xl"),
+        rx.el.div(
+            rx.el.div(
+                delivery_section(),
+                rx.cond(C.pickup, store_section(), address_section()),
+                payment_section(),
+                class_name="space-y-6 lg:col-span-2",
+            ),
+            review(),
+            class_name="grid items-start gap-6 lg:grid-cols-3",
+        ),
+        class_name="mx-auto max-w-6xl",
+    )
+
+
+def checkout() -> rx.Component:
+    return layout(
+        rx.cond(
+            SessionState.is_logged_in & C.loaded,
+            rx.cond(C.empty & ~C.busy, empty_checkout(), checkout_body()),
+            spinner("Loading checkout..."),
+        )
+    )

@@ -1,0 +1,221 @@
+"""What a shopper chooses at checkout and what it will cost.
+
+* :func:`checkout_options`: delivery methods (home delivery or pickup at a partner store),
+  payment methods (cash on delivery or mobile money) and the pickup stores.
+* :func:`resolve_choice`: checks a :class:`CheckoutChoice` against the shopper's addresses,
+  the stores and the Ghanaian mobile-money numbering plan.
+* :func:`quote`: the priced cart for a delivery method and coupon, computed by
+  ``services.pricing`` exactly as :func:`services.orders.checkout` will charge it.
+
+Refusals carry a ``code`` (``no_address``, ``phone_invalid``, ...) that faces branch on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, select
+
+from ..models import Address, Coupon, DeliveryMethod, PaymentMethod, PickupStore, User
+from . import NotFound, ValidationFailed, pricing
+from . import pickup_stores as store_service
+from .cart import CartLine, cart_lines
+from .permissions import require_user
+
+NO_ADDRESS = "No address found"  # CLIENT-CONTRACT §5: the existing client looks for this text
+
+DELIVERY_METHODS: dict[str, str] = {
+    DeliveryMethod.DELIVERY.value: "Home delivery",
+    DeliveryMethod.PICKUP.value: "Pickup at a partner store",
+}
+PAYMENT_METHODS: dict[str, str] = {
+    PaymentMethod.CASH_ON_DELIVERY.value: "Cash on delivery",
+    PaymentMethod.MOBILE_MONEY.value: "Mobile money",
+}
+# Mobile-money networks and the number prefixes (after the leading 0) each was given. Numbers
+# can be ported between networks, so a number is checked against all of them, not its network.
+NETWORKS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mtn": ("MTN MoMo", ("24", "25", "53", "54", "55", "59")),
+    "telecel": ("Telecel Cash", ("20", "50")),
+    "airteltigo": ("AirtelTigo Money", ("26", "27", "56", "57")),
+}
+MOBILE_PREFIXES = frozenset(prefix for _name, prefixes in NETWORKS.values() for prefix in prefixes)
+PHONE_EXAMPLE = "024 123 4567"
+PHONE_INVALID = f"Enter a Ghanaian mobile money number, such as {PHONE_EXAMPLE}."
+_PHONE_SEPARATORS = re.compile(r"[\s\-().]")
+
+
+def normalise_phone(raw: Any) -> str:
+    """A Ghanaian mobile number as ``+233XXXXXXXXX`` from ``024 123 4567``, ``+233 24 123 4567``,
+    ``233241234567`` or ``0241234567`` (400 ``phone_invalid`` otherwise)."""
+    text = _PHONE_SEPARATORS.sub("", raw) if isinstance(raw, str) else ""
+    if text.startswith("+233"):
+        national = text[4:]
+    elif text.startswith("233") and len(text) == 12:
+        national = text[3:]
+    elif text.startswith("0"):
+        national = text[1:]
+    else:
+        national = ""
+    if not (len(national) == 9 and national.isdigit() and national[:2] in MOBILE_PREFIXES):
+        raise ValidationFailed(PHONE_INVALID, fields={"phone": [PHONE_INVALID]}, code="phone_invalid")
+    return f"+233{national}"
+
+
+def network_for(phone: str) -> str | None:
+    """The network a normalised number was first issued by (a guess: numbers can be ported)."""
+    prefix = phone[4:6]
+    return next((code for code, (_name, prefixes) in NETWORKS.items() if prefix in prefixes), None)
+
+
+def display_phone(phone: str | None) -> str:
+    """``+233241234567`` → ``024 123 4567``."""
+    if not phone or not phone.startswith("+233") or len(phone) != 13:
+        return phone or ""
+    national = "0" + phone[4:]
+    return f"{national[:3]} {national[3:6]} {national[6:]}"
+
+
+# --- options -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckoutOptions:
+    delivery_fee: Decimal
+    free_delivery_over: Decimal
+    stores: list[PickupStore]
+
+
+def checkout_options(session: Session) -> CheckoutOptions:
+    rule = pricing.delivery_rule()
+    return CheckoutOptions(
+        delivery_fee=pricing.money(rule.fee),
+        free_delivery_over=pricing.money(rule.free_over),
+        stores=store_service.list_stores(session),
+    )
+
+
+# --- the shopper's choice ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckoutChoice:
+    """What the shopper picked. The defaults are what the original client's ``{}`` means:
+    home delivery to the default address, cash on delivery."""
+
+    delivery_method: str = DeliveryMethod.DELIVERY.value
+    payment_method: str = PaymentMethod.CASH_ON_DELIVERY.value
+    address_id: str | None = None
+    pickup_store_id: str | None = None
+    phone: str | None = None
+    network: str | None = None
+
+    @property
+    def pickup(self) -> bool:
+        return self.delivery_method == DeliveryMethod.PICKUP.value
+
+
+@dataclass(frozen=True)
+class ResolvedChoice:
+    delivery_method: str
+    payment_method: str
+    address: Address | None
+    store: PickupStore | None
+    phone: str | None
+    network: str | None
+
+    @property
+    def pickup(self) -> bool:
+        return self.delivery_method == DeliveryMethod.PICKUP.value
+
+    @property
+    def mobile_money(self) -> bool:
+        return self.payment_method == PaymentMethod.MOBILE_MONEY.value
+
+
+def _fail(field: str, message: str, code: str) -> ValidationFailed:
+    return ValidationFailed(message, fields={field: [message]}, code=code)
+
+
+def check_delivery_method(value: Any) -> str:
+    if value not in DELIVERY_METHODS:
+        raise _fail("delivery_method", "Delivery method must be delivery or pickup.", "delivery_method_invalid")
+    return value
+
+
+def default_address(session: Session, user: User) -> Address | None:
+    """The default address, else the first saved one."""
+    return session.exec(
+        select(Address)
+        .where(Address.user_id == user.id)
+        .order_by(Address.is_default.desc(), Address.created_at, Address.id)
+    ).first()
+
+
+def resolve_choice(session: Session, user: User, choice: CheckoutChoice) -> ResolvedChoice:
+    """Check every part of the choice; 400 with a code naming the first problem."""
+    require_user(user)
+    delivery = check_delivery_method(choice.delivery_method)
+    if choice.payment_method not in PAYMENT_METHODS:
+        raise _fail(
+            "payment_method", "Payment method must be cash_on_delivery or mobile_money.", "payment_method_invalid"
+        )
+    address = store = None
+    if delivery == DeliveryMethod.DELIVERY.value:
+        if choice.address_id:
+            address = session.get(Address, choice.address_id) if isinstance(choice.address_id, str) else None
+            if address is None or address.user_id != user.id:
+                raise _fail("address_id", "Address not found.", "unknown_address")
+        else:
+            address = default_address(session, user)
+            if address is None:
+                raise ValidationFailed(NO_ADDRESS, code="no_address")
+    else:
+        if not choice.pickup_store_id:
+            raise _fail("pickup_store", "Choose a pickup store.", "store_required")
+        try:
+            store = store_service.get_store(session, choice.pickup_store_id)
+        except NotFound:
+            raise _fail("pickup_store", "That pickup store is not available.", "unknown_store") from None
+    phone = network = None
+    if choice.payment_method == PaymentMethod.MOBILE_MONEY.value:
+        if not choice.phone or not str(choice.phone).strip():
+            raise _fail("phone", "Enter the mobile money number to charge.", "phone_required")
+        phone = normalise_phone(choice.phone)
+        network = (choice.network or "").strip().lower() or network_for(phone)
+        if network not in NETWORKS:
+            raise _fail("network", "Network must be mtn, telecel or airteltigo.", "network_invalid")
+    return ResolvedChoice(delivery, choice.payment_method, address, store, phone, network)
+
+
+# --- the review ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Quote:
+    lines: list[CartLine]
+    totals: pricing.CartTotals
+    coupon: Coupon | None
+
+
+def coupon_effect(coupon: Coupon | None) -> pricing.Coupon | None:
+    return pricing.Coupon(kind=coupon.kind, value=coupon.value) if coupon else None
+
+
+def quote(session: Session, user: User, *, delivery_method: str = "delivery", coupon_code: str | None = None) -> Quote:
+    """The user's cart priced for a delivery method and coupon (400 "Invalid coupon code")."""
+    from .orders import find_coupon  # orders places the order with the same helpers
+
+    require_user(user)
+    pickup = check_delivery_method(delivery_method) == DeliveryMethod.PICKUP.value
+    coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
+    lines = cart_lines(session, user)
+    totals = pricing.cart_totals(
+        (pricing.priced_line(line.product.price, line.product.discount_price, line.quantity) for line in lines),
+        coupon_effect(coupon),
+        pickup=pickup,
+    )
+    return Quote(lines=lines, totals=totals, coupon=coupon)

@@ -1,0 +1,392 @@
+"""An order's life after it is placed: status changes, payment status, flags and the timeline.
+
+Every status change goes through :func:`change_status`, which checks the transition, applies
+its side effects (stock back on cancellation, cash collected on delivery, refunds due) and
+records who made it and when as an :class:`~discount_deals.models.OrderEvent` in the same
+transaction. Payment and flag changes are recorded the same way, so an order's timeline is the
+list of its events (:func:`timeline`), and an audit trail can hook in one place.
+
+Changes are guarded updates (``UPDATE ... WHERE status = :previous``): two admins, or an admin
+and the payment timer, can never both cancel an order and restock it twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import func, or_, update
+from sqlmodel import Session, select
+
+from ..db import write_session
+from ..models import (
+    Attention,
+    DeliveryMethod,
+    Order,
+    OrderEvent,
+    OrderItem,
+    OrderStatus,
+    PaymentMethod,
+    PaymentStatus,
+    Product,
+    User,
+)
+from . import Conflict, NotFound, ValidationFailed
+from .permissions import require_admin, require_user
+
+log = logging.getLogger("discount_deals.orders")
+
+S = OrderStatus
+STATUS_LABELS: dict[str, str] = {
+    S.PENDING.value: "Pending",
+    S.PROCESSING.value: "Processing",
+    S.SHIPPED.value: "Shipped",
+    S.READY_FOR_PICKUP.value: "Ready for pickup",
+    S.DELIVERED.value: "Delivered",
+    S.COMPLETED.value: "Completed",
+    S.CANCELLED.value: "Cancelled",
+}
+PAYMENT_LABELS: dict[str, str] = {
+    PaymentStatus.PAY_ON_DELIVERY.value: "Pay on delivery",
+    PaymentStatus.AWAITING_PAYMENT.value: "Awaiting payment",
+    PaymentStatus.PAID.value: "Paid",
+    PaymentStatus.FAILED.value: "Payment failed",
+    PaymentStatus.REFUNDED.value: "Refunded",
+}
+ATTENTION_LABELS: dict[str, str] = {
+    Attention.AMOUNT_MISMATCH.value: "Payment amount does not match",
+    Attention.REFUND_DUE.value: "Refund due",
+}
+# Where an admin may move an order. Shipping applies to home delivery, "ready for pickup" to
+# pickup orders (see _check_transition); delivered and cancelled are final.
+ADMIN_TRANSITIONS: dict[str, tuple[str, ...]] = {
+    S.PENDING.value: (S.PROCESSING.value, S.CANCELLED.value),
+    S.PROCESSING.value: (S.SHIPPED.value, S.READY_FOR_PICKUP.value, S.CANCELLED.value),
+    S.SHIPPED.value: (S.DELIVERED.value,),
+    S.READY_FOR_PICKUP.value: (S.DELIVERED.value,),
+}
+# A customer may cancel only what nobody has started preparing.
+CUSTOMER_TRANSITIONS: dict[str, tuple[str, ...]] = {S.PENDING.value: (S.CANCELLED.value,)}
+FINISHED = frozenset({S.DELIVERED.value, S.COMPLETED.value})
+SETTLED = frozenset({PaymentStatus.PAY_ON_DELIVERY.value, PaymentStatus.PAID.value})
+PROVIDER = "payment provider"
+SHOP = "Discount Deals"
+
+
+def status_label(status: str | None) -> str:
+    return STATUS_LABELS.get((status or "").lower(), (status or "").replace("_", " ").capitalize() or "Pending")
+
+
+def payment_label(order: Order) -> str:
+    """The payment status as a shopper reads it (a cancelled, unpaid order owes nothing)."""
+    if order.status == S.CANCELLED.value and order.payment_status in (
+        PaymentStatus.PAY_ON_DELIVERY.value,
+        PaymentStatus.AWAITING_PAYMENT.value,
+        PaymentStatus.FAILED.value,
+    ):
+        return "Not charged"
+    if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value and order.delivery_method == "pickup":
+        return "Pay at pickup"
+    return PAYMENT_LABELS.get(order.payment_status, order.payment_status)
+
+
+def actor_label(actor: User | None, fallback: str) -> str:
+    return actor.email if actor is not None else fallback
+
+
+def record_event(
+    session: Session,
+    order: Order,
+    kind: str,
+    to_value: str,
+    *,
+    from_value: str | None = None,
+    actor: User | None = None,
+    label: str = SHOP,
+    note: str = "",
+) -> OrderEvent:
+    """Add one entry to the order's timeline (same transaction as the change it records)."""
+    event = OrderEvent(
+        order_id=order.id,
+        kind=kind,
+        from_value=from_value,
+        to_value=to_value,
+        actor_id=actor.id if actor is not None else None,
+        actor_label=actor_label(actor, label)[:254],
+        note=note[:500],
+    )
+    session.add(event)
+    return event
+
+
+def set_payment_status(
+    session: Session, order: Order, to_status: str, *, actor: User | None = None, label: str = SHOP, note: str = ""
+) -> bool:
+    """Move the order's payment status (guarded); False when someone else changed it first."""
+    previous = order.payment_status
+    if previous == to_status:
+        return False
+    changed = session.execute(
+        update(Order).where(Order.id == order.id, Order.payment_status == previous).values(payment_status=to_status)
+    )
+    if changed.rowcount != 1:
+        return False
+    order.payment_status = to_status
+    record_event(session, order, "payment", to_status, from_value=previous, actor=actor, label=label, note=note)
+    return True
+
+
+def flag(session: Session, order: Order, code: str | None, note: str, *, actor: User | None = None,
+         label: str = SHOP) -> None:
+    """Ask an admin to act on the order (``code``: an Attention value), or clear the flag (None)."""
+    previous = order.attention
+    order.attention = code
+    order.attention_note = note[:500] if code else ""
+    session.add(order)
+    record_event(session, order, "attention", code or "resolved", from_value=previous, actor=actor, label=label,
+                 note=note)
+
+
+def allowed_statuses(order: Order, transitions: dict[str, tuple[str, ...]] = ADMIN_TRANSITIONS) -> list[str]:
+    """The statuses the order may move to next (only those its delivery method and payment allow)."""
+    return [to for to in transitions.get(order.status, ()) if _transition_problem(order, to, transitions) is None]
+
+
+def _transition_problem(order: Order, to_status: str, transitions: dict[str, tuple[str, ...]]) -> str | None:
+    previous = order.status
+    if to_status not in transitions.get(previous, ()):
+        return f"Cannot change an order from {previous} to {to_status}."
+    pickup = order.delivery_method == DeliveryMethod.PICKUP.value
+    if to_status == S.SHIPPED.value and pickup:
+        return "A pickup order is not shipped: mark it ready for pickup."
+    if to_status == S.READY_FOR_PICKUP.value and not pickup:
+        return "A home-delivery order is shipped, not collected."
+    if to_status == S.PROCESSING.value and order.payment_status not in SETTLED:
+        return "This order has not been paid yet."
+    if to_status == S.PROCESSING.value and order.attention:
+        return "This order is waiting for an admin to check its payment."
+    return None
+
+
+def _restock(session: Session, order: Order) -> None:
+    quantities = session.exec(
+        select(OrderItem.product_id, OrderItem.quantity).where(
+            OrderItem.order_id == order.id, OrderItem.product_id.is_not(None)
+        )
+    ).all()
+    for product_id, quantity in sorted(quantities):
+        session.execute(update(Product).where(Product.id == product_id).values(stock=Product.stock + quantity))
+
+
+def change_status(
+    session: Session,
+    order: Order,
+    to_status: str,
+    *,
+    actor: User | None,
+    label: str = SHOP,
+    note: str = "",
+    transitions: dict[str, tuple[str, ...]] = ADMIN_TRANSITIONS,
+) -> Order:
+    """The one way an order's status changes: check, apply side effects, record who and when.
+
+    Cancelling puts the stock back (exactly once) and, when money was received, flags a refund
+    for an admin. Delivering a cash-on-delivery order records the cash as paid.
+    400 (code ``transition``) for a move the rules forbid; 409 (``changed``) when the order
+    changed meanwhile.
+    """
+    valid = list(STATUS_LABELS)
+    if to_status not in valid or to_status == S.COMPLETED.value:
+        message = f"Status must be one of: {', '.join(s for s in valid if s != S.COMPLETED.value)}."
+        raise ValidationFailed(message, fields={"status": [message]}, code="status_invalid")
+    problem = _transition_problem(order, to_status, transitions)
+    if problem is not None:
+        raise ValidationFailed(problem, fields={"status": [problem]}, code="transition")
+    previous = order.status
+    changed = session.execute(
+        update(Order).where(Order.id == order.id, Order.status == previous).values(status=to_status)
+    )
+    if changed.rowcount != 1:
+        raise Conflict("The order was changed meanwhile. Reload it and try again.", code="changed")
+    order.status = to_status
+    record_event(session, order, "status", to_status, from_value=previous, actor=actor, label=label, note=note)
+
+    if to_status == S.CANCELLED.value:
+        _restock(session, order)
+        if order.payment_status == PaymentStatus.PAID.value or order.attention == Attention.AMOUNT_MISMATCH.value:
+            flag(session, order, Attention.REFUND_DUE.value,
+                 "The order was cancelled after money was received: refund the customer.", actor=actor, label=label)
+        elif order.payment_status == PaymentStatus.AWAITING_PAYMENT.value:
+            set_payment_status(session, order, PaymentStatus.FAILED.value, actor=actor, label=label,
+                               note="Order cancelled before it was paid")
+    elif to_status == S.DELIVERED.value and order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value:
+        set_payment_status(session, order, PaymentStatus.PAID.value, actor=actor, label=label,
+                           note="Cash collected on delivery" if order.delivery_method != "pickup"
+                           else "Cash collected at pickup")
+    session.flush()
+    session.refresh(order)
+    return order
+
+
+def admin_change_status(session: Session, actor: User | None, order_id: str, to_status: Any) -> Order:
+    """An admin moves an order along (ADMIN_TRANSITIONS)."""
+    require_admin(actor)
+    order = session.get(Order, order_id) if isinstance(order_id, str) else None
+    if order is None:
+        raise NotFound("Order not found.")
+    if not isinstance(to_status, str):
+        to_status = ""
+    return change_status(session, order, to_status, actor=actor)
+
+
+def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
+    """The customer cancels their own order while it is pending (payment awaited or not).
+
+    404 for anyone else's order (admins use :func:`admin_change_status`); 409 (code
+    ``not_cancellable``) once it is being prepared, delivered or already cancelled.
+    """
+    user = require_user(user)
+    order = session.get(Order, order_id) if isinstance(order_id, str) else None
+    if order is None or order.user_id != user.id:
+        raise NotFound("Order not found.")
+    if order.status != S.PENDING.value:
+        if order.status == S.CANCELLED.value:
+            raise Conflict("This order is already cancelled.", code="not_cancellable")
+        raise Conflict("This order is being prepared and can no longer be cancelled.", code="not_cancellable")
+    try:
+        return change_status(session, order, S.CANCELLED.value, actor=user, transitions=CUSTOMER_TRANSITIONS,
+                             note="Cancelled by the customer")
+    except (Conflict, ValidationFailed):
+        raise Conflict("This order can no longer be cancelled.", code="not_cancellable") from None
+
+
+def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
+    """An admin records that the customer's money was given back (orders flagged "refund due")."""
+    require_admin(actor)
+    order = session.get(Order, order_id) if isinstance(order_id, str) else None
+    if order is None:
+        raise NotFound("Order not found.")
+    if order.attention != Attention.REFUND_DUE.value:
+        raise Conflict("This order has no refund due.", code="no_refund_due")
+    set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor, note=note or "Refunded")
+    flag(session, order, None, "", actor=actor)
+    session.flush()
+    session.refresh(order)
+    return order
+
+
+# --- unpaid mobile money ---------------------------------------------------------------------
+
+
+def _expired(now: datetime):
+    return (
+        (Order.status == S.PENDING.value)
+        & (Order.payment_method == PaymentMethod.MOBILE_MONEY.value)
+        & (Order.payment_status.in_([PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value]))
+        & (Order.attention.is_(None))
+        & (Order.payment_due_at.is_not(None))
+        & (Order.payment_due_at <= now)
+    )
+
+
+def release_expired_payments(now: datetime | None = None, limit: int = 200) -> int:
+    """Cancel unpaid mobile-money orders whose time is up, putting their stock back.
+
+    Called by the shop's timer (no face owns a transaction there), so it opens its own write
+    transaction per order: one order that cannot be released does not hold back the others.
+    Orders waiting for an admin (a flagged payment) are left alone. Returns how many were released.
+    """
+    now = now or datetime.now(UTC)
+    with write_session() as session:
+        due = session.exec(select(Order.id).where(_expired(now)).order_by(Order.payment_due_at).limit(limit)).all()
+    released = 0
+    for order_id in due:
+        try:
+            with write_session() as session:
+                order = session.get(Order, order_id)
+                if order is None or not session.exec(select(Order.id).where(Order.id == order_id, _expired(now))).first():
+                    continue  # paid, cancelled or flagged since
+                change_status(
+                    session, order, S.CANCELLED.value, actor=None, label=SHOP,
+                    transitions=CUSTOMER_TRANSITIONS, note="Payment not received in time: the items went back on sale",
+                )
+                released += 1
+        except Conflict:
+            continue
+        except Exception:
+            log.exception("releasing unpaid order %s failed", order_id)
+    return released
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def timeline(session: Session, order: Order) -> list[OrderEvent]:
+    """The order's events, oldest first."""
+    return list(
+        session.exec(
+            select(OrderEvent).where(OrderEvent.order_id == order.id).order_by(OrderEvent.created_at, OrderEvent.id)
+        ).all()
+    )
+
+
+@dataclass(frozen=True)
+class OrderFilters:
+    status: str = ""
+    payment_status: str = ""
+    delivery_method: str = ""
+    date_from: date | None = None
+    date_to: date | None = None
+    search: str = ""  # the start of an order number, or part of the customer's email
+    attention_only: bool = False
+
+
+@dataclass(frozen=True)
+class AdminOrderRow:
+    order: Order
+    email: str
+    name: str
+
+
+def _day_start(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def admin_orders(
+    session: Session, actor: User | None, filters: OrderFilters = OrderFilters(), *, offset: int = 0, limit: int = 20
+) -> tuple[list[AdminOrderRow], int]:
+    """Every customer's orders, newest first, filtered in SQL (admins only)."""
+    require_admin(actor)
+    conditions: list[Any] = []
+    if filters.status:
+        conditions.append(Order.status == filters.status)
+    if filters.payment_status:
+        conditions.append(Order.payment_status == filters.payment_status)
+    if filters.delivery_method:
+        conditions.append(Order.delivery_method == filters.delivery_method)
+    if filters.date_from:
+        conditions.append(Order.created_at >= _day_start(filters.date_from))
+    if filters.date_to:
+        conditions.append(Order.created_at < _day_start(filters.date_to + timedelta(days=1)))
+    if filters.attention_only:
+        conditions.append(Order.attention.is_not(None))
+    term = filters.search.strip().lower().lstrip("#")[:100]
+    if term:
+        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        conditions.append(
+            or_(Order.id.like(f"{escaped}%", escape="\\"), func.lower(User.email).like(f"%{escaped}%", escape="\\"))
+        )
+    base = select(Order, User.email, User.first_name, User.last_name).join(User, User.id == Order.user_id)
+    counted = select(func.count()).select_from(Order).join(User, User.id == Order.user_id)
+    for condition in conditions:
+        base = base.where(condition)
+        counted = counted.where(condition)
+    total = session.exec(counted).one()
+    rows = session.exec(base.order_by(Order.created_at.desc(), Order.id.desc()).offset(offset).limit(limit)).all()
+    return [AdminOrderRow(order, email, f"{first} {last}".strip() or email) for order, email, first, last in rows], total
+
+
+def customer_of(session: Session, order: Order) -> User | None:
+    return session.get(User, order.user_id)

@@ -1,0 +1,135 @@
+"""Partner stores where shoppers collect their orders: listed to everyone, edited by admins.
+
+A store that orders point to is never deleted, only deactivated (orders keep a snapshot of it
+anyway); a store nobody ordered from may be deleted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from ..models import Order, PickupStore, User
+from . import Conflict, NotFound, ValidationFailed
+from .permissions import require_admin
+
+STORE_FIELDS: dict[str, tuple[int, bool]] = {
+    # name: (max length, required)
+    "name": (120, True),
+    "retailer": (80, False),
+    "address": (255, True),
+    "city": (120, True),
+    "phone": (32, False),
+    "opening_hours": (120, False),
+}
+REQUIRED_MESSAGE = "This field is required."
+
+
+def list_stores(session: Session, *, include_inactive: bool = False) -> list[PickupStore]:
+    """Stores by city then name; only active ones unless ``include_inactive`` (the back office)."""
+    query = select(PickupStore).order_by(PickupStore.city, PickupStore.name)
+    if not include_inactive:
+        query = query.where(PickupStore.is_active == True)  # noqa: E712 (SQL, not Python)
+    return list(session.exec(query).all())
+
+
+def get_store(session: Session, store_id: Any, *, active_only: bool = True) -> PickupStore:
+    """A store by id (404 when unknown, or inactive when ``active_only``)."""
+    store = session.get(PickupStore, store_id) if isinstance(store_id, str) and store_id else None
+    if store is None or (active_only and not store.is_active):
+        raise NotFound("Pickup store not found.", code="unknown_store")
+    return store
+
+
+def snapshot(store: PickupStore) -> dict[str, str]:
+    """What an order keeps of its pickup store."""
+    return {
+        "id": store.id,
+        "name": store.name,
+        "retailer": store.retailer,
+        "address": store.address,
+        "city": store.city,
+        "phone": store.phone,
+        "opening_hours": store.opening_hours,
+    }
+
+
+def _clean(data: Any, *, partial: bool) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    clean: dict[str, Any] = {}
+    errors: dict[str, list[str]] = {}
+    for name, (limit, required) in STORE_FIELDS.items():
+        if name not in data:
+            if required and not partial:
+                errors[name] = [REQUIRED_MESSAGE]
+            continue
+        value = data[name]
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            errors[name] = ["Must be text."]
+            continue
+        value = " ".join(value.split())
+        if required and not value:
+            errors[name] = [REQUIRED_MESSAGE]
+        elif len(value) > limit:
+            errors[name] = [f"At most {limit} characters."]
+        else:
+            clean[name] = value
+    if "is_active" in data:
+        if isinstance(data["is_active"], bool):
+            clean["is_active"] = data["is_active"]
+        else:
+            errors["is_active"] = ["Must be true or false."]
+    if errors:
+        summary = "; ".join(f"{name}: {messages[0]}" for name, messages in errors.items())
+        raise ValidationFailed(f"Invalid input. {summary}", fields=errors)
+    return clean
+
+
+def _check_unique_name(session: Session, name: str, store_id: str | None = None) -> None:
+    query = select(PickupStore.id).where(func.lower(PickupStore.name) == name.lower())
+    if store_id is not None:
+        query = query.where(PickupStore.id != store_id)
+    if session.exec(query).first() is not None:
+        message = f"A pickup store named {name} already exists."
+        raise ValidationFailed(message, fields={"name": [message]})
+
+
+def create_store(session: Session, actor: User | None, data: Any) -> PickupStore:
+    """Add a store (admins): name, address and city required; retailer, phone, hours optional."""
+    require_admin(actor)
+    clean = _clean(data, partial=False)
+    _check_unique_name(session, clean["name"])
+    store = PickupStore(**clean)
+    session.add(store)
+    session.flush()
+    return store
+
+
+def update_store(session: Session, actor: User | None, store_id: str, data: Any) -> PickupStore:
+    """Change some of a store's fields (admins); ``is_active: false`` hides it from checkout."""
+    require_admin(actor)
+    store = get_store(session, store_id, active_only=False)
+    clean = _clean(data, partial=True)
+    if "name" in clean:
+        _check_unique_name(session, clean["name"], store.id)
+    for name, value in clean.items():
+        setattr(store, name, value)
+    session.add(store)
+    session.flush()
+    return store
+
+
+def delete_store(session: Session, actor: User | None, store_id: str) -> None:
+    """Delete a store nobody has ordered from (admins); others can only be deactivated (409)."""
+    require_admin(actor)
+    store = get_store(session, store_id, active_only=False)
+    used = session.exec(select(Order.id).where(Order.pickup_store_id == store.id).limit(1)).first()
+    if used is not None:
+        raise Conflict("Orders were collected from this store: deactivate it instead.", code="store_in_use")
+    session.delete(store)
+    session.flush()

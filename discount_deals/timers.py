@@ -1,0 +1,36 @@
+"""Work the shop does on a clock rather than on a request.
+
+:func:`release_unpaid_orders` runs for the life of the server (``app.register_lifespan_task``):
+every minute (``DD_PAYMENT_RELEASE_INTERVAL_SECONDS``) it gives back the stock of mobile-money orders that were not paid in time
+(``DD_PAYMENT_TIMEOUT_MINUTES``). With several workers each runs it; the releases are guarded
+updates, so an order is released once whoever gets there first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from .services.order_status import release_expired_payments
+from .settings import get_settings
+
+log = logging.getLogger("discount_deals.timers")
+
+
+async def release_unpaid_orders(interval: float | None = None) -> None:
+    checkout = get_settings().checkout
+    interval = interval or checkout.release_interval_seconds
+    log.info("releasing unpaid mobile-money orders every %s s", interval)
+    if checkout.payment_provider == "fake":
+        log.warning(
+            "mobile money uses the FAKE payment provider: shoppers approve their own payments on a test page. "
+            "Set DD_PAYMENT_PROVIDER=paystack (and DD_PAYSTACK_SECRET_KEY) before taking real orders."
+        )
+    while True:
+        try:
+            released = await asyncio.to_thread(release_expired_payments)
+            if released:
+                log.info("released %d unpaid mobile-money orders", released)
+        except Exception:
+            log.exception("releasing unpaid orders failed")
+        await asyncio.sleep(interval)

@@ -1,0 +1,445 @@
+"""Mobile-money payments over HTTP: the fake provider's page, the signed webhook (signature,
+replay, amount mismatch), paying again, the unpaid-order timeout, and a Paystack-compatible
+provider against a stub server started by the test (never the internet)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from discount_deals.services import payments
+from discount_deals.services.order_status import release_expired_payments
+from discount_deals.settings import get_settings
+
+from ..conftest import auth_headers
+from .checkout_helpers import (
+    MOMO,
+    WEBHOOK,
+    after_deadline,
+    events,
+    fill_cart,
+    minor,
+    order_row,
+    payments_of,
+    place,
+    post_webhook,
+    signed,
+)
+from .shop_helpers import add_address, stock_of
+
+
+@pytest.fixture
+def momo_order(client, customer, customer_headers, make_product):
+    """A mobile-money order for 2 of a product with 5 in stock (3 left while it awaits payment)."""
+    add_address(customer, is_default=True)
+    product = make_product(price="12.00", stock=5)
+    fill_cart(client, customer_headers, (product, 2))
+    order = place(client, customer_headers, MOMO)
+    order["product"] = product
+    return order
+
+
+def payment_events(order_id: str) -> list[str]:
+    return [event.to_value for event in events(order_id, "payment")]
+
+
+# --- the fake provider -----------------------------------------------------------------------------
+
+
+def test_approving_on_the_fake_page_pays_the_order(client, customer_headers, momo_order):
+    url = momo_order["payment_url"]
+    page = client.get(url)
+    assert page.status_code == 200
+    assert momo_order["total"] == "31.91"  # 24.00 + 5.99 delivery + 1.92 tax
+    assert "GHS 31.91" in page.text and "024 123 4567" in page.text
+    response = client.post(url + "approve/", follow_redirects=False)
+    assert response.status_code == 303
+    reference = momo_order["payment_reference"]
+    assert response.headers["location"] == f"http://testserver/orders/{momo_order['id']}?reference={reference}"
+    order = client.get(f"/api/orders/{momo_order['id']}/", headers=customer_headers).json()
+    assert order["payment_status"] == "paid"
+    assert order["payment_url"] is None
+    assert order["history"][-1]["to"] == "paid"
+    assert events(momo_order["id"], "payment")[-1].actor_label == "payment provider"
+    assert payments_of(momo_order["id"])[0].status == "success"
+    # Back on the page after deciding: straight back to the order, nothing sent twice.
+    again = client.get(url, follow_redirects=False)
+    assert again.status_code == 303
+    assert payment_events(momo_order["id"]) == ["paid"]
+
+
+def test_declining_keeps_the_stock_and_paying_again_works(client, customer_headers, momo_order):
+    client.post(momo_order["payment_url"] + "decline/", follow_redirects=False)
+    order = client.get(f"/api/orders/{momo_order['id']}/", headers=customer_headers).json()
+    assert (order["status"], order["payment_status"]) == ("pending", "failed")
+    assert stock_of(momo_order["product"].id) == 3  # still held for the shopper
+
+    retry = client.post(f"/api/orders/{momo_order['id']}/pay/", headers=customer_headers)
+    assert retry.status_code == 200, retry.text
+    body = retry.json()
+    assert body["payment_status"] == "awaiting_payment"
+    assert body["payment_reference"] != momo_order["payment_reference"]
+    client.post(body["payment_url"] + "approve/", follow_redirects=False)
+    assert order_row(momo_order["id"]).payment_status == "paid"
+    assert payment_events(momo_order["id"]) == ["failed", "awaiting_payment", "paid"]
+    # Nothing is owed any more.
+    assert client.post(f"/api/orders/{momo_order['id']}/pay/", headers=customer_headers).status_code == 409
+
+
+def test_paying_is_only_for_unpaid_mobile_money_orders(client, customer, customer_headers, make_product):
+    add_address(customer, is_default=True)
+    fill_cart(client, customer_headers, (make_product(), 1))
+    cash = place(client, customer_headers, {})
+    assert client.post(f"/api/orders/{cash['id']}/pay/", headers=customer_headers).status_code == 409
+    assert client.post("/api/orders/no-such-order/pay/", headers=customer_headers).status_code == 404
+
+
+def test_the_fake_page_is_not_found_for_unknown_references(client):
+    assert client.get("/api/payments/fake/DD-nothing/").status_code == 404
+    assert client.post("/api/payments/fake/DD-nothing/approve/").status_code == 404
+
+
+# --- the webhook -------------------------------------------------------------------------------------
+
+
+def test_a_signed_success_pays_the_order(client, momo_order):
+    response = post_webhook(client, "charge.success", momo_order["payment_reference"], minor(momo_order["total"]))
+    assert response.status_code == 200
+    assert response.json()["outcome"] == "paid"
+    assert order_row(momo_order["id"]).payment_status == "paid"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # no signature
+        {"X-Signature": "0" * 128},
+        {"X-Signature": "not hex at all"},
+    ],
+)
+def test_a_bad_signature_is_a_401_and_changes_nothing(client, momo_order, headers):
+    before = events(momo_order["id"])
+    response = post_webhook(client, "charge.success", momo_order["payment_reference"], minor(momo_order["total"]),
+                            headers={**headers, "Content-Type": "application/json"})
+    assert response.status_code == 401
+    assert order_row(momo_order["id"]).payment_status == "awaiting_payment"
+    assert payments_of(momo_order["id"])[0].status == "pending"
+    assert len(events(momo_order["id"])) == len(before)
+
+
+def test_a_signature_made_with_another_secret_or_over_another_body_is_refused(client, momo_order):
+    reference, amount = momo_order["payment_reference"], minor(momo_order["total"])
+    assert post_webhook(client, "charge.success", reference, amount, secret="guessed").status_code == 401
+    raw, headers = signed("charge.success", reference, amount)
+    tampered = raw.replace(b"charge.success", b"charge.failed")
+    assert client.post(WEBHOOK, content=tampered, headers=headers).status_code == 401
+    assert order_row(momo_order["id"]).payment_status == "awaiting_payment"
+
+
+def test_a_replayed_event_changes_nothing_twice(client, momo_order):
+    reference, amount = momo_order["payment_reference"], minor(momo_order["total"])
+    first = post_webhook(client, "charge.success", reference, amount)
+    replay = post_webhook(client, "charge.success", reference, amount)
+    late_failure = post_webhook(client, "charge.failed", reference, amount)
+    assert [r.status_code for r in (first, replay, late_failure)] == [200, 200, 200]
+    assert [r.json()["outcome"] for r in (first, replay, late_failure)] == ["paid", "duplicate", "duplicate"]
+    assert payment_events(momo_order["id"]) == ["paid"]
+    assert order_row(momo_order["id"]).payment_status == "paid"
+
+
+def test_a_replayed_failure_is_recorded_once(client, momo_order):
+    reference, amount = momo_order["payment_reference"], minor(momo_order["total"])
+    assert post_webhook(client, "charge.failed", reference, amount).json()["outcome"] == "failed"
+    assert post_webhook(client, "charge.failed", reference, amount).json()["outcome"] == "duplicate"
+    assert payment_events(momo_order["id"]) == ["failed"]
+
+
+def test_another_amount_flags_the_order_instead_of_paying_it(client, admin_headers, momo_order):
+    reference = momo_order["payment_reference"]
+    response = post_webhook(client, "charge.success", reference, minor(momo_order["total"]) - 100)
+    assert response.status_code == 200
+    assert response.json()["outcome"] == "mismatch"
+    row = order_row(momo_order["id"])
+    assert row.payment_status == "awaiting_payment"
+    assert row.attention == "amount_mismatch"
+    assert "the order total is GHS" in row.attention_note
+    # A replay does not flag it twice, and a correct amount afterwards does not override the check.
+    assert post_webhook(client, "charge.success", reference, minor(momo_order["total"])).json()["outcome"] == "duplicate"
+    assert [e.to_value for e in events(momo_order["id"], "attention")] == ["amount_mismatch"]
+    # The back office finds it; it cannot be processed until an admin acts.
+    flagged = client.get("/api/admin/orders/", params={"attention": "1"}, headers=admin_headers).json()
+    assert [o["id"] for o in flagged["results"]] == [momo_order["id"]]
+    refused = client.patch(f"/api/orders/{momo_order['id']}/", json={"status": "processing"}, headers=admin_headers)
+    assert refused.status_code == 400
+    # The timer leaves a flagged order alone.
+    assert release_expired_payments(after_deadline(momo_order["id"])) == 0
+    assert order_row(momo_order["id"]).status == "pending"
+
+
+def test_a_decimal_amount_is_read_as_cedis(client, momo_order):
+    response = post_webhook(client, "charge.success", momo_order["payment_reference"], momo_order["total"])
+    assert response.json()["outcome"] == "paid"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"not json", b"[]", b'{"event": "charge.success"}', b'{"event": "charge.success", "data": {"amount": 1}}',
+     b'{"event": "charge.success", "data": {"reference": "x", "amount": true}}'],
+)
+def test_a_malformed_body_is_a_400(client, body):
+    from discount_deals.services.payments import sign
+
+    headers = {"X-Signature": sign(body, get_settings().checkout.webhook_secret)}
+    assert client.post(WEBHOOK, content=body, headers=headers).status_code == 400
+
+
+def test_an_oversized_body_is_refused(client, momo_order):
+    raw = b'{"event": "charge.success", "data": {"reference": "x", "amount": 1, "pad": "' + b"x" * 70_000 + b'"}}'
+    assert client.post(WEBHOOK, content=raw, headers={"X-Signature": "0"}).status_code == 413
+    assert order_row(momo_order["id"]).payment_status == "awaiting_payment"
+
+
+def test_unknown_events_and_references_are_acknowledged(client, momo_order):
+    raw = json.dumps({"event": "transfer.success", "data": {"reference": "x"}}).encode()
+    from discount_deals.services.payments import sign
+
+    headers = {"X-Signature": sign(raw, get_settings().checkout.webhook_secret)}
+    assert client.post(WEBHOOK, content=raw, headers=headers).json()["outcome"] == "ignored"
+    assert post_webhook(client, "charge.success", "DD-unknown", 100).json()["outcome"] == "unknown"
+    assert order_row(momo_order["id"]).payment_status == "awaiting_payment"
+
+
+# --- the timeout -------------------------------------------------------------------------------------
+
+
+def test_unpaid_orders_give_their_stock_back_once_after_the_timeout(client, customer_headers, momo_order):
+    product = momo_order["product"]
+    due = order_row(momo_order["id"]).payment_due_at
+    created = order_row(momo_order["id"]).created_at
+    assert round((due - created).total_seconds() / 60) == get_settings().checkout.payment_timeout_minutes
+    assert release_expired_payments(datetime.now(UTC)) == 0
+    assert stock_of(product.id) == 3
+
+    assert release_expired_payments(after_deadline(momo_order["id"])) == 1
+    order = client.get(f"/api/orders/{momo_order['id']}/", headers=customer_headers).json()
+    assert (order["status"], order["payment_status"]) == ("cancelled", "failed")
+    assert order["payment_url"] is None
+    assert stock_of(product.id) == 5
+    assert release_expired_payments(after_deadline(momo_order["id"])) == 0
+    assert stock_of(product.id) == 5
+    # The shopper cannot pay for it any more, nor cancel it again.
+    assert client.post(f"/api/orders/{momo_order['id']}/pay/", headers=customer_headers).status_code == 409
+    assert client.post(f"/api/orders/{momo_order['id']}/cancel/", headers=customer_headers).status_code == 409
+    assert stock_of(product.id) == 5
+
+
+def test_a_payment_after_the_release_is_flagged_as_a_refund(client, admin_headers, momo_order):
+    release_expired_payments(after_deadline(momo_order["id"]))
+    response = post_webhook(client, "charge.success", momo_order["payment_reference"], minor(momo_order["total"]))
+    assert response.json()["outcome"] == "paid"
+    row = order_row(momo_order["id"])
+    assert (row.status, row.payment_status, row.attention) == ("cancelled", "paid", "refund_due")
+    assert stock_of(momo_order["product"].id) == 5  # the order stays cancelled: nothing taken twice
+    refunded = client.post(f"/api/admin/orders/{momo_order['id']}/refunded/", headers=admin_headers)
+    assert refunded.status_code == 200
+    assert (refunded.json()["payment_status"], refunded.json()["attention"]) == ("refunded", None)
+    assert client.post(f"/api/admin/orders/{momo_order['id']}/refunded/", headers=admin_headers).status_code == 409
+
+
+def test_cash_orders_never_expire(client, customer, customer_headers, make_product):
+    add_address(customer, is_default=True)
+    product = make_product(stock=2)
+    fill_cart(client, customer_headers, (product, 1))
+    order = place(client, customer_headers, {})
+    assert order_row(order["id"]).payment_due_at is None
+    assert release_expired_payments(datetime(2100, 1, 1, tzinfo=UTC)) == 0
+    assert stock_of(product.id) == 1
+
+
+def test_the_timer_loop_releases_orders(momo_order, monkeypatch):
+    import asyncio
+
+    from discount_deals import timers
+
+    calls = []
+    monkeypatch.setattr(timers, "release_expired_payments", lambda: calls.append(1) or 0)
+
+    async def run_briefly():
+        task = asyncio.create_task(timers.release_unpaid_orders(interval=0.01))
+        await asyncio.sleep(0.05)
+        task.cancel()
+
+    asyncio.run(run_briefly())
+    assert len(calls) >= 2
+
+
+# --- a Paystack-compatible provider against a local stub -------------------------------------------
+
+
+class PaystackStub(ThreadingHTTPServer):
+    secret_key = "sk_test_stub"
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), _StubHandler)
+        self.initialized: list[dict] = []
+        self.status: dict[str, str] = {}
+        self.amounts: dict[str, int] = {}
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class _StubHandler(BaseHTTPRequestHandler):
+    server: PaystackStub
+
+    def log_message(self, *_args):
+        pass
+
+    def _reply(self, status: int, body: dict) -> None:
+        raw = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def _authorised(self) -> bool:
+        if self.headers.get("Authorization") != f"Bearer {self.server.secret_key}":
+            self._reply(401, {"status": False, "message": "Invalid key"})
+            return False
+        return True
+
+    def do_POST(self):
+        if not self._authorised():
+            return
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.path != "/transaction/initialize":
+            return self._reply(404, {"status": False, "message": "Not found"})
+        self.server.initialized.append(body)
+        self.server.amounts[body["reference"]] = body["amount"]
+        self._reply(200, {"status": True, "message": "Authorization URL created", "data": {
+            "authorization_url": f"https://checkout.paystack.test/{body['reference']}",
+            "access_code": "ac_stub", "reference": body["reference"]}})
+
+    def do_GET(self):
+        if not self._authorised():
+            return
+        prefix = "/transaction/verify/"
+        if not self.path.startswith(prefix):
+            return self._reply(404, {"status": False, "message": "Not found"})
+        reference = self.path[len(prefix):]
+        self._reply(200, {"status": True, "message": "Verification successful", "data": {
+            "reference": reference, "status": self.server.status.get(reference, "ongoing"),
+            "amount": self.server.amounts.get(reference, 0), "currency": "GHS"}})
+
+
+@pytest.fixture
+def paystack(monkeypatch) -> Iterator[PaystackStub]:
+    stub = PaystackStub()
+    thread = threading.Thread(target=stub.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setenv("DD_PAYMENT_PROVIDER", "paystack")
+    monkeypatch.setenv("DD_PAYSTACK_SECRET_KEY", stub.secret_key)
+    monkeypatch.setenv("DD_PAYSTACK_BASE_URL", stub.url)
+    monkeypatch.setenv("DD_PAYMENT_PROVIDER_TIMEOUT_SECONDS", "5")
+    get_settings.cache_clear()
+    try:
+        yield stub
+    finally:
+        stub.shutdown()
+        stub.server_close()
+        monkeypatch.undo()
+        get_settings.cache_clear()
+
+
+def test_paystack_initialize_and_verify(client, customer, customer_headers, make_product, paystack):
+    add_address(customer, is_default=True)
+    fill_cart(client, customer_headers, (make_product(price="20.00", stock=3), 1))
+    order = place(client, customer_headers, {**MOMO, "phone": "020 765 4321", "network": "telecel"})
+    (sent,) = paystack.initialized
+    assert sent["amount"] == minor(order["total"])  # pesewas
+    assert sent["currency"] == "GHS"
+    assert sent["email"] == customer.email
+    assert sent["reference"] == order["payment_reference"]
+    assert sent["channels"] == ["mobile_money"]
+    assert sent["callback_url"] == f"http://testserver/orders/{order['id']}"
+    assert sent["metadata"] == {"order_id": order["id"], "phone": "+233207654321", "network": "telecel"}
+    assert order["payment_url"] == f"https://checkout.paystack.test/{order['payment_reference']}"
+    assert payments_of(order["id"])[0].provider == "paystack"
+
+    # Back from Paystack before its webhook: we verify, and only a real success marks it paid.
+    assert payments.check_payment(customer, order["id"]).payment_status == "awaiting_payment"
+    paystack.status[order["payment_reference"]] = "success"
+    assert payments.check_payment(customer, order["id"]).payment_status == "paid"
+    # The webhook that follows is a replay.
+    raw, _headers = signed("charge.success", order["payment_reference"], minor(order["total"]), paystack.secret_key)
+    from discount_deals.services.payments import sign
+
+    response = client.post(WEBHOOK, content=raw, headers={"X-Paystack-Signature": sign(raw, paystack.secret_key)})
+    assert response.json()["outcome"] == "duplicate"
+
+
+def test_paystack_failed_verification_and_signed_webhook(client, customer, customer_headers, make_product, paystack):
+    add_address(customer, is_default=True)
+    fill_cart(client, customer_headers, (make_product(price="20.00", stock=3), 1))
+    order = place(client, customer_headers, MOMO)
+    paystack.status[order["payment_reference"]] = "abandoned"
+    assert payments.check_payment(customer, order["id"]).payment_status == "failed"
+    retry = client.post(f"/api/orders/{order['id']}/pay/", headers=customer_headers).json()
+    raw, _ = signed("charge.success", retry["payment_reference"], minor(order["total"]), paystack.secret_key)
+    from discount_deals.services.payments import sign
+
+    wrong = client.post(WEBHOOK, content=raw, headers={"X-Paystack-Signature": sign(raw, "sk_other")})
+    assert wrong.status_code == 401
+    ok = client.post(WEBHOOK, content=raw, headers={"X-Paystack-Signature": sign(raw, paystack.secret_key)})
+    assert ok.json()["outcome"] == "paid"
+    assert order_row(order["id"]).payment_status == "paid"
+
+
+def test_an_unreachable_provider_leaves_the_order_waiting(client, customer, customer_headers, make_product, monkeypatch):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed_port = sock.getsockname()[1]  # nothing listens once the socket closes
+    monkeypatch.setenv("DD_PAYMENT_PROVIDER", "paystack")
+    monkeypatch.setenv("DD_PAYSTACK_SECRET_KEY", "sk_test_x")
+    monkeypatch.setenv("DD_PAYSTACK_BASE_URL", f"http://127.0.0.1:{closed_port}")
+    get_settings.cache_clear()
+    try:
+        add_address(customer, is_default=True)
+        product = make_product(stock=3)
+        fill_cart(client, customer_headers, (product, 1))
+        order = place(client, customer_headers, MOMO)
+        assert (order["payment_status"], order["payment_url"]) == ("awaiting_payment", None)
+        assert stock_of(product.id) == 2
+        retry = client.post(f"/api/orders/{order['id']}/pay/", headers=customer_headers)
+        assert retry.status_code == 502
+        assert retry.json()["detail"] == "The payment provider could not be reached. Please try again."
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+
+
+def test_paystack_needs_its_secret_key(monkeypatch):
+    monkeypatch.setenv("DD_PAYMENT_PROVIDER", "paystack")
+    monkeypatch.delenv("DD_PAYSTACK_SECRET_KEY", raising=False)
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="DD_PAYSTACK_SECRET_KEY"):
+            get_settings()
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+
+
+def test_other_users_cannot_check_or_pay(client, make_user, momo_order):
+    stranger = make_user()
+    with pytest.raises(Exception):
+        payments.check_payment(stranger, momo_order["id"])
+    assert client.post(f"/api/orders/{momo_order['id']}/pay/", headers=auth_headers(stranger)).status_code == 404
