@@ -220,7 +220,6 @@ def list_products(
 
     everything = is_admin(actor) and include_inactive is not False
     filters: list[Any] = [] if everything else [visible_clause()]
-    conditions = filters
     key: list[Any] = [everything]
     if price_range and price_range.strip():
         filters.append(_price_range_clause(price_range))
@@ -237,6 +236,7 @@ def list_products(
             return empty
         filters.append(Product.brand.in_(spellings))
         key.append(("brand", tuple(spellings)))
+    conditions = filters
     if query is not None:
         if query.matches_nothing:
             return empty
