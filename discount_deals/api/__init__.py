@@ -10,12 +10,13 @@ from __future__ import annotations
 import logging
 
 import swagger_ui_bundle
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
 from . import auth, cart, categories, errors, favourites, health, orders, products, users
+from .admission import write_admission
 from .pages import PagesWithoutRedirect
 
 log = logging.getLogger("discount_deals.api")
@@ -41,6 +42,8 @@ def create_api() -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json",
         redirect_slashes=False,
+        # Writing requests take their turn on SQLite before they take a thread (see admission.py).
+        dependencies=[Depends(write_admission, scope="function")],
     )
     errors.install(api)
     for router in ROUTERS:
