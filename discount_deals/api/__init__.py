@@ -18,6 +18,7 @@ from ..settings import get_settings
 from . import auth, cart, categories, errors, favourites, health, orders, products, users
 from .admission import write_admission
 from .pages import PagesWithoutRedirect
+from .proxy import PublicOrigin
 
 log = logging.getLogger("discount_deals.api")
 
@@ -104,5 +105,7 @@ def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(PagesWithoutRedirect)
+    # Outermost: scheme and host are the public ones before anything builds a URL (proxy.py).
+    app.add_middleware(PublicOrigin)
     app.mount("/api", create_api())
     return app
