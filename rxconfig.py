@@ -21,6 +21,7 @@ _venv_bin = str(Path(sys.executable).parent)
 if (Path(_venv_bin) / "node").exists() and os.environ.get("PATH", "").split(os.pathsep)[0] != _venv_bin:
     os.environ["PATH"] = _venv_bin + os.pathsep + os.environ.get("PATH", "")
 os.environ.setdefault("REFLEX_USE_NPM", "1")
+os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")  # no probe of PyPI at every start
 
 _public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
 

@@ -2,7 +2,7 @@
 
 - ``GET /api/live``: liveness. The process answers; touches nothing else (cheap enough to poll
   every second). A load balancer restarts or drops an instance that stops answering it.
-- ``GET /api/health``: readiness. The database answers and, when ``REFLEX_REDIS_URL`` is set,
+- ``GET /api/health``: readiness. The database answers and has its schema, and when ``REFLEX_REDIS_URL`` is set,
   Redis does (the storefront's sessions live there: without it pages render empty). 503 when
   either is down, naming which; it recovers on its own once they are back, because every check
   uses a fresh attempt with a short timeout (pool pre-ping for the database, a reconnecting
@@ -16,7 +16,7 @@ import threading
 
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -59,9 +59,12 @@ def _redis_client(url: str):
 
 
 def database_status() -> str:
+    """"ok", "unreachable", or "not migrated" (no schema: run ``python -m discount_deals migrate``)."""
     try:
         with get_engine().connect() as connection:
-            connection.execute(text("SELECT 1"))
+            if not inspect(connection).has_table("alembic_version"):
+                return "not migrated"
+            connection.execute(text("SELECT version_num FROM alembic_version"))
     except (SQLAlchemyError, PoolTimeout) as exc:
         log.warning("health: database unreachable: %s", getattr(exc, "orig", None) or exc)
         return "unreachable"

@@ -42,50 +42,60 @@ class CheckoutState(rx.State):
         self.stage = ""
         self._attempt_key = ""
 
-    @rx.event
+    @rx.event(background=True)
     async def place_order(self):
-        if self.stage:
-            return  # an order is already being placed from this tab
-        session_state = await self.get_state(SessionState)
-        try:
-            user = await session_state._require_user()
-        except SessionExpired:
-            yield rx.toast.error("Login Required", description="Please log in to proceed with checkout.")
-            yield session_state._login_redirect(routes.CART)
-            return
-        cart = await self.get_state(CartState)
-        coupon = cart.coupon.strip() or None
-        self.stage = "placing"
-        self._attempt_key = self._attempt_key or uuid.uuid4().hex
-        yield
+        """A background event: the state lock is held only to read and change the state, never
+        while the order is placed or during the payment steps' waits (other events of this tab,
+        and on Redis other workers, are not kept waiting)."""
+        async with self:
+            if self.stage:
+                return  # an order is already being placed from this tab
+            session_state = await self.get_state(SessionState)
+            try:
+                user = await session_state._require_user()
+            except SessionExpired:
+                yield rx.toast.error("Login Required", description="Please log in to proceed with checkout.")
+                yield session_state._login_redirect(routes.CART)
+                return
+            cart = await self.get_state(CartState)
+            coupon = cart.coupon.strip() or None
+            self.stage = "placing"
+            self._attempt_key = self._attempt_key or uuid.uuid4().hex
+            attempt_key = self._attempt_key
         try:
             order = await asyncio.to_thread(
-                order_service.checkout, user, coupon_code=coupon, idempotency_key=self._attempt_key
+                order_service.checkout, user, coupon_code=coupon, idempotency_key=attempt_key
             )
         except ServiceError as exc:
-            self.stage = ""
-            self._attempt_key = ""
+            async with self:
+                self.stage = ""
+                self._attempt_key = ""
+                (await self.get_state(CartState))._reload(user)
             if "No address found" in exc.detail:
                 yield rx.toast.error("Address Required", description=ADDRESS_REQUIRED)
             else:
                 yield rx.toast.error("Checkout Error", description=exc.detail)
-            cart._reload(user)
             return
         except Exception:
             log.exception("checkout failed")
-            self.stage = ""
-            self._attempt_key = ""
+            async with self:
+                self.stage = ""
+                self._attempt_key = ""
             yield rx.toast.error("Checkout Failed", description=CHECKOUT_FAILED)
             return
-        # SPEC §4: the order is recorded locally (the orders list) before the payment steps.
-        (await self.get_state(OrdersState))._record(user.id, order)
-        self.stage = "redirecting"
+        async with self:
+            # SPEC §4: the order is recorded locally (the orders list) before the payment steps.
+            (await self.get_state(OrdersState))._record(user.id, order)
+            self.stage = "redirecting"
         yield rx.toast.info("Redirecting to payment...")
         await asyncio.sleep(PAYMENT_WAIT_S)
-        self.stage = "paid"
-        cart.coupon = ""
-        cart._reload(user)  # the service emptied the server cart with the order
+        async with self:
+            self.stage = "paid"
+            cart = await self.get_state(CartState)
+            cart.coupon = ""
+            cart._reload(user)  # the service emptied the server cart with the order
         yield rx.toast.success("Payment successful", description="Your order has been placed.")
         await asyncio.sleep(NAVIGATE_WAIT_S)
-        self._attempt_key = ""
+        async with self:
+            self._attempt_key = ""
         yield rx.redirect(f"{routes.ORDERS}/{order.id}")

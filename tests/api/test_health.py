@@ -123,3 +123,19 @@ def test_openapi_documents_400_not_422(client):
             assert "422" not in operation["responses"], f"{method} {path}"
     register = document["paths"]["/users/register/"]["post"]
     assert "400" in register["responses"]
+
+
+def test_health_is_503_when_the_database_has_no_schema(client, monkeypatch, tmp_path):
+    suite_database = os.environ.get("REFLEX_DB_URL")
+    monkeypatch.setenv("REFLEX_DB_URL", f"sqlite:///{tmp_path / 'never-migrated.db'}")
+    get_settings.cache_clear()
+    try:
+        response = client.get("/api/health/")
+    finally:
+        if suite_database is None:
+            monkeypatch.delenv("REFLEX_DB_URL")
+        else:
+            monkeypatch.setenv("REFLEX_DB_URL", suite_database)
+        get_settings.cache_clear()
+    assert response.status_code == 503
+    assert response.json()["database"] == "not migrated"
