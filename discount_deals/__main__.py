@@ -33,6 +33,25 @@ def _serve(args: argparse.Namespace) -> str:
     raise SystemExit(status)
 
 
+def _build_frontend(args: argparse.Namespace) -> str:
+    """Build the production frontend now (Docker image builds), for DD_PUBLIC_URL or this port."""
+    from .launcher import ensure_frontend, frontend_address
+    from .preflight import check_public_url
+
+    public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
+    problems = check_public_url(public_url)
+    if problems:
+        raise ConfigProblems(problems)
+    built = ensure_frontend(frontend_address(public_url, args.port))
+    return "Frontend built." if built else "Frontend already up to date."
+
+
+def _backup(args: argparse.Namespace) -> str:
+    from .backup import backup_database
+
+    return backup_database(args.destination)
+
+
 def _check_config(args: argparse.Namespace) -> str:
     from .preflight import plan_server
 
@@ -140,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--dev", action="store_true", help="development server with hot reload (reflex run)")
     serve.add_argument("--seed-demo-if-empty", action="store_true", help="add the demo catalogue to an empty database")
     serve.set_defaults(run=_serve, prints_database=False)
+    build = sub.add_parser("build-frontend", help="build the production frontend if its inputs changed")
+    build.add_argument("--port", type=_port, default=os.environ.get("PORT", "3000"))
+    build.set_defaults(run=_build_frontend, prints_database=False)
+    backup = sub.add_parser("backup", help="copy the database while the shop runs (SQLite online backup, pg_dump)")
+    backup.add_argument("destination", help="file to write (must not exist)")
+    backup.set_defaults(run=_backup)
     check = sub.add_parser("check-config", help="check the settings and that the database and Redis answer")
     check.add_argument("--workers", type=_workers, default=None)
     check.add_argument("--dev", action="store_true", help="check for the development server")

@@ -47,9 +47,9 @@ def _say(message: str) -> None:
     print(message, flush=True)
 
 
-def frontend_address(plan: Plan, port: int) -> str:
+def frontend_address(public_url: str, port: int) -> str:
     """Where the browser reaches the server: the public URL, else this port on the browser's own host."""
-    return plan.public_url or f"http://localhost:{port}"
+    return public_url or f"http://localhost:{port}"
 
 
 def frontend_fingerprint(root: Path = PROJECT_DIR) -> str:
@@ -159,7 +159,7 @@ def serve(*, host: str, port: int, workers: int | None, dev: bool, seed: bool) -
     prepare(plan, seed=seed)
     if dev:
         return _run_dev(host, port)
-    address = frontend_address(plan, port)
+    address = frontend_address(plan.public_url, port)
     ensure_frontend(address)
     return _run_production(plan, host, port)
 

@@ -1,0 +1,159 @@
+"""Throwaway PostgreSQL, Redis and nginx servers on free loopback ports, in temporary folders.
+
+Each is started from the Debian package's binaries (``make prod-deps`` installs them) and
+stopped by its own PID; nothing is left behind. As root, PostgreSQL runs as the ``postgres``
+user (it refuses root) and nginx's workers as root (the temp folders are root's).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 30, process: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            if process is not None and process.poll() is not None:
+                raise RuntimeError(f"the server on port {port} exited with {process.returncode}")
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing answers on port {port} after {timeout} s")
+
+
+def postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: [int(x) for x in p.split("/")[4].split(".") if x.isdigit()])
+    return Path(found[-1]).parent if found else None
+
+
+@contextmanager
+def postgres(*, durable: bool = False, max_connections: int = 100) -> Iterator[str]:
+    """A fresh cluster; yields ``postgresql://postgres@127.0.0.1:PORT/discount_deals``.
+
+    ``durable=False`` turns fsync off (tests); benchmarks keep PostgreSQL's defaults.
+    """
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        raise RuntimeError("PostgreSQL server binaries not found: run 'make prod-deps'")
+    folder = Path(tempfile.mkdtemp(prefix="dd-pg-"))
+    as_pg: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+        as_pg = ["runuser", "-u", "postgres", "--"]
+    port = free_port()
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c max_connections={max_connections}"
+    if not durable:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    data = folder / "data"
+    try:
+        subprocess.run([*as_pg, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+                       check=True, capture_output=True)
+        subprocess.run([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o", options,
+                        "start"], check=True, capture_output=True)
+        subprocess.run([*as_pg, str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
+                        "discount_deals"], check=True, capture_output=True)
+        yield f"postgresql://postgres@127.0.0.1:{port}/discount_deals"
+    finally:
+        subprocess.run([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass
+class Redis:
+    port: int
+    folder: Path
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no",
+             "--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port, process=self.process)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+        self.process = None
+
+
+@contextmanager
+def redis() -> Iterator[Redis]:
+    server = Redis(port=free_port(), folder=Path(tempfile.mkdtemp(prefix="dd-redis-")))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(server.folder, ignore_errors=True)
+
+
+NGINX = "/usr/sbin/nginx"
+
+
+def nginx_main_config(site: str, folder: Path) -> str:
+    """A complete nginx.conf around a site file (deploy/nginx.conf), with every path in ``folder``."""
+    user = "user root root;\n" if os.geteuid() == 0 else ""
+    temp = "\n".join(
+        f"    {name}_temp_path {folder / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    return (
+        f"{user}worker_processes 1;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'} warn;\n"
+        "events { worker_connections 1024; }\n"
+        "http {\n"
+        f"    access_log {folder / 'access.log'};\n{temp}\n"
+        "    include /etc/nginx/mime.types;\n"
+        f"{site}\n}}\n"
+    )
+
+
+@contextmanager
+def nginx(site: str, port: int) -> Iterator[Path]:
+    """Run nginx in the foreground with ``site`` (already pointed at the right ports); yields its folder."""
+    folder = Path(tempfile.mkdtemp(prefix="dd-nginx-"))
+    os.chmod(folder, 0o755)
+    config = folder / "nginx.conf"
+    config.write_text(nginx_main_config(site, folder))
+    checked = subprocess.run([NGINX, "-t", "-c", str(config), "-p", str(folder)], capture_output=True, text=True)
+    if checked.returncode != 0:
+        raise RuntimeError(f"nginx -t refused the configuration: {checked.stderr.strip()}")
+    process = subprocess.Popen([NGINX, "-c", str(config), "-p", str(folder), "-g", "daemon off;"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, process=process)
+        yield folder
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGQUIT)  # graceful
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
