@@ -56,7 +56,7 @@ def _check_config(args: argparse.Namespace) -> str:
     from .preflight import plan_server
 
     plan = plan_server(production=not args.dev, workers=args.workers)
-    for line in plan.summary()[1:]:  # the database line is already printed
+    for line in plan.summary():
         print(line)
     if plan.problems:
         raise ConfigProblems(plan.problems)
@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check-config", help="check the settings and that the database and Redis answer")
     check.add_argument("--workers", type=_workers, default=None)
     check.add_argument("--dev", action="store_true", help="check for the development server")
-    check.set_defaults(run=_check_config)
+    check.set_defaults(run=_check_config, prints_database=False)  # its summary names it, with every problem
     sub.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
     sub.add_parser("seed-demo", help="add the demo catalogue (idempotent)").set_defaults(run=_seed_demo)
     admin = sub.add_parser("create-admin", help="create an admin, or promote an existing user")
