@@ -65,6 +65,7 @@ class Stack:
     database_url: str
     redis: servers.Redis
     instances: list[Instance] = field(default_factory=list)
+    nginx_folder: Path | None = None
 
     def cli(self, *args: str) -> str:
         result = subprocess.run([sys.executable, "-m", "discount_deals", *args], cwd=ROOT,
@@ -190,7 +191,7 @@ def stack() -> Iterator[Stack]:
             _start(instance)  # the first migrates, seeds and builds; the second finds it all done
         certificate, key = _certificate(folder)
         site = site_config(https_port, http_port, [i.port for i in stack.instances], certificate, key)
-        cleanup.enter_context(servers.nginx(site, https_port))
+        stack.nginx_folder = cleanup.enter_context(servers.nginx(site, https_port))
         yield stack
 
 

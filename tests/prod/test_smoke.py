@@ -99,9 +99,13 @@ def test_the_proxy_and_the_public_address(stack: Stack):
     assert status == 200
     assert page["next"].startswith(f"{stack.public_url}/api/products/?")
     assert page["results"][0]["image_url"].startswith(stack.public_url)
-    # Both instances answer behind nginx with the same shared state (database).
+    # Both instances answer behind nginx with the same shared state (database); the second one
+    # found the schema current and the frontend already built for the public address.
     for instance in stack.instances:
         assert get(f"{instance.url}/api/health/")[0] == 200
+    second = stack.instances[1].log()
+    assert "Database is up to date" in second
+    assert f"Frontend is up to date (built for {stack.public_url}): build skipped." in second
 
 
 def test_shopping_survives_a_dead_worker_and_a_redis_restart(stack: Stack, browser: Browser):
@@ -180,6 +184,12 @@ def test_shopping_survives_a_dead_worker_and_a_redis_restart(stack: Stack, brows
     page.goto("/orders")
     expect(page.get_by_text(f"Order #{order_id[:8]}")).to_be_visible()
     context.close()
+    # The browser's websockets went through nginx (the frontend was built for DD_PUBLIC_URL);
+    # nginx logs a websocket when it closes.
+    upgraded = re.compile(r'"GET /_event/\?[^"]*transport=websocket[^"]*" 101 ')
+    access_log = stack.nginx_folder / "access.log"
+    wait_for(lambda: upgraded.search(access_log.read_text()), timeout=15,
+             what=f"nginx to log the websocket: {[l for l in access_log.read_text().splitlines() if '_event' in l][-3:]}")
 
 
 def test_admin_bulk_upload_with_progress(stack: Stack, browser: Browser):
