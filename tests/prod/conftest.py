@@ -8,7 +8,6 @@ for nginx's address, so it must not run in the same pytest session as tests/e2e.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -112,38 +111,6 @@ def stop(instance: Instance) -> None:
         pass
 
 
-def site_config(https_port: int, http_port: int, upstreams: list[int], certificate: Path, key: Path) -> str:
-    """deploy/nginx.conf itself, pointed at this test's ports and certificate (and IPv4 only)."""
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
-    servers_block = "".join(f"    server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;\n" for port in upstreams)
-    site, count = re.subn(r"(?m)^    server 127\.0\.0\.1:\d+ [^\n]*\n(?:    server 127\.0\.0\.1:\d+ [^\n]*\n)*",
-                          servers_block, site, count=1)
-    assert count == 1, "deploy/nginx.conf: upstream servers not found"
-    replacements = [
-        (r"(?m)^\s*listen \[::\]:[^\n]*\n", ""),
-        (r"(?m)^(\s*)listen 80;", rf"\1listen 127.0.0.1:{http_port};"),
-        (r"(?m)^(\s*)listen 443 ssl http2;[^\n]*", rf"\1listen 127.0.0.1:{https_port} ssl http2;"),
-        (r"(?m)^(\s*)ssl_certificate     [^\n]*", rf"\1ssl_certificate     {certificate};"),
-        (r"(?m)^(\s*)ssl_certificate_key [^\n]*", rf"\1ssl_certificate_key {key};"),
-        (r"server_name shop\.example\.com;", "server_name 127.0.0.1;"),
-    ]
-    for pattern, replacement in replacements:
-        site, count = re.subn(pattern, replacement, site)
-        assert count >= 1, f"deploy/nginx.conf: {pattern!r} not found"
-    return site
-
-
-def _certificate(folder: Path) -> tuple[Path, Path]:
-    certificate, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
-        check=True, capture_output=True,
-    )
-    os.chmod(key, 0o644)  # read by nginx's workers
-    return certificate, key
-
-
 @pytest.fixture(scope="session")
 def stack() -> Iterator[Stack]:
     for tool in ("redis-server", servers.NGINX, "openssl"):
@@ -189,8 +156,8 @@ def stack() -> Iterator[Stack]:
             stack.instances.append(instance)
             cleanup.callback(stop, instance)
             _start(instance)  # the first migrates, seeds and builds; the second finds it all done
-        certificate, key = _certificate(folder)
-        site = site_config(https_port, http_port, [i.port for i in stack.instances], certificate, key)
+        certificate, key = servers.self_signed_certificate(folder)
+        site = servers.site_config(ROOT / "deploy" / "nginx.conf", https_port, http_port, [i.port for i in stack.instances], certificate, key)
         stack.nginx_folder = cleanup.enter_context(servers.nginx(site, https_port))
         yield stack
 
