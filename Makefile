@@ -62,11 +62,15 @@ chromium:
 	elif [ "$$(id -u)" = "0" ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	else echo "Browser tests need Debian's chromium: run 'sudo apt-get install -y chromium' and retry." >&2; exit 1; fi
 
-# PostgreSQL, Redis and nginx for the production smoke test (Debian packages; nothing is started here).
+# PostgreSQL, Redis and nginx for the production smoke test (Debian packages). The packages' own
+# services are not started (policy-rc.d while installing): the tests start throwaway servers.
 prod-deps:
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -x /usr/bin/redis-server ] && [ -x /usr/sbin/nginx ]; then :; \
-	elif [ "$$(id -u)" = "0" ]; then apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null; \
+	elif [ "$$(id -u)" = "0" ]; then \
+		policy=/usr/sbin/policy-rc.d; made=""; \
+		if [ ! -e $$policy ]; then printf '#!/bin/sh\nexit 101\n' > $$policy && chmod +x $$policy && made=1; fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null; \
+		status=$$?; if [ -n "$$made" ]; then rm -f $$policy; fi; exit $$status; \
 	else echo "The production smoke test needs PostgreSQL, Redis and nginx: run 'sudo apt-get install -y postgresql redis-server nginx' and retry." >&2; exit 1; fi
 
 test: install chromium prod-deps

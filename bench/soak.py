@@ -234,7 +234,7 @@ def main() -> None:
             database = stack.enter_context(postgres(durable=True))
             redis_server = stack.enter_context(redis())
             env = {
-                "REFLEX_DB_URL": database,
+                "REFLEX_DB_URL": database.url,
                 "REFLEX_REDIS_URL": redis_server.url,
                 "GRANIAN_WORKERS": str(args.workers),
                 "DD_SECRET_KEY": os.urandom(32).hex(),

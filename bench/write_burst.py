@@ -14,13 +14,15 @@ is a failure. The shoppers are registered over the API first (not timed).
 By default the script starts the production launcher (``python -m discount_deals serve``) with a
 SQLite database in a temporary folder. ``--url URL --var-dir DIR`` measures a server that is
 already running (the admin that creates the product is made with the CLI in that environment);
-``--env KEY=VALUE`` passes settings to the server it starts (e.g. ``REFLEX_DB_URL=...``).
+``--env KEY=VALUE`` passes settings to the server it starts; ``--mode postgres`` also starts a
+throwaway PostgreSQL and Redis and serves with ``--workers`` workers.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -118,13 +120,26 @@ def main() -> None:
     parser.add_argument("--carts", type=int, default=60)
     parser.add_argument("--buyers", type=int, default=50)
     parser.add_argument("--units", type=int, default=10)
-    parser.add_argument("--label", default="sqlite-1-worker")
+    parser.add_argument("--mode", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--workers", type=int, default=2, help="workers with --mode postgres")
+    parser.add_argument("--label", default="")
     args = parser.parse_args()
+    args.label = args.label or (f"{args.mode}-1-worker" if args.mode == "sqlite"
+                                else f"postgres-redis-{args.workers}-workers")
     extra = dict(item.split("=", 1) for item in args.env)
 
     if args.url:
         env = base_env({**({"DD_VAR_DIR": args.var_dir} if args.var_dir else {}), **extra})
         figures = run(Server(url=args.url.rstrip("/"), env=env), args.carts, args.buyers, args.units)
+    elif args.mode == "postgres":
+        from tests.support.servers import postgres, redis
+
+        with postgres(durable=True) as database, redis() as redis_server:
+            extra = {"REFLEX_DB_URL": database.url, "REFLEX_REDIS_URL": redis_server.url,
+                     "GRANIAN_WORKERS": str(args.workers), "DD_SECRET_KEY": os.urandom(32).hex(), **extra}
+            with production_server(extra, name="write-burst", seed=False) as server:
+                figures = run(server, args.carts, args.buyers, args.units)
+            extra["DD_SECRET_KEY"] = "***"
     else:
         with production_server(extra, name="write-burst", seed=False) as server:
             figures = run(server, args.carts, args.buyers, args.units)

@@ -62,6 +62,7 @@ class Stack:
     public_url: str
     http_url: str
     database_url: str
+    postgres: servers.Postgres
     redis: servers.Redis
     instances: list[Instance] = field(default_factory=list)
     nginx_folder: Path | None = None
@@ -134,7 +135,7 @@ def stack() -> Iterator[Stack]:
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{base.get('PATH', '')}",
             REFLEX_USE_NPM="1", REFLEX_TELEMETRY_ENABLED="false", REFLEX_CHECK_LATEST_VERSION="false",
             PYTHONUNBUFFERED="1",
-            REFLEX_DB_URL=database,  # plain postgresql://: the launcher maps it to psycopg 3
+            REFLEX_DB_URL=database.url,  # plain postgresql://: the launcher maps it to psycopg 3
             REFLEX_REDIS_URL=redis.url,
             DD_SECRET_KEY=TEST_SECRET,
             DD_PUBLIC_URL=public_url,
@@ -145,8 +146,8 @@ def stack() -> Iterator[Stack]:
             DD_SHUTDOWN_TIMEOUT="15",
         )
         base.setdefault("NPM_CONFIG_REGISTRY", "https://registry.npmjs.org/")
-        stack = Stack(public_url=public_url, http_url=f"http://127.0.0.1:{http_port}", database_url=database,
-                      redis=redis)
+        stack = Stack(public_url=public_url, http_url=f"http://127.0.0.1:{http_port}", database_url=database.url,
+                      postgres=database, redis=redis)
         for n in (1, 2):
             var_dir = folder / f"instance{n}"
             var_dir.mkdir()

@@ -3,8 +3,9 @@ instances sharing PostgreSQL and Redis, while a worker is killed and Redis goes 
 
 One journey, in order: the proxy and public URLs → register → log in → cart (across reloads that
 land on any worker of any instance) → a worker killed with SIGKILL, shopping goes on → checkout →
-Redis stopped (health 503) and started (health 200), shopping goes on → an admin's bulk upload
-with its progress → an instance stopped with SIGTERM finishes the request it is serving.
+Redis stopped (health 503) and started (health 200), shopping goes on → PostgreSQL stopped and
+started (the same) → an admin's bulk upload with its progress → an instance stopped with SIGTERM
+finishes the request it is serving.
 """
 
 from __future__ import annotations
@@ -190,6 +191,20 @@ def test_shopping_survives_a_dead_worker_and_a_redis_restart(stack: Stack, brows
     access_log = stack.nginx_folder / "access.log"
     wait_for(lambda: upgraded.search(access_log.read_text()), timeout=15,
              what=f"nginx to log the websocket: {[l for l in access_log.read_text().splitlines() if '_event' in l][-3:]}")
+
+
+def test_health_follows_the_database_down_and_back(stack: Stack):
+    stack.postgres.stop()
+    try:
+        wait_for(lambda: health(stack)[0] == 503, timeout=30, what="health 503 with PostgreSQL stopped")
+        assert health(stack)[1]["database"] == "unreachable"
+        status, _headers, body = get(f"{stack.public_url}/api/products/?page_size=1")
+        assert status == 503 and b"Traceback" not in body  # a clear refusal, not a 500
+    finally:
+        stack.postgres.start()
+    wait_for(lambda: health(stack) == (200, {"status": "ok", "database": "ok", "redis": "ok"}), timeout=60,
+             what="health 200 after PostgreSQL restarted")
+    assert get(f"{stack.public_url}/api/products/?page_size=1")[0] == 200
 
 
 def test_admin_bulk_upload_with_progress(stack: Stack, browser: Browser):

@@ -46,9 +46,35 @@ def postgres_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+@dataclass
+class Postgres:
+    """A throwaway cluster: ``url``, and ``stop()`` / ``start()`` to take it away and bring it back."""
+
+    bin_dir: Path
+    data: Path
+    log: Path
+    options: str
+    port: int
+    as_pg: list[str]
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/discount_deals"
+
+    def _ctl(self, *args: str, check: bool = True) -> None:
+        subprocess.run([*self.as_pg, str(self.bin_dir / "pg_ctl"), "-D", str(self.data), *args],
+                       check=check, capture_output=True)
+
+    def start(self) -> None:
+        self._ctl("-l", str(self.log), "-w", "-o", self.options, "start")
+
+    def stop(self) -> None:
+        self._ctl("-m", "fast", "-w", "stop", check=False)
+
+
 @contextmanager
-def postgres(*, durable: bool = False, max_connections: int = 100) -> Iterator[str]:
-    """A fresh cluster; yields ``postgresql://postgres@127.0.0.1:PORT/discount_deals``.
+def postgres(*, durable: bool = False, max_connections: int = 100) -> Iterator[Postgres]:
+    """A fresh cluster with a database ``discount_deals``.
 
     ``durable=False`` turns fsync off (tests); benchmarks keep PostgreSQL's defaults.
     """
@@ -64,18 +90,17 @@ def postgres(*, durable: bool = False, max_connections: int = 100) -> Iterator[s
     options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c max_connections={max_connections}"
     if not durable:
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    data = folder / "data"
+    server = Postgres(bin_dir=bin_dir, data=folder / "data", log=folder / "log", options=options, port=port,
+                      as_pg=as_pg)
     try:
-        subprocess.run([*as_pg, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        subprocess.run([*as_pg, str(bin_dir / "initdb"), "-D", str(server.data), "-A", "trust", "-U", "postgres"],
                        check=True, capture_output=True)
-        subprocess.run([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o", options,
-                        "start"], check=True, capture_output=True)
+        server.start()
         subprocess.run([*as_pg, str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
                         "discount_deals"], check=True, capture_output=True)
-        yield f"postgresql://postgres@127.0.0.1:{port}/discount_deals"
+        yield server
     finally:
-        subprocess.run([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, check=False)
+        server._ctl("-m", "immediate", "stop", check=False)
         shutil.rmtree(folder, ignore_errors=True)
 
 
