@@ -22,7 +22,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import logging
 import multiprocessing
 import os
 import subprocess
@@ -31,8 +30,6 @@ from pathlib import Path
 
 from .preflight import Plan, plan_server
 from .settings import PROJECT_DIR
-
-log = logging.getLogger("discount_deals.launcher")
 
 APP_TARGET = "discount_deals.discount_deals:app"
 FRONTEND_INPUTS = ("discount_deals", "assets", "rxconfig.py", "reflex.lock", "requirements.txt")

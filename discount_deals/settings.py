@@ -40,17 +40,6 @@ def _env_float(name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, got {raw!r}") from exc
 
 
-def _env_flag(name: str, default: bool) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
-    if not raw:
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"{name} must be true or false, got {raw!r}")
-
-
 # Drivers we ship (psycopg 3); the schemes operators commonly write map onto it.
 _POSTGRES_SCHEMES = ("postgres://", "postgresql://", "postgres+psycopg://")
 
