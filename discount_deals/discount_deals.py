@@ -4,6 +4,7 @@ import reflex as rx
 
 from . import routes
 from .api import create_app
+from .lifespan import migrate_in_development
 from .logs import configure_logging
 from .pages.admin import admin
 from .pages.auth import login, register
@@ -62,6 +63,7 @@ app = rx.App(
         ),
     ],
 )
+app.register_lifespan_task(migrate_in_development)
 for route, component, title, on_load in PAGES:
     app.add_page(component, route=route, title=title, on_load=[*LAYOUT_LOAD, *on_load])
 # Unpaid mobile-money orders give their stock back when their time is up.
