@@ -20,6 +20,7 @@ from starlette.datastructures import UploadFile
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import ServiceError, ValidationFailed, bulk_import, catalog
+from ..services.permissions import is_admin
 from ..settings import get_settings
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
@@ -107,7 +108,7 @@ def bulk_response(result: bulk_import.ImportResult, created: list[dict]) -> JSON
 
 
 def _product_data(request: Request, product: Product, session: Session) -> dict:
-    return {"data": product_json(request, product, session.get(Category, product.category_id))}
+    return {"data": product_json(request, product, session.get(Category, product.category_id), admin=True)}
 
 
 class JSONBytes(Response):
@@ -159,7 +160,8 @@ async def list_products(
             include_inactive=show_hidden,
             actor=user,
         )
-        results = [product_out(request, p, c) for p, c in result.items]
+        admin = is_admin(user)
+        results = [product_out(request, p, c, admin=admin) for p, c in result.items]
         return ProductPageOut.model_construct(**build_page(request, page, result.count, results))
 
     return await _in_one_thread(request, listing)
@@ -175,9 +177,10 @@ async def featured_products(request: Request, limit: str = ""):
             raise ValidationFailed(f"Invalid limit: {message}", fields={"limit": [message]})
         count = int(limit)
 
-    def featured(session: Session, _user: User | None) -> ProductListOut:
+    def featured(session: Session, user: User | None) -> ProductListOut:
         items = catalog.featured_products(session, limit=count)
-        return ProductListOut.model_construct(data=[product_out(request, p, c) for p, c in items])
+        admin = is_admin(user)
+        return ProductListOut.model_construct(data=[product_out(request, p, c, admin=admin) for p, c in items])
 
     return await _in_one_thread(request, featured)
 
@@ -201,7 +204,7 @@ async def get_product(request: Request, product_id: str):
 
     def detail(session: Session, user: User | None) -> ProductDataOut:
         product, category = catalog.get_product(session, product_id, actor=user)
-        return ProductDataOut.model_construct(data=product_out(request, product, category))
+        return ProductDataOut.model_construct(data=product_out(request, product, category, admin=is_admin(user)))
 
     return await _in_one_thread(request, detail)
 

@@ -18,7 +18,7 @@ from ..models import User
 from ..services import ServiceError
 from ..services import cart as cart_service
 from ..services import catalog
-from ..services.pricing import PricedLine, cart_totals, effective_price
+from ..services.pricing import PricedLine, cart_totals, priced_line
 from .session import SessionExpired, SessionState
 from .views import money_text, product_snapshot
 
@@ -114,8 +114,8 @@ class CartState(rx.State):
         """Render lines given as (key, product, category, quantity)."""
         view_rows, priced = [], []
         for key, product, category, quantity in rows:
-            unit = effective_price(product.price, product.discount_price)
-            priced.append(PricedLine(unit_price=unit, original_price=product.price, quantity=quantity))
+            priced.append(priced_line(product, quantity))
+            unit = priced[-1].unit_price
             view_rows.append(
                 CartRow(
                     key=key,

@@ -9,6 +9,10 @@ Without an ``ordering`` a search lists the best matches first and a plain listin
 products first. Every ordering ends on a unique key (the name, unique regardless of case, or
 the id), so pages never shuffle between requests.
 
+Prices: ``effective_price`` and ``discount_percent`` are stored (services.pricing computes them
+from the discount window at write time) and brought up to date when a window opens or closes by
+:mod:`.price_schedule`, which listings call first (at most once every few seconds per worker).
+
 Speed: shoppers' queries name the visibility condition literally, so partial indexes over
 visible products (see models.catalog) serve both the filter and the order. Counting every
 matching row is the expensive part of a page, so counts are cached per worker, keyed by the
@@ -35,6 +39,7 @@ from ...models import Category, Product, ProductStatus, User
 from ...settings import get_settings
 from .. import ValidationFailed
 from ..permissions import is_admin
+from . import price_schedule
 from . import search as fulltext
 from .categories import find_category
 
@@ -214,6 +219,7 @@ def list_products(
     if page < 1 or page_size < 1:
         raise ValidationFailed("Invalid page.", fields={"page": ["A positive whole number is required."]})
     page_size = min(page_size, get_settings().max_page_size)
+    price_schedule.refresh_if_due()
     query = fulltext.parse(search)
     order_name = resolve_ordering(ordering, query is not None)
     empty = ProductPage(items=[], count=0, page=page, page_size=page_size, ordering=order_name)
@@ -280,6 +286,7 @@ def list_products(
 def featured_products(session: Session, limit: int = 4) -> list[tuple[Product, Category]]:
     """Visible featured products, biggest saving first (discount_price − price ascending; no
     discount counts as no saving), then by name."""
+    price_schedule.refresh_if_due()
     saving = Product.effective_price - Product.price
     rows = session.exec(
         select(Product, Category)
