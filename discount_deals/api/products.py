@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import Body, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
@@ -25,7 +25,7 @@ from ..settings import get_settings
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
 from .routing import ApiRouter
-from .schemas import ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
+from .schemas import Message, ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
 
 router = ApiRouter(tags=["products"])
 
@@ -227,6 +227,26 @@ def replace_product(request: Request, product_id: str, payload: ProductBody, ses
 def patch_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: change only the given fields; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload, partial=True)
+    return _product_data(request, product, session)
+
+
+class RestockIn(BaseModel):
+    quantity: Any = Field(description="Units to add (a whole number, at least 1)")
+
+
+@router.post(
+    "/products/{product_id}/restock/",
+    responses={
+        400: {"model": Message, "description": "Invalid quantity"},
+        401: {"model": Message, "description": "Missing, expired or invalid access token"},
+        403: {"model": Message, "description": "Not an admin"},
+        404: {"model": Message, "description": "No such product"},
+    },
+    response_model=ProductDataOut,
+)
+def restock_product(request: Request, product_id: str, body: RestockIn, session: WriteSessionDep, user: AdminUser):
+    """Admin: add units to a product's stock in one step (the low-stock list's Restock); ``{"data": product}``."""
+    product = catalog.restock(session, user, product_id, body.quantity)
     return _product_data(request, product, session)
 
 

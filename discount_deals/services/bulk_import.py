@@ -30,6 +30,7 @@ from ..search_index import BulkLoad
 from ..models.base import new_id, utcnow
 from ..settings import get_settings
 from . import Conflict, ServiceError, ValidationFailed, audit
+from .csv_cells import unescape_cell
 from .catalog import (
     clean_category,
     clean_product,
@@ -309,7 +310,8 @@ def _csv_error(exc: Exception) -> ValidationFailed:
 def _frame_records(frame: pd.DataFrame) -> Iterator[dict[str, str]]:
     headers = [str(column).strip().lower() for column in frame.columns]
     for cells in frame.itertuples(index=False, name=None):
-        texts = [cell if isinstance(cell, str) else "" for cell in cells]
+        # Exports escape formula-like text with an apostrophe (services.csv_cells): undo it.
+        texts = [unescape_cell(cell) if isinstance(cell, str) else "" for cell in cells]
         if any(text.strip() for text in texts):  # lines of blanks count as blank lines
             yield dict(zip(headers, texts, strict=True))
 
