@@ -139,11 +139,13 @@ async def list_products(
     price_range: str = "",
     ordering: str = "",
     include_inactive: str = "",
+    status: str = "",
 ):
     """A DRF page of products (plus ``total_pages``); see services.catalog for the filters.
 
     Without ``ordering``: best match first for a search, else newest first. Admins see inactive
-    and unavailable products too unless ``include_inactive=false``."""
+    and unavailable products too unless ``include_inactive=false``. ``status`` keeps active,
+    inactive, low_stock (1 to 5 left) or out_of_stock products (the back office's filter)."""
     page = page_request(request)
     show_hidden = _flag(include_inactive, "include_inactive") if include_inactive.strip() else None
 
@@ -159,6 +161,7 @@ async def list_products(
             page_size=page.page_size,
             include_inactive=show_hidden,
             actor=user,
+            status=status,
         )
         admin = is_admin(user)
         results = [product_out(request, p, c, admin=admin) for p, c in result.items]

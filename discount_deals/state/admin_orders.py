@@ -10,12 +10,13 @@ import dataclasses
 import logging
 import math
 from datetime import date
+from urllib.parse import urlencode
 
 import reflex as rx
 
 from ..db import session_scope, write_session
 from ..models import Attention, DeliveryMethod, OrderStatus, PaymentStatus, User
-from ..services import ServiceError
+from ..services import ServiceError, exports
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..settings import get_settings
@@ -285,6 +286,23 @@ class AdminOrdersState(rx.State):
         self.page = max(1, min(int(page), max(self.total_pages, 1)))
         for update in self._fetch(admin):
             yield update
+
+    @rx.event
+    async def export(self):
+        """Download the order lines of the orders placed in the chosen dates as CSV (all dates
+        when none are chosen)."""
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            return refused.redirect
+        try:
+            days = exports.DateRange(_date(self.date_from), _date(self.date_to))
+        except ServiceError as exc:
+            return rx.toast.error("Error", description=exc.detail)
+        query = urlencode({"date_from": self.date_from, "date_to": self.date_to,
+                           "token": exports.download_token(admin, "orders")})
+        return rx.download(url=f"/api/admin/exports/orders.csv?{query}",
+                           filename=exports.export_filename("orders", days))
 
     # --- one order ----------------------------------------------------------------------------
 

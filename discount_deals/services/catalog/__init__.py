@@ -17,8 +17,10 @@ from .categories import (
     update_category,
 )
 from .listing import (
+    LOW_STOCK_THRESHOLD,
     ORDERINGS,
     PRICE_RANGES,
+    STATUS_FILTERS,
     ProductPage,
     brand_counts,
     catalogue_version,
@@ -63,6 +65,8 @@ from .validation import (
 
 __all__ = [
     "KEPT_WHEN_ABSENT",
+    "LOW_STOCK_THRESHOLD",
+    "STATUS_FILTERS",
     "MAX_PRICE",
     "MAX_QUERY_LENGTH",
     "MAX_STOCK",
