@@ -113,15 +113,17 @@ def _deal_badge(row) -> rx.Component:
 
 
 def restock_form(product_id, name, on_restock, id_prefix: str = "restock_") -> rx.Component:
-    """Units to add and a Restock button: low stock fixed in one step."""
+    """Units to add and a Restock button: low stock fixed in one step. The product travels in a
+    hidden field (a form's submit handler is built outside the list it sits in)."""
     field_id = id_prefix + product_id
     return rx.el.form(
+        rx.el.input(type="hidden", name="product_id", value=product_id, read_only=True),
         rx.el.label("Units to add to ", name, html_for=field_id, class_name="sr-only"),
         rx.el.input(id=field_id, name="units", type="number", min="1", step="1", placeholder="Units",
                     required=True, input_mode="numeric", class_name=FIELD_INPUT + " h-9 w-24 py-1"),
-        rx.el.button(icon("package-plus", 16), "Restock", type="submit",
-                     aria_label="Restock " + name, class_name=button_class("outline", "sm")),
-        on_submit=lambda form: on_restock(product_id, form),
+        rx.el.button(icon("package-plus", 16), "Restock", rx.el.span(" ", name, class_name="sr-only"), type="submit",
+                     class_name=button_class("outline", "sm")),
+        on_submit=on_restock,
         reset_on_submit=True,
         class_name="mt-2 flex items-center gap-2",
     )

@@ -205,9 +205,10 @@ def product_row(product: Product, category: Category | None) -> AdminProductRow:
     )
 
 
-def restock_units(form: dict[str, Any]) -> str:
-    value = form.get("units")
-    return value.strip() if isinstance(value, str) else ""
+def restock_fields(form: dict[str, Any]) -> tuple[str, str]:
+    """(product id, units to add) from a row's restock form."""
+    product_id, units = form.get("product_id"), form.get("units")
+    return (product_id if isinstance(product_id, str) else "", units.strip() if isinstance(units, str) else "")
 
 
 # --- products ----------------------------------------------------------------------------------
@@ -314,14 +315,14 @@ class AdminProductsState(rx.State):
         self._load_rows(admin)
 
     @rx.event
-    async def restock(self, product_id: str, form: dict[str, Any]):
-        """Add the units typed in the row (low or out of stock) to the product's stock."""
+    async def restock(self, form: dict[str, Any]):
+        """Add the units typed in a row (low or out of stock) to that product's stock."""
         try:
             admin = await self._require_admin()
         except NotAdmin as refused:
             yield refused.redirect
             return
-        units = restock_units(form)
+        product_id, units = restock_fields(form)
 
         def add() -> tuple[str, int]:
             self.restocking = product_id

@@ -13,7 +13,7 @@ from ..db import session_scope, write_session
 from ..services import catalog, reports
 from .actions import busy_call
 from .admin import NotAdmin, require_admin
-from .admin_catalog import restock_units
+from .admin_catalog import restock_fields
 from .views import money_text
 
 log = logging.getLogger("discount_deals.admin")
@@ -50,14 +50,14 @@ class AdminOverviewState(rx.State):
     failed: bool = False
 
     @rx.event
-    async def restock(self, product_id: str, form: dict[str, Any]):
+    async def restock(self, form: dict[str, Any]):
         """Add the units typed beside a low-stock product to its stock, then refresh the list."""
         try:
             admin = await require_admin(self)
         except NotAdmin as refused:
             yield refused.redirect
             return
-        units = restock_units(form)
+        product_id, units = restock_fields(form)
 
         def add() -> tuple[str, int]:
             with write_session() as session:
