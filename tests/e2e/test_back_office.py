@@ -166,7 +166,7 @@ def test_deal_windows_status_filter_and_one_step_restock(page: Page, live_user, 
     row = products.get_by_role("listitem").filter(has_text=low.name)
     expect(row.get_by_text("2 in stock", exact=True)).to_be_visible()
     row.get_by_label(f"Units to add to {low.name}").fill("18")
-    row.get_by_role("button", name=f"Restock {low.name}").click()
+    row.get_by_role("button", name=f"Restock ({low.name})").click()
     expect(toast(page, f"{low.name} now has 20 in stock.")).to_be_visible()
     with live_server.session() as session:
         assert session.get(Product, low.id).stock == 20
