@@ -43,6 +43,7 @@ from .cart import parse_quantity
 from .catalog import is_visible
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, coupon_effect, default_address, resolve_choice
 from .permissions import is_admin, require_user
+from .users import address_dict
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
 
@@ -87,15 +88,8 @@ def shipping_address(session: Session, user: User) -> Address:
 
 
 def _address_snapshot(address: Address) -> dict[str, str]:
-    return {
-        "id": address.id,
-        "line1": address.line1,
-        "line2": address.line2,
-        "city": address.city,
-        "state": address.state,
-        "postal_code": address.postal_code,
-        "country": address.country,
-    }
+    """The address as the order keeps it: the account's address dict, without the default flag."""
+    return {key: value for key, value in address_dict(address).items() if key != "is_default"}
 
 
 def _merge(wanted: Iterable[tuple[str, int]]) -> dict[str, int]:
