@@ -85,7 +85,8 @@ def filters_from(actor: str, action: str, target_type: str, target_id: str, date
     )
 
 
-@router.get("/admin/audit/", response_model=Page[AuditEventOut], responses=ERRORS)
+@router.get("/admin/audit/", response_model=Page[AuditEventOut],
+            responses={**ERRORS, 404: {"model": Message, "description": "A page past the end"}})
 def list_events(
     request: Request,
     session: SessionDep,

@@ -66,7 +66,8 @@ CouponBody = Annotated[
 CouponChanges = Annotated[dict[str, Any], Body(description="{active?, expires_at?, usage_limit?, min_subtotal?}")]
 
 
-@router.get("/admin/coupons/", response_model=Page[CouponOut], responses=ERRORS)
+@router.get("/admin/coupons/", response_model=Page[CouponOut],
+            responses={**ERRORS, 404: {"model": Message, "description": "A page past the end"}})
 def list_coupons(
     request: Request,
     session: SessionDep,

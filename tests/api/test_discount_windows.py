@@ -160,3 +160,24 @@ def test_featured_and_filters_use_the_price_in_force(client, windows):
     body = client.get("/api/products/", params={"price_range": "0-25", "ordering": "price-low"}).json()
     assert [row["name"] for row in body["results"]][0] == "Deal On"
     assert {row["name"]: row["effective_price"] for row in body["results"]}["Deal Soon"] == "10.00"
+
+
+def test_each_worker_looks_at_most_every_few_seconds(make_product, monkeypatch):
+    started = datetime.now(UTC) - timedelta(minutes=5)
+
+    def due_product():
+        product = make_product(price="8.00", discount_price="4.00", discount_start=started)
+        with session_scope() as session:  # as if written before its window opened
+            row = session.get(models.Product, product.id)
+            row.effective_price, row.discount_percent, row.price_changes_at = Decimal("8.00"), 0, started
+            session.add(row)
+        return product
+
+    first = due_product()
+    assert price_schedule.refresh_if_due() == 1
+    second = due_product()
+    assert price_schedule.refresh_if_due() == 0  # looked a moment ago
+    assert stored(second.id)[0] == Decimal("8.00")
+    monkeypatch.setattr(price_schedule, "CHECK_EVERY_S", 0.0)  # as if the few seconds had passed
+    assert price_schedule.refresh_if_due() == 1
+    assert stored(first.id)[0] == stored(second.id)[0] == Decimal("4.00")
