@@ -24,13 +24,14 @@ def activity_filters() -> rx.Component:
     return rx.el.form(
         rx.el.div(
             form_input("Who (email)", "activity_actor", default_value=A.actor, placeholder="admin@example.com",
-                       auto_complete="off"),
+                       auto_complete="off", class_name="col-span-2 lg:col-span-1"),
             _select("Action", "activity_action", ACTION_FILTERS, A.action),
             _select("Changed", "activity_target_type", TARGET_FILTERS, A.target_type),
-            form_input("Object id", "activity_target_id", default_value=A.target_id, auto_complete="off"),
+            form_input("Object id", "activity_target_id", default_value=A.target_id, auto_complete="off",
+                       class_name="col-span-2 lg:col-span-1"),
             form_input("From", "activity_date_from", type="date", default_value=A.date_from),
             form_input("To", "activity_date_to", type="date", default_value=A.date_to),
-            class_name="grid gap-3 sm:grid-cols-2 lg:grid-cols-6",
+            class_name="grid grid-cols-2 gap-3 lg:grid-cols-6",
         ),
         rx.el.div(
             rx.el.button(icon("filter", 16), "Apply filters", type="submit", class_name=button_class("primary", "sm")),

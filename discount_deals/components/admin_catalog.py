@@ -120,7 +120,7 @@ def restock_form(product_id, name, on_restock, id_prefix: str = "restock_") -> r
         rx.el.input(type="hidden", name="product_id", value=product_id, read_only=True),
         rx.el.label("Units to add to ", name, html_for=field_id, class_name="sr-only"),
         rx.el.input(id=field_id, name="units", type="number", min="1", step="1", placeholder="Units",
-                    required=True, input_mode="numeric", class_name=FIELD_INPUT + " h-9 w-24 py-1"),
+                    required=True, input_mode="numeric", class_name=FIELD_INPUT.replace("block w-full ", "") + " h-9 w-24 py-1"),
         rx.el.button(icon("package-plus", 16), "Restock", rx.el.span(" (", name, ")", class_name="sr-only"), type="submit",
                      class_name=button_class("outline", "sm")),
         on_submit=on_restock,

@@ -78,8 +78,8 @@ def _row(row) -> rx.Component:
             type="button",
             aria_label=rx.cond(row.active, "Deactivate ", "Reactivate ") + row.code,
             on_click=C.set_active(row.id, ~row.active),
-            class_name=rx.cond(row.active, button_class("outline", "sm", "text-red-700 hover:bg-red-50"),
-                               button_class("outline", "sm")),
+            class_name=rx.cond(row.active, button_class("outline", "sm", "justify-center text-red-700 hover:bg-red-50"),
+                               button_class("outline", "sm", "justify-center")),
         ),
         class_name="flex flex-col gap-3 border-b border-gray-200 py-3 last:border-b-0 sm:flex-row sm:items-center",
     )

@@ -83,7 +83,7 @@ def clean_min_subtotal(raw: Any) -> Decimal | None:
     value = _decimal(raw, "Minimum basket", "min_subtotal")
     if value < 0 or value >= Decimal(10_000_000_000):
         raise _fail("min_subtotal", "Minimum basket must be 0 or more.")
-    return value if value > 0 else None
+    return value.quantize(pricing.MONEY_STEP) if value > 0 else None
 
 
 def clean_expiry(raw: Any, now: datetime | None = None) -> datetime | None:
@@ -126,7 +126,7 @@ def _kind_and_value(kind: Any, value: Any) -> tuple[str, Decimal]:
             raise _fail("value", "Amount must be above 0.")
         if number >= Decimal(10_000_000_000):
             raise _fail("value", "Amount is too large.")
-    return kind, number
+    return kind, number.quantize(pricing.MONEY_STEP)
 
 
 def _insert(session: Session, actor: User | None, coupon: Coupon, actor_fallback: str) -> Coupon:

@@ -182,9 +182,11 @@ def deal_text(product: Product, at: datetime | None = None) -> tuple[str, str]:
         return state, f"Scheduled: starts {_when(product.discount_start)}"
     if state == pricing.EXPIRED:
         return state, f"Expired: ended {_when(product.discount_end)}"
-    if state == pricing.ACTIVE:
-        return state, f"Deal on until {_when(product.discount_end)}" if product.discount_end else "Deal on"
-    return "", ""
+    if state == pricing.ACTIVE and product.discount_end is not None:
+        return state, f"Deal on until {_when(product.discount_end)}"
+    if state == pricing.ACTIVE and product.discount_start is not None:
+        return state, f"Deal on since {_when(product.discount_start)}"
+    return "", ""  # no discount, or one without a window (always on): nothing to point out
 
 
 def product_row(product: Product, category: Category | None) -> AdminProductRow:

@@ -24,7 +24,8 @@ def product(**fields):
 def test_deal_text_names_the_window():
     assert deal_text(product(), START - timedelta(seconds=1)) == ("scheduled", "Scheduled: starts 1 Dec 2026 09:00 UTC")
     assert deal_text(product(), START) == ("active", "Deal on until 8 Dec 2026 18:30 UTC")
-    assert deal_text(product(discount_end=None), START) == ("active", "Deal on")
+    assert deal_text(product(discount_end=None), START) == ("active", "Deal on since 1 Dec 2026 09:00 UTC")
+    assert deal_text(product(discount_start=None, discount_end=None), START) == ("", "")
     assert deal_text(product(), END) == ("expired", "Expired: ended 8 Dec 2026 18:30 UTC")
     assert deal_text(product(discount_price=None), START) == ("", "")
 
