@@ -59,21 +59,27 @@ async def busy_call(
     failure: tuple[str, str | None] = ("Error", "Something went wrong. Please try again."),
     describe: Callable[[ServiceError], str] = refusal_detail,
     on_refusal: Callable[[ServiceError], Any] | None = None,
+    busy: bool | str = True,
+    passes: tuple[type[BaseException], ...] = (),
 ) -> AsyncIterator[Any]:
-    """Run ``work`` with ``state.<flag>`` set (ignored while it already is), then toast.
+    """Run ``work`` with ``state.<flag>`` set to ``busy`` (ignored while it is set already),
+    then toast; the flag goes back to False (or "" for a text flag naming what is busy).
 
     A service refusal is toasted as ``failure[0]`` with ``describe(exc)`` (``failure[1]`` when
-    that is empty) and handed to ``on_refusal`` (e.g. to reload what is shown); anything else
-    is logged and toasted as ``failure``."""
+    that is empty) and handed to ``on_refusal`` (e.g. to reload what is shown); exceptions in
+    ``passes`` (e.g. an expired session the handler redirects on) reach the caller; anything
+    else is logged and toasted as ``failure``."""
     if flag is not None:
         if getattr(state, flag):
             return
-        setattr(state, flag, True)
+        setattr(state, flag, busy)
         yield None  # the busy state reaches the browser before the work starts
     try:
         result = work()
         if inspect.isawaitable(result):
             result = await result
+    except passes:
+        raise
     except ServiceError as exc:
         if on_refusal is not None:
             on_refusal(exc)
@@ -87,4 +93,4 @@ async def busy_call(
             yield event
     finally:
         if flag is not None:
-            setattr(state, flag, False)
+            setattr(state, flag, type(busy)())
