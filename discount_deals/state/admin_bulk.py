@@ -279,8 +279,8 @@ class _BulkUpload(rx.State, mixin=True):
                 toasts = await self._after_import(admin, result, prepared.rows)
         if not created:
             yield _toast("Upload Failed", result.detail)
-        for toast in toasts:
-            yield toast
+        for event in toasts:
+            yield event
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,7 +14,7 @@ from discount_deals.db import get_engine, session_scope
 from discount_deals.services import audit, coupons, order_status
 
 from ..conftest import auth_headers
-from .checkout_helpers import MOMO, add_store, fill_cart, minor, place, post_webhook
+from .checkout_helpers import MOMO, fill_cart, minor, place, post_webhook
 from .shop_helpers import add_address
 
 AUDIT = "/api/admin/audit/"
