@@ -15,7 +15,23 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
-from . import admin_orders, auth, cart, categories, checkout, errors, favourites, health, orders, payments, products, users
+from . import (
+    admin_audit,
+    admin_orders,
+    auth,
+    cart,
+    categories,
+    checkout,
+    coupons,
+    errors,
+    exports,
+    favourites,
+    health,
+    orders,
+    payments,
+    products,
+    users,
+)
 from .admission import write_admission
 from .pages import PagesWithoutRedirect
 from .proxy import PublicOrigin
@@ -34,6 +50,9 @@ ROUTERS = [
     checkout.router,
     payments.router,
     admin_orders.router,
+    admin_audit.router,
+    coupons.router,
+    exports.router,
 ]
 
 

@@ -2,6 +2,7 @@
 
 from sqlmodel import SQLModel
 
+from .audit import AuditEvent
 from .cart import Cart, CartItem
 from .catalog import Category, Product, ProductStatus
 from .favourites import Favourite
@@ -26,6 +27,7 @@ metadata = SQLModel.metadata
 __all__ = [
     "Address",
     "Attention",
+    "AuditEvent",
     "Cart",
     "CartItem",
     "Category",

@@ -9,6 +9,10 @@ Without an ``ordering`` a search lists the best matches first and a plain listin
 products first. Every ordering ends on a unique key (the name, unique regardless of case, or
 the id), so pages never shuffle between requests.
 
+Prices: ``effective_price`` and ``discount_percent`` are stored (services.pricing computes them
+from the discount window at write time) and brought up to date when a window opens or closes by
+:mod:`.price_schedule`, which listings call first (at most once every few seconds per worker).
+
 Speed: shoppers' queries name the visibility condition literally, so partial indexes over
 visible products (see models.catalog) serve both the filter and the order. Counting every
 matching row is the expensive part of a page, so counts are cached per worker, keyed by the
@@ -35,8 +39,13 @@ from ...models import Category, Product, ProductStatus, User
 from ...settings import get_settings
 from .. import ValidationFailed
 from ..permissions import is_admin
+from . import price_schedule
 from . import search as fulltext
 from .categories import find_category
+
+# The back office's stock levels: "low" is a few units left, "out" none.
+LOW_STOCK_THRESHOLD = 5
+STATUS_FILTERS = ("active", "inactive", "low_stock", "out_of_stock")
 
 PRICE_RANGES: dict[str, tuple[Decimal, Decimal | None]] = {
     "0-25": (Decimal(0), Decimal(25)),
@@ -147,7 +156,9 @@ def _search_driven(session: Session, filters: list) -> list:
     return [func.likely(condition) for condition in filters]
 
 
-def _count(session: Session, key: tuple, conditions: list) -> int:
+def _count(session: Session, key: tuple | None, conditions: list) -> int:
+    if key is None:  # not cacheable (stock levels change without changing the catalogue version)
+        return session.exec(select(func.count()).select_from(Product).where(*conditions)).one()
     version = catalogue_version(session)
     key = (str(session.get_bind().url), *key)
     count = _counts.get(key, version)
@@ -180,6 +191,21 @@ def _price_range_clause(price_range: str):
     return clause if high is None else clause & (Product.effective_price < high)
 
 
+def _status_clause(status: str):
+    """The back office's product status filter (see :data:`STATUS_FILTERS`)."""
+    value = status.strip().lower()
+    if value == "active":
+        return Product.status == ProductStatus.ACTIVE.value
+    if value == "inactive":
+        return Product.status == ProductStatus.INACTIVE.value
+    if value == "low_stock":
+        return (Product.stock > 0) & (Product.stock <= LOW_STOCK_THRESHOLD)
+    if value == "out_of_stock":
+        return Product.stock <= 0
+    message = f'"{status}" is not a valid status; use one of {", ".join(STATUS_FILTERS)}.'
+    raise ValidationFailed(message, fields={"status": [message]})
+
+
 def resolve_ordering(ordering: str | None, searching: bool) -> str:
     """The ordering's canonical name: none given means best match for a search, else newest."""
     name = (ordering or "").strip() or ("relevance" if searching else "newest")
@@ -203,17 +229,20 @@ def list_products(
     page_size: int = 10,
     include_inactive: bool | None = None,
     actor: User | None = None,
+    status: str = "",
 ) -> ProductPage:
     """One page of products matching the filters (see the module docstring).
 
     Admins see inactive and unavailable products unless ``include_inactive`` is False; nobody
     else ever does. An unknown category or brand gives an empty page; an invalid price range,
     ordering or search text (over 200 characters) raises ValidationFailed. A page past the end
-    has no items (the API answers 404 for it).
+    has no items (the API answers 404 for it). ``status`` (the back office's filter) keeps
+    active or inactive products, or those low on stock or out of stock.
     """
     if page < 1 or page_size < 1:
         raise ValidationFailed("Invalid page.", fields={"page": ["A positive whole number is required."]})
     page_size = min(page_size, get_settings().max_page_size)
+    price_schedule.refresh_if_due()
     query = fulltext.parse(search)
     order_name = resolve_ordering(ordering, query is not None)
     empty = ProductPage(items=[], count=0, page=page, page_size=page_size, ordering=order_name)
@@ -236,6 +265,11 @@ def list_products(
             return empty
         filters.append(Product.brand.in_(spellings))
         key.append(("brand", tuple(spellings)))
+    cacheable = True
+    if status and status.strip():
+        filters.append(_status_clause(status))
+        cacheable = status.strip().lower() in ("active", "inactive")
+        key.append(("status", status.strip().lower()))
     conditions = filters
     if query is not None:
         if query.matches_nothing:
@@ -243,7 +277,7 @@ def list_products(
         key.append(("search", query.key))
         conditions = [*_search_driven(session, filters), fulltext.match_clause(session, query)]
 
-    count = _count(session, tuple(key), conditions)
+    count = _count(session, tuple(key) if cacheable else None, conditions)
     offset = (page - 1) * page_size
     if offset >= count:
         return ProductPage(items=[], count=count, page=page, page_size=page_size, ordering=order_name)
@@ -280,6 +314,7 @@ def list_products(
 def featured_products(session: Session, limit: int = 4) -> list[tuple[Product, Category]]:
     """Visible featured products, biggest saving first (discount_price − price ascending; no
     discount counts as no saving), then by name."""
+    price_schedule.refresh_if_due()
     saving = Product.effective_price - Product.price
     rows = session.exec(
         select(Product, Category)
