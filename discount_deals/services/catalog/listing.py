@@ -107,15 +107,15 @@ class ProductPage:
 # --- the count cache ---------------------------------------------------------------------------
 
 
-class _CountCache:
-    """Counts by listing key, each remembered with the catalogue version it was computed at."""
+class _VersionedCache:
+    """Values by key, each remembered with the catalogue version it was computed at."""
 
     def __init__(self, size: int = 4096):
         self._size = size
-        self._entries: OrderedDict[tuple, tuple[int, int]] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[int, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple, version: int) -> int | None:
+    def get(self, key: tuple, version: int) -> Any:
         with self._lock:
             entry = self._entries.get(key)
             if entry is None or entry[0] != version:
@@ -123,9 +123,9 @@ class _CountCache:
             self._entries.move_to_end(key)
             return entry[1]
 
-    def put(self, key: tuple, version: int, count: int) -> None:
+    def put(self, key: tuple, version: int, value: Any) -> None:
         with self._lock:
-            self._entries[key] = (version, count)
+            self._entries[key] = (version, value)
             self._entries.move_to_end(key)
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
@@ -135,7 +135,8 @@ class _CountCache:
             self._entries.clear()
 
 
-_counts = _CountCache()
+_counts = _VersionedCache()
+_category_ids = _VersionedCache(size=1024)  # what a category filter's text names ("" for nothing)
 
 
 def catalogue_version(session: Session) -> int:
@@ -156,10 +157,9 @@ def _search_driven(session: Session, filters: list) -> list:
     return [func.likely(condition) for condition in filters]
 
 
-def _count(session: Session, key: tuple | None, conditions: list) -> int:
+def _count(session: Session, key: tuple | None, conditions: list, version: int) -> int:
     if key is None:  # not cacheable (stock levels change without changing the catalogue version)
         return session.exec(select(func.count()).select_from(Product).where(*conditions)).one()
-    version = catalogue_version(session)
     key = (str(session.get_bind().url), *key)
     count = _counts.get(key, version)
     if count is None:
@@ -169,6 +169,18 @@ def _count(session: Session, key: tuple | None, conditions: list) -> int:
 
 
 # --- filters -----------------------------------------------------------------------------------
+
+
+def _category_id(session: Session, value: str, version: int) -> str:
+    """The id of the category ``value`` names (id, slug or name), "" when none; remembered per
+    catalogue version (category writes change it), as every category page asks again."""
+    key = (str(session.get_bind().url), value.strip().lower())
+    found = _category_ids.get(key, version)
+    if found is None:
+        category = find_category(session, value)
+        found = category.id if category is not None else ""
+        _category_ids.put(key, version, found)
+    return found
 
 
 def _brand_spellings(session: Session, brands: Iterable[str]) -> list[str]:
@@ -247,6 +259,7 @@ def list_products(
     order_name = resolve_ordering(ordering, query is not None)
     empty = ProductPage(items=[], count=0, page=page, page_size=page_size, ordering=order_name)
 
+    version = catalogue_version(session)
     everything = is_admin(actor) and include_inactive is not False
     filters: list[Any] = [] if everything else [visible_clause()]
     key: list[Any] = [everything]
@@ -254,11 +267,11 @@ def list_products(
         filters.append(_price_range_clause(price_range))
         key.append(("price", price_range.strip()))
     if category and category.strip():
-        found = find_category(session, category)
-        if found is None:
+        category_id = _category_id(session, category, version)
+        if not category_id:
             return empty
-        filters.append(Product.category_id == found.id)
-        key.append(("category", found.id))
+        filters.append(Product.category_id == category_id)
+        key.append(("category", category_id))
     if brand and brand.strip():
         spellings = _brand_spellings(session, [brand])
         if not spellings:
@@ -277,7 +290,7 @@ def list_products(
         key.append(("search", query.key))
         conditions = [*_search_driven(session, filters), fulltext.match_clause(session, query)]
 
-    count = _count(session, tuple(key) if cacheable else None, conditions)
+    count = _count(session, tuple(key) if cacheable else None, conditions, version)
     offset = (page - 1) * page_size
     if offset >= count:
         return ProductPage(items=[], count=count, page=page, page_size=page_size, ordering=order_name)
