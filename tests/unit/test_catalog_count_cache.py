@@ -88,7 +88,8 @@ def test_a_renamed_category_is_found_by_its_new_name_at_once(catalogue):
     with session_scope() as session:
         assert list_products(session, category="groceries").count == 10
     with session_scope() as session:
-        session.exec(select(Category).where(Category.name == "Groceries")).one().name = "Staples"
+        groceries = session.exec(select(Category).where(Category.name == "Groceries")).one()
+        groceries.name, groceries.slug = "Staples", "staples"
     with session_scope() as session:
         assert list_products(session, category="Groceries").count == 0
         assert list_products(session, category="staples").count == 10
