@@ -15,7 +15,8 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
-from . import auth, cart, categories, errors, favourites, health, orders, products, users
+from ..prerender.middleware import FirstHtml
+from . import auth, cart, categories, errors, favourites, health, orders, products, seo, users
 from .pages import PagesWithoutRedirect
 
 log = logging.getLogger("discount_deals.api")
@@ -101,5 +102,7 @@ def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(PagesWithoutRedirect)
+    app.add_middleware(FirstHtml)  # outermost: sees the path as the browser sent it
+    app.include_router(seo.router)
     app.mount("/api", create_api())
     return app

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from urllib.parse import quote
 
+from .. import routes
 from ..models import Category, Product
 from ..services.pricing import discount_percent, effective_price, format_money
 from ..settings import get_settings
@@ -29,6 +31,7 @@ class ProductView:
     category_slug: str = ""
     price_text: str = ""  # what the shopper pays (discount price when present)
     original_text: str = ""  # the list price, shown struck through when discounted
+    save_text: str = ""  # how much the discount saves ("$8.32"); empty without a discount
     has_discount: bool = False
     discount_percent: int = 0
     rating: float = 0.0
@@ -37,11 +40,28 @@ class ProductView:
     stock: int = 0
     stock_text: str = ""
     status: str = "active"
+    href: str = ""  # the product's own page
+
+
+def product_path(product_id: str) -> str:
+    """The path of a product's page."""
+    return f"{routes.PRODUCTS}/{product_id}"
+
+
+def category_listing_path(slug: str) -> str:
+    """/products filtered to one category."""
+    return f"{routes.PRODUCTS}?category={quote(slug)}"
+
+
+def whatsapp_share_url(name: str, price_text: str, url: str) -> str:
+    """A wa.me link whose message names the product, its price and its page."""
+    return "https://wa.me/?text=" + quote(f"{name} for {price_text} at Discount Deals: {url}", safe="")
 
 
 def product_view(product: Product, category: Category | None) -> ProductView:
     percent = discount_percent(product.price, product.discount_price)
     rating = float(product.rating or 0)
+    paid = effective_price(product.price, product.discount_price)
     return ProductView(
         id=product.id,
         name=product.name,
@@ -50,8 +70,9 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         image_url=product.image_url or get_settings().placeholder_image_url,
         category=category.name if category else "",
         category_slug=category.slug if category else "",
-        price_text=money_text(effective_price(product.price, product.discount_price)),
+        price_text=money_text(paid),
         original_text=money_text(product.price),
+        save_text=money_text(product.price - paid) if percent > 0 else "",
         has_discount=percent > 0,
         discount_percent=percent,
         rating=rating,
@@ -60,6 +81,7 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         stock=product.stock,
         stock_text=f"{product.stock} in stock" if product.stock > 0 else "Out of stock",
         status=product.status,
+        href=product_path(product.id),
     )
 
 

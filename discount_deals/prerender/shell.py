@@ -1,0 +1,106 @@
+"""The pre-rendered page shells of the production build, and filling them in.
+
+``reflex run --env prod`` pre-renders every static page to HTML (``.web/build/client``), and
+the :mod:`discount_deals.plugins` build plugin adds one shell of the product page. A shell is the
+page as the app first renders it, before any state arrives; the server fills its named slots
+(``data-ssr-slot``), its title and its head, and the app hydrates over the result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..plugins import PRODUCT_SHELL_PATH
+
+# Route path -> candidate files under the static folder (React Router writes either form).
+SHELL_FILES: dict[str, tuple[str, ...]] = {
+    "/": ("index.html",),
+    "/products": ("products.html", "products/index.html"),
+    "/test-home": ("test-home.html", "test-home/index.html"),
+    PRODUCT_SHELL_PATH: (f"{PRODUCT_SHELL_PATH[1:]}.html", f"{PRODUCT_SHELL_PATH[1:]}/index.html"),
+}
+
+_TITLE = re.compile(r"<title>.*?</title>", re.S)
+_OG_IMAGE = re.compile(r'<meta content="[^"]*" property="og:image"/>')
+_DIV = re.compile(r"<div[\s>]|</div>")
+
+
+class ShellError(Exception):
+    """A shell lacks something the server wants to fill (the build and the code disagree)."""
+
+
+def static_dir() -> Path | None:
+    """The folder the production build serves, or None when there is no production build."""
+    try:
+        from reflex.config import get_config
+        from reflex.utils import prerequisites
+        from reflex_base import constants
+    except ImportError:  # pragma: no cover - Reflex is a dependency
+        return None
+    folder = prerequisites.get_web_dir() / constants.Dirs.STATIC / get_config().frontend_path.strip("/")
+    return folder if folder.is_dir() else None
+
+
+@lru_cache(maxsize=16)
+def _read(path: Path, mtime_ns: int) -> str:  # mtime in the key: a rebuild is picked up
+    return path.read_text(encoding="utf-8")
+
+
+def load_shell(route: str, folder: Path | None = None) -> str | None:
+    """The pre-rendered HTML of ``route`` (a key of :data:`SHELL_FILES`), or None without a build."""
+    folder = folder if folder is not None else static_dir()
+    if folder is None:
+        return None
+    for name in SHELL_FILES[route]:
+        path = folder / name
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        return _read(path, stat.st_mtime_ns)
+    return None
+
+
+@dataclass(frozen=True)
+class Fill:
+    """What to put in a shell."""
+
+    slots: dict[str, str]
+    head: str = ""  # tags appended to <head>
+    title: str | None = None  # replaces the shell's <title> text
+
+
+def _slot_span(html: str, name: str) -> tuple[int, int]:
+    """Start and end offsets of the inner HTML of the ``<div data-ssr-slot=name>`` element."""
+    start_tag = re.search(r'<div[^>]*\sdata-ssr-slot="' + re.escape(name) + r'"[^>]*>', html)
+    if start_tag is None:
+        raise ShellError(f"the page shell has no slot {name!r}")
+    depth = 1
+    for match in _DIV.finditer(html, start_tag.end()):
+        depth += -1 if match.group(0) == "</div>" else 1
+        if depth == 0:
+            return start_tag.end(), match.start()
+    raise ShellError(f"the slot {name!r} is not closed")
+
+
+def fill(shell: str, what: Fill) -> str:
+    """``shell`` with its slots, title and head filled in."""
+    html = shell
+    for name, inner in what.slots.items():
+        start, end = _slot_span(html, name)
+        html = html[:start] + inner + html[end:]
+    if what.title is not None:
+        from html import escape
+
+        html, count = _TITLE.subn(lambda _: f"<title>{escape(what.title)}</title>", html, count=1)
+        if not count:
+            raise ShellError("the page shell has no <title>")
+    # Reflex's default og:image ("favicon.ico", relative) gives way to the absolute one in ``head``.
+    html = _OG_IMAGE.sub("", html, count=1)
+    # Marks a page whose content came from the server: the cards the app renders over it do not
+    # play their entrance animation again (see assets/app.css).
+    html = html.replace("<html ", "<html data-ssr=\"\" ", 1)
+    return html.replace("</head>", what.head + "</head>", 1)
