@@ -6,7 +6,7 @@ import reflex as rx
 
 from ..state.admin_bulk import CSV_UPLOAD_ACCEPT, JSON_UPLOAD_ACCEPT, BulkCategoriesState, BulkProductsState
 from .admin_ui import PANEL
-from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon
+from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon, labelled_upload
 
 JSON_EXAMPLES = {
     "products": '[\n  {\n    "name": "Jasmine Rice 5kg",\n    "description": "Long-grain rice",\n    "price": "24.99",\n'
@@ -62,7 +62,7 @@ def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str) ->
     """A drop zone around a real button: react-dropzone marks its zone role="presentation", so the
     button carries the name and the keyboard focus (its click reaches the zone and opens the
     file dialog)."""
-    return rx.upload.root(
+    zone = rx.upload.root(
         rx.el.div(
             rx.el.button(
                 icon("file-up", 18),
@@ -82,6 +82,7 @@ def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str) ->
         class_name="cursor-pointer rounded-md border-2 border-dashed border-gray-300 bg-gray-50 p-4 text-center "
         "hover:border-orange-700",
     )
+    return labelled_upload(zone, text)
 
 
 def _json_input(state, noun: str) -> rx.Component:
