@@ -38,25 +38,31 @@ def logo() -> rx.Component:
     )
 
 
-def count_badge(count: rx.Var, spoken: rx.Var) -> rx.Component:
-    """The number on an icon link; ``spoken`` ("3 items") completes the link's accessible name."""
+def count_badge(count: rx.Var) -> rx.Component:
+    """The number on an icon link (hidden from screen readers: the link's name says it)."""
     return rx.cond(
         count > 0,
         rx.el.span(
-            rx.el.span(count, aria_hidden="true"),
-            rx.el.span(", ", spoken, class_name="sr-only"),
+            count,
+            aria_hidden="true",
             class_name="absolute -right-1 -top-1 flex h-5 min-w-5 items-center justify-center rounded-full "
             "bg-red-700 px-1 text-[11px] font-bold text-white",
         ),
     )
 
 
+def spoken_count(label: str, count: rx.Var, spoken: rx.Var) -> rx.Var:
+    """A link's name with its count: "Cart" or "Cart, 3 items"."""
+    return rx.cond(count > 0, f"{label}, " + spoken, label)
+
+
 def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var) -> rx.Component:
-    # No aria-label: it would replace the count; the name is "Cart" or "Cart, 3 items".
+    # The name is in one hidden span: an aria-label would hide the count, and separate spans
+    # would read "Cart , 3 items".
     return rx.el.a(
         icon(tag, 22),
-        rx.el.span(label, class_name="sr-only"),
-        count_badge(count, spoken),
+        rx.el.span(spoken_count(label, count, spoken), class_name="sr-only"),
+        count_badge(count),
         href=href,
         class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
     )
@@ -185,15 +191,12 @@ def header() -> rx.Component:
 def _mobile_link(text: str, href: str, tag: str, count: rx.Var | None = None, spoken: rx.Var | None = None) -> rx.Component:
     return rx.el.a(
         icon(tag, 18),
-        rx.el.span(text, class_name="flex-1"),
-        rx.cond(
-            count > 0,
-            rx.el.span(
-                rx.el.span(count, aria_hidden="true"),
-                rx.el.span(", ", spoken, class_name="sr-only"),
-                class_name=badge_class("destructive"),
-            ),
-        )
+        rx.el.span(
+            text,
+            rx.el.span(rx.cond(count > 0, ", " + spoken, ""), class_name="sr-only") if count is not None else rx.fragment(),
+            class_name="flex-1",
+        ),
+        rx.cond(count > 0, rx.el.span(count, aria_hidden="true", class_name=badge_class("destructive")))
         if count is not None
         else rx.fragment(),
         href=href,

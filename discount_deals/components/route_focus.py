@@ -24,7 +24,7 @@ ROUTE_FOCUS_JS = """
     return r;
   }
   function settle(previous, previousText, started) {
-    var h = document.querySelector('#main h1');
+    var h = document.querySelector('#main h1') || document.querySelector('main h1') || document.querySelector('h1');
     var same = h === previous && h.textContent === previousText;
     if ((!h || same || !h.textContent.trim()) && Date.now() - started < 5000) {
       timer = setTimeout(function () { settle(previous, previousText, started); }, 50);
@@ -43,7 +43,7 @@ ROUTE_FOCUS_JS = """
     document.documentElement.removeAttribute('data-ssr');
     document.querySelectorAll('[data-ssr-head]').forEach(function (n) { n.remove(); });
     clearTimeout(timer);
-    var previous = document.querySelector('#main h1');
+    var previous = document.querySelector('#main h1') || document.querySelector('main h1') || document.querySelector('h1');
     var previousText = previous ? previous.textContent : '';
     timer = setTimeout(function () { settle(previous, previousText, Date.now()); }, 0);
   }

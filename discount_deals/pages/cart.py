@@ -58,7 +58,13 @@ def cart_item(row: CartRow) -> rx.Component:
             ),
             rx.el.div(
                 rx.el.span(row.price_text, class_name="font-bold text-gray-900"),
-                rx.cond(row.has_discount, rx.el.s(row.original_text, class_name="text-sm text-gray-600")),
+                rx.cond(
+                    row.has_discount,
+                    rx.fragment(
+                        rx.el.span(" was", class_name="sr-only"),
+                        rx.el.s(row.original_text, class_name="text-sm text-gray-600"),
+                    ),
+                ),
                 class_name="mt-2 flex items-baseline gap-2",
             ),
             rx.el.div(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from urllib.parse import quote
 
 from sqlmodel import Session
 
@@ -120,7 +121,13 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
             ),
             include_description=True,
         )
-        what = Fill(slots={SLOT_PRODUCT: markup.not_found()}, head=not_found, title="Page not found | Discount Deals")
+        what = Fill(
+            slots={SLOT_PRODUCT: markup.not_found()},
+            head=not_found,
+            title="Page not found | Discount Deals",
+            shell_path=PRODUCT_SHELL_PATH,
+            path=product_path(quote(product_id, safe="")),
+        )
         return Page(404, fill(shell, what))
     view = product_view(item, category)
     url = base + product_path(item.id)
@@ -163,4 +170,5 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
         whatsapp_url=whatsapp_share_url(item.name, view.price_text, url),
         related=related,
     )
-    return Page(200, fill(shell, Fill(slots={SLOT_PRODUCT: body}, head=head, title=title)))
+    what = Fill(slots={SLOT_PRODUCT: body}, head=head, title=title, shell_path=PRODUCT_SHELL_PATH, path=product_path(item.id))
+    return Page(200, fill(shell, what))

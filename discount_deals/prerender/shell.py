@@ -8,8 +8,10 @@ page as the app first renders it, before any state arrives; the server fills its
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from html import escape
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,6 +26,34 @@ SHELL_FILES: dict[str, tuple[str, ...]] = {
 }
 
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
+_MODULE_BOOT = re.compile(r'<script type="module" async="">(.*?)</script>', re.S)
+_MODULEPRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/>')
+
+# Starts the app once the page has loaded (its first paint and visible pictures are done), or at
+# the first tap or key press if that comes sooner: the module preloads, then React Router's boot
+# module, as the build wrote them. Until then the page is the server's HTML, fully readable.
+_BOOT_LOADER = """(function(preloads, code) {
+  var started = false;
+  function boot() {
+    if (started) return;
+    started = true;
+    preloads.forEach(function (href) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = href;
+      document.head.appendChild(link);
+    });
+    var script = document.createElement('script');
+    script.type = 'module';
+    script.textContent = code;
+    document.head.appendChild(script);
+  }
+  ['pointerdown', 'keydown', 'touchstart'].forEach(function (type) {
+    window.addEventListener(type, boot, { once: true, passive: true });
+  });
+  if (document.readyState === 'complete') setTimeout(boot, 0);
+  else window.addEventListener('load', function () { setTimeout(boot, 0); });
+})(%s, %s);"""
 _OG_IMAGE = re.compile(r'<meta content="[^"]*" property="og:image"/>')
 _DIV = re.compile(r"<div[\s>]|</div>")
 
@@ -71,6 +101,10 @@ class Fill:
     slots: dict[str, str]
     head: str = ""  # tags appended to <head>
     title: str | None = None  # replaces the shell's <title> text
+    # The address the shell was pre-rendered at, and the page's own: links the build resolved
+    # against the shell's path (the skip link "#main", the footer's target-less legal links).
+    shell_path: str = ""
+    path: str = ""
 
 
 def _slot_span(html: str, name: str) -> tuple[int, int]:
@@ -89,12 +123,12 @@ def _slot_span(html: str, name: str) -> tuple[int, int]:
 def fill(shell: str, what: Fill) -> str:
     """``shell`` with its slots, title and head filled in."""
     html = shell
+    if what.shell_path and what.path:
+        html = html.replace(f'href="{what.shell_path}/', f'href="{escape(what.path, quote=True)}/')
     for name, inner in what.slots.items():
         start, end = _slot_span(html, name)
         html = html[:start] + inner + html[end:]
     if what.title is not None:
-        from html import escape
-
         html, count = _TITLE.subn(lambda _: f"<title>{escape(what.title)}</title>", html, count=1)
         if not count:
             raise ShellError("the page shell has no <title>")
@@ -103,4 +137,24 @@ def fill(shell: str, what: Fill) -> str:
     # Marks a page whose content came from the server: the cards the app renders over it do not
     # play their entrance animation again (see assets/app.css).
     html = html.replace("<html ", "<html data-ssr=\"\" ", 1)
-    return html.replace("</head>", what.head + "</head>", 1)
+    return defer_boot(html.replace("</head>", what.head + "</head>", 1))
+
+
+def _script_json(value) -> str:
+    return json.dumps(value).replace("</", "<\\/")
+
+
+def defer_boot(html: str) -> str:
+    """Start the app's scripts after the page has loaded instead of while it is parsed.
+
+    The page's content is already in this HTML, so the scripts (about 150 KB) no longer compete
+    with the first paint and the visible pictures on a slow connection; they start at the load
+    event or the first interaction. The boot script element stays in place (React hydrates it),
+    only its type changes."""
+    boot = _MODULE_BOOT.search(html)
+    if boot is None:
+        return html
+    preloads = _MODULEPRELOAD.findall(html)
+    loader = _BOOT_LOADER % (_script_json(preloads), _script_json(boot.group(1)))
+    html = html[: boot.start()] + f"<script>{loader}</script>" + html[boot.end() :]
+    return _MODULEPRELOAD.sub("", html)
