@@ -15,7 +15,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export REFLEX_CHECK_LATEST_VERSION := false
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help install migrate seed run test test-fast test-postgres chromium clean
+.PHONY: help install migrate seed run test test-fast test-postgres chromium axe clean
 
 help:
 	@echo "make run    install, migrate, seed the demo catalogue if empty, serve on port $(PORT)"
@@ -50,7 +50,17 @@ chromium:
 	elif [ "$$(id -u)" = "0" ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	else echo "Browser tests need Debian's chromium: run 'sudo apt-get install -y chromium' and retry." >&2; exit 1; fi
 
-test: install chromium
+# axe-core for the browser tests' accessibility check, in a folder git ignores.
+AXE_VERSION := 4.14.1
+AXE_DIR := tests/e2e/.axe
+$(AXE_DIR)/node_modules/axe-core/axe.min.js: | install
+	mkdir -p $(AXE_DIR)
+	echo '{"name": "axe-runner", "private": true}' > $(AXE_DIR)/package.json
+	cd $(AXE_DIR) && npm install --no-audit --no-fund --silent axe-core@$(AXE_VERSION)
+
+axe: $(AXE_DIR)/node_modules/axe-core/axe.min.js
+
+test: install chromium axe
 	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-postgres

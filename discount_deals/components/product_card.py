@@ -55,8 +55,10 @@ def price_block(product: ProductView, price_class: str = S.PRICE, show_saving: b
 
 
 def add_to_cart_label(product: ProductView) -> rx.Var:
-    """The button's accessible name names the product: ten identical "Add to Cart" buttons do not."""
-    return rx.cond(product.stock <= 0, "Out of Stock: " + product.name, "Add " + product.name + " to cart")
+    """The button's accessible name names the product (ten identical "Add to Cart" buttons do
+    not) and starts with its visible text, so that voice control users can say what they see
+    (WCAG 2.5.3 Label in Name; axe's label-content-name-mismatch)."""
+    return rx.cond(product.stock <= 0, "Out of Stock: " + product.name, "Add to Cart: " + product.name)
 
 
 def product_card(product: ProductView, index: rx.Var) -> rx.Component:

@@ -12,7 +12,14 @@ import reflex as rx
 from .. import routes
 from ..components import card_style as S
 from ..components.layout import layout
-from ..components.product_card import favourite_button, price_block, product_grid, server_rendered, stars
+from ..components.product_card import (
+    add_to_cart_label,
+    favourite_button,
+    price_block,
+    product_grid,
+    server_rendered,
+    stars,
+)
 from ..components.ui import button_class, icon
 from ..prerender.slots import SLOT_PRODUCT
 from ..state.cart import CartState
@@ -84,7 +91,7 @@ def _buy() -> rx.Component:
             icon("shopping-cart", 18),
             rx.cond(out_of_stock, "Out of Stock", "Add to Cart"),
             type="button",
-            aria_label=rx.cond(out_of_stock, "Out of Stock: " + P.product.name, "Add " + P.product.name + " to cart"),
+            aria_label=add_to_cart_label(P.product),
             disabled=out_of_stock | CartState.updating,
             on_click=P.add_to_cart,
             class_name=S.BUY_BUTTON,

@@ -59,7 +59,7 @@ def favourite_button(product: ProductView, class_name: str = S.FAVOURITE) -> str
 
 
 def add_to_cart_label(product: ProductView) -> str:
-    return f"Out of Stock: {product.name}" if product.stock <= 0 else f"Add {product.name} to cart"
+    return f"Out of Stock: {product.name}" if product.stock <= 0 else f"Add to Cart: {product.name}"
 
 
 def product_card(product: ProductView, index: int) -> str:

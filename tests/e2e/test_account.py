@@ -226,7 +226,7 @@ def test_refresh_failure_sends_to_login_and_clears_tokens_and_cart(page: Page, l
     expect(page.get_by_role("heading", name="Welcome Back")).to_be_visible()
     page.wait_for_function("() => !localStorage.getItem('accessToken') && !localStorage.getItem('cart-storage')")
     assert not storage(page, "refreshToken")
-    expect(page.get_by_role("link", name=re.compile(r"^Cart")).locator("span")).to_have_count(0)
+    expect(page.get_by_role("link", name=re.compile(r"^Cart")).locator("span[aria-hidden='true']")).to_have_count(0)
 
 
 def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_product, live_server):
@@ -235,7 +235,7 @@ def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_pro
     sign_in(page, user)
     refresh = storage(page, "refreshToken")
     page.goto(f"/products?search={item.name}")
-    page.locator("main article").filter(has_text=item.name).get_by_role("button", name="Add to Cart").click()
+    page.locator("main article").filter(has_text=item.name).get_by_role("button", name=f"Add to Cart: {item.name}").click()
     expect(toast(page, "Added to cart!")).to_be_visible()
     cart_link = page.get_by_role("link", name=re.compile(r"^Cart"))
     expect(cart_link).to_contain_text("1")
@@ -248,7 +248,7 @@ def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_pro
     expect(toast(page, "Logged out")).to_be_visible()
     expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/$"))
     page.wait_for_function("keys => keys.every(k => localStorage.getItem(k) === null)", arg=list(SESSION_KEYS))
-    expect(cart_link.locator("span")).to_have_count(0)
+    expect(cart_link.locator("span[aria-hidden='true']")).to_have_count(0)
     expect(page.get_by_text(re.compile(r"^Hi, "))).to_have_count(0)
     with live_server.session() as session:
         jti = jwt.decode(refresh, TEST_SECRET, algorithms=["HS256"])["jti"]

@@ -91,13 +91,13 @@ def _view(**fields) -> ProductView:
 def test_card_markup_escapes_and_says_what_the_app_says():
     html = markup.product_card(_view(), 0)
     assert "Rice &quot;Gold&quot; &lt;5kg&gt;" in html and "<5kg>" not in html
-    assert 'aria-label="Add Rice &quot;Gold&quot; &lt;5kg&gt; to cart"' in html
+    assert 'aria-label="Add to Cart: Rice &quot;Gold&quot; &lt;5kg&gt;"' in html
     assert '<span class="sr-only"> was</span><s class="text-sm text-gray-600">$18.50</s>' in html
     assert "Save $8.32" in html and "-45%" in html and "3 in stock" in html
     assert 'fetchpriority="high"' in html and 'loading="eager"' in html
     assert html.count('href="/products/p1"') == 2  # the picture and the name
     # Buttons are inert until the app takes over, without looking disabled.
-    add = re.search(r'<button type="button" aria-label="Add [^"]*"[^>]*>', html).group(0)
+    add = re.search(r'<button type="button" aria-label="Add to Cart: [^"]*"[^>]*>', html).group(0)
     assert " disabled " in add and "disabled:bg-gray-400" not in add
     out = markup.product_card(_view(stock=0, stock_text="Out of stock", has_discount=False), 5)
     assert "Out of Stock</button>" in out and "disabled:bg-gray-400" in out and 'loading="lazy"' in out
