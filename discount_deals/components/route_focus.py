@@ -25,7 +25,7 @@ ROUTE_FOCUS_JS = """
   }
   function settle(previous, previousText, started) {
     var h = document.querySelector('#main h1') || document.querySelector('main h1') || document.querySelector('h1');
-    var same = h === previous && h.textContent === previousText;
+    var same = !!h && h === previous && h.textContent === previousText;
     if ((!h || same || !h.textContent.trim()) && Date.now() - started < 5000) {
       timer = setTimeout(function () { settle(previous, previousText, started); }, 50);
       return;
