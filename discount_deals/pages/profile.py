@@ -56,7 +56,7 @@ def avatar() -> rx.Component:
                 aria_label="Change photo",
                 class_name="cursor-pointer",
             ),
-            "Profile photo",
+            "New photo file",
         ),
         class_name="flex flex-col items-center gap-3",
     )

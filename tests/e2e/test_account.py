@@ -300,7 +300,9 @@ def test_profile_photo_upload_and_refusal(page: Page, live_user):
     expect(toast(page, "Profile updated")).to_be_visible()
     photo = page.get_by_role("img", name="Profile photo", exact=True)
     expect(photo).to_have_attribute("src", re.compile(r"^/api/media/profiles/[0-9a-f]+\.webp$"))
-    assert page.evaluate("img => img.complete && img.naturalWidth", photo.element_handle()) == 64
+    # The picture may still be downloading when its src is set: wait for it, then check its size.
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=photo.element_handle())
+    assert page.evaluate("img => img.naturalWidth", photo.element_handle()) == 64
 
 
 def test_profile_update_failure_shows_the_server_error(page: Page, live_user, shopper):
