@@ -144,7 +144,7 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
         description=item.description or item.name,
         image=image,
         product_id=item.id,
-        brand=item.brand,
+        brand=item.brand or "",
         category=category.name if category else "",
         price=price,
         currency=settings.currency_code,

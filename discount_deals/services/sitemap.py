@@ -110,7 +110,7 @@ def sitemap_xml(session: Session, base_url: str, part: int = 0) -> str | None:
             f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{items}</sitemapindex>\n'
         )
     else:
-        if part > parts or (part == 0 and parts > 1) or part < 0:
+        if part < 0 or part > parts:
             return None
         chunk = entries if part == 0 else entries[(part - 1) * URLS_PER_FILE : part * URLS_PER_FILE]
         urls = "".join(f"<url><loc>{escape(base_url + e.path)}</loc>{_lastmod(e.lastmod)}</url>" for e in chunk)

@@ -66,7 +66,7 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         id=product.id,
         name=product.name,
         description=product.description,
-        brand=product.brand,
+        brand=product.brand or "",
         image_url=product.image_url or get_settings().placeholder_image_url,
         category=category.name if category else "",
         category_slug=category.slug if category else "",
