@@ -26,11 +26,11 @@ ROUTE_FOCUS_JS = """
   function settle(previous, previousText, started) {
     var h = document.querySelector('#main h1') || document.querySelector('main h1') || document.querySelector('h1');
     var same = !!h && h === previous && h.textContent === previousText;
-    if ((!h || same || !h.textContent.trim()) && Date.now() - started < 5000) {
-      timer = setTimeout(function () { settle(previous, previousText, started); }, 50);
+    if (!h || same || !h.textContent.trim()) {
+      // The new page's heading has not arrived yet (its data comes over the websocket).
+      if (Date.now() - started < 10000) timer = setTimeout(function () { settle(previous, previousText, started); }, 50);
       return;
     }
-    if (!h) return;
     h.setAttribute('tabindex', '-1');
     h.focus({ preventScroll: true });
     var r = region();

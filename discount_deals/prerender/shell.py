@@ -28,10 +28,13 @@ SHELL_FILES: dict[str, tuple[str, ...]] = {
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 _MODULE_BOOT = re.compile(r'<script type="module" async="">(.*?)</script>', re.S)
 _MODULEPRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/>')
+_CONTROL = re.compile(r"<(button|input|select|textarea)\b([^>]*)>")
+# Plain form fields that work without the app (the header's GET search form).
+_NATIVE_CONTROLS = ('id="header-search"',)
 
-# Starts the app once the page has loaded (its first paint and visible pictures are done), or at
-# the first tap or key press if that comes sooner: the module preloads, then React Router's boot
-# module, as the build wrote them. Until then the page is the server's HTML, fully readable.
+# Starts the app once the first frame is painted (or at the first tap or key press, if sooner):
+# the module preloads, then React Router's boot module, as the build wrote them. Until then the
+# page is the server's HTML, fully readable.
 _BOOT_LOADER = """(function(preloads, code) {
   var started = false;
   function boot() {
@@ -47,12 +50,25 @@ _BOOT_LOADER = """(function(preloads, code) {
     script.type = 'module';
     script.textContent = code;
     document.head.appendChild(script);
+    release(0);
+  }
+  // Controls wait, disabled, until React has hydrated them (it keeps its props on the element):
+  // a click or a keystroke before that would be lost.
+  function release(tries) {
+    var pending = document.querySelectorAll('[data-ssr-inert]');
+    pending.forEach(function (el) {
+      if (Object.keys(el).some(function (key) { return key.indexOf('__reactProps$') === 0; })) {
+        el.removeAttribute('disabled');
+        el.removeAttribute('data-ssr-inert');
+      }
+    });
+    if (pending.length && tries < 1200) setTimeout(function () { release(tries + 1); }, 50);
   }
   ['pointerdown', 'keydown', 'touchstart'].forEach(function (type) {
     window.addEventListener(type, boot, { once: true, passive: true });
   });
-  if (document.readyState === 'complete') setTimeout(boot, 0);
-  else window.addEventListener('load', function () { setTimeout(boot, 0); });
+  // After the first frame is painted (two animation frames), not while the page is parsed.
+  requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(boot, 0); }); });
 })(%s, %s);"""
 _OG_IMAGE = re.compile(r'<meta content="[^"]*" property="og:image"/>')
 _DIV = re.compile(r"<div[\s>]|</div>")
@@ -145,16 +161,32 @@ def _script_json(value) -> str:
 
 
 def defer_boot(html: str) -> str:
-    """Start the app's scripts after the page has loaded instead of while it is parsed.
+    """Start the app's scripts after the first paint instead of while the page is parsed.
 
-    The page's content is already in this HTML, so the scripts (about 150 KB) no longer compete
-    with the first paint and the visible pictures on a slow connection; they start at the load
-    event or the first interaction. The boot script element stays in place (React hydrates it),
-    only its type changes."""
+    The page's content is already in this HTML, so the scripts (about 150 KB) no longer delay
+    its first paint on a slow connection (their module preloads in the head and the boot module
+    would otherwise be fetched before it); they start two animation frames later, or at the first
+    interaction. The boot script element stays in place (React hydrates it), only its type changes."""
     boot = _MODULE_BOOT.search(html)
     if boot is None:
         return html
     preloads = _MODULEPRELOAD.findall(html)
     loader = _BOOT_LOADER % (_script_json(preloads), _script_json(boot.group(1)))
     html = html[: boot.start()] + f"<script>{loader}</script>" + html[boot.end() :]
-    return _MODULEPRELOAD.sub("", html)
+    return inert_controls(_MODULEPRELOAD.sub("", html))
+
+
+def inert_controls(html: str) -> str:
+    """Disable the page's buttons and fields until the app has hydrated them (the boot loader
+    enables them again): they do nothing before, so a tap would be silently lost and a typed
+    search dropped. Already disabled ones, and plain form fields, are left as they are."""
+
+    def mark(match: re.Match) -> str:
+        tag, attributes = match.group(1), match.group(2)
+        if re.search(r"\sdisabled(?:[\s=/>]|$)", attributes) or any(native in attributes for native in _NATIVE_CONTROLS):
+            return match.group(0)
+        closing = "/" if attributes.endswith("/") else ""
+        attributes = attributes[:-1] if closing else attributes
+        return f'<{tag}{attributes} disabled="" data-ssr-inert=""{closing}>'
+
+    return _CONTROL.sub(mark, html)

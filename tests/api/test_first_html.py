@@ -187,9 +187,9 @@ def test_pages_are_gzipped_when_accepted_and_head_has_no_body(client, build, cat
     assert response.headers["cache-control"] == "no-cache"
 
 
-def test_the_boot_script_waits_for_the_load_event(client, build, catalogue):
+def test_the_boot_script_waits_for_the_first_paint(client, build, catalogue):
     html = client.get("/products").text
-    assert '<script type="module"' not in html and "window.addEventListener('load'" in html
+    assert '<script type="module"' not in html and "requestAnimationFrame(" in html
 
 
 def test_without_a_production_build_the_request_goes_on(client, catalogue, monkeypatch):

@@ -65,12 +65,12 @@ def test_fill_refuses_a_shell_without_the_slot():
         fill(SHELL, Fill(slots={"listing": "x"}))
 
 
-def test_the_boot_waits_for_the_load_event_and_keeps_its_element():
+def test_the_boot_waits_for_the_first_paint_and_keeps_its_element():
     page = defer_boot(SHELL)
     assert 'rel="modulepreload"' not in page
     assert '<script type="module"' not in page
     loader = re.search(r"<script>(\(function\(preloads, code\).*?)</script>", page, re.S).group(1)
-    assert "window.addEventListener('load'" in loader and "'pointerdown'" in loader
+    assert "requestAnimationFrame(function () { requestAnimationFrame(" in loader and "'pointerdown'" in loader
     assert json.dumps(["/assets/manifest-1.js", "/assets/root-2.js"]) in loader
     assert '"import \\"/assets/manifest-1.js\\";\\nimport(\\"/assets/entry.client-3.js\\");"' in loader
     # Text that would end the loader's script element is escaped.
@@ -150,3 +150,22 @@ def test_whatsapp_link_carries_the_name_price_and_url():
     link = whatsapp_share_url("Rice & Beans", "$10.18", "https://shop.example/products/p1")
     assert link.startswith("https://wa.me/?text=")
     assert "Rice%20%26%20Beans%20for%20%2410.18" in link and "https%3A%2F%2Fshop.example%2Fproducts%2Fp1" in link
+
+
+def test_controls_wait_disabled_until_the_app_has_hydrated_them():
+    from discount_deals.prerender.shell import inert_controls
+
+    html = (
+        '<button type="button" class="a">Open menu</button><input id="header-search" name="search"/>'
+        '<input type="search" id="product-search" value=""/><button disabled="" type="button">Prev</button>'
+        '<select id="sort"><option>Name</option></select><a href="/products">Products</a>'
+    )
+    out = inert_controls(html)
+    assert '<button type="button" class="a" disabled="" data-ssr-inert="">Open menu</button>' in out
+    assert '<input type="search" id="product-search" value="" disabled="" data-ssr-inert=""/>' in out
+    assert '<select id="sort" disabled="" data-ssr-inert="">' in out
+    assert '<input id="header-search" name="search"/>' in out  # a plain GET form works without the app
+    assert '<button disabled="" type="button">Prev</button>' in out  # already disabled: left alone
+    assert '<a href="/products">Products</a>' in out
+    page = defer_boot(SHELL)
+    assert "__reactProps$" in page and "removeAttribute('data-ssr-inert')" in page
