@@ -33,8 +33,11 @@ def meta(html: str, key: str) -> str:
 
 
 def hydrated(page: Page) -> None:
-    """The app has taken over: the server's markup has given way to the live components."""
+    """The app has taken over: the server's markup has given way to the live components and
+    the controls are enabled. (Before that a link click is a full page load, which is fine for a
+    shopper but is not the client-side route change some tests look at.)"""
     expect(page.locator("[data-ssr-slot]")).to_have_count(0)
+    expect(page.locator("[data-ssr-inert]")).to_have_count(0)
 
 
 # --- the first HTML (no browser) ------------------------------------------------------------------
@@ -130,6 +133,7 @@ def test_related_products_come_first_then_the_same_category(page: Page, live_pro
     neighbour = live_product(price="10.00", discount_price="5.00")
     item = live_product(price="20.00", related_products=[chosen.id])
     page.goto(f"/products/{item.id}")
+    hydrated(page)
     related = page.get_by_role("region", name="Related products")
     names = related.locator("article h3")
     expect(names.first).to_have_text(chosen.name)
