@@ -27,8 +27,8 @@ NAME = "line-clamp-2 text-base font-semibold leading-snug text-gray-900"
 NAME_LINK = "hover:text-orange-800 hover:underline focus-visible:underline"
 DESCRIPTION = "line-clamp-2 text-sm text-gray-600"
 STARS_ROW = "flex items-center gap-1"
-STARS = "flex"
-STAR_ON = "fill-amber-400 text-amber-400"
+STARS = "text-base leading-none tracking-tight"
+STAR_ON = "text-amber-500"
 STAR_OFF = "text-gray-300"
 RATING = "text-xs font-medium text-gray-700"
 PRICE_ROW = "flex flex-wrap items-baseline gap-x-2"
@@ -55,10 +55,6 @@ SKELETON_LINE = "inline-block h-4 w-48 animate-pulse rounded bg-gray-200 align-m
 
 # Lucide icons (ISC licence) as the app renders them, for the server's markup.
 ICON_NODES: dict[str, str] = {
-    "star": '<path d="M11.525 2.295a.53.53 0 0 1 .95 0l2.31 4.679a2.123 2.123 0 0 0 1.595 1.16l5.166.756a.53.53 0 0 1 '
-    ".294.904l-3.736 3.638a2.123 2.123 0 0 0-.611 1.878l.882 5.14a.53.53 0 0 1-.771.56l-4.618-2.428a2.122 2.122 0 0 "
-    "0-1.973 0L6.396 21.01a.53.53 0 0 1-.77-.56l.881-5.139a2.122 2.122 0 0 0-.611-1.879L2.16 9.795a.53.53 0 0 1 "
-    '.294-.906l5.165-.755a2.122 2.122 0 0 0 1.597-1.16z"></path>',
     "heart": '<path d="M2 9.5a5.5 5.5 0 0 1 9.591-3.676.56.56 0 0 0 .818 0A5.49 5.49 0 0 1 22 9.5c0 2.29-1.5 4-3 '
     '5.5l-5.492 5.313a2 2 0 0 1-3 .019L5 15c-1.5-1.5-3-3.2-3-5.5"></path>',
     "shopping-cart": '<circle cx="8" cy="21" r="1"></circle><circle cx="19" cy="21" r="1"></circle><path d="M2.05 '

@@ -11,17 +11,17 @@ from . import card_style as S
 from .ui import icon
 
 
-def stars(full: rx.Var, rating_text: rx.Var) -> rx.Component:
+def stars(product: ProductView) -> rx.Component:
+    """Five stars as text (two spans, not five icons: ten cards render and hydrate faster)."""
     return rx.el.div(
         rx.el.span(
-            *[
-                rx.icon("star", size=14, aria_hidden="true", class_name=rx.cond(full > n, S.STAR_ON, S.STAR_OFF))
-                for n in range(5)
-            ],
+            rx.el.span(product.stars_on, class_name=S.STAR_ON),
+            rx.el.span(product.stars_off, class_name=S.STAR_OFF),
+            aria_hidden="true",
             class_name=S.STARS,
         ),
-        rx.el.span(rating_text, class_name=S.RATING, aria_hidden="true"),
-        rx.el.span("Rated ", rating_text, " out of 5", class_name=S.SR_ONLY),
+        rx.el.span(product.rating_text, class_name=S.RATING, aria_hidden="true"),
+        rx.el.span("Rated ", product.rating_text, " out of 5", class_name=S.SR_ONLY),
         class_name=S.STARS_ROW,
     )
 
@@ -98,7 +98,7 @@ def product_card(product: ProductView, index: rx.Var) -> rx.Component:
             ),
             rx.el.h3(rx.el.a(product.name, href=product.href, class_name=S.NAME_LINK), class_name=S.NAME),
             rx.el.p(product.description, class_name=S.DESCRIPTION),
-            stars(product.full_stars, product.rating_text),
+            stars(product),
             price_block(product),
             rx.el.span(product.stock_text, class_name=S.STOCK_BASE + " " + rx.cond(out_of_stock, S.STOCK_OUT, S.STOCK_IN)),
             rx.el.button(

@@ -146,7 +146,7 @@ def product_detail() -> rx.Component:
                 class_name=S.DETAIL_META,
             ),
             rx.el.h1(product.name, class_name=S.DETAIL_NAME),
-            stars(product.full_stars, product.rating_text),
+            stars(product),
             price_block(product, S.DETAIL_PRICE, show_saving=False),
             rx.cond(
                 product.has_discount,

@@ -29,12 +29,12 @@ def _button(inner: str, classes: str, *, label: str = "", disabled: bool = False
     return f'<button type="button"{aria}{extra} disabled class="{classes}">{inner}</button>'
 
 
-def stars(full: int, rating_text: str) -> str:
-    icons = "".join(S.icon_svg("star", 14, S.STAR_ON if full > n else S.STAR_OFF) for n in range(5))
+def stars(product: ProductView) -> str:
     return (
-        f'<div class="{S.STARS_ROW}"><span class="{S.STARS}">{icons}</span>'
-        f'<span class="{S.RATING}" aria-hidden="true">{_e(rating_text)}</span>'
-        f'<span class="{S.SR_ONLY}">Rated {_e(rating_text)} out of 5</span></div>'
+        f'<div class="{S.STARS_ROW}"><span aria-hidden="true" class="{S.STARS}">'
+        f'<span class="{S.STAR_ON}">{product.stars_on}</span><span class="{S.STAR_OFF}">{product.stars_off}</span></span>'
+        f'<span class="{S.RATING}" aria-hidden="true">{_e(product.rating_text)}</span>'
+        f'<span class="{S.SR_ONLY}">Rated {_e(product.rating_text)} out of 5</span></div>'
     )
 
 
@@ -81,7 +81,7 @@ def product_card(product: ProductView, index: int) -> str:
         f'<span class="{S.CATEGORY}">{_e(product.category)}</span></div>'
         f'<h3 class="{S.NAME}"><a class="{S.NAME_LINK}" href="{_e(product.href)}">{_e(product.name)}</a></h3>'
         f'<p class="{S.DESCRIPTION}">{_e(product.description)}</p>'
-        f"{stars(product.full_stars, product.rating_text)}{price_block(product)}{stock_badge(product)}"
+        f"{stars(product)}{price_block(product)}{stock_badge(product)}"
         + _button(
             S.icon_svg("shopping-cart", 16) + ("Out of Stock" if out else "Add to Cart"),
             S.ADD_BUTTON,
@@ -148,7 +148,7 @@ def product_detail(
         f'<span aria-hidden="true">/</span><a class="{S.BREADCRUMB_LINK}" href="/products">Products</a>{category}</nav>'
         f'<div class="{S.DETAIL_META}"><span class="{S.BRAND}">{_e(product.brand)}</span>{percent}</div>'
         f'<h1 class="{S.DETAIL_NAME}">{_e(product.name)}</h1>'
-        f"{stars(product.full_stars, product.rating_text)}{price_block(product, S.DETAIL_PRICE, show_saving=False)}{saving}"
+        f"{stars(product)}{price_block(product, S.DETAIL_PRICE, show_saving=False)}{saving}"
         f"{stock_badge(product)}"
         f'<div class="{S.BUY_ROW}">{stepper}'
         + _button(

@@ -16,6 +16,9 @@ from ..services.pricing import discount_percent, effective_price, format_money
 from ..settings import get_settings
 
 
+STAR = "\u2605"  # ★
+
+
 def money_text(value: Decimal | int | float | str) -> str:
     return format_money(value, get_settings().currency_symbol)
 
@@ -37,6 +40,8 @@ class ProductView:
     rating: float = 0.0
     rating_text: str = "0.0"
     full_stars: int = 0
+    stars_on: str = ""  # "★★★★": the rating's whole stars, drawn as text (cheap to render)
+    stars_off: str = "★★★★★"  # the rest, in grey
     stock: int = 0
     stock_text: str = ""
     status: str = "active"
@@ -62,6 +67,7 @@ def product_view(product: Product, category: Category | None) -> ProductView:
     percent = discount_percent(product.price, product.discount_price)
     rating = float(product.rating or 0)
     paid = effective_price(product.price, product.discount_price)
+    full = max(0, min(5, int(rating + 0.5)))
     return ProductView(
         id=product.id,
         name=product.name,
@@ -77,7 +83,9 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         discount_percent=percent,
         rating=rating,
         rating_text=f"{rating:.1f}",
-        full_stars=int(rating + 0.5),
+        full_stars=full,
+        stars_on=STAR * full,
+        stars_off=STAR * (5 - full),
         stock=product.stock,
         stock_text=f"{product.stock} in stock" if product.stock > 0 else "Out of stock",
         status=product.status,

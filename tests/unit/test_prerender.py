@@ -81,7 +81,7 @@ def _view(**fields) -> ProductView:
     values = dict(
         id="p1", name='Rice "Gold" <5kg>', description="Long grain & tasty", brand="shoprite",
         image_url="/api/media/rice.webp", category="Food", price_text="$10.18", original_text="$18.50",
-        save_text="$8.32", has_discount=True, discount_percent=45, rating=4.0, rating_text="4.0", full_stars=4,
+        save_text="$8.32", has_discount=True, discount_percent=45, rating=4.0, rating_text="4.0", full_stars=4, stars_on="★★★★", stars_off="★",
         stock=3, stock_text="3 in stock", href="/products/p1",
     )
     values.update(fields)
