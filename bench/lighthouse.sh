@@ -26,8 +26,9 @@ mkdir -p bench/results
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-for i in "${!PATHS[@]}"; do
-  for run in $(seq 1 "$RUNS"); do
+# Runs interleave the pages, so that a burst of load on this shared machine spreads over all three.
+for run in $(seq 1 "$RUNS"); do
+  for i in "${!PATHS[@]}"; do
     CHROME_PATH=/usr/bin/chromium "$LH_DIR/node_modules/.bin/lighthouse" "$BASE_URL${PATHS[$i]}" \
       --only-categories=performance,accessibility --form-factor=mobile --throttling-method=simulate \
       --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run" \
