@@ -30,9 +30,11 @@ from . import (
     orders,
     payments,
     products,
+    seo,
     users,
 )
 from .admission import write_admission
+from ..prerender.middleware import FirstHtml
 from .pages import PagesWithoutRedirect
 from .proxy import PublicOrigin
 
@@ -127,6 +129,8 @@ def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(PagesWithoutRedirect)
+    app.add_middleware(FirstHtml)  # sees the path as the browser sent it
+    app.include_router(seo.router)
     # Outermost: scheme and host are the public ones before anything builds a URL (proxy.py).
     app.add_middleware(PublicOrigin)
     app.mount("/api", create_api())
