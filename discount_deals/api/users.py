@@ -25,7 +25,7 @@ from ..models import User
 from ..services import ValidationFailed
 from ..services import users as accounts
 from ..settings import get_settings
-from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
+from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep, client_address
 from .pagination import Page, build_page, page_request
 from .routing import ApiRouter
 from .schemas import Message, absolute_url
@@ -183,7 +183,7 @@ def _admin_user_json(user: User) -> dict[str, Any]:
     summary="Register a customer (any bearer header is ignored)",
 )
 def register(body: RegisterIn, request: Request, session: WriteSessionDep):
-    user = accounts.register(session, body.model_dump(exclude_unset=True))
+    user = accounts.register(session, body.model_dump(exclude_unset=True), client=client_address(request))
     return user_json(request, session, user)
 
 
