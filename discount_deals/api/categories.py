@@ -12,7 +12,8 @@ from ..models import Category
 from ..services import bulk_import, catalog
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
-from .products import UPLOAD_BODY_DOC, bulk_response, read_bulk_rows
+from .bodies import body_limit
+from .products import PRODUCT_BODY_LIMIT, UPLOAD_BODY_DOC, bulk_response, read_bulk_rows
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["categories"])
@@ -40,6 +41,7 @@ def list_categories(request: Request, session: SessionDep):
 
 
 @router.post("/category/", status_code=201)
+@body_limit(PRODUCT_BODY_LIMIT)
 def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser):
     """Admin: create a category from ``{name, slug?, description?, parent?}`` (``id`` is ignored)."""
     return category_json(catalog.create_category(session, user, payload))

@@ -6,7 +6,6 @@ Every product leaves through :func:`schemas.product_json`. Fixed paths (``featur
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -21,6 +20,7 @@ from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import ServiceError, ValidationFailed, bulk_import, catalog
 from ..settings import get_settings
+from .bodies import body_limit, parse_json
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
 from .routing import ApiRouter
@@ -83,10 +83,7 @@ async def read_bulk_rows(request: Request, key: str, parse_csv: Callable[[bytes]
         if size > limit:
             raise _too_large()
         chunks.append(chunk)
-    try:
-        payload = await run_in_threadpool(json.loads, b"".join(chunks))
-    except ValueError:
-        raise ValidationFailed("Invalid JSON body.") from None
+    payload = await run_in_threadpool(parse_json, b"".join(chunks))
     if isinstance(payload, list):
         return payload
     if isinstance(payload, dict) and key in payload:
@@ -206,7 +203,12 @@ async def get_product(request: Request, product_id: str):
     return await _in_one_thread(request, detail)
 
 
+# A description may hold 100,000 characters (each up to 6 bytes escaped in JSON).
+PRODUCT_BODY_LIMIT = 1024 * 1024
+
+
 @router.post("/products/", status_code=201)
+@body_limit(PRODUCT_BODY_LIMIT)
 def create_product(request: Request, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: create a product; 201 with ``{"data": product}``."""
     product = catalog.create_product(session, user, payload)
@@ -214,6 +216,7 @@ def create_product(request: Request, payload: ProductBody, session: WriteSession
 
 
 @router.put("/products/{product_id}/")
+@body_limit(PRODUCT_BODY_LIMIT)
 def replace_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: update a product from the full admin form; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload)
@@ -221,6 +224,7 @@ def replace_product(request: Request, product_id: str, payload: ProductBody, ses
 
 
 @router.patch("/products/{product_id}/")
+@body_limit(PRODUCT_BODY_LIMIT)
 def patch_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: change only the given fields; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload, partial=True)

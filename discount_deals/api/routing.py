@@ -10,8 +10,16 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from .bodies import BoundedJSONRoute
+
 
 class ApiRouter(APIRouter):
+    """Also: every route reads JSON bodies through the bounded parser (see ``bodies``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("route_class", BoundedJSONRoute)
+        super().__init__(*args, **kwargs)
+
     def add_api_route(self, path: str, endpoint: Any, **kwargs: Any) -> None:
         super().add_api_route(path, endpoint, **kwargs)
         twin = path[:-1] if path.endswith("/") else f"{path}/"

@@ -9,7 +9,6 @@ beforehand through the ordinary read session, so the lock is not held for that.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from types import EllipsisType
@@ -255,10 +254,7 @@ async def profile_payload(request: Request) -> ProfilePayload:
     content_type = request.headers.get("content-type", "").lower()
     if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
         return await _form_payload(request)
-    try:
-        data = json.loads(await request.body())
-    except ValueError:
-        raise ValidationFailed("Invalid JSON body.") from None
+    data = await request.json()  # the bounded parser: see api.bodies
     try:
         body = ProfileIn.model_validate(data)
     except ValidationError as exc:
