@@ -5,15 +5,21 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Body, Request
-from fastapi.concurrency import run_in_threadpool
+from sqlmodel import Session
 
-from ..db import write_session
 from ..models import Category
-from ..services import bulk_import, catalog
+from ..services import bulk_import, catalog, idempotency
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .bodies import body_limit
-from .products import PRODUCT_BODY_LIMIT, UPLOAD_BODY_DOC, bulk_response, read_bulk_rows
+from .products import (
+    PRODUCT_BODY_LIMIT,
+    UPLOAD_BODY_DOC,
+    IdempotencyKeyHeader,
+    bulk_answer,
+    idempotent_bulk_upload,
+    read_bulk_rows,
+)
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["categories"])
@@ -48,13 +54,12 @@ def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSe
 
 
 @router.post("/category/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
-async def bulk_upload_categories(request: Request, user: AdminUser):
+async def bulk_upload_categories(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many categories from ``{"categories": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "categories", bulk_import.parse_categories_csv)
 
-    def run() -> bulk_import.ImportResult:
-        with write_session() as session:
-            return bulk_import.import_categories(session, user, rows)
+    def work(session: Session) -> idempotency.StoredAnswer:
+        result = bulk_import.import_categories(session, user, rows)
+        return bulk_answer(result, [category_json(c) for c in result.created])
 
-    result = await run_in_threadpool(run)
-    return bulk_response(result, [category_json(c) for c in result.created])
+    return await idempotent_bulk_upload(user, "category.bulk-upload", idempotency_key, rows, work)

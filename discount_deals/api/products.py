@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Body, Request, Response
+from fastapi import Body, Header, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
-from ..services import ServiceError, ValidationFailed, bulk_import, catalog
+from ..services import ServiceError, ValidationFailed, bulk_import, catalog, idempotency
 from ..settings import get_settings
 from .bodies import body_limit, parse_json
 from .deps import AdminUser, WriteSessionDep, optional_user_in
@@ -93,14 +94,64 @@ async def read_bulk_rows(request: Request, key: str, parse_csv: Callable[[bytes]
     )
 
 
-def bulk_response(result: bulk_import.ImportResult, created: list[dict]) -> JSONResponse:
+def bulk_answer(result: bulk_import.ImportResult, created: list[dict]) -> idempotency.StoredAnswer:
     """201 with what was created when anything was, else 400; both list the refused rows.
 
     A refusal carries its reason as ``message`` too: the existing client's toast reads it."""
     body: dict[str, Any] = {"created": created, "errors": result.errors}
     if result.status != 201:
         body = {"detail": result.detail, "message": result.detail, **body}
-    return JSONResponse(body, status_code=result.status)
+    return idempotency.StoredAnswer(result.status, body)
+
+
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="Send the same key when retrying: the first answer is replayed instead of importing twice "
+        "(kept 24 hours; 409 if the key came with a different upload).",
+        max_length=255,
+    ),
+]
+
+
+async def idempotent_bulk_upload(
+    user: User,
+    scope: str,
+    key: str | None,
+    rows: Any,
+    work: Callable[[Session], idempotency.StoredAnswer],
+) -> JSONResponse:
+    """Run a bulk upload once per ``Idempotency-Key``: the answer is stored in the import's own
+    transaction, and a retry (or a twin racing it) gets that answer back."""
+    key = idempotency.clean_key(key)
+    print_ = idempotency.fingerprint(rows) if key else ""
+
+    def run() -> tuple[idempotency.StoredAnswer, bool]:
+        with write_session() as session:
+            if key:
+                stored = idempotency.replay(session, user.id, scope, key, print_)
+                if stored is not None:
+                    return stored, True
+            answer = work(session)
+            if key:
+                idempotency.remember(session, user.id, scope, key, print_, answer.status, answer.body)
+            return answer, False
+
+    def stored_by_twin() -> idempotency.StoredAnswer | None:
+        with session_scope() as session:
+            return idempotency.replay(session, user.id, scope, key, print_)
+
+    try:
+        answer, replayed = await run_in_threadpool(run)
+    except IntegrityError:
+        # PostgreSQL: a twin with the same key committed first; answer as it did.
+        stored = await run_in_threadpool(stored_by_twin) if key else None
+        if stored is None:
+            raise
+        answer, replayed = stored, True
+    headers = {"Idempotent-Replayed": "true"} if replayed else None
+    return JSONResponse(answer.body, status_code=answer.status, headers=headers)
 
 
 def _product_data(request: Request, product: Product, session: Session) -> dict:
@@ -180,16 +231,15 @@ async def featured_products(request: Request, limit: str = ""):
 
 
 @router.post("/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
-async def bulk_upload_products(request: Request, user: AdminUser):
+async def bulk_upload_products(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many products from ``{"products": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "products", bulk_import.parse_products_csv)
 
-    def run() -> bulk_import.ImportResult:
-        with write_session() as session:
-            return bulk_import.import_products(session, user, rows)
+    def work(session: Session) -> idempotency.StoredAnswer:
+        result = bulk_import.import_products(session, user, rows)
+        return bulk_answer(result, [{"id": p.id, "name": p.name} for p in result.created])
 
-    result = await run_in_threadpool(run)
-    return bulk_response(result, [{"id": p.id, "name": p.name} for p in result.created])
+    return await idempotent_bulk_upload(user, "products.bulk-upload", idempotency_key, rows, work)
 
 
 @router.get("/products/{product_id}", response_model=ProductDataOut)
