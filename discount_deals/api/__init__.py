@@ -15,8 +15,23 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
-from . import admin_orders, auth, cart, categories, checkout, errors, favourites, health, orders, payments, products, users
+from . import (
+    admin_orders,
+    auth,
+    cart,
+    categories,
+    checkout,
+    errors,
+    favourites,
+    health,
+    openapi,
+    orders,
+    payments,
+    products,
+    users,
+)
 from .pages import PagesWithoutRedirect
+from .security import SecurityHeaders
 
 log = logging.getLogger("discount_deals.api")
 
@@ -48,7 +63,7 @@ def create_api() -> FastAPI:
     errors.install(api)
     for router in ROUTERS:
         api.include_router(router)
-    _document_400_not_422(api)
+    openapi.install(api)
     _serve_docs(api)
     settings = get_settings()
     settings.media_dir.mkdir(parents=True, exist_ok=True)
@@ -72,37 +87,11 @@ def _serve_docs(api: FastAPI) -> None:
         )
 
 
-def _document_400_not_422(api: FastAPI) -> None:
-    """Invalid input answers 400 with the API's error shape: say so in the OpenAPI document."""
-    build = api.openapi
-
-    def openapi() -> dict:
-        if api.openapi_schema is None:
-            schema = build()
-            for operations in schema.get("paths", {}).values():
-                for operation in operations.values():
-                    responses = operation.get("responses", {})
-                    if responses.pop("422", None) is not None and "400" not in responses:
-                        responses["400"] = {
-                            "description": "Invalid input",
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Message"}}},
-                        }
-            schemas = schema.get("components", {}).get("schemas", {})
-            schemas.pop("HTTPValidationError", None)
-            schemas.pop("ValidationError", None)
-            schemas.setdefault(
-                "Message",
-                {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]},
-            )
-            api.openapi_schema = schema
-        return api.openapi_schema
-
-    api.openapi = openapi
-
-
 def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(PagesWithoutRedirect)
+    # Outermost of ours: headers, the page's CSP and the websocket origin check (issue 13).
+    app.add_middleware(SecurityHeaders)
     app.mount("/api", create_api())
     return app

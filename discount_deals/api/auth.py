@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..services import auth
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .routing import ApiRouter
-from .schemas import Message
+from .schemas import Message, documented
 from .users import UserOut, user_json
 
 router = ApiRouter(tags=["auth"])
@@ -23,10 +23,10 @@ INVALID_TOKEN = "Token is invalid or expired"
 
 
 class LoginIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"required": ["email", "password"]})
 
-    email: str | None = None
-    password: str | None = None
+    email: str | None = Field(None, json_schema_extra=documented(type="string", minLength=1, maxLength=254))
+    password: str | None = Field(None, json_schema_extra=documented(type="string", minLength=1, maxLength=256))
 
 
 class TokenPairOut(BaseModel):

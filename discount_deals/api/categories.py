@@ -20,6 +20,8 @@ from .products import (
     idempotent_bulk_upload,
     read_bulk_rows,
 )
+from .openapi import documents, paginated
+from .response_models import BulkResultOut, CategoryOut, CategoryPage
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["categories"])
@@ -38,7 +40,8 @@ def category_json(category: Category) -> dict[str, Any]:
     }
 
 
-@router.get("/category/")
+@router.get("/category/", **documents(CategoryPage))
+@paginated
 def list_categories(request: Request, session: SessionDep):
     """A DRF page of categories by name (1,000 per page unless ``page_size``)."""
     page = page_request(request, default_size=CATEGORY_PAGE_SIZE)
@@ -46,14 +49,16 @@ def list_categories(request: Request, session: SessionDep):
     return build_page(request, page, count, [category_json(c) for c in categories])
 
 
-@router.post("/category/", status_code=201)
+@router.post("/category/", status_code=201, **documents(CategoryOut, 201))
 @body_limit(PRODUCT_BODY_LIMIT)
 def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser):
     """Admin: create a category from ``{name, slug?, description?, parent?}`` (``id`` is ignored)."""
     return category_json(catalog.create_category(session, user, payload))
 
 
-@router.post("/category/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
+@router.post(
+    "/category/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC, **documents(BulkResultOut, 201)
+)
 async def bulk_upload_categories(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many categories from ``{"categories": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "categories", bulk_import.parse_categories_csv)

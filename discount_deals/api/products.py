@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Body, Header, Request, Response
+from fastapi import Body, Header, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
@@ -20,10 +20,13 @@ from starlette.datastructures import UploadFile
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import ServiceError, ValidationFailed, bulk_import, catalog, idempotency
+from ..services.catalog.listing import ORDERINGS, PRICE_RANGES
 from ..settings import get_settings
 from .bodies import body_limit, parse_json
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
+from .openapi import declares, documents, paginated
+from .response_models import BulkResultOut
 from .routing import ApiRouter
 from .schemas import ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
 
@@ -178,14 +181,20 @@ async def _in_one_thread(request: Request, work: Callable[[Session, User | None]
 
 
 @router.get("/products/", response_model=ProductPageOut)
+@paginated
+@declares(bearer=True)
 async def list_products(
     request: Request,
-    search: str = "",
-    category: str = "",
-    brand: str = "",
-    price_range: str = "",
-    ordering: str = "",
-    include_inactive: str = "",
+    search: Annotated[
+        str, Query(description="Words to find in name, description or brand", json_schema_extra={"maxLength": 200})
+    ] = "",
+    category: Annotated[str, Query(description="A category id, slug or name")] = "",
+    brand: Annotated[str, Query(description="A brand, e.g. shoprite")] = "",
+    price_range: Annotated[str, Query(json_schema_extra={"enum": ["", *PRICE_RANGES]})] = "",
+    ordering: Annotated[str, Query(json_schema_extra={"enum": ["", *ORDERINGS]})] = "",
+    include_inactive: Annotated[
+        str, Query(description="Admins only", json_schema_extra={"enum": ["", "true", "false", "1", "0", "yes", "no"]})
+    ] = "",
 ):
     """A DRF page of products (plus ``total_pages``); see services.catalog for the filters.
 
@@ -214,7 +223,13 @@ async def list_products(
 
 
 @router.get("/products/featured", response_model=ProductListOut)
-async def featured_products(request: Request, limit: str = ""):
+@declares(bearer=True)
+async def featured_products(
+    request: Request,
+    limit: Annotated[
+        str, Query(json_schema_extra={"type": "integer", "minimum": 1, "maximum": FEATURED_MAX, "default": 4})
+    ] = "",
+):
     """``{"data": [...]}``: visible featured products, biggest saving first (4 unless ``limit``)."""
     count = FEATURED_DEFAULT
     if limit.strip():
@@ -230,7 +245,10 @@ async def featured_products(request: Request, limit: str = ""):
     return await _in_one_thread(request, featured)
 
 
-@router.post("/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
+@router.post(
+    "/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC, **documents(BulkResultOut, 201)
+)
+@declares(403)
 async def bulk_upload_products(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many products from ``{"products": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "products", bulk_import.parse_products_csv)
@@ -242,7 +260,8 @@ async def bulk_upload_products(request: Request, user: AdminUser, idempotency_ke
     return await idempotent_bulk_upload(user, "products.bulk-upload", idempotency_key, rows, work)
 
 
-@router.get("/products/{product_id}", response_model=ProductDataOut)
+@router.get("/products/{product_id:product_id}", response_model=ProductDataOut)
+@declares(bearer=True)
 async def get_product(request: Request, product_id: str):
     """``{"data": product}``; 404 when unknown or hidden from the caller."""
 
@@ -257,7 +276,7 @@ async def get_product(request: Request, product_id: str):
 PRODUCT_BODY_LIMIT = 1024 * 1024
 
 
-@router.post("/products/", status_code=201)
+@router.post("/products/", status_code=201, **documents(ProductDataOut, 201))
 @body_limit(PRODUCT_BODY_LIMIT)
 def create_product(request: Request, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: create a product; 201 with ``{"data": product}``."""
@@ -265,7 +284,7 @@ def create_product(request: Request, payload: ProductBody, session: WriteSession
     return _product_data(request, product, session)
 
 
-@router.put("/products/{product_id}/")
+@router.put("/products/{product_id:product_id}/", **documents(ProductDataOut))
 @body_limit(PRODUCT_BODY_LIMIT)
 def replace_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: update a product from the full admin form; ``{"data": product}``."""
@@ -273,7 +292,7 @@ def replace_product(request: Request, product_id: str, payload: ProductBody, ses
     return _product_data(request, product, session)
 
 
-@router.patch("/products/{product_id}/")
+@router.patch("/products/{product_id:product_id}/", **documents(ProductDataOut))
 @body_limit(PRODUCT_BODY_LIMIT)
 def patch_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: change only the given fields; ``{"data": product}``."""
@@ -281,7 +300,7 @@ def patch_product(request: Request, product_id: str, payload: ProductBody, sessi
     return _product_data(request, product, session)
 
 
-@router.delete("/products/{product_id}", status_code=204)
+@router.delete("/products/{product_id:product_id}", status_code=204)
 def delete_product(product_id: str, session: WriteSessionDep, user: AdminUser):
     """Admin: delete a product; 204."""
     catalog.delete_product(session, user, product_id)
