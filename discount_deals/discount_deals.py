@@ -4,6 +4,7 @@ import reflex as rx
 
 from . import routes
 from .api import create_app
+from .api.security import hand_websocket_origins_to_us
 from .logs import configure_logging
 from .pages.admin import admin
 from .pages.auth import login, register
@@ -62,6 +63,8 @@ app = rx.App(
         ),
     ],
 )
+# The websocket's origin check is api/security.py's (same origin or DD_CORS_ORIGINS).
+hand_websocket_origins_to_us(app)
 for route, component, title, on_load in PAGES:
     app.add_page(component, route=route, title=title, on_load=[*LAYOUT_LOAD, *on_load])
 # Unpaid mobile-money orders give their stock back when their time is up.

@@ -259,3 +259,12 @@ def _decoded(body: bytes, encoding: str) -> bytes:
     except (OSError, zlib.error, EOFError):
         return b""
     return body if encoding in ("", "identity") else b""
+
+
+def hand_websocket_origins_to_us(app) -> None:
+    """Turn off engine.io's own origin check of Reflex's websocket: :class:`SecurityHeaders`
+    already refused every upgrade from an origin that is neither this site nor allowed, and
+    engine.io, given the ``DD_CORS_ORIGINS`` list, would refuse this very site."""
+    sio = getattr(app, "sio", None)
+    if sio is not None:
+        sio.eio.cors_allowed_origins = []
