@@ -1,4 +1,4 @@
-# Discount Deals: `make run` serves the shop on $(PORT); `make test` runs every test.
+# Discount Deals: `make run` serves the shop on $(PORT); `make dev` hot-reloads; `make test` runs every test.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -15,11 +15,14 @@ export REFLEX_TELEMETRY_ENABLED := false
 export REFLEX_CHECK_LATEST_VERSION := false
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help install migrate seed run test test-fast test-postgres chromium clean
+.PHONY: help install migrate seed run dev check-config test test-fast test-postgres test-prod chromium prod-deps clean
 
 help:
-	@echo "make run    install, migrate, seed the demo catalogue if empty, serve on port $(PORT)"
-	@echo "make test   install (with Chromium) and run every test"
+	@echo "make run           install, check the configuration, migrate, seed the demo catalogue if empty,"
+	@echo "                   build the frontend when it changed, serve on port $(PORT) (docs/deploy.md)"
+	@echo "make dev           the same with hot reload (reflex run) for development"
+	@echo "make check-config  check the settings and that the database (and Redis) answer"
+	@echo "make test          install what tests need and run every test (make test-fast: no browser)"
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11+ is required" >&2; exit 1; }
@@ -41,27 +44,54 @@ seed: migrate
 	if [ $$status -eq 3 ]; then $(BIN)/python -m discount_deals seed-demo; \
 	elif [ $$status -ne 0 ]; then exit $$status; else echo "Catalogue already has products: not seeding."; fi
 
-run: seed
+check-config: install
+	$(BIN)/python -m discount_deals check-config
+
+# The launcher checks the configuration, migrates (a no-op check when current), seeds an empty
+# catalogue, rebuilds the frontend only when its inputs changed, then serves with Granian.
+run: install
 	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
-	$(BIN)/reflex run --env prod --backend-host $(HOST) --frontend-port $(PORT) --backend-port $(PORT)
+	$(BIN)/python -m discount_deals serve --host $(HOST) --port $(PORT) --seed-demo-if-empty
+
+dev: install
+	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
+	$(BIN)/python -m discount_deals serve --dev --host $(HOST) --port $(PORT) --seed-demo-if-empty
 
 chromium:
 	@if [ -x /usr/bin/chromium ]; then :; \
 	elif [ "$$(id -u)" = "0" ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	else echo "Browser tests need Debian's chromium: run 'sudo apt-get install -y chromium' and retry." >&2; exit 1; fi
 
-test: install chromium
+# PostgreSQL, Redis and nginx for the production smoke test (Debian packages). The packages' own
+# services are not started (policy-rc.d while installing): the tests start throwaway servers.
+prod-deps:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -x /usr/bin/redis-server ] && [ -x /usr/sbin/nginx ]; then :; \
+	elif [ "$$(id -u)" = "0" ]; then \
+		policy=/usr/sbin/policy-rc.d; made=""; \
+		if [ ! -e $$policy ]; then printf '#!/bin/sh\nexit 101\n' > $$policy && chmod +x $$policy && made=1; fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null; \
+		status=$$?; if [ -n "$$made" ]; then rm -f $$policy; fi; exit $$status; \
+	else echo "The production smoke test needs PostgreSQL, Redis and nginx: run 'sudo apt-get install -y postgresql redis-server nginx' and retry." >&2; exit 1; fi
+
+test: install chromium prod-deps
 	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-postgres
+	$(MAKE) --no-print-directory test-prod
 
 # The services and the API again on PostgreSQL (a throwaway cluster on a free port).
 test-postgres: install
 	scripts/with-postgres.sh $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api
+
+# PostgreSQL + Redis + two instances behind nginx, a browser journey through nginx with a worker
+# killed and Redis restarted on the way (tests/prod; its own run: it rebuilds the frontend).
+test-prod: install chromium prod-deps
+	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
+	DD_PROD_SMOKE=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/prod
 
 # Services and API only (no browser, no production build).
 test-fast: install
 	$(BIN)/python -m pytest tests/unit tests/api
 
 clean:
-	rm -rf .web .states $(STAMP) test-results
+	rm -rf .web .states $(STAMP) test-results .web-build.lock

@@ -2,17 +2,34 @@
 
 The UI uses plain HTML elements styled with Tailwind (no Radix Themes): it keeps the
 JavaScript and CSS a cheap phone downloads small. Built assets are precompressed.
+
+``DD_PUBLIC_URL`` (the shop's public address, e.g. https://shop.example.com) is also where the
+browser opens its websocket: a production build made with it connects through the proxy that
+serves that address. ``python -m discount_deals serve`` rebuilds when it changes.
+
+``reflex`` run from the venv without activating it still finds the venv's Node (Reflex needs
+Node ≥ 22; the system's may be older) and uses npm (bun cannot be downloaded here).
 """
 
 import os
+import sys
+from pathlib import Path
 
 import reflex as rx
 
-from discount_deals.settings import parse_origins
+_venv_bin = str(Path(sys.executable).parent)
+if (Path(_venv_bin) / "node").exists() and os.environ.get("PATH", "").split(os.pathsep)[0] != _venv_bin:
+    os.environ["PATH"] = _venv_bin + os.pathsep + os.environ.get("PATH", "")
+os.environ.setdefault("REFLEX_USE_NPM", "1")
+os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")  # no probe of PyPI at every start
+
+_public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
+
+from discount_deals.settings import parse_origins  # noqa: E402
 
 # Other origins whose pages may call the app (DD_CORS_ORIGINS; none by default: same origin
-# only). Reflex's CORS middleware and websocket read this; discount_deals/api/security.py
-# enforces the same list (and refuses websocket upgrades from anywhere else).
+# only). Reflex's CORS middleware reads this; discount_deals/api/security.py enforces the same
+# list (and refuses websocket upgrades from anywhere else).
 _DEV_FRONTEND = ("http://localhost:3000", "http://127.0.0.1:3000")
 CORS_ORIGINS = parse_origins(os.environ.get("DD_CORS_ORIGINS", "")) + (
     _DEV_FRONTEND if os.environ.get("REFLEX_ENV_MODE", "").lower() == "dev" else ()
@@ -25,5 +42,6 @@ config = rx.Config(
     plugins=[rx.plugins.TailwindV4Plugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
     frontend_compression_formats=["brotli", "gzip"],
+    **({"api_url": _public_url, "deploy_url": _public_url} if _public_url else {}),
     cors_allowed_origins=CORS_ORIGINS,
 )

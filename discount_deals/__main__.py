@@ -1,14 +1,17 @@
 """Command line: ``python -m discount_deals COMMAND``.
 
-Commands: migrate, seed-demo, create-admin EMAIL --password PASSWORD, has-products,
+Commands: serve [--host H --port P --workers N --dev --seed-demo-if-empty], check-config,
+migrate, seed-demo, create-admin EMAIL --password PASSWORD, has-products,
 create-coupon CODE (--percent N | --amount X) [--expires YYYY-MM-DD] [--inactive],
 import-products FILE.csv [--admin EMAIL] [--errors REPORT.csv], reindex-search.
-Exit status 0 on success; otherwise a one-line message on stderr and a non-zero status.
+Every command first prints the database it uses (password hidden). Exit status 0 on success;
+otherwise one line per problem on stderr and a non-zero status (2 for configuration errors).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -21,8 +24,62 @@ from .services import ServiceError
 def _migrate(_args: argparse.Namespace) -> str:
     from .migrations import upgrade_head
 
-    upgrade_head()
-    return "Database is up to date."
+    return upgrade_head().message()
+
+
+def _serve(args: argparse.Namespace) -> str:
+    from .launcher import serve
+
+    status = serve(host=args.host, port=args.port, workers=args.workers, dev=args.dev, seed=args.seed_demo_if_empty)
+    raise SystemExit(status)
+
+
+def _build_frontend(args: argparse.Namespace) -> str:
+    """Build the production frontend now (Docker image builds), for DD_PUBLIC_URL or this port."""
+    from .launcher import ensure_frontend, frontend_address
+    from .preflight import check_public_url
+
+    public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
+    problems = check_public_url(public_url)
+    if problems:
+        raise ConfigProblems(problems)
+    built = ensure_frontend(frontend_address(public_url, args.port))
+    return "Frontend built." if built else "Frontend already up to date."
+
+
+def _backup(args: argparse.Namespace) -> str:
+    from .backup import backup_database
+
+    return backup_database(args.destination)
+
+
+def _check_config(args: argparse.Namespace) -> str:
+    from .preflight import plan_server
+
+    plan = plan_server(production=not args.dev, workers=args.workers)
+    for line in plan.summary():
+        print(line)
+    if plan.problems:
+        raise ConfigProblems(plan.problems)
+    return "Configuration OK."
+
+
+class ConfigProblems(Exception):
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def _port(raw: str) -> int:
+    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+        raise argparse.ArgumentTypeError(f"invalid port {raw!r}: use 1 to 65535")
+    return int(raw)
+
+
+def _workers(raw: str) -> int:
+    if not raw.isdigit() or not 1 <= int(raw) <= 32:
+        raise argparse.ArgumentTypeError(f"invalid worker count {raw!r}: use 1 to 32")
+    return int(raw)
 
 
 def _seed_demo(_args: argparse.Namespace) -> str:
@@ -164,6 +221,23 @@ class _OneLineParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _OneLineParser(prog="python -m discount_deals", description="Discount Deals administration")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
+    serve = sub.add_parser("serve", help="check the configuration, migrate, build the frontend if needed, serve")
+    serve.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+    serve.add_argument("--port", type=_port, default=os.environ.get("PORT", "3000"))
+    serve.add_argument("--workers", type=_workers, default=None, help="worker processes (default: GRANIAN_WORKERS)")
+    serve.add_argument("--dev", action="store_true", help="development server with hot reload (reflex run)")
+    serve.add_argument("--seed-demo-if-empty", action="store_true", help="add the demo catalogue to an empty database")
+    serve.set_defaults(run=_serve, prints_database=False)
+    build = sub.add_parser("build-frontend", help="build the production frontend if its inputs changed")
+    build.add_argument("--port", type=_port, default=os.environ.get("PORT", "3000"))
+    build.set_defaults(run=_build_frontend, prints_database=False)
+    backup = sub.add_parser("backup", help="copy the database while the shop runs (SQLite online backup, pg_dump)")
+    backup.add_argument("destination", help="file to write (must not exist)")
+    backup.set_defaults(run=_backup)
+    check = sub.add_parser("check-config", help="check the settings and that the database and Redis answer")
+    check.add_argument("--workers", type=_workers, default=None)
+    check.add_argument("--dev", action="store_true", help="check for the development server")
+    check.set_defaults(run=_check_config, prints_database=False)  # its summary names it, with every problem
     sub.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)
     sub.add_parser("seed-demo", help="add the demo catalogue (idempotent)").set_defaults(run=_seed_demo)
     admin = sub.add_parser("create-admin", help="create an admin, or promote an existing user")
@@ -194,12 +268,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _database_line() -> list[str]:
+    """Print the database this command uses; return problems with its URL or the settings."""
+    from .preflight import check_database_url
+    from .settings import get_settings, normalize_database_url, redact_url
+
+    raw = os.environ.get("REFLEX_DB_URL", "").strip()
+    if raw:
+        url, _kind, problems = check_database_url(raw)
+        print(f"Database: {redact_url(url)}")
+        if problems:
+            return problems
+        os.environ["REFLEX_DB_URL"] = normalize_database_url(raw)
+    try:
+        settings = get_settings()
+    except (ValueError, RuntimeError, OSError) as exc:
+        return [str(exc)]
+    if not raw:
+        print(f"Database: {redact_url(settings.database_url)}")
+    return []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], str] = args.run
+    if getattr(args, "prints_database", True):
+        problems = _database_line()
+        if problems:
+            for problem in problems:
+                print(f"error: {problem}", file=sys.stderr)
+            return 2
     try:
         message = run(args)
+    except ConfigProblems as exc:
+        for problem in exc.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
     except ServiceError as exc:
         print(f"error: {exc.detail}", file=sys.stderr)
         return 1

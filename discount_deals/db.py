@@ -19,13 +19,13 @@ from sqlmodel import Session, create_engine
 
 from .settings import get_settings
 
-SQLITE_BUSY_TIMEOUT_MS = 30_000
+PG_CONNECT_TIMEOUT_S = 5
 
 _engines: dict[str, Engine] = {}
 _lock = threading.Lock()
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):  # pragma: no cover - driver callback
         # Let SQLAlchemy's "begin" event below decide how transactions start.
@@ -33,7 +33,7 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
@@ -43,23 +43,38 @@ def _configure_sqlite(engine: Engine) -> None:
         conn.exec_driver_sql(f"BEGIN {mode}")
 
 
-def create_db_engine(url: str) -> Engine:
-    """Build an engine for ``url`` with the project's connection settings."""
+def create_db_engine(url: str, *, pool_size: int | None = None) -> Engine:
+    """Build an engine for ``url`` with the project's connection settings.
+
+    ``pool_size`` (default ``DD_DB_POOL_SIZE``) caps the connections this process holds; a
+    caller waits at most ``DD_DB_POOL_TIMEOUT`` for one.
+    """
+    settings = get_settings()
+    size = max(1, pool_size or settings.db_pool_size)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             from pathlib import Path
 
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        busy_ms = settings.sqlite_busy_timeout_ms
         engine = create_engine(
             url,
-            connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
-            pool_size=20,
-            max_overflow=20,
+            connect_args={"check_same_thread": False, "timeout": busy_ms / 1000},
+            pool_size=size,
+            max_overflow=0,
+            pool_timeout=settings.db_pool_timeout,
         )
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, busy_ms)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=size,
+        max_overflow=0,
+        pool_timeout=settings.db_pool_timeout,
+        connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S},
+    )
 
 
 def get_engine() -> Engine:

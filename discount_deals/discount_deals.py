@@ -5,6 +5,7 @@ import reflex as rx
 from . import routes
 from .api import create_app
 from .api.security import hand_websocket_origins_to_us
+from .lifespan import migrate_in_development
 from .logs import configure_logging
 from .pages.admin import admin
 from .pages.auth import login, register
@@ -63,6 +64,7 @@ app = rx.App(
         ),
     ],
 )
+app.register_lifespan_task(migrate_in_development)
 # The websocket's origin check is api/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
 for route, component, title, on_load in PAGES:

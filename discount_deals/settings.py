@@ -33,6 +33,44 @@ def _env_int(name: str, default: int) -> int:
         raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
 
 
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+
+# Drivers we ship (psycopg 3); the schemes operators commonly write map onto it.
+_POSTGRES_SCHEMES = ("postgres://", "postgresql://", "postgres+psycopg://")
+
+
+def normalize_database_url(url: str) -> str:
+    """``postgres://`` and ``postgresql://`` (Heroku, docker, libpq style) → ``postgresql+psycopg://``."""
+    url = url.strip()
+    for scheme in _POSTGRES_SCHEMES:
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme) :]
+    return url
+
+
+def redact_url(url: str) -> str:
+    """The URL with its password replaced by ``***`` (safe to print and log)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.rsplit("@", 1)
+        user = netloc[0].split(":", 1)[0]
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+    except ValueError:
+        return "(unparseable URL)"
+
+
 def _load_or_create_secret(path: Path) -> str:
     """Return the signing secret stored at ``path``, creating it on first use.
 
@@ -200,6 +238,17 @@ class Settings:
     # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
     trusted_proxy_hops: int
     log_level: str
+    # Production: where the shop is reached (https://shop.example.com); decides every absolute URL.
+    public_url: str
+    redis_url: str
+    secret_from_environment: bool
+    # Connections each worker process may hold (the API's thread pool is sized to match).
+    db_pool_size: int
+    db_pool_timeout: float
+    sqlite_busy_timeout_ms: int
+    # SQLite: writing API requests queue in the event loop (no thread held); this long at most, then 503.
+    write_wait_seconds: float
+    write_queue_limit: int
     # Delivery fees, payment provider and timeouts (issue 14): see CheckoutSettings.
     checkout: CheckoutSettings = field(default=None, repr=False)  # type: ignore[assignment]
     # CORS allow-list and abuse limits (issue 13): see SecuritySettings.
@@ -225,8 +274,10 @@ def client_ip(peer: str | None, forwarded_for: str | None) -> str:
 def get_settings() -> Settings:
     """Read the environment once and return the settings."""
     var_dir = Path(_env("DD_VAR_DIR", str(PROJECT_DIR / "var"))).resolve()
-    database_url = _env("REFLEX_DB_URL", f"sqlite:///{var_dir / 'discount_deals.db'}")
+    database_url = normalize_database_url(_env("REFLEX_DB_URL", f"sqlite:///{var_dir / 'discount_deals.db'}"))
+    is_sqlite = database_url.startswith("sqlite")
     secret = os.environ.get("DD_SECRET_KEY", "").strip()
+    secret_from_environment = bool(secret)
     if not secret:
         secret = _load_or_create_secret(Path(_env("DD_SECRET_FILE", str(var_dir / "secret_key"))))
     return Settings(
@@ -250,6 +301,14 @@ def get_settings() -> Settings:
         login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
         trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),
         log_level=_env("DD_LOG_LEVEL", "INFO"),
+        public_url=_env("DD_PUBLIC_URL", "").rstrip("/"),
+        redis_url=_env("REFLEX_REDIS_URL", ""),
+        secret_from_environment=secret_from_environment,
+        db_pool_size=_env_int("DD_DB_POOL_SIZE", 40 if is_sqlite else 10),
+        db_pool_timeout=_env_float("DD_DB_POOL_TIMEOUT", 5.0),
+        sqlite_busy_timeout_ms=_env_int("DD_SQLITE_BUSY_TIMEOUT_MS", 5_000),
+        write_wait_seconds=_env_float("DD_WRITE_WAIT_SECONDS", 5.0),
+        write_queue_limit=_env_int("DD_WRITE_QUEUE_LIMIT", 200),
         checkout=_checkout_settings(secret),
         security=_security_settings(),
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 import swagger_ui_bundle
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
@@ -30,7 +30,9 @@ from . import (
     products,
     users,
 )
+from .admission import write_admission
 from .pages import PagesWithoutRedirect
+from .proxy import PublicOrigin
 from .security import SecurityHeaders
 
 log = logging.getLogger("discount_deals.api")
@@ -59,6 +61,8 @@ def create_api() -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json",
         redirect_slashes=False,
+        # Writing requests take their turn on SQLite before they take a thread (see admission.py).
+        dependencies=[Depends(write_admission, scope="function")],
     )
     errors.install(api)
     for router in ROUTERS:
@@ -91,7 +95,9 @@ def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(PagesWithoutRedirect)
-    # Outermost of ours: headers, the page's CSP and the websocket origin check (issue 13).
+    # Headers, the page's CSP and the websocket origin check (issue 13), on the public origin.
     app.add_middleware(SecurityHeaders)
+    # Outermost: scheme and host are the public ones before anything builds a URL (proxy.py).
+    app.add_middleware(PublicOrigin)
     app.mount("/api", create_api())
     return app

@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request, routing
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette._utils import get_route_path
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -93,6 +94,12 @@ def _operational_handler(request: Request, exc: OperationalError) -> JSONRespons
     return error_response(503, "The service is busy. Please try again.", headers={"Retry-After": "2"})
 
 
+def _pool_timeout_handler(request: Request, exc: PoolTimeout) -> JSONResponse:
+    # Every database connection of this worker stayed busy for DD_DB_POOL_TIMEOUT: overload, not a bug.
+    log.error("no database connection free for %s %s: %s", request.method, request.url.path, exc)
+    return error_response(503, "The service is busy. Please try again.", headers={"Retry-After": "2"})
+
+
 def _unexpected_handler(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(500, "Internal server error.")
@@ -104,4 +111,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_handler)
     app.add_exception_handler(IntegrityError, _integrity_handler)
     app.add_exception_handler(OperationalError, _operational_handler)
+    app.add_exception_handler(PoolTimeout, _pool_timeout_handler)
     app.add_exception_handler(Exception, _unexpected_handler)

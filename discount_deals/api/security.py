@@ -5,8 +5,8 @@
 * Every response carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
   strict-origin-when-cross-origin``, ``X-Frame-Options: DENY``, a ``Permissions-Policy`` that
   turns off what the shop never uses, ``Cross-Origin-Opener-Policy: same-origin``, and
-  ``Strict-Transport-Security`` when the request came over HTTPS (directly, or as the trusted
-  proxy says in ``X-Forwarded-Proto`` when ``DD_TRUSTED_PROXY_HOPS`` > 0).
+  ``Strict-Transport-Security`` when the browser used HTTPS (the scheme as ``proxy.PublicOrigin``
+  set it: directly, ``DD_PUBLIC_URL``, or a trusted proxy's ``X-Forwarded-Proto``).
 * HTML gets :func:`content_security_policy`: scripts only from this origin, plus the inline
   scripts of *that* document, allowed one by one by their SHA-256 (computed here as the page
   is served, so pages filled by the server are covered as they change), plus ``'unsafe-eval'``
@@ -132,13 +132,10 @@ def origin_allowed(origin: str | None, host_header: str | None) -> bool:
     return is_same_origin(origin, host_header) or origin in allowed_origins()
 
 
-def _over_https(scope: Scope, headers: Headers) -> bool:
-    if scope.get("scheme") in ("https", "wss"):
-        return True
-    if get_settings().trusted_proxy_hops > 0:
-        proto = headers.get("x-forwarded-proto", "").split(",")[-1].strip().lower()
-        return proto == "https"
-    return False
+def _over_https(scope: Scope) -> bool:
+    """Whether the browser used HTTPS: ``proxy.PublicOrigin`` (outside this middleware) has set
+    the scheme from DD_PUBLIC_URL or the trusted proxies' ``X-Forwarded-Proto``."""
+    return scope.get("scheme") in ("https", "wss")
 
 
 # --- the middleware -----------------------------------------------------------------------------
@@ -161,7 +158,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         request_headers = Headers(scope=scope)
-        https = _over_https(scope, request_headers)
+        https = _over_https(scope)
         host = request_headers.get("host")
         if scope["method"] in ("GET", "HEAD") and "text/html" in request_headers.get("accept", ""):
             scope = _without_brotli(scope)

@@ -16,6 +16,8 @@ import csv
 import io
 import itertools
 import json
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, NamedTuple
@@ -37,6 +39,7 @@ from .catalog import (
     derived_columns,
     duplicate_name_message,
     existing_product_ids,
+    missing_products_message,
     name_key,
 )
 from .permissions import require_admin
@@ -153,6 +156,10 @@ def import_products(
     "already exists". Raises ValidationFailed when ``rows`` is not a list or iterable of rows or
     holds more than ``max_rows`` (the upload limit by default; None for no limit).
     ``progress`` is called with the number of rows handled after each chunk.
+
+    Reading and checking the rows (which needs no database) runs in a helper thread a couple
+    of chunks ahead of the inserts: SQLite releases the GIL while it writes, so on two cores
+    the two overlap.
     """
     require_admin(actor)
     if max_rows == -1:
@@ -164,62 +171,103 @@ def import_products(
     result = ImportResult()
     categories = _CategoryIndex(list(session.exec(select(Category)).all()))
     seen_names: set[str] = set()  # name keys of this upload's earlier rows
-    iterator = iter(rows)
-    position = 0
     load = BulkLoad(session.connection())
     try:
-        while chunk := list(itertools.islice(iterator, CHUNK_ROWS)):
-            if max_rows is not None and position + len(chunk) > max_rows:
-                raise _too_many(max_rows, "products", f"more than {max_rows:,}")
+        for chunk in _ahead(_checked_chunks(iter(rows), categories, max_rows)):
             mark = load.mark()
-            _import_product_chunk(session, chunk, position, categories, seen_names, result)
+            _insert_product_chunk(session, chunk, seen_names, result)
             load.index_since(mark)
-            position += len(chunk)
-            result.rows = position
+            result.rows += len(chunk)
             if progress is not None:
-                progress(position)
+                progress(result.rows)
         load.finish()
     finally:
         load.close()
     return result
 
 
-def _import_product_chunk(
-    session: Session,
-    chunk: list[Any],
-    first_index: int,
-    categories: _CategoryIndex,
-    seen_names: set[str],
-    result: ImportResult,
-) -> None:
-    related_ids = [
-        pid
-        for row in chunk
-        if isinstance(row, Mapping) and isinstance(row.get("related_products"), list)
-        for pid in row["related_products"]
-        if isinstance(pid, str)
-    ]
-    known_products = existing_product_ids(session, related_ids) if related_ids else set()
-    keys = [name_key(str(row["name"])) for row in chunk if isinstance(row, Mapping) and row.get("name")]
-    taken = _existing_name_keys(session, list(dict.fromkeys(k for k in keys if k not in seen_names)))
+class _Checked(NamedTuple):
+    """A row after the checks that need no database: its column values, or its errors."""
 
-    def missing_products(ids: list[str]) -> set[str]:
-        return set(ids) - known_products
+    index: int
+    values: dict[str, Any] | None
+    errors: dict[str, list[str]]
+
+
+def _checked_chunks(rows: Iterator[Any], categories: _CategoryIndex, max_rows: int | None) -> Iterator[list[_Checked]]:
+    position = 0
+    while chunk := list(itertools.islice(rows, CHUNK_ROWS)):
+        if max_rows is not None and position + len(chunk) > max_rows:
+            raise _too_many(max_rows, "products", f"more than {max_rows:,}")
+        checked = []
+        for index, row in enumerate(chunk, start=position):
+            if not isinstance(row, Mapping):
+                checked.append(_Checked(index, None, {"non_field_errors": ["Each product must be an object."]}))
+                continue
+            # Related products are looked up by the inserting side, which holds the session.
+            values, errors = clean_product(row, resolve_category=categories.resolve, missing_products=lambda ids: set())
+            checked.append(_Checked(index, values, errors))
+        position += len(chunk)
+        yield checked
+
+
+_DONE = object()
+
+
+def _ahead(items: Iterator[Any], depth: int = 2) -> Iterator[Any]:
+    """Iterate ``items`` in a helper thread, up to ``depth`` items ahead of the caller; an
+    exception in the thread is raised here, and leaving early stops the thread."""
+    ready: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for item in items:
+                while not stop.is_set():
+                    try:
+                        ready.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            ready.put(_DONE)
+        except BaseException as exc:  # handed to the consumer
+            ready.put(exc)
+
+    thread = threading.Thread(target=produce, name="bulk-import-reader", daemon=True)
+    thread.start()
+    try:
+        while (item := ready.get()) is not _DONE:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+
+
+def _insert_product_chunk(
+    session: Session, chunk: list[_Checked], seen_names: set[str], result: ImportResult
+) -> None:
+    related_ids = {pid for c in chunk if c.values for pid in c.values.get("related_products") or ()}
+    known_products = existing_product_ids(session, related_ids) if related_ids else set()
+    keys = [name_key(c.values["name"]) for c in chunk if c.values and "name" in c.values and "name" not in c.errors]
+    taken = _existing_name_keys(session, list(dict.fromkeys(k for k in keys if k not in seen_names)))
 
     now = utcnow()
     to_insert: list[dict[str, Any]] = []
-    for offset, row in enumerate(chunk):
-        index = first_index + offset
-        if not isinstance(row, Mapping):
-            result.errors.append({"index": index, "errors": {"non_field_errors": ["Each product must be an object."]}})
-            continue
-        values, errors = clean_product(row, resolve_category=categories.resolve, missing_products=missing_products)
-        if "name" in values and "name" not in errors:
-            key = name_key(values["name"])
-            if key in taken or key in seen_names:
-                errors["name"] = [duplicate_name_message(values["name"])]
-            else:
-                seen_names.add(key)
+    for index, values, errors in chunk:
+        if values is not None:
+            missing = set(values.get("related_products") or ()) - known_products
+            if missing and "related_products" not in errors:
+                errors["related_products"] = [missing_products_message(missing)]
+            if "name" in values and "name" not in errors:
+                key = name_key(values["name"])
+                if key in taken or key in seen_names:
+                    errors["name"] = [duplicate_name_message(values["name"])]
+                else:
+                    seen_names.add(key)
         if errors:
             result.errors.append({"index": index, "errors": errors})
             continue

@@ -267,6 +267,9 @@ def _placed_once(user: User, idempotency_key: str | None, place) -> Order:
     """Run ``place(session)`` in one write transaction, returning the earlier order for a repeated key."""
     try:
         with write_session() as session:
+            # One placement per user at a time (PostgreSQL; SQLite's write lock already does this):
+            # a repeated key then finds the first order instead of the cart that order emptied.
+            session.exec(select(User.id).where(User.id == user.id).with_for_update())
             existing = _order_for_key(session, user, idempotency_key)
             if existing is not None:
                 return existing

@@ -108,56 +108,63 @@ class LoginState(rx.State):
         headers = self.router.headers.raw_headers
         return client_ip(self.router.session.client_ip, headers.get("x-forwarded-for"))
 
-    @rx.event
+    @rx.event(background=True)
     async def submit(self, form: dict):
-        if self.loading:
-            return
+        """A background event: the password check (tens of milliseconds of hashing) and copying the
+        guest cart run without the state lock; the lock is taken only to read and change state."""
         email = form.get("email") if isinstance(form.get("email"), str) else ""
         password = form.get("password") if isinstance(form.get("password"), str) else ""
-        if not email.strip() or not password:
-            self.error = FILL_ALL_FIELDS
-            return
-        self.error = ""
-        self.loading = True
-        yield
+        async with self:
+            if self.loading:
+                return
+            if not email.strip() or not password:
+                self.error = FILL_ALL_FIELDS
+                return
+            self.error = ""
+            self.loading = True
+            client = self._client()
+            redirect_to = self.redirect_to
         try:
-            user, tokens, summary = await asyncio.to_thread(_login, email[:254], password[:256], self._client())
+            user, tokens, summary = await asyncio.to_thread(_login, email[:254], password[:256], client)
         except ServiceError as exc:
-            self.loading = False
+            async with self:
+                self.loading = False
             yield rx.toast.error("Login failed", description=exc.detail or auth_service.INVALID_CREDENTIALS)
             return
         except Exception:
             log.exception("login failed")
-            self.loading = False
+            async with self:
+                self.loading = False
             yield rx.toast.error("Login failed", description=auth_service.INVALID_CREDENTIALS)
             return
 
-        session_state = await self.get_state(SessionState)
-        await session_state._start(user, tokens.access, tokens.refresh, summary)
-        from .orders import OrdersState
+        async with self:
+            session_state = await self.get_state(SessionState)
+            await session_state._start(user, tokens.access, tokens.refresh, summary)
+            from .orders import OrdersState
 
-        (await self.get_state(OrdersState))._forget()  # SPEC §4: a login resets the orders store
-
-        cart = await self.get_state(CartState)
-        entries = _read_guest_cart(cart.cart_storage)
+            (await self.get_state(OrdersState))._forget()  # SPEC §4: a login resets the orders store
+            entries = _read_guest_cart((await self.get_state(CartState)).cart_storage)
         if entries:
             await asyncio.to_thread(_push_guest_cart, user, entries)
-        cart._forget()
-        try:
-            cart._reload(user)
-        except Exception:
-            log.exception("cart reload after login failed")
 
-        favorites = await self.get_state(FavoritesState)
-        moved = favorites._switch_user(user.id)  # the guest's favourites join the user's list
-        try:
-            favorites._sync_with_server(user, moved)
-        except Exception:
-            log.exception("favourites sync after login failed")
+        async with self:
+            cart = await self.get_state(CartState)
+            cart._forget()
+            try:
+                cart._reload(user)
+            except Exception:
+                log.exception("cart reload after login failed")
 
-        self.loading = False
+            favorites = await self.get_state(FavoritesState)
+            moved = favorites._switch_user(user.id)  # the guest's favourites join the user's list
+            try:
+                favorites._sync_with_server(user, moved)
+            except Exception:
+                log.exception("favourites sync after login failed")
+            self.loading = False
         yield rx.toast.success("Welcome back!", description="You have been successfully logged in")
-        yield rx.redirect(self.redirect_to or routes.HOME)
+        yield rx.redirect(redirect_to or routes.HOME)
 
 
 class RegisterState(rx.State):
@@ -185,32 +192,36 @@ class RegisterState(rx.State):
             errors["password"] = problem
         return errors
 
-    @rx.event
+    @rx.event(background=True)
     async def submit(self, form: dict):
-        if self.loading:
-            return
+        """A background event, like logging in: the password is hashed without the state lock."""
         data = {name: form.get(name) if isinstance(form.get(name), str) else "" for name in REGISTER_FIELDS}
-        errors = self._local_errors(data)
-        self.errors = errors
-        if errors:
-            return
-        self.loading = True
-        yield
+        async with self:
+            if self.loading:
+                return
+            errors = self._local_errors(data)
+            self.errors = errors
+            if errors:
+                return
+            self.loading = True
         payload = {**data, "role": "customer", "metadata": {}}
         try:
             client = client_ip(self.router.session.client_ip, self.router.headers.raw_headers.get("x-forwarded-for"))
             await asyncio.to_thread(_register, payload, client)
         except ServiceError as exc:
-            self.loading = False
-            self.errors = {name.split(".")[-1]: messages[0] for name, messages in exc.fields.items() if messages}
+            async with self:
+                self.loading = False
+                self.errors = {name.split(".")[-1]: messages[0] for name, messages in exc.fields.items() if messages}
             yield rx.toast.error("Registration failed", description=exc.detail or "Failed to create account")
             return
         except Exception:
             log.exception("registration failed")
-            self.loading = False
+            async with self:
+                self.loading = False
             yield rx.toast.error("Registration failed", description="Failed to create account")
             return
-        self.loading = False
-        self.form_version += 1
+        async with self:
+            self.loading = False
+            self.form_version += 1
         yield rx.toast.success("Account created!", description=ACCOUNT_CREATED)
         yield rx.redirect(routes.LOGIN)

@@ -1,11 +1,102 @@
 """Health and API-wide behaviour of the ASGI app."""
 
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+from discount_deals.settings import get_settings
+
 
 def test_health_answers_with_and_without_slash(client):
     for path in ("/api/health", "/api/health/"):
         response = client.get(path)
         assert response.status_code == 200
-        assert response.json() == {"status": "ok", "database": "ok"}
+        assert response.json() == {"status": "ok", "database": "ok", "redis": "not configured"}
+        assert response.headers["cache-control"] == "no-store"
+
+
+def test_liveness_answers_without_touching_anything(client):
+    for path in ("/api/live", "/api/live/"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert response.json() == {"status": "alive"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def redis_url_setting(monkeypatch):
+    def use(url: str) -> None:
+        monkeypatch.setenv("REFLEX_REDIS_URL", url)
+        get_settings.cache_clear()
+
+    yield use
+    monkeypatch.delenv("REFLEX_REDIS_URL", raising=False)
+    get_settings.cache_clear()
+
+
+def test_health_is_503_when_the_configured_redis_does_not_answer(client, redis_url_setting):
+    redis_url_setting(f"redis://127.0.0.1:{_free_port()}/0")
+    response = client.get("/api/health/")
+    assert response.status_code == 503
+    assert response.json() == {"status": "error", "database": "ok", "redis": "unreachable"}
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
+def test_health_follows_redis_down_and_back_up(client, redis_url_setting, tmp_path):
+    port = _free_port()
+    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--dir", str(tmp_path)]
+
+    def start() -> subprocess.Popen:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return process
+            except OSError:
+                time.sleep(0.05)
+        process.kill()
+        raise RuntimeError("redis-server did not start")
+
+    redis_url_setting(f"redis://127.0.0.1:{port}/0")
+    server = start()
+    try:
+        assert client.get("/api/health/").json() == {"status": "ok", "database": "ok", "redis": "ok"}
+        server.terminate()
+        server.wait(timeout=10)
+        down = client.get("/api/health/")
+        assert (down.status_code, down.json()["redis"]) == (503, "unreachable")
+        server = start()  # same address: the app's client reconnects by itself
+        up = client.get("/api/health/")
+        assert (up.status_code, up.json()) == (200, {"status": "ok", "database": "ok", "redis": "ok"})
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_health_is_503_when_the_database_does_not_answer(client, monkeypatch):
+    suite_database = os.environ.get("REFLEX_DB_URL")  # set when the suite runs on PostgreSQL
+    monkeypatch.setenv("REFLEX_DB_URL", f"postgresql+psycopg://nobody@127.0.0.1:{_free_port()}/none")
+    get_settings.cache_clear()
+    try:
+        response = client.get("/api/health/")
+    finally:
+        if suite_database is None:
+            monkeypatch.delenv("REFLEX_DB_URL")
+        else:
+            monkeypatch.setenv("REFLEX_DB_URL", suite_database)
+        get_settings.cache_clear()
+    assert response.status_code == 503
+    assert response.json() == {"status": "error", "database": "unreachable", "redis": "not configured"}
 
 
 def test_unknown_api_path_is_a_json_404(client):
@@ -32,3 +123,19 @@ def test_openapi_documents_400_not_422(client):
             assert "422" not in operation["responses"], f"{method} {path}"
     register = document["paths"]["/users/register/"]["post"]
     assert "400" in register["responses"]
+
+
+def test_health_is_503_when_the_database_has_no_schema(client, monkeypatch, tmp_path):
+    suite_database = os.environ.get("REFLEX_DB_URL")
+    monkeypatch.setenv("REFLEX_DB_URL", f"sqlite:///{tmp_path / 'never-migrated.db'}")
+    get_settings.cache_clear()
+    try:
+        response = client.get("/api/health/")
+    finally:
+        if suite_database is None:
+            monkeypatch.delenv("REFLEX_DB_URL")
+        else:
+            monkeypatch.setenv("REFLEX_DB_URL", suite_database)
+        get_settings.cache_clear()
+    assert response.status_code == 503
+    assert response.json()["database"] == "not migrated"

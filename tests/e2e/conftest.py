@@ -1,8 +1,9 @@
 """Browser tests: one production server per test run, driven by Playwright in Debian Chromium.
 
-The server (``reflex run --env prod``) gets its own folder for its SQLite database and media,
-is migrated and seeded with the demo catalogue first, and shares the test session's signing
-secret so tests can mint tokens and prepare data directly in its database (``live_db``).
+The server (``python -m discount_deals serve``, the production launcher ``make run`` uses) gets
+its own folder for its SQLite database and media, migrates and seeds the demo catalogue itself,
+and shares the test session's signing secret so tests can mint tokens and prepare data directly
+in its database (``live_db``).
 """
 
 from __future__ import annotations
@@ -89,16 +90,14 @@ def live_server() -> Iterator[LiveServer]:
     var_dir = Path(tempfile.mkdtemp(prefix="dd-live-"))
     port = _free_port()
     env = _server_env(var_dir, port)
-    for command in (["migrate"], ["seed-demo"]):
-        subprocess.run([sys.executable, "-m", "discount_deals", *command], cwd=ROOT, env=env, check=True)
     results = ROOT / "test-results"
     results.mkdir(exist_ok=True)
     log_path = results / "live-server.log"
     log = log_path.open("w")
     process = subprocess.Popen(
         [
-            sys.executable, "-m", "reflex", "run", "--env", "prod", "--backend-host", "127.0.0.1",
-            "--frontend-port", str(port), "--backend-port", str(port), "--loglevel", "info",
+            sys.executable, "-m", "discount_deals", "serve", "--host", "127.0.0.1", "--port", str(port),
+            "--seed-demo-if-empty",
         ],
         cwd=ROOT,
         env=env,

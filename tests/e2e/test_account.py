@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -117,11 +118,26 @@ def test_wrong_password_says_login_failed(page: Page, live_user, live_server):
     assert not storage(page, "accessToken")
 
 
-def test_repeated_failures_are_throttled_per_browser(page: Page, live_user):
+def _recorded_failures(live_server, email: str) -> int:
+    from sqlmodel import func, select
+
+    from discount_deals.models import LoginAttempt
+
+    with live_server.session() as session:
+        return session.exec(select(func.count()).select_from(LoginAttempt).where(LoginAttempt.email == email)).one()
+
+
+def test_repeated_failures_are_throttled_per_browser(page: Page, live_user, live_server):
     user, password = live_user()
     page.goto("/login")
-    for _ in range(5):
+    for attempt in range(1, 6):
         login_form(page, user.email, "wrong-password")
+        # Logging in is a background event: a submit while one is pending is ignored, so each
+        # attempt must have been answered (and recorded) before the next.
+        deadline = time.monotonic() + 30
+        while _recorded_failures(live_server, user.email) < attempt:
+            assert time.monotonic() < deadline, f"attempt {attempt} was not recorded"
+            time.sleep(0.1)
         expect(page.get_by_role("button", name="Login", exact=True)).to_be_enabled()
     expect(page.locator("[data-sonner-toast]").filter(has_text="Invalid credentials")).not_to_have_count(0)
     login_form(page, user.email, password)  # even the right password waits now

@@ -116,7 +116,7 @@ def test_the_same_idempotency_key_from_many_threads_places_one_order(customer, m
 
     results = run_threads(10, lambda _i: order_service.checkout(customer, idempotency_key="double-click"))
 
-    assert all(isinstance(r, models.Order) for r in results), results
+    assert all(isinstance(r, models.Order) for r in results), [r for r in results if not isinstance(r, models.Order)]
     assert len({order.id for order in results}) == 1
     assert count_rows(models.Order) == 1
     assert stock_of(product.id) == 48

@@ -1,0 +1,120 @@
+"""Admission of the API's writing requests: on SQLite they queue in the event loop, one at a time.
+
+Why: SQLite has one write lock per database. A writing request used to take it in one worker
+thread (its first statement) and release it in another (the commit after the response was
+serialised). With 60 writers at once, 40 threads (the whole thread pool) sat in SQLite's busy
+wait for the lock while its holder waited for a free thread to serialise its response: every
+writer stalled for the 30 s busy timeout. Now a writing request waits for its turn here,
+without a thread, and enters the thread pool only when it holds the turn, so the lock holder
+always finds a thread and the lock is held for milliseconds.
+
+The wait is bounded: a request that cannot start within ``DD_WRITE_WAIT_SECONDS``, or arrives
+when ``DD_WRITE_QUEUE_LIMIT`` requests are already waiting, gets 503 with ``Retry-After`` at
+once instead of hanging. On PostgreSQL nothing queues here (row locks and MVCC let writers run
+side by side). The turn is per worker process; between processes SQLite's busy timeout applies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.to_thread
+from anyio.lowlevel import RunVar
+from fastapi import Request
+
+from ..services import ServiceError
+from ..settings import get_settings
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Endpoints that write nothing themselves but call one that does (the fake payment provider's
+# approve/decline buttons post to our webhook in-process): holding the turn there would make
+# the webhook wait for the very request that waits for it.
+NO_TURN_PATHS = ("/payments/fake/",)
+BUSY = "The service is busy. Please try again."
+
+
+class Overloaded(ServiceError):
+    """503: the request was refused before it changed anything; the client may retry."""
+
+    status = 503
+
+    def __init__(self, retry_after: int):
+        super().__init__(BUSY)
+        self.headers = {"Retry-After": str(max(1, retry_after))}
+
+
+@dataclass
+class _WriteQueue:
+    lock: anyio.Lock = field(default_factory=anyio.Lock)
+    waiting: int = 0
+    # Recent time a turn was held (seconds, smoothed): estimates Retry-After.
+    typical_turn: float = 0.02
+
+
+_queue: RunVar[_WriteQueue] = RunVar("dd_write_queue")
+_limiter_sized: RunVar[bool] = RunVar("dd_thread_limiter_sized")
+
+
+def _current_queue() -> _WriteQueue:
+    """One queue per event loop (a worker process has one loop; tests make several)."""
+    try:
+        return _queue.get()
+    except LookupError:
+        queue = _WriteQueue()
+        _queue.set(queue)
+        return queue
+
+
+def size_thread_pool() -> None:
+    """Match the worker's thread pool to its database pool (once per event loop).
+
+    A thread that runs an endpoint needs a connection; more threads than connections would only
+    wait on the pool.
+    """
+    try:
+        _limiter_sized.get()
+    except LookupError:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = max(2, get_settings().db_pool_size)
+        _limiter_sized.set(True)
+
+
+async def _read_body_first(request: Request) -> None:
+    """Read a body the endpoint reads itself (bulk uploads) before queueing, so a slow upload
+    never holds the turn. Bodies over the bulk limit are left to the endpoint, which refuses them."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and 0 < int(length) <= get_settings().bulk_max_bytes:
+        await request.body()
+
+
+async def write_admission(request: Request) -> AsyncIterator[None]:
+    """FastAPI dependency (app-wide, function scope): hold the write turn for the whole endpoint.
+
+    Function scope releases the turn once the response is serialised and the session dependency
+    has committed, before the response is sent to the client.
+    """
+    size_thread_pool()
+    settings = get_settings()
+    if request.method in SAFE_METHODS or not settings.is_sqlite or any(p in request.url.path for p in NO_TURN_PATHS):
+        yield
+        return
+    await _read_body_first(request)
+    queue = _current_queue()
+    if queue.waiting >= settings.write_queue_limit:
+        raise Overloaded(math.ceil(queue.waiting * queue.typical_turn))
+    queue.waiting += 1
+    try:
+        with anyio.move_on_after(settings.write_wait_seconds) as waited:
+            await queue.lock.acquire()
+    finally:
+        queue.waiting -= 1
+    if waited.cancelled_caught:
+        raise Overloaded(math.ceil(max(1.0, queue.waiting * queue.typical_turn)))
+    started = anyio.current_time()
+    try:
+        yield
+    finally:
+        queue.typical_turn = 0.9 * queue.typical_turn + 0.1 * (anyio.current_time() - started)
+        queue.lock.release()

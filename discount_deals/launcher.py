@@ -1,0 +1,217 @@
+"""``python -m discount_deals serve``: the production server (``make run``) and, with ``--dev``, hot reload.
+
+In order, each step before the next:
+
+1. **Check the configuration** (preflight.py): one line per problem, exit status 2.
+2. **Migrate**: a cheap revision check when the schema is current.
+3. **Seed** the demo catalogue when asked and the catalogue is empty.
+4. **Build the frontend only when something it depends on changed**: the app's Python and
+   assets, rxconfig.py, reflex.lock, requirements.txt, Reflex's version and the address the
+   browser connects to (``DD_PUBLIC_URL``, else ``http://localhost:PORT``). The fingerprint of
+   the last build is kept in ``.web/dd-build.json`` together with the built index page's
+   modification time, so a build made by anything else (``reflex run``) is never mistaken for
+   ours. Instances started together from one checkout build once (a lock file).
+5. **Serve** with Granian, as ``reflex run --env prod`` would (page, websocket and ``/api`` on
+   one port), plus: a worker that dies is replaced (``respawn_failed_workers``); SIGTERM stops
+   accepting connections and gives in-flight requests ``DD_SHUTDOWN_TIMEOUT`` seconds;
+   one access-log line per request with status and duration; every log record on one line.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .preflight import Plan, plan_server
+from .settings import PROJECT_DIR
+
+APP_TARGET = "discount_deals.discount_deals:app"
+FRONTEND_INPUTS = ("discount_deals", "assets", "rxconfig.py", "reflex.lock", "requirements.txt")
+BUILD_STAMP = ".web/dd-build.json"
+BUILD_LOCK = ".web-build.lock"
+STATIC_INDEX = ".web/build/client/index.html"
+# Settings read by the frontend build besides the files (they change what the browser is given).
+FRONTEND_ENV = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL", "REFLEX_FRONTEND_PATH", "REFLEX_SSR", "REFLEX_TRANSPORT")
+
+
+def _say(message: str) -> None:
+    print(message, flush=True)
+
+
+def frontend_address(public_url: str, port: int) -> str:
+    """Where the browser reaches the server: the public URL, else this port on the browser's own host."""
+    return public_url or f"http://localhost:{port}"
+
+
+def frontend_fingerprint(root: Path = PROJECT_DIR) -> str:
+    from reflex_base import constants
+
+    digest = hashlib.sha256()
+    digest.update(f"reflex {constants.Reflex.VERSION}\n".encode())
+    for name in FRONTEND_ENV:
+        digest.update(f"{name}={os.environ.get(name, '')}\n".encode())
+    for entry in FRONTEND_INPUTS:
+        base = root / entry
+        paths = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
+        for path in paths:
+            relative = path.relative_to(root)
+            if "__pycache__" in relative.parts or relative.suffix == ".pyc" or relative.parts[:2] == ("assets", "external"):
+                continue
+            digest.update(f"{relative}\n".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _built_index_mtime(root: Path) -> int | None:
+    index = root / STATIC_INDEX
+    return index.stat().st_mtime_ns if index.exists() else None
+
+
+def frontend_is_current(fingerprint: str, root: Path = PROJECT_DIR) -> bool:
+    try:
+        stamp = json.loads((root / BUILD_STAMP).read_text())
+    except (OSError, ValueError):
+        return False
+    mtime = _built_index_mtime(root)
+    return mtime is not None and stamp.get("fingerprint") == fingerprint and stamp.get("index_mtime_ns") == mtime
+
+
+def ensure_frontend(address: str, root: Path = PROJECT_DIR) -> bool:
+    """Build the production frontend unless the last build is still current. True when it built."""
+    os.environ["REFLEX_API_URL"] = address
+    os.environ["REFLEX_DEPLOY_URL"] = address
+    with (root / BUILD_LOCK).open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one build per checkout, even with several instances starting
+        fingerprint = frontend_fingerprint(root)
+        if frontend_is_current(fingerprint, root):
+            _say(f"Frontend is up to date (built for {address}): build skipped.")
+            return False
+        _say(f"Building the frontend for {address} ...")
+        result = subprocess.run(
+            [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip", "--env", "prod", "--loglevel", "warning"],
+            cwd=root,
+            env=os.environ.copy(),
+            check=False,
+        )
+        if result.returncode != 0:
+            raise SystemExit("error: the frontend build failed (see the output above)")
+        (root / BUILD_STAMP).write_text(
+            json.dumps({"fingerprint": fingerprint, "index_mtime_ns": _built_index_mtime(root), "address": address})
+        )
+        _say("Frontend built.")
+        return True
+
+
+def _seed_if_empty() -> None:
+    from sqlmodel import select
+
+    from .db import session_scope
+    from .models import Product
+    from .services.demo_catalogue import seed_demo
+
+    with session_scope() as session:
+        if session.exec(select(Product.id).limit(1)).first() is not None:
+            _say("Catalogue already has products: not seeding.")
+            return
+        result = seed_demo(session)
+    _say(f"Demo catalogue: {result.products_created} products in {result.categories_created} categories added.")
+
+
+def _export_plan(plan: Plan) -> None:
+    """Workers (and Reflex) read the checked, normalised values."""
+    os.environ["REFLEX_DB_URL"] = plan.database_url
+    os.environ["DD_DB_POOL_SIZE"] = str(plan.pool_size)
+    os.environ["GRANIAN_WORKERS"] = str(plan.workers)
+    from .settings import get_settings
+
+    get_settings.cache_clear()
+
+
+def prepare(plan: Plan, *, seed: bool) -> None:
+    from .db import dispose_engines
+    from .migrations import upgrade_head
+
+    _export_plan(plan)
+    _say(upgrade_head().message())
+    if seed:
+        _seed_if_empty()
+    # No connection may cross the fork into the workers.
+    dispose_engines()
+
+
+def serve(*, host: str, port: int, workers: int | None, dev: bool, seed: bool) -> int:
+    plan = plan_server(production=not dev, workers=workers)
+    for line in plan.summary():
+        _say(line)
+    if plan.problems:
+        for problem in plan.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
+    prepare(plan, seed=seed)
+    if dev:
+        return _run_dev(host, port)
+    address = frontend_address(plan.public_url, port)
+    ensure_frontend(address)
+    return _run_production(plan, host, port)
+
+
+def _run_dev(host: str, port: int) -> int:
+    """``reflex run`` (hot reload) with the venv's Node first on PATH."""
+    env = os.environ.copy()
+    command = [sys.executable, "-m", "reflex", "run", "--env", "dev", "--frontend-port", str(port), "--backend-host", host]
+    _say("Starting the development server (hot reload): " + " ".join(command[2:]))
+    os.execvpe(sys.executable, command, env)
+    return 0  # not reached
+
+
+def shutdown_timeout() -> int:
+    raw = os.environ.get("DD_SHUTDOWN_TIMEOUT", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else 30
+
+
+def _run_production(plan: Plan, host: str, port: int) -> int:
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+    from granian.server import Server
+    from reflex.utils import exec as reflex_exec
+
+    from .logs import ACCESS_FORMAT, server_logging_config
+
+    from reflex_base import constants
+    from reflex_base.environment import environment
+
+    environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
+    environment.REFLEX_SKIP_COMPILE.set(True)  # the frontend is built (step 4); workers only serve it
+    environment.REFLEX_MOUNT_FRONTEND_COMPILED_APP.set(True)
+    os.environ.update(REFLEX_FRONTEND_PORT=str(port), REFLEX_BACKEND_PORT=str(port))
+    # As `reflex run --env prod` does: import the app once here so forked workers share it and a
+    # replacement worker starts in a moment.
+    start_method = reflex_exec._backend_start_method()
+    if start_method is not None:
+        multiprocessing.set_start_method(start_method, force=True)
+        if start_method == "fork" and not reflex_exec._preload_for_fork(None):
+            multiprocessing.set_start_method("spawn", force=True)
+    server = Server(
+        target=APP_TARGET,
+        factory=True,
+        address=host,
+        port=port,
+        interface=Interfaces.ASGI,
+        workers=plan.workers,
+        respawn_failed_workers=True,
+        respawn_interval=1.0,
+        workers_kill_timeout=shutdown_timeout(),
+        log_level=LogLevels.info,
+        log_dictconfig=server_logging_config(),
+        log_access=os.environ.get("DD_ACCESS_LOG", "1").strip().lower() not in ("0", "false", "no", "off"),
+        log_access_format=ACCESS_FORMAT,
+    )
+    _say(f"Serving on http://{host}:{port} with {plan.workers} worker(s); SIGTERM stops gracefully.")
+    server.serve()
+    return 0

@@ -1,0 +1,250 @@
+"""Configuration checked before anything runs (``serve``, ``check-config``; the database part for every CLI command).
+
+Each problem is one line that says what is wrong and what to do; the caller prints them all and
+exits with status 2, without a traceback. Nothing here writes to the database.
+
+What is checked: every setting parses; the database URL (``postgres://`` and ``postgresql://``
+are mapped to psycopg 3; other databases are refused) and that it answers; the Redis URL and
+that Redis answers; the signing secret in production with several workers or hosts; the worker
+count; the connection budget (workers × pool × instances ≤ 80 % of PostgreSQL's
+``max_connections``, the default pool is derived from it); the public URL.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .settings import Settings, get_settings, normalize_database_url, redact_url
+
+MAX_WORKERS = 32
+MIN_SECRET_LENGTH = 32
+CONNECTION_SHARE = 0.8  # of PostgreSQL's max_connections, for all app processes together
+MAX_DEFAULT_POOL = 20
+MIN_POOL = 2
+CHECK_TIMEOUT_S = 5
+
+
+@dataclass
+class Plan:
+    """What a server start will use, and what stands in its way."""
+
+    database_url: str = ""
+    database_kind: str = ""
+    redis_url: str = ""
+    workers: int = 1
+    instances: int = 1
+    pool_size: int = 0
+    max_connections: int | None = None
+    public_url: str = ""
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> list[str]:
+        lines = [f"Database: {redact_url(self.database_url)}"]
+        lines.append(f"Redis: {redact_url(self.redis_url)}" if self.redis_url else "Redis: not configured (one worker)")
+        budget = f", PostgreSQL max_connections {self.max_connections}" if self.max_connections else ""
+        lines.append(f"Workers: {self.workers} (database pool {self.pool_size} per worker{budget})")
+        lines.append(f"Public URL: {self.public_url}" if self.public_url else "Public URL: not set (URLs follow the request)")
+        return lines
+
+
+def _int_env(name: str, problems: list[str], *, minimum: int, maximum: int | None = None) -> int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        problems.append(f"{name} must be a whole number, got {raw!r}")
+        return None
+    if value < minimum or (maximum is not None and value > maximum):
+        span = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+        problems.append(f"{name} must be {span}, got {value}")
+        return None
+    return value
+
+
+def check_database_url(raw: str) -> tuple[str, str, list[str]]:
+    """(normalised URL, "sqlite" | "postgresql", problems) — the URL's form only, no connection."""
+    url = normalize_database_url(raw)
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return url, "", [
+            f"REFLEX_DB_URL is not a database URL ({redact_url(raw)}): use sqlite:///path/to/file.db "
+            "or postgresql://user:password@host:5432/dbname"
+        ]
+    backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+    if backend == "sqlite":
+        if driver not in ("pysqlite", "sqlite"):
+            return url, "", [f"REFLEX_DB_URL uses the SQLite driver {driver!r}, which is not supported: use sqlite:///path"]
+        if not parsed.database or parsed.database == ":memory:":
+            return url, "", ["REFLEX_DB_URL must name a SQLite file (sqlite:///path/to/file.db), not an in-memory database"]
+        return url, "sqlite", []
+    if backend == "postgresql":
+        if driver != "psycopg":
+            return url, "", [
+                f"REFLEX_DB_URL asks for the PostgreSQL driver {driver!r}, which is not installed: "
+                "write postgresql://... (psycopg 3 is used)"
+            ]
+        if not parsed.database:
+            return url, "", ["REFLEX_DB_URL has no database name: postgresql://user:password@host:5432/dbname"]
+        return url, "postgresql", []
+    return url, "", [
+        f"REFLEX_DB_URL names an unsupported database ({backend}): use SQLite (sqlite:///path/to/file.db) "
+        "or PostgreSQL (postgresql://user:password@host:5432/dbname)"
+    ]
+
+
+def probe_database(url: str, kind: str) -> tuple[int | None, list[str]]:
+    """Connect once (bounded wait). Returns PostgreSQL's max_connections (None for SQLite) and problems."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.pool import NullPool
+
+    parsed = make_url(url)
+    if kind == "sqlite":
+        folder = Path(parsed.database).expanduser().resolve().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return None, [f"cannot create the folder {folder} for the SQLite database: {exc.strerror}"]
+        if not os.access(folder, os.W_OK):
+            return None, [f"the SQLite database folder {folder} is not writable"]
+        return None, []
+    where = f"{parsed.host or parsed.query.get('host') or 'local socket'}:{parsed.port or 5432}/{parsed.database}"
+    engine = create_engine(url, poolclass=NullPool, connect_args={"connect_timeout": CHECK_TIMEOUT_S})
+    try:
+        with engine.connect() as connection:
+            max_connections = int(connection.execute(text("SHOW max_connections")).scalar_one())
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", exc) or exc).strip().splitlines()
+        return None, [f"cannot connect to PostgreSQL at {where}: {reason[0] if reason else type(exc).__name__}"]
+    finally:
+        engine.dispose()
+    return max_connections, []
+
+
+def check_redis(url: str, *, connect: bool = True) -> list[str]:
+    """The Redis URL parses and (``connect``) Redis answers a PING within a few seconds."""
+    if not url:
+        return []
+    scheme = urlsplit(url).scheme
+    if scheme not in ("redis", "rediss", "unix"):
+        return [f"REFLEX_REDIS_URL must start with redis://, rediss:// or unix:// (got {redact_url(url)})"]
+    import redis
+    from redis.exceptions import RedisError
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=CHECK_TIMEOUT_S, socket_timeout=CHECK_TIMEOUT_S)
+    except (ValueError, TypeError) as exc:
+        return [f"REFLEX_REDIS_URL is not a valid Redis URL ({redact_url(url)}): {exc}"]
+    if not connect:
+        return []
+    try:
+        client.ping()
+    except RedisError as exc:
+        return [f"cannot reach Redis at {redact_url(url)}: {str(exc).strip() or type(exc).__name__}"]
+    finally:
+        client.close()
+    return []
+
+
+def check_public_url(raw: str) -> list[str]:
+    if not raw:
+        return []
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return [f"DD_PUBLIC_URL must be the shop's address such as https://shop.example.com (got {raw!r})"]
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        return [f"DD_PUBLIC_URL must be an origin without path, query or credentials, such as https://shop.example.com (got {raw!r})"]
+    return []
+
+
+def default_workers(redis_url: str) -> int:
+    """One worker without Redis (sessions live in the process); with Redis one per core, at most 4."""
+    return 1 if not redis_url else max(1, min(os.cpu_count() or 1, 4))
+
+
+def plan_server(*, production: bool, workers: int | None = None, connect: bool = True) -> Plan:
+    """Check the configuration for a server start. ``workers`` overrides ``GRANIAN_WORKERS``."""
+    plan = Plan()
+    problems = plan.problems
+    raw_url = os.environ.get("REFLEX_DB_URL", "").strip()
+    try:
+        settings: Settings | None = get_settings()
+    except (ValueError, RuntimeError, OSError) as exc:
+        problems.append(str(exc))
+        settings = None
+    if raw_url:
+        plan.database_url, plan.database_kind, url_problems = check_database_url(raw_url)
+        problems += url_problems
+    elif settings is not None:
+        plan.database_url, plan.database_kind = settings.database_url, "sqlite"
+
+    plan.redis_url = os.environ.get("REFLEX_REDIS_URL", "").strip()
+    redis_problems = check_redis(plan.redis_url, connect=connect)
+    problems += redis_problems
+
+    env_workers = _int_env("GRANIAN_WORKERS", problems, minimum=1, maximum=MAX_WORKERS)
+    plan.workers = workers or env_workers or default_workers(plan.redis_url)
+    if not 1 <= plan.workers <= MAX_WORKERS:
+        problems.append(f"the worker count must be from 1 to {MAX_WORKERS}, got {plan.workers}")
+    if plan.workers > 1 and not plan.redis_url:
+        problems.append(
+            f"{plan.workers} workers need REFLEX_REDIS_URL: without Redis each worker keeps its own sessions "
+            "(set REFLEX_REDIS_URL or use one worker)"
+        )
+    plan.instances = _int_env("DD_INSTANCES", problems, minimum=1, maximum=1000) or 1
+
+    plan.public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
+    problems += check_public_url(plan.public_url)
+
+    if production and (plan.workers > 1 or plan.instances > 1 or plan.redis_url):
+        secret = os.environ.get("DD_SECRET_KEY", "").strip()
+        if not secret:
+            problems.append(
+                "DD_SECRET_KEY must be set when several workers or hosts serve the shop (Redis, GRANIAN_WORKERS > 1 "
+                "or DD_INSTANCES > 1): every host must sign tokens with the same secret, e.g. "
+                "DD_SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
+        elif len(secret) < MIN_SECRET_LENGTH:
+            problems.append(f"DD_SECRET_KEY is too short: use at least {MIN_SECRET_LENGTH} random characters")
+
+    explicit_pool = _int_env("DD_DB_POOL_SIZE", problems, minimum=1, maximum=1000)
+    if plan.database_kind and not any(p.startswith("REFLEX_DB_URL") for p in problems):
+        if connect:
+            plan.max_connections, db_problems = probe_database(plan.database_url, plan.database_kind)
+            problems += db_problems
+    processes = plan.workers * plan.instances
+    if plan.database_kind == "sqlite":
+        plan.pool_size = explicit_pool or 40
+        if plan.instances > 1:
+            problems.append("a SQLite file cannot be shared by several hosts (DD_INSTANCES > 1): use PostgreSQL")
+    elif plan.max_connections:
+        budget = int(plan.max_connections * CONNECTION_SHARE)
+        if explicit_pool:
+            plan.pool_size = explicit_pool
+            if explicit_pool * processes > budget:
+                problems.append(
+                    f"DD_DB_POOL_SIZE={explicit_pool} × {plan.workers} workers × {plan.instances} instances = "
+                    f"{explicit_pool * processes} connections, over 80 % of PostgreSQL's max_connections "
+                    f"({plan.max_connections}): lower DD_DB_POOL_SIZE or the workers"
+                )
+        else:
+            plan.pool_size = min(MAX_DEFAULT_POOL, budget // processes)
+            if plan.pool_size < MIN_POOL:
+                problems.append(
+                    f"{plan.workers} workers × {plan.instances} instances leave fewer than {MIN_POOL} connections each "
+                    f"within 80 % of PostgreSQL's max_connections ({plan.max_connections}): use fewer workers "
+                    "or raise max_connections"
+                )
+    else:
+        plan.pool_size = explicit_pool or 10
+    return plan

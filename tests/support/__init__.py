@@ -1,0 +1,1 @@
+"""Helpers shared by the production smoke test and the benchmarks."""

@@ -1,0 +1,15 @@
+"""Handlers that wait (password hashing, placing an order, the payment pauses) are background events:
+they take the Reflex state lock only to read and change state (issue 12, item 10)."""
+
+import pytest
+
+from discount_deals.state.auth import LoginState, RegisterState
+from discount_deals.state.checkout import CheckoutState
+
+
+@pytest.mark.parametrize(
+    "state, name",
+    [(CheckoutState, "place_order"), (LoginState, "submit"), (RegisterState, "submit")],
+)
+def test_waiting_handlers_run_in_the_background(state, name):
+    assert state.event_handlers[name].is_background

@@ -1,0 +1,129 @@
+"""Configuration checked before migrate or build: one clear line per problem (issue 12, item 6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from discount_deals import preflight
+from discount_deals.settings import get_settings, normalize_database_url, redact_url
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("postgres://u:p@db:5432/shop", "postgresql+psycopg://u:p@db:5432/shop"),
+        ("postgresql://u:p@db/shop", "postgresql+psycopg://u:p@db/shop"),
+        ("postgresql+psycopg://u@db/shop", "postgresql+psycopg://u@db/shop"),
+        ("sqlite:////srv/dd.db", "sqlite:////srv/dd.db"),
+    ],
+)
+def test_postgres_urls_map_to_psycopg3(raw, expected):
+    assert normalize_database_url(raw) == expected
+    url, kind, problems = preflight.check_database_url(raw)
+    assert (url, problems) == (expected, [])
+    assert kind in ("sqlite", "postgresql")
+
+
+@pytest.mark.parametrize(
+    "raw, says",
+    [
+        ("not a url", "REFLEX_DB_URL is not a database URL"),
+        ("mysql://u:p@db/shop", "unsupported database (mysql)"),
+        ("postgresql+psycopg2://u@db/shop", "driver 'psycopg2', which is not installed"),
+        ("sqlite://", "must name a SQLite file"),
+        ("postgresql://u@db", "has no database name"),
+    ],
+)
+def test_bad_database_urls_are_one_clear_line(raw, says):
+    _url, _kind, problems = preflight.check_database_url(raw)
+    assert len(problems) == 1
+    assert says in problems[0]
+    assert "\n" not in problems[0]
+
+
+def test_passwords_are_hidden():
+    assert redact_url("postgresql+psycopg://shop:s3cret@db:5432/shop") == "postgresql+psycopg://shop:***@db:5432/shop"
+    assert redact_url("redis://:s3cret@cache:6379/0") == "redis://:***@cache:6379/0"
+    assert redact_url("sqlite:////srv/dd.db") == "sqlite:////srv/dd.db"
+
+
+@pytest.mark.parametrize(
+    "raw, ok",
+    [
+        ("https://shop.example.com", True),
+        ("http://127.0.0.1:8080", True),
+        ("shop.example.com", False),
+        ("https://shop.example.com/store", False),
+        ("ftp://shop.example.com", False),
+    ],
+)
+def test_public_url_must_be_an_origin(raw, ok):
+    assert (preflight.check_public_url(raw) == []) is ok
+
+
+def test_redis_url_scheme_is_checked_without_connecting():
+    assert preflight.check_redis("redis://127.0.0.1:6379/0", connect=False) == []
+    assert "must start with redis://" in preflight.check_redis("http://127.0.0.1:6379", connect=False)[0]
+
+
+@pytest.fixture
+def environment(monkeypatch):
+    for name in ("REFLEX_REDIS_URL", "GRANIAN_WORKERS", "DD_INSTANCES", "DD_DB_POOL_SIZE", "DD_PUBLIC_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+    def use(**values: str) -> None:
+        for name, value in values.items():
+            monkeypatch.setenv(name, value)
+        get_settings.cache_clear()
+
+    yield use
+    get_settings.cache_clear()
+
+
+def test_several_workers_need_redis(environment):
+    environment(GRANIAN_WORKERS="3")
+    plan = preflight.plan_server(production=False, connect=False)
+    assert any("3 workers need REFLEX_REDIS_URL" in p for p in plan.problems)
+
+
+def test_bad_worker_count(environment):
+    environment(GRANIAN_WORKERS="lots")
+    plan = preflight.plan_server(production=False, connect=False)
+    assert "GRANIAN_WORKERS must be a whole number, got 'lots'" in plan.problems
+
+
+def test_production_with_redis_needs_a_shared_secret(environment, monkeypatch):
+    environment(REFLEX_REDIS_URL="redis://127.0.0.1:6379/0")
+    monkeypatch.delenv("DD_SECRET_KEY")
+    plan = preflight.plan_server(production=True, connect=False)
+    assert any(p.startswith("DD_SECRET_KEY must be set") for p in plan.problems)
+    assert not preflight.plan_server(production=False, connect=False).problems  # development: fine
+    monkeypatch.setenv("DD_SECRET_KEY", "short")
+    assert any("too short" in p for p in preflight.plan_server(production=True, connect=False).problems)
+
+
+def test_one_worker_without_redis_is_the_default(environment):
+    plan = preflight.plan_server(production=True, connect=False)
+    assert plan.workers == 1
+    assert plan.problems == []
+
+
+def test_pool_defaults_to_the_connection_budget(environment, monkeypatch):
+    environment(REFLEX_REDIS_URL="redis://127.0.0.1:6379/0", GRANIAN_WORKERS="5", DD_INSTANCES="2",
+                REFLEX_DB_URL="postgresql://u@db/shop")
+    # PostgreSQL with the default max_connections and a Redis that answers.
+    monkeypatch.setattr(preflight, "probe_database", lambda url, kind: (100, []))
+    monkeypatch.setattr(preflight, "check_redis", lambda url, connect=True: [])
+    plan = preflight.plan_server(production=False)
+    assert plan.problems == []
+    assert plan.pool_size == 8  # 80 % of 100 connections over 5 workers × 2 instances
+    environment(DD_DB_POOL_SIZE="30")
+    plan = preflight.plan_server(production=False)
+    assert any("30 × 5 workers × 2 instances = 300 connections" in p for p in plan.problems)
+
+
+def test_sqlite_cannot_serve_several_hosts(environment):
+    environment(DD_INSTANCES="2")
+    plan = preflight.plan_server(production=False, connect=False)
+    if get_settings().is_sqlite:
+        assert any("cannot be shared by several hosts" in p for p in plan.problems)
