@@ -17,9 +17,16 @@ from fastapi.routing import APIRoute
 from starlette.responses import Response
 
 from .. import bounded_json
+from ..settings import get_settings
 
 DEFAULT_LIMIT = 64 * 1024  # accounts, cart, checkout: a few hundred bytes in practice
 LIMIT_ATTRIBUTE = "json_body_limit"
+
+
+def upload_body_limit() -> int:
+    """Endpoints that read their own bodies (uploads) may be read whole up to the bulk limit
+    plus a multipart envelope: they refuse larger files themselves, with their own messages."""
+    return get_settings().bulk_max_bytes + 64 * 1024
 
 
 class BodyRefused(HTTPException):
@@ -69,8 +76,9 @@ class BoundedRequest(Request):
         return self._json
 
 
-def body_limit(limit: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Give an endpoint a body limit other than :data:`DEFAULT_LIMIT` (apply below the route decorator)."""
+def body_limit(limit: int | Callable[[], int]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Give an endpoint a body limit other than :data:`DEFAULT_LIMIT`: bytes, or a function of
+    no arguments that returns them (read per request, for limits that are settings)."""
 
     def mark(endpoint: Callable[..., Any]) -> Callable[..., Any]:
         setattr(endpoint, LIMIT_ATTRIBUTE, limit)
@@ -86,7 +94,7 @@ class BoundedJSONRoute(APIRoute):
 
         async def bounded(request: Request) -> Response:
             wrapped = BoundedRequest(request.scope, request.receive, request._send)  # noqa: SLF001
-            wrapped.body_limit = limit
+            wrapped.body_limit = limit() if callable(limit) else limit
             return await handler(wrapped)
 
         return bounded

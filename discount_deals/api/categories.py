@@ -11,7 +11,7 @@ from ..models import Category
 from ..services import bulk_import, catalog, idempotency
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
-from .bodies import body_limit
+from .bodies import body_limit, upload_body_limit
 from .products import (
     PRODUCT_BODY_LIMIT,
     UPLOAD_BODY_DOC,
@@ -59,6 +59,7 @@ def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSe
 @router.post(
     "/category/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC, **documents(BulkResultOut, 201)
 )
+@body_limit(upload_body_limit)
 async def bulk_upload_categories(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many categories from ``{"categories": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "categories", bulk_import.parse_categories_csv)

@@ -22,7 +22,7 @@ from ..models import Category, Product, User
 from ..services import ServiceError, ValidationFailed, bulk_import, catalog, idempotency
 from ..services.catalog.listing import ORDERINGS, PRICE_RANGES
 from ..settings import get_settings
-from .bodies import body_limit, parse_json
+from .bodies import body_limit, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
@@ -249,6 +249,7 @@ async def featured_products(
     "/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC, **documents(BulkResultOut, 201)
 )
 @declares(403)
+@body_limit(upload_body_limit)
 async def bulk_upload_products(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many products from ``{"products": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "products", bulk_import.parse_products_csv)
