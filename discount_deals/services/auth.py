@@ -309,10 +309,9 @@ def login_retry_after(session: Session, email: str, client: str) -> int:
     row = session.get(AuthThrottle, (throttle.LOGIN, _login_key(email, client)))
     if row is None or row.hits < settings.login_max_failures:
         return 0
-    count = throttle.Count(row.hits, row.window_start, settings.login_window_seconds)
     if row.window_start + settings.login_window_seconds <= time.time():
         return 0
-    return count.retry_after()
+    return throttle.Count(row.hits, row.window_start, settings.login_window_seconds).retry_after()
 
 
 def login(session: Session, email: str, password: str, client: str) -> tuple[User, TokenPair]:
