@@ -63,6 +63,16 @@ def test_the_shop_runs_under_its_csp_without_violations(page: Page, live_user, l
     assert violations == []
 
 
+def test_a_dynamic_route_runs_under_the_csp(page: Page, live_user):
+    """/orders/{id} is served from the SPA fallback page, not a page of its own."""
+    violations = _watch_csp(page)
+    user, _ = live_user()
+    sign_in(page, user)
+    page.goto("/orders/00000000-0000-4000-8000-000000000000")
+    expect(page.get_by_text("Failed to load order.")).to_be_visible()
+    assert violations == []
+
+
 def test_admin_and_api_docs_run_under_the_csp(page: Page, live_user):
     violations = _watch_csp(page)
     admin, _ = live_user(role="admin")
