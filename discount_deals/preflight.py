@@ -7,7 +7,8 @@ What is checked: every setting parses; the database URL (``postgres://`` and ``p
 are mapped to psycopg 3; other databases are refused) and that it answers; the Redis URL and
 that Redis answers; the signing secret in production with several workers or hosts; the worker
 count; the connection budget (workers × pool × instances ≤ 80 % of PostgreSQL's
-``max_connections``, the default pool is derived from it); the public URL.
+``max_connections``, the default pool is derived from it); the public URL; that a shop served at
+a public address does not take payments through the fake provider.
 """
 
 from __future__ import annotations
@@ -167,6 +168,24 @@ def check_public_url(raw: str) -> list[str]:
     return []
 
 
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def check_payment_provider(settings: Settings, public_url: str) -> list[str]:
+    """The fake provider lets anyone approve their own mobile-money payment on our test page:
+    fine on this machine, refused for a shop served at a public address unless asked for."""
+    host = urlsplit(public_url).hostname if public_url else None
+    if settings.checkout.payment_provider != "fake" or not host or host in LOOPBACK_HOSTS:
+        return []
+    if os.environ.get("DD_ALLOW_FAKE_PAYMENTS", "").strip().lower() in {"1", "true", "yes"}:
+        return []
+    return [
+        f"DD_PAYMENT_PROVIDER is 'fake' for a shop served at {public_url}: shoppers could approve their own "
+        "payments. Set DD_PAYMENT_PROVIDER=paystack with DD_PAYSTACK_SECRET_KEY, or DD_ALLOW_FAKE_PAYMENTS=1 "
+        "for a demonstration"
+    ]
+
+
 def default_workers(redis_url: str) -> int:
     """One worker without Redis (sessions live in the process); with Redis one per core, at most 4."""
     return 1 if not redis_url else max(1, min(os.cpu_count() or 1, 4))
@@ -205,6 +224,8 @@ def plan_server(*, production: bool, workers: int | None = None, connect: bool =
 
     plan.public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
     problems += check_public_url(plan.public_url)
+    if production and settings is not None:
+        problems += check_payment_provider(settings, plan.public_url)
 
     if production and (plan.workers > 1 or plan.instances > 1 or plan.redis_url):
         secret = os.environ.get("DD_SECRET_KEY", "").strip()

@@ -127,3 +127,18 @@ def test_sqlite_cannot_serve_several_hosts(environment):
     plan = preflight.plan_server(production=False, connect=False)
     if get_settings().is_sqlite:
         assert any("cannot be shared by several hosts" in p for p in plan.problems)
+
+
+def test_a_public_shop_refuses_the_fake_payment_provider(environment, monkeypatch):
+    for name in ("DD_PAYMENT_PROVIDER", "DD_ALLOW_FAKE_PAYMENTS"):
+        monkeypatch.delenv(name, raising=False)
+    environment(DD_PUBLIC_URL="https://shop.example.com")
+    problems = preflight.plan_server(production=True, connect=False).problems
+    assert any(p.startswith("DD_PAYMENT_PROVIDER is 'fake' for a shop served at https://shop.example.com") for p in problems)
+    assert not preflight.plan_server(production=False, connect=False).problems  # development: fine
+    environment(DD_PUBLIC_URL="https://127.0.0.1:8443")  # this machine only (the smoke test)
+    assert not preflight.plan_server(production=True, connect=False).problems
+    environment(DD_PUBLIC_URL="https://shop.example.com", DD_ALLOW_FAKE_PAYMENTS="1")
+    assert not preflight.plan_server(production=True, connect=False).problems
+    environment(DD_ALLOW_FAKE_PAYMENTS="", DD_PAYMENT_PROVIDER="paystack", DD_PAYSTACK_SECRET_KEY="sk_test_x")
+    assert not preflight.plan_server(production=True, connect=False).problems
