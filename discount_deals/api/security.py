@@ -199,13 +199,14 @@ class _Responder:
         if message["type"] == "http.response.start":
             headers = MutableHeaders(scope=message)
             self._common(headers)
-            is_html = headers.get("content-type", "").startswith("text/html")
-            if not is_html:
-                headers["Content-Security-Policy"] = NON_HTML_POLICY
+            if message["status"] == 304:
+                # No policy at all: the browser merges a 304's headers into the cached response,
+                # which keeps the policy it was stored with (the one matching its scripts). A 304
+                # carries no Content-Type, so it cannot tell a page from a script here.
                 await self._send(message)
                 return
-            if message["status"] == 304:
-                # Keep the policy stored with the cached page (it matches that page's scripts).
+            if not headers.get("content-type", "").startswith("text/html"):
+                headers["Content-Security-Policy"] = NON_HTML_POLICY
                 await self._send(message)
                 return
             self._start = message

@@ -161,3 +161,28 @@ def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path):
     assert [m["type"] for m in sent] == ["http.response.start", "http.response.pathsend"]
     headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
     assert security.inline_script_hashes(b"<script>boot()</script>")[0] in headers["content-security-policy"]
+
+
+def test_a_304_carries_no_policy(tmp_path):
+    """A browser merges a 304's headers into its cached page: a policy there (even the strict
+    one for non-pages, as a 304 has no Content-Type) would replace the page's own."""
+    import asyncio
+
+    sent: list[dict] = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 304, "headers": [(b"etag", b'"abc"')]})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    scope = {"type": "http", "method": "GET", "path": "/products", "scheme": "http",
+             "headers": [(b"host", b"shop.example"), (b"accept", b"text/html"), (b"if-none-match", b'"abc"')]}
+    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+    headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
+    assert "content-security-policy" not in headers
+    assert headers["x-content-type-options"] == "nosniff"
