@@ -19,7 +19,7 @@ from starlette.datastructures import UploadFile
 
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
-from ..services import ServiceError, ValidationFailed, bulk_import, catalog, idempotency
+from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
 from ..services.catalog.listing import ORDERINGS, PRICE_RANGES
 from ..settings import get_settings
 from .bodies import body_limit, parse_json, upload_body_limit
@@ -147,8 +147,9 @@ async def idempotent_bulk_upload(
 
     try:
         answer, replayed = await run_in_threadpool(run)
-    except IntegrityError:
-        # PostgreSQL: a twin with the same key committed first; answer as it did.
+    except (IntegrityError, Conflict):
+        # PostgreSQL: a twin with the same key committed first (its rows, or its key, made ours
+        # conflict); answer as it did.
         stored = await run_in_threadpool(stored_by_twin) if key else None
         if stored is None:
             raise
