@@ -207,14 +207,14 @@ def main() -> None:
     sections = []
     for database, entry in sorted(recorded.items()):
         rows = "\n".join(
-            f"| {n + 1} | {s['rss_before_mb']} | +{s['peak_growth_mb']} | +{s['kept_after_3s_mb']} | {s['seconds_for_8']} |"
+            f"| {n + 1} | {s['rss_before_mb']} | {s['peak_growth_mb']:+} | {s['kept_after_3s_mb']:+} | {s['seconds_for_8']} |"
             for n, s in enumerate(entry["runs"])
         )
         sections.append(
             f"## {database}\n\n"
             "| run | RSS before (MB) | peak growth (MB) | kept after 3 s (MB) | seconds for 8 |\n|---|---|---|---|---|\n"
-            f"{rows}\n\nMedian peak growth: **+{entry['median_peak_growth_mb']} MB** (limit +300 MB); "
-            f"median kept: +{entry['median_kept_mb']} MB.\n"
+            f"{rows}\n\nMedian peak growth: **{entry['median_peak_growth_mb']:+} MB** (limit +300 MB); "
+            f"median kept: {entry['median_kept_mb']:+} MB.\n"
         )
     probe = result["probe_6300x6300_png"]
     (RESULTS / "avatar_memory.md").write_text(
