@@ -9,7 +9,7 @@ so nobody who logged out is logged back in. ``idempotent_request`` keeps the fir
 a bulk upload sent with an Idempotency-Key.
 
 Revision ID: 0e6a3606d3e2
-Revises: 87d78a23b02d
+Revises: cce5e20c3d4f
 Create Date: 2026-11-23 13:09:29.091474
 """
 from typing import Sequence, Union
@@ -20,7 +20,7 @@ import sqlmodel
 
 
 revision: str = '0e6a3606d3e2'
-down_revision: Union[str, None] = '87d78a23b02d'
+down_revision: Union[str, None] = 'cce5e20c3d4f'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

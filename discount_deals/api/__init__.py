@@ -16,12 +16,15 @@ from fastapi.staticfiles import StaticFiles
 
 from ..settings import get_settings
 from . import (
+    admin_audit,
     admin_orders,
     auth,
     cart,
     categories,
     checkout,
+    coupons,
     errors,
+    exports,
     favourites,
     health,
     openapi,
@@ -49,6 +52,9 @@ ROUTERS = [
     checkout.router,
     payments.router,
     admin_orders.router,
+    admin_audit.router,
+    coupons.router,
+    exports.router,
 ]
 
 

@@ -1,10 +1,10 @@
-"""Categories: list, create, bulk upload."""
+"""Categories: list, create, update, delete, bulk upload."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Body, Request
+from fastapi import Body, Request, Response
 from sqlmodel import Session
 
 from ..models import Category
@@ -23,6 +23,7 @@ from .products import (
 from .openapi import documents, paginated
 from .response_models import BulkResultOut, CategoryOut, CategoryPage
 from .routing import ApiRouter
+from .schemas import Message
 
 router = ApiRouter(tags=["categories"])
 
@@ -54,6 +55,40 @@ def list_categories(request: Request, session: SessionDep):
 def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser):
     """Admin: create a category from ``{name, slug?, description?, parent?}`` (``id`` is ignored)."""
     return category_json(catalog.create_category(session, user, payload))
+
+
+WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Message, "description": "Invalid input"},
+    401: {"model": Message, "description": "Missing, expired or invalid access token"},
+    403: {"model": Message, "description": "Not an admin"},
+    404: {"model": Message, "description": "No such category"},
+}
+
+
+@router.patch("/category/{category_id}/", responses=WRITE_ERRORS)
+def update_category(
+    category_id: str, payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser
+) -> dict:
+    """Admin: change a category's ``name``, ``slug``, ``description`` or ``parent`` (absent fields stay)."""
+    return category_json(catalog.update_category(session, user, category_id, payload))
+
+
+@router.put("/category/{category_id}/", responses=WRITE_ERRORS, include_in_schema=False)
+def replace_category(
+    category_id: str, payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser
+) -> dict:
+    return category_json(catalog.update_category(session, user, category_id, payload))
+
+
+@router.delete(
+    "/category/{category_id}/",
+    status_code=204,
+    responses={**WRITE_ERRORS, 409: {"model": Message, "description": "Products are still in the category"}},
+)
+def delete_category(category_id: str, session: WriteSessionDep, user: AdminUser):
+    """Admin: delete a category that holds no products; 204."""
+    catalog.delete_category(session, user, category_id)
+    return Response(status_code=204)
 
 
 @router.post(

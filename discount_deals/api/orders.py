@@ -20,7 +20,7 @@ from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..services import payments
 from ..services.checkout import DELIVERY_METHODS, NETWORKS, PAYMENT_METHODS, CheckoutChoice, display_phone
-from ..services.pricing import money_str
+from ..services.pricing import money_str, product_price
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
@@ -100,7 +100,7 @@ def _line_json(request: Request, line: order_service.OrderLine) -> dict:
             "name": product.name,
             "image_url": absolute_url(request, product.image_url) if product.image_url else "",
             "price": money_str(product.price),
-            "discount_price": money_str(product.discount_price),
+            "discount_price": money_str(product_price(product).discount_price),
         }
     return {
         "id": item.id,

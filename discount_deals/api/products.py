@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import Body, Header, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
@@ -20,7 +20,8 @@ from starlette.datastructures import UploadFile
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
-from ..services.catalog.listing import ORDERINGS, PRICE_RANGES
+from ..services.catalog.listing import ORDERINGS, PRICE_RANGES, STATUS_FILTERS
+from ..services.permissions import is_admin
 from ..settings import get_settings
 from .bodies import body_limit, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in
@@ -28,7 +29,7 @@ from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
 from .response_models import BulkResultOut
 from .routing import ApiRouter
-from .schemas import ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
+from .schemas import Message, ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
 
 router = ApiRouter(tags=["products"])
 
@@ -159,7 +160,7 @@ async def idempotent_bulk_upload(
 
 
 def _product_data(request: Request, product: Product, session: Session) -> dict:
-    return {"data": product_json(request, product, session.get(Category, product.category_id))}
+    return {"data": product_json(request, product, session.get(Category, product.category_id), admin=True)}
 
 
 class JSONBytes(Response):
@@ -196,11 +197,19 @@ async def list_products(
     include_inactive: Annotated[
         str, Query(description="Admins only", json_schema_extra={"enum": ["", "true", "false", "1", "0", "yes", "no"]})
     ] = "",
+    status: Annotated[
+        str,
+        Query(
+            description="Admins only: active, inactive, low_stock or out_of_stock",
+            json_schema_extra={"enum": ["", *STATUS_FILTERS]},
+        ),
+    ] = "",
 ):
     """A DRF page of products (plus ``total_pages``); see services.catalog for the filters.
 
     Without ``ordering``: best match first for a search, else newest first. Admins see inactive
-    and unavailable products too unless ``include_inactive=false``."""
+    and unavailable products too unless ``include_inactive=false``. ``status`` keeps active,
+    inactive, low_stock (1 to 5 left) or out_of_stock products (the back office's filter)."""
     page = page_request(request)
     show_hidden = _flag(include_inactive, "include_inactive") if include_inactive.strip() else None
 
@@ -216,8 +225,10 @@ async def list_products(
             page_size=page.page_size,
             include_inactive=show_hidden,
             actor=user,
+            status=status,
         )
-        results = [product_out(request, p, c) for p, c in result.items]
+        admin = is_admin(user)
+        results = [product_out(request, p, c, admin=admin) for p, c in result.items]
         return ProductPageOut.model_construct(**build_page(request, page, result.count, results))
 
     return await _in_one_thread(request, listing)
@@ -239,9 +250,10 @@ async def featured_products(
             raise ValidationFailed(f"Invalid limit: {message}", fields={"limit": [message]})
         count = int(limit)
 
-    def featured(session: Session, _user: User | None) -> ProductListOut:
+    def featured(session: Session, user: User | None) -> ProductListOut:
         items = catalog.featured_products(session, limit=count)
-        return ProductListOut.model_construct(data=[product_out(request, p, c) for p, c in items])
+        admin = is_admin(user)
+        return ProductListOut.model_construct(data=[product_out(request, p, c, admin=admin) for p, c in items])
 
     return await _in_one_thread(request, featured)
 
@@ -269,7 +281,7 @@ async def get_product(request: Request, product_id: str):
 
     def detail(session: Session, user: User | None) -> ProductDataOut:
         product, category = catalog.get_product(session, product_id, actor=user)
-        return ProductDataOut.model_construct(data=product_out(request, product, category))
+        return ProductDataOut.model_construct(data=product_out(request, product, category, admin=is_admin(user)))
 
     return await _in_one_thread(request, detail)
 
@@ -299,6 +311,26 @@ def replace_product(request: Request, product_id: str, payload: ProductBody, ses
 def patch_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: change only the given fields; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload, partial=True)
+    return _product_data(request, product, session)
+
+
+class RestockIn(BaseModel):
+    quantity: Any = Field(description="Units to add (a whole number, at least 1)")
+
+
+@router.post(
+    "/products/{product_id:product_id}/restock/",
+    responses={
+        400: {"model": Message, "description": "Invalid quantity"},
+        401: {"model": Message, "description": "Missing, expired or invalid access token"},
+        403: {"model": Message, "description": "Not an admin"},
+        404: {"model": Message, "description": "No such product"},
+    },
+    response_model=ProductDataOut,
+)
+def restock_product(request: Request, product_id: str, body: RestockIn, session: WriteSessionDep, user: AdminUser):
+    """Admin: add units to a product's stock in one step (the low-stock list's Restock); ``{"data": product}``."""
+    product = catalog.restock(session, user, product_id, body.quantity)
     return _product_data(request, product, session)
 
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import Request
 from pydantic import BaseModel
 
+from pydantic import Field
+
 from ..models import Category, Product
-from ..services.pricing import money_str
+from ..services.pricing import money_str, product_price
 
 
 class CategoryRef(BaseModel):
@@ -30,10 +32,17 @@ class ProductOut(BaseModel):
     brand: str | None
     image_url: str
     price: str
-    discount_price: str | None
-    discount_percent: int
-    discount_start: datetime | None
-    discount_end: datetime | None
+    discount_price: str | None = Field(
+        description="The discount in force now (null outside its window); admins see the discount price as stored"
+    )
+    discount_percent: int = Field(description="The saving in force now, in percent (0 outside the window)")
+    discount_start: datetime | None = Field(description="The discount applies from this moment (inclusive, UTC)")
+    discount_end: datetime | None = Field(description="The discount applies until this moment (exclusive, UTC)")
+    discount_active: bool = Field(description="Whether the discount applies now")
+    discount_state: Literal["none", "scheduled", "active", "expired"] = Field(
+        description="none (no discount price), scheduled (its window has not opened), active, or expired"
+    )
+    effective_price: str = Field(description="What one unit costs now")
     rating: float
     stock: int
     is_featured: bool
@@ -93,14 +102,21 @@ class ProductListOut(BaseModel):
     data: list[ProductOut]
 
 
-def product_json(request: Request, product: Product, category: Category | None) -> dict:
+def product_json(request: Request, product: Product, category: Category | None, *, admin: bool = False) -> dict:
     """The product object every endpoint returns (products, cart lines, favourites)."""
-    return product_out(request, product, category).model_dump(mode="json")
+    return product_out(request, product, category, admin=admin).model_dump(mode="json")
 
 
-def product_out(request: Request, product: Product, category: Category | None) -> ProductOut:
+def product_out(request: Request, product: Product, category: Category | None, *, admin: bool = False) -> ProductOut:
     """:func:`product_json` as a model, built without re-validating what the database holds
-    (listings serialise whole pages of these in pydantic's own JSON encoder)."""
+    (listings serialise whole pages of these in pydantic's own JSON encoder).
+
+    Prices are those in force now (services.pricing): outside its window a discount is not
+    shown to shoppers as ``discount_price``, so clients that show ``discount_price`` as the
+    price to pay (the existing client's card and guest cart) show what the shop charges.
+    Admins (``admin``) get the stored discount price, so that a form filled from it and sent
+    back keeps a scheduled discount."""
+    now = product_price(product)
     return ProductOut.model_construct(
         id=product.id,
         name=product.name,
@@ -108,10 +124,13 @@ def product_out(request: Request, product: Product, category: Category | None) -
         brand=product.brand or None,  # the existing client's brand filter breaks on ""
         image_url=absolute_url(request, product.image_url) if product.image_url else "",
         price=money_str(product.price),
-        discount_price=money_str(product.discount_price),
-        discount_percent=product.discount_percent,
+        discount_price=money_str(product.discount_price if admin else now.discount_price),
+        discount_percent=now.discount_percent,
         discount_start=product.discount_start,
         discount_end=product.discount_end,
+        discount_active=now.discount_active,
+        discount_state=now.discount_state,
+        effective_price=money_str(now.unit_price),
         rating=product.rating,
         stock=product.stock,
         is_featured=product.is_featured,

@@ -182,7 +182,8 @@ class AddressCreateIn(AddressIn):
 
 
 class RoleIn(BaseModel):
-    role: str = Field(json_schema_extra=documented(type="string", enum=list(accounts.ROLES)))
+    role: str | None = Field(None, json_schema_extra=documented(type="string", enum=list(accounts.ROLES)))
+    is_active: bool | None = Field(None, description="false deactivates the account (it can no longer log in)")
 
 
 # --- serializers ---------------------------------------------------------------------------------
@@ -413,7 +414,15 @@ def admin_list_users(
     "/users/admin/users/{user_id}/",
     response_model=AdminUserOut,
     responses={**ADMIN_ERRORS, 404: OWNER_ERRORS[404]},
-    summary="Change a user's role (the last admin cannot be demoted)",
+    summary="Change a user's role or deactivate the account (the last admin stays an active admin)",
 )
 def admin_change_role(user_id: str, body: RoleIn, session: WriteSessionDep, actor: AdminUser):
-    return _admin_user_json(accounts.change_role(session, actor, user_id, body.role))
+    if body.role is None and body.is_active is None:
+        message = "Send a role, is_active, or both."
+        raise ValidationFailed(message, fields={"role": [message]})
+    user = None
+    if body.role is not None:
+        user = accounts.change_role(session, actor, user_id, body.role)
+    if body.is_active is not None:
+        user = accounts.set_active(session, actor, user_id, body.is_active)
+    return _admin_user_json(user)

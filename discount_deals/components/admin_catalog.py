@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_catalog import NO_CATEGORY, AdminCategoriesState, AdminProductsState
+from ..state.admin_catalog import NO_CATEGORY, STATUS_FILTERS, AdminCategoriesState, AdminProductsState
 from .admin_ui import PANEL, checkbox, form_input, labelled, pager, search_box
 from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon, spinner
 
@@ -100,6 +100,35 @@ def product_form() -> rx.Component:
     )
 
 
+def _deal_badge(row) -> rx.Component:
+    """The discount window at a glance: live, scheduled (not yet charged) or expired."""
+    return rx.match(
+        row.deal,
+        ("active", rx.el.span(row.deal_text, class_name=badge_class("success"))),
+        ("scheduled", rx.el.span(icon("calendar-clock", 12), row.deal_text,
+                                 class_name=badge_class("brand") + " gap-1")),
+        ("expired", rx.el.span(icon("clock", 12), row.deal_text, class_name=badge_class("secondary") + " gap-1")),
+        rx.fragment(),
+    )
+
+
+def restock_form(product_id, name, on_restock, id_prefix: str = "restock_") -> rx.Component:
+    """Units to add and a Restock button: low stock fixed in one step. The product travels in a
+    hidden field (a form's submit handler is built outside the list it sits in)."""
+    field_id = id_prefix + product_id
+    return rx.el.form(
+        rx.el.input(type="hidden", name="product_id", value=product_id, read_only=True),
+        rx.el.label("Units to add to ", name, html_for=field_id, class_name="sr-only"),
+        rx.el.input(id=field_id, name="units", type="number", min="1", step="1", placeholder="Units",
+                    required=True, input_mode="numeric", class_name=FIELD_INPUT.replace("block w-full ", "") + " h-9 w-24 py-1"),
+        rx.el.button(icon("package-plus", 16), "Restock", rx.el.span(" (", name, ")", class_name="sr-only"), type="submit",
+                     class_name=button_class("outline", "sm")),
+        on_submit=on_restock,
+        reset_on_submit=True,
+        class_name="mt-2 flex items-center gap-2",
+    )
+
+
 def _product_row(row) -> rx.Component:
     return rx.el.li(
         rx.el.img(
@@ -124,8 +153,15 @@ def _product_row(row) -> rx.Component:
                 badge(row.category, variant="outline"),
                 rx.el.span(row.price_text, class_name="font-semibold text-gray-900"),
                 rx.cond(row.discount_text != "", rx.el.s(row.discount_text, class_name="text-sm text-gray-600")),
+                _deal_badge(row),
+                rx.el.span(
+                    row.stock, " in stock",
+                    class_name=rx.cond(row.stock == 0, badge_class("destructive"),
+                                       rx.cond(row.restockable, badge_class("warning"), badge_class("outline"))),
+                ),
                 class_name="mt-2 flex flex-wrap items-center gap-2 text-sm",
             ),
+            rx.cond(row.restockable, restock_form(row.id, row.name, S.restock)),
             class_name="min-w-0 flex-1",
         ),
         rx.el.div(
@@ -155,9 +191,26 @@ def product_list() -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.el.h2(S.heading, class_name="text-lg font-semibold text-gray-900"),
-            class_name="mb-3 flex items-center justify-between",
+            button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=S.export),
+            class_name="mb-3 flex items-center justify-between gap-2",
         ),
-        search_box("admin_product_search", "Search products", "Search products...", S.search, S.set_search),
+        rx.el.div(
+            rx.el.div(
+                search_box("admin_product_search", "Search products", "Search products...", S.search, S.set_search),
+                class_name="flex-1",
+            ),
+            rx.el.div(
+                rx.el.label("Show", html_for="admin_product_status", class_name="sr-only"),
+                rx.el.select(
+                    *[rx.el.option(text, value=value) for value, text in STATUS_FILTERS],
+                    id="admin_product_status",
+                    value=S.status_filter,
+                    on_change=S.set_status_filter,
+                    class_name=FIELD_INPUT + " sm:w-52",
+                ),
+            ),
+            class_name="flex flex-col gap-3 sm:flex-row",
+        ),
         rx.cond(
             S.loading & (S.rows.length() == 0),
             spinner("Loading products..."),
@@ -189,12 +242,23 @@ C = AdminCategoriesState
 def _category_row(row) -> rx.Component:
     return rx.el.li(
         rx.el.div(
-            rx.el.h3(row.name, class_name="font-semibold text-gray-900"),
-            rx.el.code(row.slug, class_name="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-800"),
-            class_name="flex flex-wrap items-center gap-2",
+            rx.el.div(
+                rx.el.h3(row.name, class_name="font-semibold text-gray-900"),
+                rx.el.code(row.slug, class_name="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-800"),
+                class_name="flex flex-wrap items-center gap-2",
+            ),
+            rx.cond(row.description != "", rx.el.p(row.description, class_name="mt-1 text-sm text-gray-600")),
+            class_name="min-w-0 flex-1",
         ),
-        rx.cond(row.description != "", rx.el.p(row.description, class_name="mt-1 text-sm text-gray-600")),
-        class_name="border-b border-gray-200 py-3 last:border-b-0",
+        rx.el.button(
+            icon("trash-2", 16),
+            type="button",
+            aria_label="Delete category " + row.name,
+            title="Delete",
+            on_click=C.delete(row.id),
+            class_name=button_class("outline", "icon", "shrink-0 text-red-700 hover:bg-red-50"),
+        ),
+        class_name="flex items-start gap-3 border-b border-gray-200 py-3 last:border-b-0",
     )
 
 

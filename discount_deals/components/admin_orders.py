@@ -113,7 +113,12 @@ def _row(row: AdminOrderView) -> rx.Component:
 
 def order_list() -> rx.Component:
     return rx.el.div(
-        rx.el.h2("Orders", class_name="text-lg font-semibold text-gray-900"),
+        rx.el.div(
+            rx.el.h2("Orders", class_name="text-lg font-semibold text-gray-900"),
+            button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=O.export,
+                   title="The order lines of the orders placed in the chosen dates"),
+            class_name="flex items-center justify-between gap-2",
+        ),
         filters(),
         rx.cond(
             O.loading,

@@ -6,6 +6,7 @@ import reflex as rx
 
 from ..services.reports import LOW_STOCK_THRESHOLD
 from ..state.admin_overview import PERIOD_DAYS, AdminOverviewState
+from .admin_catalog import restock_form
 from .admin_ui import PANEL
 from .ui import badge, badge_class
 
@@ -94,13 +95,18 @@ def _low_stock() -> rx.Component:
                 rx.foreach(
                     OV.low_stock,
                     lambda row: rx.el.li(
-                        rx.el.span(row.name, class_name="min-w-0 flex-1 truncate text-sm text-gray-900"),
-                        rx.cond(row.status != "active", badge("inactive", variant="secondary")),
-                        rx.el.span(
-                            row.stock, " left",
-                            class_name=rx.cond(row.stock == 0, badge_class("destructive"), badge_class("warning")),
+                        rx.el.div(
+                            rx.el.span(row.name, class_name="min-w-0 flex-1 truncate text-sm text-gray-900"),
+                            rx.cond(row.status != "active", badge("inactive", variant="secondary")),
+                            rx.el.span(
+                                row.stock, " left",
+                                class_name=rx.cond(row.stock == 0, badge_class("destructive"),
+                                                   badge_class("warning")),
+                            ),
+                            class_name="flex items-center gap-2",
                         ),
-                        class_name="flex items-center gap-2 border-t border-gray-200 py-2",
+                        restock_form(row.id, row.name, OV.restock, id_prefix="overview_restock_"),
+                        class_name="border-t border-gray-200 py-2",
                     ),
                 ),
                 aria_label="Low stock products",

@@ -31,6 +31,7 @@ def _user_row(row) -> rx.Component:
             rx.el.div(
                 rx.el.span(row.name, class_name="font-semibold text-gray-900"),
                 _role_badge(row),
+                rx.cond(~row.is_active, rx.el.span("Deactivated", class_name=badge_class("secondary"))),
                 class_name="flex flex-wrap items-center gap-2",
             ),
             rx.el.p(row.email, class_name="truncate text-sm text-gray-700"),
@@ -46,6 +47,14 @@ def _user_row(row) -> rx.Component:
                 on_change=lambda value: U.change_role(row.id, value),
                 class_name=FIELD_INPUT + " w-36",
             ),
+            rx.el.button(
+                rx.cond(row.is_active, "Deactivate", "Reactivate"),
+                type="button",
+                aria_label=rx.cond(row.is_active, "Deactivate ", "Reactivate ") + row.name,
+                on_click=U.set_active(row.id, ~row.is_active),
+                class_name=button_class("outline", "sm"),
+            ),
+            class_name="flex items-center gap-2",
         ),
         class_name="flex flex-col gap-3 border-b border-gray-200 py-3 last:border-b-0 sm:flex-row sm:items-center",
     )

@@ -2,6 +2,7 @@
 
 from sqlmodel import SQLModel
 
+from .audit import AuditEvent
 from .cart import Cart, CartItem
 from .catalog import Category, Product, ProductStatus
 from .favourites import Favourite
@@ -27,6 +28,7 @@ __all__ = [
     "Address",
     "AuthThrottle",
     "Attention",
+    "AuditEvent",
     "Cart",
     "CartItem",
     "Category",

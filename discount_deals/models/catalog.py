@@ -67,11 +67,15 @@ class Product(SQLModel, table=True):
     image_url: str = Field(default="", max_length=500)
     price: Decimal = Field(max_digits=12, decimal_places=2)
     discount_price: Decimal | None = Field(default=None, max_digits=12, decimal_places=2)
-    # Derived by services.pricing on every write so the shop can filter and sort in SQL.
+    # Derived by services.pricing on every write so the shop can filter and sort in SQL: the
+    # price in force now (the discount only inside its window). price_changes_at is when the
+    # window next opens or closes; services.catalog.price_schedule recomputes the rows whose
+    # moment has passed.
     effective_price: Decimal = Field(max_digits=12, decimal_places=2)
     discount_percent: int = Field(default=0, index=True)
     discount_start: datetime | None = Field(default=None)
     discount_end: datetime | None = Field(default=None)
+    price_changes_at: datetime | None = Field(default=None, index=True)
     rating: float = Field(default=0.0, index=True)
     stock: int = Field(default=0, index=True)  # the back office lists low-stock products
     is_featured: bool = Field(default=False, index=True)

@@ -7,7 +7,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, Column, ForeignKey, Integer, String, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, updated_field, utcnow
@@ -130,12 +130,21 @@ class OrderItem(SQLModel, table=True):
 
 
 class Coupon(SQLModel, table=True):
+    """A code that takes a percentage or a fixed amount off an order's subtotal (services.coupons)."""
+
     id: str = id_field()
     code: str = Field(max_length=64, unique=True)
     kind: str = Field(max_length=16)
     value: Decimal = _money()
     active: bool = Field(default=True)
+    # Valid until this moment (exclusive, UTC); None: no expiry.
     expires_at: datetime | None = Field(default=None)
+    # How many orders may use it in all (None: no limit), and how many have: checkout counts a
+    # use with a guarded UPDATE (used_count < usage_limit) in the order's own transaction.
+    usage_limit: int | None = Field(default=None)
+    used_count: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+    # The smallest subtotal (after product discounts) the coupon applies to; None: any.
+    min_subtotal: Decimal | None = Field(default=None, max_digits=12, decimal_places=2)
     created_at: datetime = created_field()
 
 

@@ -7,8 +7,10 @@ Nothing but a spinner renders until the server has confirmed an admin; guests ar
 import reflex as rx
 
 from .. import routes
+from ..components.admin_audit import activity_tab
 from ..components.admin_bulk import bulk_tab
 from ..components.admin_catalog import categories_tab, products_tab
+from ..components.admin_coupons import coupons_tab
 from ..components.admin_orders import orders_tab
 from ..components.admin_overview import overview_tab
 from ..components.admin_stores import stores_tab
@@ -95,6 +97,8 @@ def panel() -> rx.Component:
                 ("categories", categories_tab()),
                 ("users", users_tab()),
                 ("stores", stores_tab()),
+                ("coupons", coupons_tab()),
+                ("activity", activity_tab()),
                 overview_tab(),
             ),
             id="admin-panel",

@@ -31,7 +31,8 @@ from ..models import Category, Product, User
 from ..search_index import BulkLoad
 from ..models.base import new_id, utcnow
 from ..settings import get_settings
-from . import Conflict, ServiceError, ValidationFailed
+from . import Conflict, ServiceError, ValidationFailed, audit
+from .csv_cells import unescape_cell
 from .catalog import (
     clean_category,
     clean_product,
@@ -183,7 +184,18 @@ def import_products(
         load.finish()
     finally:
         load.close()
+    _record_upload(session, actor, "product", result)
     return result
+
+
+def _record_upload(session: Session, actor: User | None, kind: str, result: ImportResult) -> None:
+    """One audit event per upload that created anything, with its counts (not one per row)."""
+    if result.created:
+        counts = {"created": [None, len(result.created)], "refused": [None, len(result.errors)],
+                  "rows": [None, result.rows]}
+        what = "products" if kind == "product" else "categories"
+        audit.record(session, actor, f"{kind}.bulk_upload", kind, None, changes=counts,
+                     label=f"{len(result.created):,} {what}")
 
 
 class _Checked(NamedTuple):
@@ -271,7 +283,12 @@ def _insert_product_chunk(
         if errors:
             result.errors.append({"index": index, "errors": errors})
             continue
-        values.update(derived_columns(values["name"], values["price"], values["discount_price"]))
+        values.update(
+            derived_columns(
+                values["name"], values["price"], values["discount_price"], values["discount_start"],
+                values["discount_end"], now,
+            )
+        )
         values.update(id=new_id(), created_at=now, updated_at=now)
         to_insert.append(values)
         result.created.append(CreatedProduct(values["id"], values["name"], index))
@@ -315,6 +332,7 @@ def import_categories(session: Session, actor: User | None, rows: list[dict[str,
 
     _insert(session, Category, to_insert)
     result.created = [index_of.by_id[values["id"]] for values in to_insert]
+    _record_upload(session, actor, "category", result)
     return result
 
 
@@ -340,7 +358,8 @@ def _csv_error(exc: Exception) -> ValidationFailed:
 def _frame_records(frame: pd.DataFrame) -> Iterator[dict[str, str]]:
     headers = [str(column).strip().lower() for column in frame.columns]
     for cells in frame.itertuples(index=False, name=None):
-        texts = [cell if isinstance(cell, str) else "" for cell in cells]
+        # Exports escape formula-like text with an apostrophe (services.csv_cells): undo it.
+        texts = [unescape_cell(cell) if isinstance(cell, str) else "" for cell in cells]
         if any(text.strip() for text in texts):  # lines of blanks count as blank lines
             yield dict(zip(headers, texts, strict=True))
 

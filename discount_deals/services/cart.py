@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..models import Cart, CartItem, Category, Product, User
 from . import NotFound, ValidationFailed
 from .catalog import is_visible
 from .permissions import require_user
-from .pricing import CartTotals, cart_totals, effective_price, money, priced_line
+from .pricing import CartTotals, cart_totals, money, priced_line, product_price
 
 _WHOLE_NUMBER = re.compile(r"-?\d{1,9}")
 
@@ -124,6 +125,7 @@ def _lines(session: Session, user: User, *where) -> list[CartLine]:
         .where(Cart.user_id == user.id, *where)
         .order_by(CartItem.created_at, CartItem.id)
     ).all()
+    now = datetime.now(UTC)
     return [
         CartLine(
             id=item.id,
@@ -131,7 +133,7 @@ def _lines(session: Session, user: User, *where) -> list[CartLine]:
             product=product,
             category=category,
             quantity=item.quantity,
-            unit_price=effective_price(product.price, product.discount_price),
+            unit_price=product_price(product, now).unit_price,
             original_price=money(product.price),
         )
         for item, product, category in rows
@@ -204,7 +206,4 @@ def clear_cart(session: Session, user: User, cart_id: str | None = None) -> None
 
 def cart_summary(session: Session, user: User) -> CartTotals:
     """The order summary of the user's cart (SPEC §9), from services.pricing."""
-    return cart_totals(
-        priced_line(line.product.price, line.product.discount_price, line.quantity)
-        for line in cart_lines(session, user)
-    )
+    return cart_totals(priced_line(line.product, line.quantity) for line in cart_lines(session, user))

@@ -206,16 +206,16 @@ def coupon_effect(coupon: Coupon | None) -> pricing.Coupon | None:
 
 
 def quote(session: Session, user: User, *, delivery_method: str = "delivery", coupon_code: str | None = None) -> Quote:
-    """The user's cart priced for a delivery method and coupon (400 "Invalid coupon code")."""
-    from .orders import find_coupon  # orders places the order with the same helpers
+    """The user's cart priced for a delivery method and coupon (400 "Invalid coupon code", or
+    with code ``coupon_used_up`` / ``coupon_minimum`` when it cannot apply)."""
+    from .coupons import check_minimum, find_coupon
 
     require_user(user)
     pickup = check_delivery_method(delivery_method) == DeliveryMethod.PICKUP.value
     coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
     lines = cart_lines(session, user)
-    totals = pricing.cart_totals(
-        (pricing.priced_line(line.product.price, line.product.discount_price, line.quantity) for line in lines),
-        coupon_effect(coupon),
-        pickup=pickup,
-    )
+    priced = [pricing.priced_line(line.product, line.quantity) for line in lines]
+    if coupon is not None:
+        check_minimum(coupon, pricing.cart_totals(priced).subtotal)
+    totals = pricing.cart_totals(priced, coupon_effect(coupon), pickup=pickup)
     return Quote(lines=lines, totals=totals, coupon=coupon)

@@ -33,7 +33,7 @@ from ..models import (
     Product,
     User,
 )
-from . import Conflict, NotFound, ValidationFailed
+from . import Conflict, NotFound, ValidationFailed, audit, coupons
 from .permissions import require_admin, require_user
 
 log = logging.getLogger("discount_deals.orders")
@@ -90,6 +90,11 @@ def payment_label(order: Order) -> str:
     if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value and order.delivery_method == "pickup":
         return "Pay at pickup"
     return PAYMENT_LABELS.get(order.payment_status, order.payment_status)
+
+
+def order_label(order: Order) -> str:
+    """How people name an order: "Order #" and the first 8 characters of its id (SPEC §2)."""
+    return f"Order #{order.id[:8]}"
 
 
 def actor_label(actor: User | None, fallback: str) -> str:
@@ -192,8 +197,8 @@ def change_status(
 ) -> Order:
     """The one way an order's status changes: check, apply side effects, record who and when.
 
-    Cancelling puts the stock back (exactly once) and, when money was received, flags a refund
-    for an admin. Delivering a cash-on-delivery order records the cash as paid.
+    Cancelling puts the stock back (exactly once), gives back the coupon's use and, when money
+    was received, flags a refund for an admin. Delivering a cash-on-delivery order records the cash as paid.
     400 (code ``transition``) for a move the rules forbid; 409 (``changed``) when the order
     changed meanwhile.
     """
@@ -212,9 +217,12 @@ def change_status(
         raise Conflict("The order was changed meanwhile. Reload it and try again.", code="changed")
     order.status = to_status
     record_event(session, order, "status", to_status, from_value=previous, actor=actor, label=label, note=note)
+    audit.record(session, actor, "order.status", "order", order.id, changes={"status": [previous, to_status]},
+                 label=order_label(order), actor_fallback=label)
 
     if to_status == S.CANCELLED.value:
         _restock(session, order)
+        coupons.release(session, order.coupon_code)  # the coupon's use goes back too
         if order.payment_status == PaymentStatus.PAID.value or order.attention == Attention.AMOUNT_MISMATCH.value:
             flag(session, order, Attention.REFUND_DUE.value,
                  "The order was cancelled after money was received: refund the customer.", actor=actor, label=label)
@@ -270,7 +278,10 @@ def mark_refunded(session: Session, actor: User | None, order_id: str, note: str
         raise NotFound("Order not found.")
     if order.attention != Attention.REFUND_DUE.value:
         raise Conflict("This order has no refund due.", code="no_refund_due")
+    previous = order.payment_status
     set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor, note=note or "Refunded")
+    audit.record(session, actor, "order.refund", "order", order.id,
+                 changes={"payment_status": [previous, PaymentStatus.REFUNDED.value]}, label=order_label(order))
     flag(session, order, None, "", actor=actor)
     session.flush()
     session.refresh(order)

@@ -1,4 +1,5 @@
-"""Checkout and orders: totals from pricing, stock decremented with guarded updates, coupons.
+"""Checkout and orders: totals from pricing, stock decremented with guarded updates, coupons
+counted with a guarded update too (services.coupons).
 
 Placing an order (:func:`checkout`, :func:`create_order`) opens its own write transaction
 (``BEGIN IMMEDIATE`` on SQLite) so that it reads prices and stock and writes the order as one
@@ -13,10 +14,8 @@ What happens to an order afterwards (status changes, cancellation, the timeline)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from datetime import UTC, date, datetime, time, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 from sqlalchemy import func, update
@@ -29,7 +28,6 @@ from ..models import (
     Cart,
     CartItem,
     Coupon,
-    CouponKind,
     Order,
     OrderItem,
     OrderStatus,
@@ -38,17 +36,16 @@ from ..models import (
     Product,
     User,
 )
-from . import Conflict, NotFound, ServiceError, ValidationFailed, pricing
+from . import Conflict, NotFound, ServiceError, ValidationFailed, coupons, pricing
 from . import order_status as lifecycle
 from . import pickup_stores
 from .cart import parse_quantity
 from .catalog import is_visible
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, coupon_effect, default_address, resolve_choice
 from .permissions import is_admin, require_user
+from .users import address_dict
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
-COUPON_CODE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-INVALID_COUPON = "Invalid coupon code"
 
 
 class OrderLine(NamedTuple):
@@ -58,70 +55,12 @@ class OrderLine(NamedTuple):
     product: Product | None
 
 
-# --- coupons ---------------------------------------------------------------------------------
+# --- coupons (services.coupons; the names stay here for older callers) --------------------------
 
-
-def _decimal(raw: Any, what: str) -> Decimal:
-    try:
-        value = Decimal(str(raw).strip())
-    except (InvalidOperation, ValueError):
-        raise ValidationFailed(f"{what} must be a number.") from None
-    if not value.is_finite():
-        raise ValidationFailed(f"{what} must be a number.")
-    if value != value.quantize(pricing.MONEY_STEP):
-        raise ValidationFailed(f"{what} may have at most 2 decimal places.")
-    return value
-
-
-def create_coupon(
-    session: Session,
-    code: str,
-    *,
-    percent: Any = None,
-    amount: Any = None,
-    expires_on: date | None = None,
-    active: bool = True,
-) -> Coupon:
-    """Add a coupon: ``percent`` off the subtotal (0 < p ≤ 100) or a fixed ``amount`` off.
-
-    Codes are letters, digits, ``-`` and ``_``, stored upper-case and unique regardless of case.
-    A coupon with ``expires_on`` is valid until the end of that day (UTC).
-    """
-    code = (code or "").strip().upper()
-    if not COUPON_CODE_RE.fullmatch(code):
-        raise ValidationFailed("Coupon code must be 1 to 64 letters, digits, '-' or '_'.")
-    if (percent is None) == (amount is None):
-        raise ValidationFailed("Give either a percentage or an amount.")
-    if percent is not None:
-        kind, value = CouponKind.PERCENT, _decimal(percent, "Percentage")
-        if not Decimal(0) < value <= Decimal(100):
-            raise ValidationFailed("Percentage must be above 0 and at most 100.")
-    else:
-        kind, value = CouponKind.FIXED, _decimal(amount, "Amount")
-        if value <= 0:
-            raise ValidationFailed("Amount must be above 0.")
-    expires_at = None
-    if expires_on is not None:
-        expires_at = datetime.combine(expires_on + timedelta(days=1), time.min, tzinfo=UTC)
-        if expires_at <= datetime.now(UTC):
-            raise ValidationFailed("Expiry date is in the past.")
-    if session.exec(select(Coupon.id).where(func.upper(Coupon.code) == code)).first() is not None:
-        raise ValidationFailed(f"Coupon {code} already exists.")
-    coupon = Coupon(code=code, kind=kind.value, value=value, active=active, expires_at=expires_at)
-    session.add(coupon)
-    session.flush()
-    return coupon
-
-
-def find_coupon(session: Session, code: str) -> Coupon:
-    """The active, unexpired coupon with this code (any case), else 400 "Invalid coupon code"."""
-    code = (code or "").strip().upper()
-    coupon = session.exec(select(Coupon).where(func.upper(Coupon.code) == code)).first() if code else None
-    if coupon is None or not coupon.active:
-        raise ValidationFailed(INVALID_COUPON, code="coupon_invalid")
-    if coupon.expires_at is not None and coupon.expires_at <= datetime.now(UTC):
-        raise ValidationFailed(INVALID_COUPON, code="coupon_invalid")
-    return coupon
+create_coupon = coupons.create_coupon
+find_coupon = coupons.find_coupon
+COUPON_CODE_RE = coupons.COUPON_CODE_RE
+INVALID_COUPON = coupons.INVALID_COUPON
 
 
 # --- placing orders --------------------------------------------------------------------------
@@ -149,15 +88,8 @@ def shipping_address(session: Session, user: User) -> Address:
 
 
 def _address_snapshot(address: Address) -> dict[str, str]:
-    return {
-        "id": address.id,
-        "line1": address.line1,
-        "line2": address.line2,
-        "city": address.city,
-        "state": address.state,
-        "postal_code": address.postal_code,
-        "country": address.country,
-    }
+    """The address as the order keeps it: the account's address dict, without the default flag."""
+    return {key: value for key, value in address_dict(address).items() if key != "is_default"}
 
 
 def _merge(wanted: Iterable[tuple[str, int]]) -> dict[str, int]:
@@ -190,6 +122,7 @@ def _place_order(
         )
     }
     lines: list[tuple[Product, pricing.PricedLine]] = []
+    now = pricing.now_utc()  # one moment prices every line of the order
     for product_id, quantity in wanted.items():
         product = products.get(product_id)
         if product is None:
@@ -198,7 +131,7 @@ def _place_order(
             raise Conflict(f"{product.name} is no longer available.")
         if product.stock < quantity:
             raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.")
-        lines.append((product, pricing.priced_line(product.price, product.discount_price, quantity)))
+        lines.append((product, pricing.priced_line(product, quantity, now)))
 
     for product, line in sorted(lines, key=lambda pair: pair[0].id):
         taken = session.execute(
@@ -210,6 +143,9 @@ def _place_order(
             raise Conflict(f"Not enough stock for {product.name}.")
 
     totals = pricing.cart_totals((line for _product, line in lines), coupon_effect(coupon), pickup=choice.pickup)
+    if coupon is not None:
+        coupons.check_minimum(coupon, totals.subtotal)
+        coupons.redeem(session, coupon, now)  # one use, counted atomically in this transaction
     if expected_total is not None and totals.total != expected_total:
         raise Conflict(
             f"Your order now comes to {pricing.format_money(totals.total)}: please review it again.",

@@ -12,7 +12,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ..models import Order, PickupStore, User
-from . import Conflict, NotFound, ValidationFailed
+from . import Conflict, NotFound, ValidationFailed, audit
 from .catalog.validation import CONTROL_CHARACTERS, has_control_characters
 from .permissions import require_admin
 
@@ -25,6 +25,8 @@ STORE_FIELDS: dict[str, tuple[int, bool]] = {
     "phone": (32, False),
     "opening_hours": (120, False),
 }
+# What the audit trail records of a store.
+AUDITED_FIELDS = (*STORE_FIELDS, "is_active")
 REQUIRED_MESSAGE = "This field is required."
 
 
@@ -111,6 +113,8 @@ def create_store(session: Session, actor: User | None, data: Any) -> PickupStore
     store = PickupStore(**clean)
     session.add(store)
     session.flush()
+    audit.record(session, actor, "pickup_store.create", "pickup_store", store.id,
+                 changes=audit.created(audit.snapshot(store, AUDITED_FIELDS)), label=store.name)
     return store
 
 
@@ -121,10 +125,13 @@ def update_store(session: Session, actor: User | None, store_id: str, data: Any)
     clean = _clean(data, partial=True)
     if "name" in clean:
         _check_unique_name(session, clean["name"], store.id)
+    before = audit.snapshot(store, AUDITED_FIELDS)
     for name, value in clean.items():
         setattr(store, name, value)
     session.add(store)
     session.flush()
+    audit.record_change(session, actor, "pickup_store.update", "pickup_store", store.id, before,
+                        audit.snapshot(store, AUDITED_FIELDS), label=store.name)
     return store
 
 
@@ -135,5 +142,7 @@ def delete_store(session: Session, actor: User | None, store_id: str) -> None:
     used = session.exec(select(Order.id).where(Order.pickup_store_id == store.id).limit(1)).first()
     if used is not None:
         raise Conflict("Orders were collected from this store: deactivate it instead.", code="store_in_use")
+    audit.record(session, actor, "pickup_store.delete", "pickup_store", store.id,
+                 changes=audit.deleted(audit.snapshot(store, AUDITED_FIELDS)), label=store.name)
     session.delete(store)
     session.flush()

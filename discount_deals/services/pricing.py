@@ -1,4 +1,11 @@
-"""Every number the shop shows: effective prices, discount percentages, delivery fees and totals.
+"""Every number the shop shows: effective prices, discount windows, delivery fees and totals.
+
+A product's discount applies only inside its window: from ``discount_start`` (inclusive) to
+``discount_end`` (exclusive), compared in UTC; a missing bound leaves that side open.
+:func:`price_at` is that rule, and everything that prices a product goes through it: the
+stored listing columns (``effective_price``, ``discount_percent`` and ``price_changes_at``,
+written by services.catalog and refreshed by services.catalog.price_schedule when a window
+opens or closes), the cards, the cart, the checkout review and the order lines.
 
 The storefront's cart summary, the checkout page's review and the server's checkout all call
 :func:`cart_totals`, so the review shows exactly what the order will charge.
@@ -8,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, Protocol
 
 MONEY_STEP = Decimal("0.01")
 # SPEC §9's defaults; the amounts in force come from settings (DD_FREE_DELIVERY_OVER, DD_DELIVERY_FEE).
@@ -49,7 +58,8 @@ def format_money(value: Decimal | int | float | str, symbol: str = "$") -> str:
 
 
 def effective_price(price: Decimal, discount_price: Decimal | None) -> Decimal:
-    """What a shopper pays per unit: the discount price when there is one, else the price."""
+    """The discount price when there is one, else the price (the window is :func:`price_at`'s
+    business: call this only with a discount already known to be in force)."""
     return money(discount_price if discount_price is not None else price)
 
 
@@ -59,6 +69,101 @@ def discount_percent(price: Decimal | None, discount_price: Decimal | None) -> i
         return 0
     percent = (Decimal(price) - Decimal(discount_price)) / Decimal(price) * 100
     return int(percent.quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+
+# --- discount windows --------------------------------------------------------------------------
+
+NO_DISCOUNT = "none"  # no discount price
+SCHEDULED = "scheduled"  # the window has not opened yet
+ACTIVE = "active"  # in force now
+EXPIRED = "expired"  # the window has closed
+DISCOUNT_STATES = (NO_DISCOUNT, SCHEDULED, ACTIVE, EXPIRED)
+
+
+def utc(moment: datetime) -> datetime:
+    """An aware UTC time (a time without zone is taken as UTC, as the admin form sends it)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def discount_state(
+    discount_price: Decimal | None, start: datetime | None, end: datetime | None, at: datetime
+) -> str:
+    """Where ``at`` falls in the discount window: start inclusive, end exclusive, UTC."""
+    if discount_price is None:
+        return NO_DISCOUNT
+    at = utc(at)
+    if start is not None and at < utc(start):
+        return SCHEDULED
+    if end is not None and at >= utc(end):
+        return EXPIRED
+    return ACTIVE
+
+
+def next_change(discount_price: Decimal | None, start: datetime | None, end: datetime | None,
+                at: datetime) -> datetime | None:
+    """When the price next changes after ``at`` (the window opening or closing), or None."""
+    state = discount_state(discount_price, start, end, at)
+    if state == SCHEDULED:
+        return utc(start)
+    if state == ACTIVE and end is not None:
+        return utc(end)
+    return None
+
+
+@dataclass(frozen=True)
+class PriceNow:
+    """A product's price at one moment."""
+
+    price: Decimal  # the list price
+    unit_price: Decimal  # what one unit costs at that moment
+    discount_price: Decimal | None  # the discount in force, None outside its window
+    discount_percent: int
+    discount_state: str  # one of DISCOUNT_STATES
+    changes_at: datetime | None  # when this stops being true (the window opens or closes)
+
+    @property
+    def discount_active(self) -> bool:
+        return self.discount_state == ACTIVE
+
+
+class _Priced(Protocol):
+    price: Decimal
+    discount_price: Decimal | None
+    discount_start: datetime | None
+    discount_end: datetime | None
+
+
+def price_at(
+    price: Decimal,
+    discount_price: Decimal | None,
+    discount_start: datetime | None = None,
+    discount_end: datetime | None = None,
+    at: datetime | None = None,
+) -> PriceNow:
+    """The price rule: the discount counts only inside its window (see the module docstring).
+
+    A discount price at or above the price is no discount (0 %), but its window still decides
+    what is charged, as before."""
+    at = utc(at) if at is not None else now_utc()
+    state = discount_state(discount_price, discount_start, discount_end, at)
+    active = state == ACTIVE
+    return PriceNow(
+        price=money(price),
+        unit_price=effective_price(price, discount_price if active else None),
+        discount_price=money(discount_price) if active and discount_price is not None else None,
+        discount_percent=discount_percent(price, discount_price) if active else 0,
+        discount_state=state,
+        changes_at=next_change(discount_price, discount_start, discount_end, at),
+    )
+
+
+def product_price(product: _Priced | Any, at: datetime | None = None) -> PriceNow:
+    """:func:`price_at` for anything with a product's price fields (a Product row, a dict-like view)."""
+    return price_at(product.price, product.discount_price, product.discount_start, product.discount_end, at)
 
 
 @dataclass(frozen=True)
@@ -74,9 +179,10 @@ class PricedLine:
         return money(self.unit_price * self.quantity)
 
 
-def priced_line(price: Decimal, discount_price: Decimal | None, quantity: int) -> PricedLine:
-    """A line for ``quantity`` units of a product priced ``price`` / ``discount_price`` today."""
-    return PricedLine(unit_price=effective_price(price, discount_price), original_price=money(price), quantity=quantity)
+def priced_line(product: _Priced | Any, quantity: int, at: datetime | None = None) -> PricedLine:
+    """A line for ``quantity`` units of ``product`` at the price in force at ``at`` (now)."""
+    now = product_price(product, at)
+    return PricedLine(unit_price=now.unit_price, original_price=now.price, quantity=quantity)
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,9 @@ from decimal import Decimal
 from sqlmodel import Session, func, select
 
 from ..models import Order, OrderItem, OrderStatus, Product, User
+from .catalog.listing import LOW_STOCK_THRESHOLD
 from .permissions import require_admin
 from .pricing import money
-
-LOW_STOCK_THRESHOLD = 5
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from sqlmodel import Session, col, func, or_, select
 
 from ..models import Address, Gender, Profile, Role, User
 from ..settings import get_settings
-from . import NotFound, ServiceError, ValidationFailed, throttle
+from . import NotFound, ServiceError, ValidationFailed, audit, throttle
 from .auth import hash_password, set_password
 from .catalog.validation import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 from .images import delete_stored_image, prepare_uploaded_image, save_prepared_image
@@ -433,6 +433,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
             errors["password"] = [problem]
     if errors:
         raise _fail(errors)
+    before = audit.snapshot(user, ACCOUNT_FIELDS)
     for name, value in clean.items():
         setattr(user, name, value)
     if password is not None:
@@ -440,10 +441,19 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     session.add(user)
     if profile_changes:
         profile = profile_of(session, user)
+        before.update({f"profile.{name}": getattr(profile, name) for name in profile_changes})
         for name, value in profile_changes.items():
             setattr(profile, name, value)
         session.add(profile)
     session.flush()
+    if is_admin(actor):
+        # An admin's change to an account is audited (a customer's own profile edits are not).
+        after = {**audit.snapshot(user, ACCOUNT_FIELDS), **{f"profile.{n}": v for n, v in profile_changes.items()}}
+        changes = audit.diff(before, after)
+        if password is not None:
+            changes["password"] = [audit.HIDDEN, "(changed)"]
+        if changes:
+            audit.record(session, actor, "user.update", "user", user.id, changes=changes, label=user.email)
     return user
 
 
@@ -664,7 +674,42 @@ def change_role(session: Session, actor: User | None, user_id: str, role: str) -
         if len(admins) <= 1:
             message = "The last admin cannot be demoted."
             raise ValidationFailed(message, fields={"role": [message]})
+    previous = user.role
     user.role = role
     session.add(user)
     session.flush()
+    if previous != role:
+        audit.record(session, actor, "user.role", "user", user.id, changes={"role": [previous, role]}, label=user.email)
+    return user
+
+
+def set_active(session: Session, actor: User | None, user_id: str, active: Any) -> User:
+    """Admin only: deactivate an account (it can no longer log in, and its tokens stop working)
+    or reactivate it. Admins cannot deactivate themselves, and the last active admin stays."""
+    actor = require_admin(actor)
+    if not isinstance(active, bool):
+        message = "Must be true or false."
+        raise ValidationFailed(message, fields={"is_active": [message]})
+    user = session.get(User, user_id) if isinstance(user_id, str) else None
+    if user is None:
+        raise NotFound("User not found.")
+    if user.is_active == active:
+        return user
+    if not active:
+        if user.id == actor.id:
+            message = "You cannot deactivate your own account."
+            raise ValidationFailed(message, fields={"is_active": [message]}, code="self")
+        if user.role == Role.ADMIN.value:
+            admins = session.exec(
+                select(User.id).where(User.role == Role.ADMIN.value, col(User.is_active)).with_for_update()
+            ).all()
+            if len(admins) <= 1:
+                message = "The last admin cannot be deactivated."
+                raise ValidationFailed(message, fields={"is_active": [message]}, code="last_admin")
+        user.token_version += 1  # its refresh tokens stop working too
+    user.is_active = active
+    session.add(user)
+    session.flush()
+    audit.record(session, actor, "user.activate" if active else "user.deactivate", "user", user.id,
+                 changes={"is_active": [not active, active]}, label=user.email)
     return user

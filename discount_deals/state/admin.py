@@ -24,7 +24,9 @@ TABS: list[tuple[str, str, str]] = [
     ("bulk-categories", "Bulk Upload Categories", "folder-up"),
     ("categories", "Categories", "folder"),
     ("users", "Users", "users"),
+    ("coupons", "Coupons", "ticket-percent"),
     ("stores", "Pickup Stores", "store"),
+    ("activity", "Activity", "history"),
 ]
 TAB_IDS = [tab for tab, _label, _icon in TABS]
 
@@ -61,7 +63,9 @@ class AdminState(rx.State):
         return await require_admin(self)
 
     def _tab_load(self):
+        from .admin_audit import AdminActivityState
         from .admin_catalog import AdminCategoriesState, AdminProductsState
+        from .admin_coupons import AdminCouponsState
         from .admin_orders import AdminOrdersState
         from .admin_overview import AdminOverviewState
         from .admin_stores import AdminStoresState
@@ -74,7 +78,29 @@ class AdminState(rx.State):
             "products": AdminProductsState.load,
             "categories": AdminCategoriesState.load,
             "users": AdminUsersState.load,
+            "coupons": AdminCouponsState.load,
+            "activity": AdminActivityState.load,
         }.get(self.tab)
+
+    async def _apply_query(self, tab: str, query: str) -> None:
+        """``/admin?tab=products&q=Rice``: open a tab searched for one object (the Activity tab's
+        links to what an event changed)."""
+        from .admin_audit import AdminActivityState
+        from .admin_catalog import AdminProductsState
+        from .admin_coupons import AdminCouponsState
+        from .admin_orders import AdminOrdersState
+        from .admin_users import AdminUsersState
+
+        query = query.strip()[:100]
+        if tab == "activity":
+            (await self.get_state(AdminActivityState))._apply_query(query)
+            return
+        target = {"products": AdminProductsState, "users": AdminUsersState, "orders": AdminOrdersState,
+                  "coupons": AdminCouponsState}.get(tab)
+        if target is not None:
+            state = await self.get_state(target)
+            state.search = query
+            state.page = 1
 
     @rx.event
     async def load(self):
@@ -84,9 +110,13 @@ class AdminState(rx.State):
             await self._require_admin()
         except NotAdmin as refused:
             return refused.redirect
-        wanted = self.router.url.query_parameters.get("tab", "")
+        parameters = self.router.url.query_parameters
+        wanted = parameters.get("tab", "")
         if wanted in TAB_IDS:
             self.tab = wanted
+            query = parameters.get("q", "")
+            if isinstance(query, str) and query.strip():
+                await self._apply_query(wanted, query)
         self.ready = True
         return self._tab_load()
 

@@ -11,7 +11,7 @@ import asyncio
 import dataclasses
 import json
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -19,6 +19,7 @@ from ..db import session_scope, write_session
 from ..models import User
 from ..services import ServiceError, bulk_import, catalog
 from ..settings import get_settings
+from .actions import toast
 from .admin import NotAdmin, require_admin
 from .admin_catalog import AdminCategoriesState, AdminProductRow, AdminProductsState
 from .views import money_text
@@ -95,7 +96,7 @@ async def _read_upload(files: list[rx.UploadFile]) -> tuple[str, bytes] | str:
 
 
 def _toast(title: str, description: str, kind: str = "error"):
-    return getattr(rx.toast, kind)(title, description=description)
+    return toast((title, description, kind))
 
 
 class _BulkUpload(rx.State, mixin=True):
@@ -180,8 +181,126 @@ class _BulkUpload(rx.State, mixin=True):
         if message is not None:
             self.result = BulkResult(shown=True, success=False, message=message, errors=_listed(errors or []))
 
+    # --- the one upload pipeline (SPEC §4, §5) ------------------------------------------------------
+    # Both tabs run the same steps: read the input, check the required fields, prepare the rows
+    # (products resolve their category names), import, report. What differs is in the hooks below.
+
+    KIND: ClassVar[str] = "product"  # or "category"
+
+    async def _checkpoint(self, progress: int, stage: str = "") -> None:
+        """Show a progress checkpoint, then leave it on screen a moment."""
+        async with self:
+            self.progress = progress
+            self._at_stage(stage)
+        await asyncio.sleep(STEP_PAUSE_S)
+
+    def _at_stage(self, stage: str) -> None:
+        """Products name each step; categories show their percentage (a computed var)."""
+
+    async def _before_check(self) -> None:
+        """A checkpoint before the required-field check (categories)."""
+
+    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
+        """The rows to import, or why the upload stops (products resolve category names here)."""
+        return checked
+
+    async def _after_import(self, admin: User, result: bulk_import.ImportResult,
+                            rows: list[dict[str, Any]]) -> list[Any]:
+        """Refresh the lists the upload changed (under the state lock); the toasts to show."""
+        return []
+
+    @rx.event(background=True)
+    async def upload(self):
+        """Read, check, prepare, import; progress 0 → 25 → 50 → 100 (SPEC §4)."""
+        kind = self.KIND
+        plural = "products" if kind == "product" else "categories"
+        async with self:
+            if self.uploading:
+                return
+            try:
+                admin = await require_admin(self)
+            except NotAdmin as refused:
+                yield refused.redirect
+                return
+            method, json_text, csv_data = self.method, self.json_text, self._csv_data
+            self.uploading, self.progress = True, 0
+            self._at_stage(VALIDATING)
+            self.result = BulkResult()
+        await asyncio.sleep(STEP_PAUSE_S)
+
+        rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, kind)
+        if rows is None:
+            async with self:
+                self._stop()
+            yield _toast(*problem)
+            return
+        await self._before_check()
+        checked = bulk_import.check_required_fields(rows, kind)
+        if not checked.rows:
+            async with self:
+                self._stop("Validation failed", checked.messages)
+            yield _toast("Validation Error", f"No valid {plural} found")
+            return
+        prepared = await self._prepare(checked)
+        if isinstance(prepared, _Refusal):
+            async with self:
+                self._stop(prepared.message, prepared.errors)
+            yield _toast(*prepared.toast)
+            return
+
+        try:
+            result = await asyncio.to_thread(_import, kind, admin, prepared.rows)
+        except ServiceError as exc:
+            async with self:
+                self._stop(exc.detail, checked.messages)
+            yield _toast("Upload Failed", exc.detail)
+            return
+        except Exception as exc:
+            log.exception("bulk %s upload failed", kind)
+            async with self:
+                self._stop(str(exc) or "Upload failed", checked.messages)
+            yield _toast("Upload Failed", str(exc) or "Upload failed")
+            return
+
+        refused = bulk_import.refused_row_messages(result, prepared.rows, prepared.positions, kind)
+        created = len(result.created)
+        toasts: list[Any] = []
+        async with self:
+            self.progress, self.uploading = 100, False
+            self._at_stage(COMPLETE)
+            self.result = BulkResult(
+                shown=True,
+                success=created > 0,
+                message=f"Upload completed: {created} created, {len(result.errors)} already exist",
+                errors=_listed(checked.messages + refused),
+            )
+            if created:
+                self._clear_input()
+                toasts = await self._after_import(admin, result, prepared.rows)
+        if not created:
+            yield _toast("Upload Failed", result.detail)
+        for event in toasts:
+            yield event
+
+
+@dataclasses.dataclass(frozen=True)
+class _Refusal:
+    """Why an upload stops before the server call: the result card's message and lines, a toast."""
+
+    message: str
+    errors: list[str]
+    toast: tuple[str, str]
+
+
+def _import(kind: str, admin: User, rows: list[dict[str, Any]]) -> bulk_import.ImportResult:
+    with write_session() as session:
+        if kind == "product":
+            return bulk_import.import_products(session, admin, rows)
+        return bulk_import.import_categories(session, admin, rows)
+
 
 class BulkProductsState(_BulkUpload, rx.State):
+    KIND: ClassVar[str] = "product"
     stage: str = ""
 
     @rx.event
@@ -199,105 +318,41 @@ class BulkProductsState(_BulkUpload, rx.State):
         super()._stop(message, errors)
         self.stage = ""
 
-    async def _checkpoint(self, progress: int, stage: str) -> None:
-        async with self:
-            self.progress, self.stage = progress, stage
-        await asyncio.sleep(STEP_PAUSE_S)
+    def _at_stage(self, stage: str) -> None:
+        if stage:
+            self.stage = stage
 
-    @rx.event(background=True)
-    async def upload(self):
-        """Validate, resolve categories, import; progress 0 → 25 → 50 → 100 (SPEC §4)."""
-        async with self:
-            if self.uploading:
-                return
-            try:
-                admin = await require_admin(self)
-            except NotAdmin as refused:
-                yield refused.redirect
-                return
-            method, json_text, csv_data = self.method, self.json_text, self._csv_data
-            self.uploading, self.progress, self.stage = True, 0, VALIDATING
-            self.result = BulkResult()
-        await asyncio.sleep(STEP_PAUSE_S)
-
-        rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, "product")
-        if rows is None:
-            async with self:
-                self._stop()
-            yield _toast(*problem)
-            return
-        checked = bulk_import.check_required_fields(rows)
-        if not checked.rows:
-            async with self:
-                self._stop("Validation failed", checked.messages)
-            yield _toast("Validation Error", "No valid products found")
-            return
+    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
         await self._checkpoint(25, RESOLVING)
-
         try:
             resolved = await asyncio.to_thread(_resolve_categories, checked)
         except Exception:
             log.exception("bulk upload: categories could not be read")
-            async with self:
-                self._stop("Failed to fetch categories from server")
-            yield _toast("Error", "Failed to fetch categories from server")
-            return
+            failed = "Failed to fetch categories from server"
+            return _Refusal(failed, [], ("Error", failed))
         if resolved.messages:
-            async with self:
-                self._stop("Category resolution failed", checked.messages + resolved.messages)
-            yield _toast("Category Resolution Error", f"{len(resolved.messages)} products have invalid categories")
-            return
+            return _Refusal("Category resolution failed", checked.messages + resolved.messages,
+                            ("Category Resolution Error", f"{len(resolved.messages)} products have invalid categories"))
         if not resolved.rows:
-            async with self:
-                self._stop("No products with valid categories found", checked.messages)
-            yield _toast("No Valid Products", "No products with valid categories found")
-            return
+            none = "No products with valid categories found"
+            return _Refusal(none, checked.messages, ("No Valid Products", none))
         await self._checkpoint(50, UPLOADING)
+        return resolved
 
-        try:
-            result = await asyncio.to_thread(_import_products, admin, resolved.rows)
-        except ServiceError as exc:
-            async with self:
-                self._stop(exc.detail, checked.messages)
-            yield _toast("Upload Failed", exc.detail)
-            return
-        except Exception as exc:
-            log.exception("bulk product upload failed")
-            async with self:
-                self._stop(str(exc) or "Upload failed", checked.messages)
-            yield _toast("Upload Failed", str(exc) or "Upload failed")
-            return
-
-        refused = bulk_import.refused_row_messages(result, resolved.rows, resolved.positions, "product")
-        created = len(result.created)
-        summary = f"Upload completed: {created} created, {len(result.errors)} already exist"
-        async with self:
-            self.progress, self.stage, self.uploading = 100, COMPLETE, False
-            self.result = BulkResult(
-                shown=True, success=created > 0, message=summary, errors=_listed(checked.messages + refused)
-            )
-            if created:
-                self._clear_input()
-                products = await self.get_state(AdminProductsState)
-                refreshed = _refresh_products(products, admin, result, resolved.rows)
-        if not created:
-            yield _toast("Upload Failed", result.detail)
-        elif refreshed == "updated":
-            yield _toast("Products Updated", "The product list has been refreshed.", "success")
-        elif refreshed == "added":
-            yield _toast("Products Added", f"{created} products were added to the list.", "success")
-        else:
-            yield _toast("Warning", "Products uploaded but refresh failed. Please refresh the page manually.", "warning")
+    async def _after_import(self, admin: User, result: bulk_import.ImportResult,
+                            rows: list[dict[str, Any]]) -> list[Any]:
+        products = await self.get_state(AdminProductsState)
+        refreshed = _refresh_products(products, admin, result, rows)
+        if refreshed == "updated":
+            return [_toast("Products Updated", "The product list has been refreshed.", "success")]
+        if refreshed == "added":
+            return [_toast("Products Added", f"{len(result.created)} products were added to the list.", "success")]
+        return [_toast("Warning", "Products uploaded but refresh failed. Please refresh the page manually.", "warning")]
 
 
 def _resolve_categories(checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows:
     with session_scope() as session:
         return bulk_import.resolve_product_categories(session, checked)
-
-
-def _import_products(admin: User, rows: list[dict[str, Any]]) -> bulk_import.ImportResult:
-    with write_session() as session:
-        return bulk_import.import_products(session, admin, rows)
 
 
 def _row_from_upload(row: dict[str, Any], product_id: str) -> AdminProductRow:
@@ -345,6 +400,8 @@ def _refresh_products(
 
 
 class BulkCategoriesState(_BulkUpload, rx.State):
+    KIND: ClassVar[str] = "category"
+
     @rx.var
     def stage(self) -> str:
         return f"{self.progress}% complete"
@@ -359,79 +416,20 @@ class BulkCategoriesState(_BulkUpload, rx.State):
         mime = "text/csv" if fmt == "csv" else "application/json"
         return rx.download(data=bulk_import.categories_template(fmt), filename=f"categories-template.{fmt}", mime_type=mime)
 
-    async def _checkpoint(self, progress: int) -> None:
-        async with self:
-            self.progress = progress
-        await asyncio.sleep(STEP_PAUSE_S)
-
-    @rx.event(background=True)
-    async def upload(self):
-        """Validate, import; progress 0 → 25 → 50 → 100 (SPEC §4)."""
-        async with self:
-            if self.uploading:
-                return
-            try:
-                admin = await require_admin(self)
-            except NotAdmin as refused:
-                yield refused.redirect
-                return
-            method, json_text, csv_data = self.method, self.json_text, self._csv_data
-            self.uploading, self.progress = True, 0
-            self.result = BulkResult()
-        await asyncio.sleep(STEP_PAUSE_S)
-
-        rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, "category")
-        if rows is None:
-            async with self:
-                self._stop()
-            yield _toast(*problem)
-            return
+    async def _before_check(self) -> None:
         await self._checkpoint(25)
-        checked = bulk_import.check_required_fields(rows, "category")
-        if not checked.rows:
-            async with self:
-                self._stop("Validation failed", checked.messages)
-            yield _toast("Validation Error", "No valid categories found")
-            return
+
+    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
         await self._checkpoint(50)
+        return checked
 
+    async def _after_import(self, admin: User, result: bulk_import.ImportResult,
+                            rows: list[dict[str, Any]]) -> list[Any]:
         try:
-            result = await asyncio.to_thread(_import_categories, admin, checked.rows)
-        except ServiceError as exc:
-            async with self:
-                self._stop(exc.detail, checked.messages)
-            yield _toast("Upload Failed", exc.detail)
-            return
-        except Exception as exc:
-            log.exception("bulk category upload failed")
-            async with self:
-                self._stop(str(exc) or "Upload failed", checked.messages)
-            yield _toast("Upload Failed", str(exc) or "Upload failed")
-            return
-
-        refused = bulk_import.refused_row_messages(result, checked.rows, checked.positions, "category")
-        created = len(result.created)
-        async with self:
-            self.progress, self.uploading = 100, False
-            self.result = BulkResult(
-                shown=True,
-                success=created > 0,
-                message=f"Upload completed: {created} created, {len(result.errors)} already exist",
-                errors=_listed(checked.messages + refused),
-            )
-            if created:
-                self._clear_input()
-                try:
-                    categories = await self.get_state(AdminCategoriesState)
-                    categories._fetch()
-                    products = await self.get_state(AdminProductsState)
-                    products._load_categories()
-                except Exception:
-                    log.exception("category lists refresh after a bulk upload failed")
-        if not created:
-            yield _toast("Upload Failed", result.detail)
-
-
-def _import_categories(admin: User, rows: list[dict[str, Any]]) -> bulk_import.ImportResult:
-    with write_session() as session:
-        return bulk_import.import_categories(session, admin, rows)
+            categories = await self.get_state(AdminCategoriesState)
+            categories._fetch()
+            products = await self.get_state(AdminProductsState)
+            products._load_categories()
+        except Exception:
+            log.exception("category lists refresh after a bulk upload failed")
+        return []

@@ -1,5 +1,7 @@
 """Admin Products and Categories tabs: the product form (add and edit modes), the paged product
-list, and categories. Every event re-checks that the caller is an admin; the services check again.
+list (filtered by status and stock, each deal's window shown, low stock restocked in one step,
+exported as CSV), and categories. Every event re-checks that the caller is an admin; the
+services check again.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import reflex as rx
 
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
-from ..services import ServiceError
+from ..services import ServiceError, exports, pricing
 from ..services import catalog
+from .actions import busy_call
 from .admin import NotAdmin, require_admin
 from .views import money_text
 
@@ -28,6 +31,14 @@ CATEGORIES_PAGE_SIZE = 20
 CATEGORY_OPTIONS_LIMIT = 1000
 NO_CATEGORY = "none"  # the select's prompt; select items never have an empty value (SPEC §5)
 REQUIRED_MESSAGE = "Please fill in all required fields"
+ALL_PRODUCTS = "all"
+STATUS_FILTERS: list[tuple[str, str]] = [
+    (ALL_PRODUCTS, "All products"),
+    ("active", "Active"),
+    ("inactive", "Inactive"),
+    ("low_stock", f"Low stock ({catalog.LOW_STOCK_THRESHOLD} or fewer)"),
+    ("out_of_stock", "Out of stock"),
+]
 
 
 @dataclasses.dataclass
@@ -62,6 +73,11 @@ class AdminProductRow:
     category: str = ""
     price_text: str = ""
     discount_text: str = ""
+    # The discount window: "" (no discount), "active", "scheduled" or "expired", and when.
+    deal: str = ""
+    deal_text: str = ""
+    stock: int = 0
+    restockable: bool = False  # low or out of stock: the row offers a one-step restock
 
 
 @dataclasses.dataclass
@@ -154,7 +170,27 @@ def form_values(product: Product) -> ProductFormValues:
     )
 
 
+def _when(moment: datetime) -> str:
+    return pricing.utc(moment).strftime("%d %b %Y %H:%M UTC").lstrip("0")
+
+
+def deal_text(product: Product, at: datetime | None = None) -> tuple[str, str]:
+    """(discount state, what the admin reads) for the product's discount window."""
+    now = pricing.product_price(product, at)
+    state = now.discount_state
+    if state == pricing.SCHEDULED:
+        return state, f"Scheduled: starts {_when(product.discount_start)}"
+    if state == pricing.EXPIRED:
+        return state, f"Expired: ended {_when(product.discount_end)}"
+    if state == pricing.ACTIVE and product.discount_end is not None:
+        return state, f"Deal on until {_when(product.discount_end)}"
+    if state == pricing.ACTIVE and product.discount_start is not None:
+        return state, f"Deal on since {_when(product.discount_start)}"
+    return "", ""  # no discount, or one without a window (always on): nothing to point out
+
+
 def product_row(product: Product, category: Category | None) -> AdminProductRow:
+    deal, text = deal_text(product)
     return AdminProductRow(
         id=product.id,
         name=product.name,
@@ -164,7 +200,17 @@ def product_row(product: Product, category: Category | None) -> AdminProductRow:
         category=category.name if category else "",
         price_text=money_text(product.price),
         discount_text="" if product.discount_price is None else money_text(product.discount_price),
+        deal=deal,
+        deal_text=text,
+        stock=product.stock,
+        restockable=product.stock <= catalog.LOW_STOCK_THRESHOLD,
     )
+
+
+def restock_fields(form: dict[str, Any]) -> tuple[str, str]:
+    """(product id, units to add) from a row's restock form."""
+    product_id, units = form.get("product_id"), form.get("units")
+    return (product_id if isinstance(product_id, str) else "", units.strip() if isinstance(units, str) else "")
 
 
 # --- products ----------------------------------------------------------------------------------
@@ -176,8 +222,10 @@ class AdminProductsState(rx.State):
     page: int = 1
     total_pages: int = 0
     search: str = ""
+    status_filter: str = ALL_PRODUCTS
     loading: bool = False
     categories: list[CategoryOption] = []
+    restocking: str = ""  # id of the product being restocked
 
     editing_id: str = ""
     form: ProductFormValues = rx.field(default_factory=ProductFormValues)
@@ -202,21 +250,19 @@ class AdminProductsState(rx.State):
         self.categories = [CategoryOption(id=c.id, name=c.name) for c in found]
 
     def _load_rows(self, admin: User) -> None:
+        status = "" if self.status_filter == ALL_PRODUCTS else self.status_filter
         with session_scope() as session:
-            result = catalog.list_products(
-                session,
-                search=self.search,
-                page=self.page,
-                page_size=PRODUCTS_PAGE_SIZE,
-                include_inactive=True,
-                actor=admin,
-            )
+
+            def page_of(page: int) -> catalog.ProductPage:
+                return catalog.list_products(
+                    session, search=self.search, page=page, page_size=PRODUCTS_PAGE_SIZE, include_inactive=True,
+                    actor=admin, status=status,
+                )
+
+            result = page_of(self.page)
             if not result.items and self.page > 1 and result.count:
                 self.page = max(1, math.ceil(result.count / PRODUCTS_PAGE_SIZE))
-                result = catalog.list_products(
-                    session, search=self.search, page=self.page, page_size=PRODUCTS_PAGE_SIZE,
-                    include_inactive=True, actor=admin,
-                )
+                result = page_of(self.page)
         self.rows = [product_row(p, c) for p, c in result.items]
         self.count = result.count
         self.total_pages = result.total_pages
@@ -252,6 +298,16 @@ class AdminProductsState(rx.State):
         self._load_rows(admin)
 
     @rx.event
+    async def set_status_filter(self, value: str):
+        try:
+            admin = await self._require_admin()
+        except NotAdmin as refused:
+            return refused.redirect
+        self.status_filter = value if value in dict(STATUS_FILTERS) else ALL_PRODUCTS
+        self.page = 1
+        self._load_rows(admin)
+
+    @rx.event
     async def go_to_page(self, page: int):
         try:
             admin = await self._require_admin()
@@ -261,30 +317,71 @@ class AdminProductsState(rx.State):
         self._load_rows(admin)
 
     @rx.event
+    async def restock(self, form: dict[str, Any]):
+        """Add the units typed in a row (low or out of stock) to that product's stock."""
+        try:
+            admin = await self._require_admin()
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+        product_id, units = restock_fields(form)
+
+        def add() -> tuple[str, int]:
+            self.restocking = product_id
+            with write_session() as session:
+                product = catalog.restock(session, admin, product_id, units)
+                result = (product.name, product.stock)
+            self._load_rows(admin)
+            return result
+
+        try:
+            async for update in busy_call(
+                self, None, add, success=lambda done: ("Stock updated", f"{done[0]} now has {done[1]} in stock."),
+                failure=("Error", "Could not restock the product."),
+            ):
+                yield update
+        finally:
+            self.restocking = ""
+
+    @rx.event
+    async def export(self):
+        """Download every product as CSV (the bulk-upload template's columns)."""
+        try:
+            admin = await self._require_admin()
+        except NotAdmin as refused:
+            return refused.redirect
+        token = exports.download_token(admin, "products")
+        filename = exports.export_filename("products")
+        return rx.download(url=f"/api/admin/exports/products.csv?token={token}", filename=filename)
+
+    @rx.event
     async def save(self, form: dict[str, Any]):
         """Create (add mode) or update (edit mode) from the form's values."""
         try:
             admin = await self._require_admin()
         except NotAdmin as refused:
-            return refused.redirect
+            yield refused.redirect
+            return
         payload = product_payload(form)
         if payload is None:
-            return rx.toast.error("Error", description=REQUIRED_MESSAGE)
+            yield rx.toast.error("Error", description=REQUIRED_MESSAGE)
+            return
         editing = self.editing_id
-        try:
+
+        def save() -> None:
             with write_session() as session:
                 if editing:
                     catalog.update_product(session, admin, editing, payload)
                 else:
                     catalog.create_product(session, admin, payload)
-        except ServiceError as exc:
-            return rx.toast.error("Error", description=exc.detail)
-        except Exception:
-            log.exception("admin product save failed")
-            return rx.toast.error("Error", description="Failed to update product" if editing else "Failed to create product")
-        self._reset_form()
-        self._load_rows(admin)
-        return rx.toast.success("Product updated" if editing else "Product created")
+            self._reset_form()
+            self._load_rows(admin)
+
+        async for update in busy_call(
+            self, "saving", save, success=("Product updated" if editing else "Product created", None),
+            failure=("Error", "Failed to update product" if editing else "Failed to create product"),
+        ):
+            yield update
 
     @rx.event
     async def edit(self, product_id: str):
@@ -318,19 +415,19 @@ class AdminProductsState(rx.State):
         try:
             admin = await self._require_admin()
         except NotAdmin as refused:
-            return refused.redirect
-        try:
+            yield refused.redirect
+            return
+
+        def delete() -> None:
             with write_session() as session:
                 catalog.delete_product(session, admin, product_id)
-        except ServiceError as exc:
-            return rx.toast.error("Error", description=exc.detail)
-        except Exception:
-            log.exception("admin product delete failed")
-            return rx.toast.error("Error", description="Failed to delete product")
-        if self.editing_id == product_id:
-            self._reset_form()
-        self._load_rows(admin)
-        return rx.toast.success("Product deleted")
+            if self.editing_id == product_id:
+                self._reset_form()
+            self._load_rows(admin)
+
+        async for update in busy_call(self, None, delete, success=("Product deleted", None),
+                                      failure=("Error", "Failed to delete product")):
+            yield update
 
 
 # --- categories --------------------------------------------------------------------------------
@@ -407,21 +504,43 @@ class AdminCategoriesState(rx.State):
         try:
             admin = await self._require_admin()
         except NotAdmin as refused:
-            return refused.redirect
+            yield refused.redirect
+            return
         name = _text(form, "category_name")
         if not name:
             return
         data = {"name": name, "slug": catalog.slugify(name), "description": _text(form, "category_description")}
-        try:
+
+        async def add() -> None:
             with write_session() as session:
                 catalog.create_category(session, admin, data)
-        except ServiceError as exc:
-            return rx.toast.error("Failed to create category", description=exc.detail)
-        except Exception:
-            log.exception("admin category create failed")
-            return rx.toast.error("Failed to create category")
-        self.form_key += 1
+            self.form_key += 1
+            await self._changed()
+
+        async for update in busy_call(self, None, add, success=("Category created successfully", None),
+                                      failure=("Failed to create category", None)):
+            yield update
+
+    @rx.event
+    async def delete(self, category_id: str):
+        """Delete a category that holds no products (the service refuses otherwise and says why)."""
+        try:
+            admin = await self._require_admin()
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+
+        async def delete() -> None:
+            with write_session() as session:
+                catalog.delete_category(session, admin, category_id)
+            await self._changed()
+
+        async for update in busy_call(self, None, delete, success=("Category deleted", None),
+                                      failure=("Failed to delete category", None)):
+            yield update
+
+    async def _changed(self) -> None:
+        """The categories changed: this list and the product form's select show it."""
         self._fetch()
         products = await self.get_state(AdminProductsState)
         products._load_categories()
-        return rx.toast.success("Category created successfully")

@@ -10,15 +10,17 @@ import dataclasses
 import logging
 import math
 from datetime import date
+from urllib.parse import urlencode
 
 import reflex as rx
 
 from ..db import session_scope, write_session
 from ..models import Attention, DeliveryMethod, OrderStatus, PaymentStatus, User
-from ..services import ServiceError
+from ..services import ServiceError, exports
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..settings import get_settings
+from .actions import busy_call
 from .admin import NotAdmin, require_admin
 from .orders import OrderLineView, TimelineEntry, address_text, customer_timeline, payment_method_text, store_text
 from .views import money_text
@@ -286,6 +288,23 @@ class AdminOrdersState(rx.State):
         for update in self._fetch(admin):
             yield update
 
+    @rx.event
+    async def export(self):
+        """Download the order lines of the orders placed in the chosen dates as CSV (all dates
+        when none are chosen)."""
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            return refused.redirect
+        try:
+            days = exports.DateRange(_date(self.date_from), _date(self.date_to))
+        except ServiceError as exc:
+            return rx.toast.error("Error", description=exc.detail)
+        query = urlencode({"date_from": self.date_from, "date_to": self.date_to,
+                           "token": exports.download_token(admin, "orders")})
+        return rx.download(url=f"/api/admin/exports/orders.csv?{query}",
+                           filename=exports.export_filename("orders", days))
+
     # --- one order ----------------------------------------------------------------------------
 
     def _show(self, admin: User, order_id: str) -> None:
@@ -388,21 +407,26 @@ class AdminOrdersState(rx.State):
         if status == OrderStatus.CANCELLED.value and self.confirming != status:
             self.confirming = status
             return
-        self.working = True
-        yield
-        try:
+
+        def change() -> None:
             with write_session() as session:
                 order_service.update_status(session, admin, self.order_id, status)
             self._show(admin, self.order_id)
-            yield rx.toast.success("Order updated", description=f"Order #{self.short_id} is now {self.status_text}.")
-        except ServiceError as exc:
-            yield rx.toast.error("Could not update the order", description=exc.detail)
+
+        def reshow(_refusal: ServiceError) -> None:
             try:
-                self._show(admin, self.order_id)
+                self._show(admin, self.order_id)  # what changed meanwhile
             except ServiceError:
                 pass
+
+        try:
+            async for update in busy_call(
+                self, "working", change,
+                success=lambda _none: ("Order updated", f"Order #{self.short_id} is now {self.status_text}."),
+                failure=("Could not update the order", "Please try again."), on_refusal=reshow,
+            ):
+                yield update
         finally:
-            self.working = False
             self.confirming = ""
 
     @rx.event
@@ -414,14 +438,15 @@ class AdminOrdersState(rx.State):
         except NotAdmin as refused:
             yield refused.redirect
             return
-        self.working = True
-        yield
-        try:
+
+        def refund() -> None:
             with write_session() as session:
                 lifecycle.mark_refunded(session, admin, self.order_id)
             self._show(admin, self.order_id)
-            yield rx.toast.success("Refund recorded", description=f"Order #{self.short_id} is marked as refunded.")
-        except ServiceError as exc:
-            yield rx.toast.error("Could not record the refund", description=exc.detail)
-        finally:
-            self.working = False
+
+        async for update in busy_call(
+            self, "working", refund,
+            success=lambda _none: ("Refund recorded", f"Order #{self.short_id} is marked as refunded."),
+            failure=("Could not record the refund", "Please try again."),
+        ):
+            yield update

@@ -1,16 +1,19 @@
 """Admin Overview tab: orders and revenue today and over 30 days, orders per day, best sellers and
-low stock (services.reports, aggregated in SQL)."""
+low stock (services.reports, aggregated in SQL), each low-stock product restocked in one step."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import Any
 
 import reflex as rx
 
-from ..db import session_scope
-from ..services import reports
+from ..db import session_scope, write_session
+from ..services import catalog, reports
+from .actions import busy_call
 from .admin import NotAdmin, require_admin
+from .admin_catalog import restock_fields
 from .views import money_text
 
 log = logging.getLogger("discount_deals.admin")
@@ -47,11 +50,37 @@ class AdminOverviewState(rx.State):
     failed: bool = False
 
     @rx.event
+    async def restock(self, form: dict[str, Any]):
+        """Add the units typed beside a low-stock product to its stock, then refresh the list."""
+        try:
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+        product_id, units = restock_fields(form)
+
+        def add() -> tuple[str, int]:
+            with write_session() as session:
+                product = catalog.restock(session, admin, product_id, units)
+                done = (product.name, product.stock)
+            self._load(admin)
+            return done
+
+        async for update in busy_call(
+            self, None, add, success=lambda done: ("Stock updated", f"{done[0]} now has {done[1]} in stock."),
+            failure=("Error", "Could not restock the product."),
+        ):
+            yield update
+
+    @rx.event
     async def load(self):
         try:
             admin = await require_admin(self)
         except NotAdmin as refused:
             return refused.redirect
+        self._load(admin)
+
+    def _load(self, admin) -> None:
         try:
             with session_scope() as session:
                 sales = reports.sales_overview(session, admin, days=PERIOD_DAYS)

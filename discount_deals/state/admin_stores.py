@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 
 import reflex as rx
 
 from ..db import session_scope, write_session
 from ..models import PickupStore, User
-from ..services import ServiceError
 from ..services import pickup_stores as store_service
+from .actions import busy_call
 from .admin import NotAdmin, require_admin
 from .profile import error_text
-
-log = logging.getLogger("discount_deals.admin")
 
 STORE_FIELDS = ("name", "retailer", "address", "city", "phone", "opening_hours")
 
@@ -98,39 +95,38 @@ class AdminStoresState(rx.State):
             yield refused.redirect
             return
         data = {name: form_data.get(name) if isinstance(form_data.get(name), str) else "" for name in STORE_FIELDS}
-        self.saving = True
-        yield
-        try:
+        editing = self.editing_id
+
+        def save() -> None:
             with write_session() as session:
-                if self.editing_id:
-                    store_service.update_store(session, admin, self.editing_id, data)
+                if editing:
+                    store_service.update_store(session, admin, editing, data)
                 else:
                     store_service.create_store(session, admin, data)
-            created = not self.editing_id
             self._reset_form()
             self._load_rows(admin)
-            yield rx.toast.success("Store added" if created else "Store updated", description=data["name"].strip())
-        except ServiceError as exc:
-            yield rx.toast.error("Error", description=error_text(exc))
-        except Exception:
-            log.exception("pickup store save failed")
-            yield rx.toast.error("Error", description="Could not save the store.")
-        finally:
-            self.saving = False
+
+        async for update in busy_call(
+            self, "saving", save, success=("Store updated" if editing else "Store added", data["name"].strip()),
+            failure=("Error", "Could not save the store."), describe=error_text,
+        ):
+            yield update
 
     @rx.event
     async def set_active(self, store_id: str, active: bool):
         try:
             admin = await require_admin(self)
         except NotAdmin as refused:
-            return refused.redirect
-        try:
+            yield refused.redirect
+            return
+
+        def change() -> str:
             with write_session() as session:
-                store = store_service.update_store(session, admin, store_id, {"is_active": bool(active)})
-                name = store.name
-        except ServiceError as exc:
-            return rx.toast.error("Error", description=exc.detail)
-        self._load_rows(admin)
-        if active:
-            return rx.toast.success("Store shown at checkout", description=name)
-        return rx.toast.success("Store hidden from checkout", description=name)
+                name = store_service.update_store(session, admin, store_id, {"is_active": bool(active)}).name
+            self._load_rows(admin)
+            return name
+
+        shown = ("Store shown at checkout", "Store hidden from checkout")[0 if active else 1]
+        async for update in busy_call(self, None, change, success=lambda name: (shown, name),
+                                      failure=("Error", "Could not change the store.")):
+            yield update

@@ -1,4 +1,5 @@
-"""Admin Users tab: search and role filter in SQL, one page at a time, and immediate role changes."""
+"""Admin Users tab: search and role filter in SQL, one page at a time, immediate role changes, and
+deactivating or reactivating an account."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import reflex as rx
 from ..db import session_scope, write_session
 from ..models import Role, User
 from ..services import users as users_service
+from .actions import busy_call
 from .admin import NotAdmin, require_admin
 
 log = logging.getLogger("discount_deals.admin")
@@ -45,6 +47,7 @@ class UserRow:
     username: str = ""
     role: str = "customer"
     badge: str = "outline"
+    is_active: bool = True
 
 
 def user_row(user: User) -> UserRow:
@@ -57,6 +60,7 @@ def user_row(user: User) -> UserRow:
         username=user.username,
         role=role,
         badge=ROLE_BADGES[role],
+        is_active=bool(user.is_active),
     )
 
 
@@ -156,24 +160,48 @@ class AdminUsersState(rx.State):
         for update in self._fetch(admin):
             yield update
 
+    def _reload(self, admin: User) -> None:
+        try:
+            self._load_rows(admin)
+        except Exception:
+            log.exception("admin user list failed")
+            self.failed = True
+
     @rx.event
     async def change_role(self, user_id: str, role: str):
         """Apply a role at once (SPEC §4); the row shows the stored role afterwards either way."""
         try:
             admin = await require_admin(self)
         except NotAdmin as refused:
-            return refused.redirect
-        try:
+            yield refused.redirect
+            return
+
+        def change() -> None:
             with write_session() as session:
                 users_service.change_role(session, admin, user_id, role)
-        except Exception as exc:
-            log.info("role change refused: %s", getattr(exc, "detail", exc))
-            toast = rx.toast.error("Error", description=ROLE_UPDATE_FAILED)
-        else:
-            toast = rx.toast.success("Role Updated", description=f"User role has been updated to {role}")
+
+        async for update in busy_call(
+            self, None, change, success=("Role Updated", f"User role has been updated to {role}"),
+            failure=("Error", ROLE_UPDATE_FAILED), describe=lambda _exc: ROLE_UPDATE_FAILED,
+        ):
+            yield update
+        self._reload(admin)
+
+    @rx.event
+    async def set_active(self, user_id: str, active: bool):
+        """Deactivate an account (it can no longer log in) or reactivate it."""
         try:
-            self._load_rows(admin)
-        except Exception:
-            log.exception("admin user list failed")
-            self.failed = True
-        return toast
+            admin = await require_admin(self)
+        except NotAdmin as refused:
+            yield refused.redirect
+            return
+
+        def change() -> str:
+            with write_session() as session:
+                return users_service.set_active(session, admin, user_id, bool(active)).email
+
+        done = "User reactivated" if active else "User deactivated"
+        async for update in busy_call(self, None, change, success=lambda email: (done, email),
+                                      failure=("Error", "Could not change the account.")):
+            yield update
+        self._reload(admin)

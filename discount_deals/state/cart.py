@@ -18,7 +18,8 @@ from ..models import User
 from ..services import ServiceError
 from ..services import cart as cart_service
 from ..services import catalog
-from ..services.pricing import PricedLine, cart_totals, effective_price
+from ..services.pricing import PricedLine, cart_totals, priced_line
+from .actions import busy_call
 from .session import SessionExpired, SessionState
 from .views import money_text, product_snapshot
 
@@ -114,8 +115,8 @@ class CartState(rx.State):
         """Render lines given as (key, product, category, quantity)."""
         view_rows, priced = [], []
         for key, product, category, quantity in rows:
-            unit = effective_price(product.price, product.discount_price)
-            priced.append(PricedLine(unit_price=unit, original_price=product.price, quantity=quantity))
+            priced.append(priced_line(product, quantity))
+            unit = priced[-1].unit_price
             view_rows.append(
                 CartRow(
                     key=key,
@@ -196,11 +197,7 @@ class CartState(rx.State):
 
     @rx.event
     async def add_to_cart(self, product_id: str):
-        if self.updating:
-            return
-        self.updating = True
-        yield
-        try:
+        async def add() -> str:
             user = await self._user()
             if user is not None:
                 with write_session() as session:
@@ -209,16 +206,17 @@ class CartState(rx.State):
             else:
                 name = self._guest_set(product_id, 1, add=True)
             self._reload(user)
-            yield rx.toast.success("Added to cart!", description=f"{name} has been added to your cart.")
+            return name
+
+        try:
+            async for update in busy_call(
+                self, "updating", add, success=lambda name: ("Added to cart!", f"{name} has been added to your cart."),
+                failure=("Error", ADD_FAILED), describe=lambda exc: exc.detail if exc.status == 400 else ADD_FAILED,
+                passes=(SessionExpired,),
+            ):
+                yield update
         except SessionExpired:
             yield (await self.get_state(SessionState))._login_redirect()
-        except ServiceError as exc:
-            yield rx.toast.error("Error", description=exc.detail if exc.status == 400 else ADD_FAILED)
-        except Exception:
-            log.exception("add to cart failed")
-            yield rx.toast.error("Error", description=ADD_FAILED)
-        finally:
-            self.updating = False
 
     async def _change(self, key: str, quantity: int):
         """Set a line's quantity (0 removes it): optimistic, then refetched, also after an error."""
@@ -228,13 +226,12 @@ class CartState(rx.State):
             return
         if self.updating or quantity < 0:
             return
-        self.updating = True
         row.quantity = quantity
         self.rows = [r for r in self.rows if r.quantity > 0]
-        yield
-        user = None
-        try:
-            user = await self._user()
+        seen: dict[str, User | None] = {}
+
+        async def change() -> None:
+            user = seen["user"] = await self._user()
             if user is not None:
                 if not key or key == row.product_id:  # a line the server never gave an id to
                     raise ServiceError("Cart item not found or missing ID")
@@ -245,21 +242,19 @@ class CartState(rx.State):
                 self.cart_storage = _write_guest_cart(entries)
             else:
                 self._guest_set(key, quantity, add=False)
-            if quantity == 0:
-                yield rx.toast.success("Item removed successfully!")
-            else:
-                yield rx.toast.success("Quantity updated successfully!")
+
+        fallback = REMOVE_FAILED if quantity == 0 else UPDATE_FAILED
+        done = "Item removed successfully!" if quantity == 0 else "Quantity updated successfully!"
+        try:
+            async for update in busy_call(
+                self, "updating", change, success=(done, None), failure=("Error", fallback),
+                describe=lambda exc: exc.detail if exc.status == 400 else fallback, passes=(SessionExpired,),
+            ):
+                yield update
         except SessionExpired:
             yield (await self.get_state(SessionState))._login_redirect()
             return
-        except ServiceError as exc:
-            fallback = REMOVE_FAILED if quantity == 0 else UPDATE_FAILED
-            yield rx.toast.error("Error", description=exc.detail if exc.status == 400 else fallback)
-        except Exception:
-            log.exception("cart update failed")
-            yield rx.toast.error("Error", description=REMOVE_FAILED if quantity == 0 else UPDATE_FAILED)
-        finally:
-            self.updating = False
+        user = seen.get("user")
         try:
             self._reload(user)
         except Exception:

@@ -193,7 +193,7 @@ class CheckoutState(rx.State):
                     session, user, delivery_method=self.delivery_method, coupon_code=self.coupon_code or None
                 )
             except ValidationFailed as exc:
-                if exc.code != "coupon_invalid":
+                if not exc.code.startswith("coupon_"):
                     raise
                 self.coupon_error = exc.detail  # the coupon expired meanwhile: price without it
                 self.coupon_code = ""
@@ -365,6 +365,8 @@ class CheckoutState(rx.State):
         self.coupon_code = code
         self.coupon_error = ""
         self._requote(user)
+        if not self.coupon_code:
+            return  # it cannot apply to this basket (e.g. below its minimum): coupon_error says why
         return rx.toast.success("Coupon applied", description=f"{code.upper()} is taken off your total.")
 
     @rx.event

@@ -29,6 +29,7 @@ from ..services import payments
 from ..services.checkout import NETWORKS, display_phone
 from ..services.pricing import money_str
 from ..settings import get_settings
+from .actions import busy_call
 from .session import SessionExpired, SessionState
 from .views import money_text
 
@@ -447,23 +448,29 @@ class OrderDetailState(rx.State):
         except SessionExpired:
             yield (await self.get_state(SessionState))._login_redirect(f"{routes.ORDERS}/{self.order_id}")
             return
-        self.working = "cancel"
-        yield
-        try:
+
+        async def cancel():
             with write_session() as session:
-                order = lifecycle.cancel_order(session, user, self.order_id)
+                lifecycle.cancel_order(session, user, self.order_id)
             order = self._reread(user)
             (await self.get_state(OrdersState))._record(user.id, order)
-            refund = " Our team will refund your payment." if order.attention == Attention.REFUND_DUE.value else ""
-            yield rx.toast.success("Order cancelled", description="Your order has been cancelled." + refund)
-        except ServiceError as exc:
+            return order
+
+        def reread(_refusal: ServiceError) -> None:
             try:
                 self._reread(user)
             except ServiceError:
                 pass
-            yield rx.toast.error("Could not cancel", description=exc.detail)
+
+        def cancelled(order) -> tuple[str, str]:
+            refund = " Our team will refund your payment." if order.attention == Attention.REFUND_DUE.value else ""
+            return "Order cancelled", "Your order has been cancelled." + refund
+
+        try:
+            async for update in busy_call(self, "working", cancel, busy="cancel", success=cancelled,
+                                          failure=("Could not cancel", "Please try again."), on_refusal=reread):
+                yield update
         finally:
-            self.working = ""
             self.confirming_cancel = False
 
     @rx.event(background=True)

@@ -20,6 +20,7 @@ from ..models import User
 from ..services import ServiceError
 from ..services import users as user_service
 from ..settings import get_settings
+from .actions import busy_call
 from .session import SessionExpired, SessionState
 
 log = logging.getLogger("discount_deals.profile")
@@ -27,6 +28,7 @@ log = logging.getLogger("discount_deals.profile")
 PERSONAL_FIELDS = ("first_name", "last_name", "username", "email", "phonenumber", "date_of_birth", "gender")
 ADDRESS_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 PROFILE_UPDATED = "Your profile has been updated successfully."
+UPDATE_FAILED = ("Update failed", "Could not update profile.")
 AVATAR_UPLOAD_ID = "avatar-upload"
 # The picker refuses bigger files before they are sent; the service checks again.
 MAX_PHOTO_BYTES = get_settings().max_image_bytes
@@ -169,20 +171,15 @@ class ProfileState(rx.State):
             return
         changes: dict[str, Any] = {name: _text(form, name) for name in PERSONAL_FIELDS}
         changes["profile"] = {"bio": _text(form, "bio"), "website": _text(form, "website")}
-        self.saving = True
-        yield
-        try:
+
+        async def save() -> None:
             with write_session() as session:
                 user_service.update_user(session, user, user.id, changes)
             await self._refresh(user)
-            yield rx.toast.success("Profile updated", description=PROFILE_UPDATED)
-        except ServiceError as exc:
-            yield rx.toast.error("Update failed", description=error_text(exc))
-        except Exception:
-            log.exception("profile update failed")
-            yield rx.toast.error("Update failed", description="Could not update profile.")
-        finally:
-            self.saving = False
+
+        async for update in busy_call(self, "saving", save, success=("Profile updated", PROFILE_UPDATED),
+                                      failure=UPDATE_FAILED, describe=error_text):
+            yield update
 
     @rx.event
     async def upload_photo(self, files: list[rx.UploadFile]):
@@ -193,21 +190,17 @@ class ProfileState(rx.State):
         except SessionExpired:
             yield await self._to_login()
             return
-        self.uploading = True
-        yield
-        try:
+
+        async def upload() -> None:
             limit = get_settings().max_image_bytes
             data = await files[0].read(limit + 1)  # one byte over the limit is enough to refuse it
             await asyncio.to_thread(_save_photo, user, self._profile_id, data)
             await self._refresh(user)
-            yield rx.toast.success("Profile updated", description=PROFILE_UPDATED)
-        except ServiceError as exc:
-            yield rx.toast.error("Update failed", description=exc.detail)  # e.g. "Upload a valid image. ..."
-        except Exception:
-            log.exception("profile photo upload failed")
-            yield rx.toast.error("Update failed", description="Could not update profile.")
-        finally:
-            self.uploading = False
+
+        # A refusal reads e.g. "Upload a valid image. ..."
+        async for update in busy_call(self, "uploading", upload, success=("Profile updated", PROFILE_UPDATED),
+                                      failure=UPDATE_FAILED):
+            yield update
 
     @rx.event
     def photo_rejected(self, _rejected: list[dict]):
@@ -225,21 +218,16 @@ class ProfileState(rx.State):
             return
         data: dict[str, Any] = {name: _text(form, name) for name in ADDRESS_FIELDS}
         data["is_default"] = form.get("is_default") in ("on", "true", True)
-        self.adding = True
-        yield
-        try:
+
+        async def add() -> None:
             with write_session() as session:
                 user_service.add_address(session, user, data)
             await self._refresh(user)
             self.address_form_version += 1
-            yield rx.toast.success("Address added")
-        except ServiceError as exc:
-            yield rx.toast.error("Error", description=error_text(exc) or "Could not add address.")
-        except Exception:
-            log.exception("address add failed")
-            yield rx.toast.error("Error", description="Could not add address.")
-        finally:
-            self.adding = False
+
+        async for update in busy_call(self, "adding", add, success=("Address added", None),
+                                      failure=("Error", "Could not add address."), describe=error_text):
+            yield update
 
     @rx.event
     async def set_default(self, address_id: str):
@@ -250,20 +238,11 @@ class ProfileState(rx.State):
         except SessionExpired:
             yield await self._to_login()
             return
-        self.address_busy = address_id
-        yield
-        try:
-            with write_session() as session:
-                user_service.update_address(session, user, address_id, {"is_default": True})
-            await self._refresh(user)
-            yield rx.toast.success("Default address set")
-        except ServiceError as exc:
-            yield rx.toast.error("Error", description=error_text(exc) or "Could not update address.")
-        except Exception:
-            log.exception("address update failed")
-            yield rx.toast.error("Error", description="Could not update address.")
-        finally:
-            self.address_busy = ""
+        async for update in self._address_call(
+            address_id, lambda session: user_service.update_address(session, user, address_id, {"is_default": True}),
+            user, ("Default address set", None), "Could not update address.",
+        ):
+            yield update
 
     @rx.event
     async def delete_address(self, address_id: str):
@@ -274,17 +253,25 @@ class ProfileState(rx.State):
         except SessionExpired:
             yield await self._to_login()
             return
+        async for update in self._address_call(
+            address_id, lambda session: user_service.delete_address(session, user, address_id),
+            user, ("Address deleted", None), "Could not delete address.",
+        ):
+            yield update
+
+    async def _address_call(self, address_id: str, change, user: User, success, fallback: str):
+        """One saved address changes (``address_busy`` names it meanwhile), then the account is re-read."""
         self.address_busy = address_id
         yield
-        try:
+
+        async def run() -> None:
             with write_session() as session:
-                user_service.delete_address(session, user, address_id)
+                change(session)
             await self._refresh(user)
-            yield rx.toast.success("Address deleted")
-        except ServiceError as exc:
-            yield rx.toast.error("Error", description=error_text(exc) or "Could not delete address.")
-        except Exception:
-            log.exception("address delete failed")
-            yield rx.toast.error("Error", description="Could not delete address.")
+
+        try:
+            async for update in busy_call(self, None, run, success=success, failure=("Error", fallback),
+                                          describe=error_text):
+                yield update
         finally:
             self.address_busy = ""

@@ -10,7 +10,7 @@ import dataclasses
 from decimal import Decimal
 
 from ..models import Category, Product
-from ..services.pricing import discount_percent, effective_price, format_money
+from ..services.pricing import format_money, product_price
 from ..settings import get_settings
 
 
@@ -40,7 +40,8 @@ class ProductView:
 
 
 def product_view(product: Product, category: Category | None) -> ProductView:
-    percent = discount_percent(product.price, product.discount_price)
+    now = product_price(product)  # the discount counts only inside its window
+    percent = now.discount_percent
     rating = float(product.rating or 0)
     return ProductView(
         id=product.id,
@@ -50,7 +51,7 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         image_url=product.image_url or get_settings().placeholder_image_url,
         category=category.name if category else "",
         category_slug=category.slug if category else "",
-        price_text=money_text(effective_price(product.price, product.discount_price)),
+        price_text=money_text(now.unit_price),
         original_text=money_text(product.price),
         has_discount=percent > 0,
         discount_percent=percent,
@@ -72,7 +73,8 @@ def product_snapshot(product: Product, category: Category | None) -> dict:
         "brand": product.brand,
         "image_url": product.image_url,
         "price": f"{product.price:.2f}",
-        "discount_price": None if product.discount_price is None else f"{product.discount_price:.2f}",
+        "discount_price": None if (now := product_price(product)).discount_price is None
+        else f"{now.discount_price:.2f}",
         "stock": product.stock,
         "category": {"id": category.id, "name": category.name, "slug": category.slug} if category else None,
     }

@@ -79,3 +79,17 @@ def first_category(category_id: str):
 
     with session_scope() as session:
         return session.get(Category, category_id)
+
+
+def test_a_renamed_category_is_found_by_its_new_name_at_once(catalogue):
+    from discount_deals.models import Category
+    from sqlmodel import select
+
+    with session_scope() as session:
+        assert list_products(session, category="groceries").count == 10
+    with session_scope() as session:
+        groceries = session.exec(select(Category).where(Category.name == "Groceries")).one()
+        groceries.name, groceries.slug = "Staples", "staples"
+    with session_scope() as session:
+        assert list_products(session, category="Groceries").count == 0
+        assert list_products(session, category="staples").count == 10

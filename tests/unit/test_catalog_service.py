@@ -197,6 +197,7 @@ def test_derived_columns_and_slugify():
         "name_key": "big box",
         "effective_price": Decimal("7.50"),
         "discount_percent": 25,
+        "price_changes_at": None,
     }
     assert catalog.derived_columns("x", Decimal("10.00"), None)["effective_price"] == Decimal("10.00")
     assert catalog.slugify("  Baby & Kids  ") == "baby-kids"

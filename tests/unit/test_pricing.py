@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
 
@@ -12,11 +14,13 @@ from discount_deals.services.pricing import (
     cart_totals,
     coupon_discount,
     discount_percent,
+    discount_state,
     effective_price,
     format_money,
     money,
     money_str,
     priced_line,
+    product_price,
     shipping_for,
 )
 
@@ -67,8 +71,58 @@ def test_effective_price_and_priced_line():
     assert effective_price(D("10.00"), D("7.50")) == D("7.50")
     assert effective_price(D("10.00"), None) == D("10.00")
     assert effective_price(D("10.00"), D("0.00")) == D("0.00")  # a free item is still a discount price
-    assert priced_line(D("10.00"), D("7.50"), 3) == PricedLine(D("7.50"), D("10.00"), 3)
-    assert priced_line(D("10.00"), D("7.50"), 3).line_total == D("22.50")
+    product = SimpleNamespace(price=D("10.00"), discount_price=D("7.50"), discount_start=None, discount_end=None)
+    assert priced_line(product, 3) == PricedLine(D("7.50"), D("10.00"), 3)
+    assert priced_line(product, 3).line_total == D("22.50")
+
+
+# --- discount windows: start inclusive, end exclusive, UTC --------------------------------------
+
+START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+END = datetime(2026, 12, 8, 9, 0, tzinfo=UTC)
+TICK = timedelta(microseconds=1)
+
+
+def windowed(start=START, end=END, discount="7.00"):
+    return SimpleNamespace(price=D("10.00"), discount_price=D(discount) if discount else None,
+                           discount_start=start, discount_end=end)
+
+
+@pytest.mark.parametrize(
+    "at, state, unit, percent, changes_at",
+    [
+        (START - TICK, "scheduled", "10.00", 0, START),  # just before start
+        (START, "active", "7.00", 30, END),  # at start: inclusive
+        (END - TICK, "active", "7.00", 30, END),  # just before end
+        (END, "expired", "10.00", 0, None),  # at end: exclusive
+    ],
+)
+def test_the_window_edges(at, state, unit, percent, changes_at):
+    now = product_price(windowed(), at)
+    assert now.discount_state == state
+    assert now.discount_active is (state == "active")
+    assert now.unit_price == D(unit)
+    assert now.discount_percent == percent
+    assert now.discount_price == (D("7.00") if state == "active" else None)
+    assert now.changes_at == changes_at
+    assert priced_line(windowed(), 2, at) == PricedLine(D(unit), D("10.00"), 2)
+
+
+def test_open_sides_and_no_discount():
+    assert product_price(windowed(start=None), END - TICK).discount_active
+    assert not product_price(windowed(start=None), END).discount_active
+    assert product_price(windowed(end=None), START).changes_at is None  # never ends
+    assert product_price(windowed(start=None, end=None), START).discount_active
+    nothing = product_price(windowed(discount=None), START)
+    assert (nothing.discount_state, nothing.unit_price, nothing.changes_at) == ("none", D("10.00"), None)
+
+
+def test_times_in_other_zones_and_without_zone_are_compared_in_utc():
+    accra_noon = datetime(2026, 12, 1, 9, 0)  # no zone: UTC (Ghana is UTC+0 anyway)
+    assert discount_state(D("1"), accra_noon, None, START) == "active"
+    lagos = timezone(timedelta(hours=1))
+    assert discount_state(D("1"), START.astimezone(lagos), None, START - TICK) == "scheduled"
+    assert discount_state(D("1"), START.astimezone(lagos), None, START.astimezone(lagos)) == "active"
 
 
 def test_shipping_threshold_is_over_fifty():

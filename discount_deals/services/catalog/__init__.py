@@ -5,12 +5,22 @@
 - :mod:`.products`: one product (lookup, admin writes)
 - :mod:`.categories`: categories
 - :mod:`.validation`: the field rules (pydantic models) shared by single and bulk writes
+- :mod:`.price_schedule`: stored listing prices kept right as discount windows open and close
 """
 
-from .categories import category_conflicts, create_category, find_category, list_categories
+from .categories import (
+    category_conflicts,
+    create_category,
+    delete_category,
+    find_category,
+    list_categories,
+    update_category,
+)
 from .listing import (
+    LOW_STOCK_THRESHOLD,
     ORDERINGS,
     PRICE_RANGES,
+    STATUS_FILTERS,
     ProductPage,
     brand_counts,
     catalogue_version,
@@ -28,8 +38,10 @@ from .products import (
     get_product,
     product_name_taken,
     products_by_ids,
+    restock,
     update_product,
 )
+from .price_schedule import apply_due_prices, refresh_due_prices, refresh_if_due
 from .search import MAX_QUERY_LENGTH
 from .validation import (
     KEPT_WHEN_ABSENT,
@@ -46,6 +58,7 @@ from .validation import (
     name_key,
     parse_datetime,
     parse_money,
+    price_columns,
     refresh_derived,
     slugify,
     validation_detail,
@@ -53,6 +66,8 @@ from .validation import (
 
 __all__ = [
     "KEPT_WHEN_ABSENT",
+    "LOW_STOCK_THRESHOLD",
+    "STATUS_FILTERS",
     "MAX_PRICE",
     "MAX_QUERY_LENGTH",
     "MAX_STOCK",
@@ -69,6 +84,7 @@ __all__ = [
     "comma_list",
     "create_category",
     "create_product",
+    "delete_category",
     "delete_product",
     "derived_columns",
     "duplicate_name_message",
@@ -84,11 +100,17 @@ __all__ = [
     "name_key",
     "parse_datetime",
     "parse_money",
+    "apply_due_prices",
+    "price_columns",
+    "refresh_due_prices",
+    "refresh_if_due",
     "product_name_taken",
     "products_by_ids",
     "refresh_derived",
     "resolve_ordering",
+    "restock",
     "slugify",
+    "update_category",
     "update_product",
     "validation_detail",
     "visible_clause",

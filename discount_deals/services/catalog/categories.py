@@ -1,4 +1,5 @@
-"""Categories: lookup by id, slug or name, listing, and creation (admins)."""
+"""Categories: lookup by id, slug or name, listing, and the admin's create, update and delete
+(each recorded in the audit trail in the same transaction)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, or_, select
 
-from ...models import Category, User
+from ...models import Category, Product, User
 from ...models.base import new_id
-from .. import ValidationFailed
+from .. import Conflict, NotFound, ValidationFailed, audit
 from ..permissions import require_admin
 from .validation import clean_category, validation_detail
 
@@ -49,12 +50,18 @@ def list_categories(session: Session, offset: int = 0, limit: int = 1000) -> tup
     return list(rows), count
 
 
-def category_conflicts(session: Session, name: str, slug: str) -> dict[str, list[str]]:
+AUDITED_FIELDS = ("name", "slug", "description", "parent_id")
+
+
+def category_conflicts(
+    session: Session, name: str, slug: str, *, exclude_id: str | None = None
+) -> dict[str, list[str]]:
     """Errors for a name (case-insensitive) or slug already used by another category."""
     errors: dict[str, list[str]] = {}
-    if session.exec(select(Category.id).where(func.lower(Category.name) == name.lower())).first():
+    others = [Category.id != exclude_id] if exclude_id else []
+    if session.exec(select(Category.id).where(func.lower(Category.name) == name.lower(), *others)).first():
         errors["name"] = [f'A category named "{name}" already exists.']
-    if session.exec(select(Category.id).where(func.lower(Category.slug) == slug.lower())).first():
+    if session.exec(select(Category.id).where(func.lower(Category.slug) == slug.lower(), *others)).first():
         errors["slug"] = [f'A category with the slug "{slug}" already exists.']
     return errors
 
@@ -71,7 +78,13 @@ def create_category(session: Session, actor: User | None, data: Mapping[str, Any
     conflicts = category_conflicts(session, values["name"], values["slug"])
     if conflicts:
         raise ValidationFailed(next(iter(conflicts.values()))[0], fields=conflicts)
-    category = Category(id=new_id(), **values)
+    category = _save(session, Category(id=new_id(), **values))
+    audit.record(session, actor, "category.create", "category", category.id,
+                 changes=audit.created(audit.snapshot(category, AUDITED_FIELDS)), label=category.name)
+    return category
+
+
+def _save(session: Session, category: Category) -> Category:
     try:
         with session.begin_nested():
             session.add(category)
@@ -80,3 +93,73 @@ def create_category(session: Session, actor: User | None, data: Mapping[str, Any
         message = "A category with this name or slug already exists."
         raise ValidationFailed(message, fields={"name": [message]}) from None
     return category
+
+
+def _get(session: Session, category_id: Any) -> Category:
+    category = session.get(Category, category_id) if isinstance(category_id, str) else None
+    if category is None:
+        raise NotFound("Category not found.")
+    return category
+
+
+def _is_ancestor(session: Session, candidate: Category, of: Category) -> bool:
+    """Whether ``of`` is ``candidate`` or one of its ancestors (a parent cycle)."""
+    seen: set[str] = set()
+    current: Category | None = candidate
+    while current is not None and current.id not in seen:
+        if current.id == of.id:
+            return True
+        seen.add(current.id)
+        current = session.get(Category, current.parent_id) if current.parent_id else None
+    return False
+
+
+def update_category(session: Session, actor: User | None, category_id: str, data: Mapping[str, Any]) -> Category:
+    """Change a category's name, slug, description or parent (admins only); absent fields stay.
+
+    A blank slug is derived from the name; a category cannot become its own ancestor."""
+    require_admin(actor)
+    category = _get(session, category_id)
+    if not isinstance(data, Mapping):
+        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    merged = {
+        "name": data.get("name", category.name),
+        "slug": data.get("slug", category.slug),
+        "description": data.get("description", category.description),
+        "parent": data.get("parent", category.parent_id),
+    }
+    values, errors = clean_category(merged, resolve_parent=lambda value: find_category(session, value))
+    if not errors and values.get("parent_id"):
+        parent = session.get(Category, values["parent_id"])
+        if parent is not None and _is_ancestor(session, parent, category):
+            errors["parent"] = ["A category cannot be its own parent or ancestor."]
+    if errors:
+        raise ValidationFailed(validation_detail(errors, "category"), fields=errors)
+    conflicts = category_conflicts(session, values["name"], values["slug"], exclude_id=category.id)
+    if conflicts:
+        raise ValidationFailed(next(iter(conflicts.values()))[0], fields=conflicts)
+    before = audit.snapshot(category, AUDITED_FIELDS)
+    for field, value in values.items():
+        setattr(category, field, value)
+    category = _save(session, category)
+    audit.record_change(session, actor, "category.update", "category", category.id, before,
+                        audit.snapshot(category, AUDITED_FIELDS), label=category.name)
+    return category
+
+
+def delete_category(session: Session, actor: User | None, category_id: str) -> None:
+    """Delete a category (admins only); refused (409) while products are in it. Its
+    sub-categories lose their parent."""
+    require_admin(actor)
+    category = _get(session, category_id)
+    in_use = session.exec(select(func.count()).select_from(Product).where(Product.category_id == category.id)).one()
+    if in_use:
+        products = "product is" if in_use == 1 else "products are"
+        raise Conflict(f"{in_use} {products} in this category: move or delete them first.", code="category_in_use")
+    audit.record(session, actor, "category.delete", "category", category.id,
+                 changes=audit.deleted(audit.snapshot(category, AUDITED_FIELDS)), label=category.name)
+    for child in session.exec(select(Category).where(Category.parent_id == category.id)).all():
+        child.parent_id = None
+        session.add(child)
+    session.delete(category)
+    session.flush()

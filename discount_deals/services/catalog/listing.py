@@ -9,6 +9,10 @@ Without an ``ordering`` a search lists the best matches first and a plain listin
 products first. Every ordering ends on a unique key (the name, unique regardless of case, or
 the id), so pages never shuffle between requests.
 
+Prices: ``effective_price`` and ``discount_percent`` are stored (services.pricing computes them
+from the discount window at write time) and brought up to date when a window opens or closes by
+:mod:`.price_schedule`, which listings call first (at most once every few seconds per worker).
+
 Speed: shoppers' queries name the visibility condition literally, so partial indexes over
 visible products (see models.catalog) serve both the filter and the order. Counting every
 matching row is the expensive part of a page, so counts are cached per worker, keyed by the
@@ -35,8 +39,13 @@ from ...models import Category, Product, ProductStatus, User
 from ...settings import get_settings
 from .. import ValidationFailed
 from ..permissions import is_admin
+from . import price_schedule
 from . import search as fulltext
 from .categories import find_category
+
+# The back office's stock levels: "low" is a few units left, "out" none.
+LOW_STOCK_THRESHOLD = 5
+STATUS_FILTERS = ("active", "inactive", "low_stock", "out_of_stock")
 
 PRICE_RANGES: dict[str, tuple[Decimal, Decimal | None]] = {
     "0-25": (Decimal(0), Decimal(25)),
@@ -98,15 +107,15 @@ class ProductPage:
 # --- the count cache ---------------------------------------------------------------------------
 
 
-class _CountCache:
-    """Counts by listing key, each remembered with the catalogue version it was computed at."""
+class _VersionedCache:
+    """Values by key, each remembered with the catalogue version it was computed at."""
 
     def __init__(self, size: int = 4096):
         self._size = size
-        self._entries: OrderedDict[tuple, tuple[int, int]] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[int, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple, version: int) -> int | None:
+    def get(self, key: tuple, version: int) -> Any:
         with self._lock:
             entry = self._entries.get(key)
             if entry is None or entry[0] != version:
@@ -114,9 +123,9 @@ class _CountCache:
             self._entries.move_to_end(key)
             return entry[1]
 
-    def put(self, key: tuple, version: int, count: int) -> None:
+    def put(self, key: tuple, version: int, value: Any) -> None:
         with self._lock:
-            self._entries[key] = (version, count)
+            self._entries[key] = (version, value)
             self._entries.move_to_end(key)
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
@@ -126,7 +135,8 @@ class _CountCache:
             self._entries.clear()
 
 
-_counts = _CountCache()
+_counts = _VersionedCache()
+_category_ids = _VersionedCache(size=1024)  # what a category filter's text names ("" for nothing)
 
 
 def catalogue_version(session: Session) -> int:
@@ -147,8 +157,9 @@ def _search_driven(session: Session, filters: list) -> list:
     return [func.likely(condition) for condition in filters]
 
 
-def _count(session: Session, key: tuple, conditions: list) -> int:
-    version = catalogue_version(session)
+def _count(session: Session, key: tuple | None, conditions: list, version: int) -> int:
+    if key is None:  # not cacheable (stock levels change without changing the catalogue version)
+        return session.exec(select(func.count()).select_from(Product).where(*conditions)).one()
     key = (str(session.get_bind().url), *key)
     count = _counts.get(key, version)
     if count is None:
@@ -158,6 +169,18 @@ def _count(session: Session, key: tuple, conditions: list) -> int:
 
 
 # --- filters -----------------------------------------------------------------------------------
+
+
+def _category_id(session: Session, value: str, version: int) -> str:
+    """The id of the category ``value`` names (id, slug or name), "" when none; remembered per
+    catalogue version (category writes change it), as every category page asks again."""
+    key = (str(session.get_bind().url), value.strip().lower())
+    found = _category_ids.get(key, version)
+    if found is None:
+        category = find_category(session, value)
+        found = category.id if category is not None else ""
+        _category_ids.put(key, version, found)
+    return found
 
 
 def _brand_spellings(session: Session, brands: Iterable[str]) -> list[str]:
@@ -178,6 +201,21 @@ def _price_range_clause(price_range: str):
     low, high = bounds
     clause = Product.effective_price >= low
     return clause if high is None else clause & (Product.effective_price < high)
+
+
+def _status_clause(status: str):
+    """The back office's product status filter (see :data:`STATUS_FILTERS`)."""
+    value = status.strip().lower()
+    if value == "active":
+        return Product.status == ProductStatus.ACTIVE.value
+    if value == "inactive":
+        return Product.status == ProductStatus.INACTIVE.value
+    if value == "low_stock":
+        return (Product.stock > 0) & (Product.stock <= LOW_STOCK_THRESHOLD)
+    if value == "out_of_stock":
+        return Product.stock <= 0
+    message = f'"{status}" is not a valid status; use one of {", ".join(STATUS_FILTERS)}.'
+    raise ValidationFailed(message, fields={"status": [message]})
 
 
 def resolve_ordering(ordering: str | None, searching: bool) -> str:
@@ -203,21 +241,25 @@ def list_products(
     page_size: int = 10,
     include_inactive: bool | None = None,
     actor: User | None = None,
+    status: str = "",
 ) -> ProductPage:
     """One page of products matching the filters (see the module docstring).
 
     Admins see inactive and unavailable products unless ``include_inactive`` is False; nobody
     else ever does. An unknown category or brand gives an empty page; an invalid price range,
     ordering or search text (over 200 characters) raises ValidationFailed. A page past the end
-    has no items (the API answers 404 for it).
+    has no items (the API answers 404 for it). ``status`` (the back office's filter) keeps
+    active or inactive products, or those low on stock or out of stock.
     """
     if page < 1 or page_size < 1:
         raise ValidationFailed("Invalid page.", fields={"page": ["A positive whole number is required."]})
     page_size = min(page_size, get_settings().max_page_size)
+    price_schedule.refresh_if_due()
     query = fulltext.parse(search)
     order_name = resolve_ordering(ordering, query is not None)
     empty = ProductPage(items=[], count=0, page=page, page_size=page_size, ordering=order_name)
 
+    version = catalogue_version(session)
     everything = is_admin(actor) and include_inactive is not False
     filters: list[Any] = [] if everything else [visible_clause()]
     key: list[Any] = [everything]
@@ -225,17 +267,22 @@ def list_products(
         filters.append(_price_range_clause(price_range))
         key.append(("price", price_range.strip()))
     if category and category.strip():
-        found = find_category(session, category)
-        if found is None:
+        category_id = _category_id(session, category, version)
+        if not category_id:
             return empty
-        filters.append(Product.category_id == found.id)
-        key.append(("category", found.id))
+        filters.append(Product.category_id == category_id)
+        key.append(("category", category_id))
     if brand and brand.strip():
         spellings = _brand_spellings(session, [brand])
         if not spellings:
             return empty
         filters.append(Product.brand.in_(spellings))
         key.append(("brand", tuple(spellings)))
+    cacheable = True
+    if status and status.strip():
+        filters.append(_status_clause(status))
+        cacheable = status.strip().lower() in ("active", "inactive")
+        key.append(("status", status.strip().lower()))
     conditions = filters
     if query is not None:
         if query.matches_nothing:
@@ -243,7 +290,7 @@ def list_products(
         key.append(("search", query.key))
         conditions = [*_search_driven(session, filters), fulltext.match_clause(session, query)]
 
-    count = _count(session, tuple(key), conditions)
+    count = _count(session, tuple(key) if cacheable else None, conditions, version)
     offset = (page - 1) * page_size
     if offset >= count:
         return ProductPage(items=[], count=count, page=page, page_size=page_size, ordering=order_name)
@@ -280,6 +327,7 @@ def list_products(
 def featured_products(session: Session, limit: int = 4) -> list[tuple[Product, Category]]:
     """Visible featured products, biggest saving first (discount_price − price ascending; no
     discount counts as no saving), then by name."""
+    price_schedule.refresh_if_due()
     saving = Product.effective_price - Product.price
     rows = session.exec(
         select(Product, Category)

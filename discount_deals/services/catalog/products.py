@@ -1,20 +1,27 @@
-"""Single products: lookup for shoppers and admins, and the admin's create, update and delete."""
+"""Single products: lookup for shoppers and admins, and the admin's create, update, restock and
+delete, each recorded in the audit trail in the same transaction."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import String, cast
+from sqlalchemy import String, cast, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ...models import Category, Product, User
-from .. import NotFound, ValidationFailed
+from .. import NotFound, ValidationFailed, audit
 from ..permissions import is_admin, require_admin
 from .categories import find_category
 from .listing import is_visible, visible_clause
-from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+from .validation import MAX_STOCK, clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+
+# The fields an admin edits, as the audit trail records them.
+AUDITED_FIELDS = (
+    "name", "description", "brand", "image_url", "price", "discount_price", "discount_start", "discount_end",
+    "rating", "stock", "is_featured", "is_available", "status", "tags", "related_products", "category_id",
+)
 
 
 def get_product(session: Session, product_id: str, actor: User | None = None) -> tuple[Product, Category]:
@@ -100,7 +107,10 @@ def create_product(session: Session, actor: User | None, data: Mapping[str, Any]
     slug or name. Raises ValidationFailed with field errors."""
     require_admin(actor)
     values = _validate_for_write(session, data, current=None, partial=False)
-    return _save(session, Product(**values))
+    product = _save(session, Product(**values))
+    audit.record(session, actor, "product.create", "product", product.id,
+                 changes=audit.created(audit.snapshot(product, AUDITED_FIELDS)), label=product.name)
+    return product
 
 
 def update_product(
@@ -113,9 +123,36 @@ def update_product(
     if product is None:
         raise NotFound("Product not found.")
     values = _validate_for_write(session, data, current=product, partial=partial)
+    before = audit.snapshot(product, AUDITED_FIELDS)
     for field, value in values.items():
         setattr(product, field, value)
-    return _save(session, product)
+    product = _save(session, product)
+    audit.record_change(session, actor, "product.update", "product", product.id, before,
+                        audit.snapshot(product, AUDITED_FIELDS), label=product.name)
+    return product
+
+
+def restock(session: Session, actor: User | None, product_id: str, quantity: Any) -> Product:
+    """Add ``quantity`` units to a product's stock (admins only), in one guarded UPDATE so that a
+    checkout taking stock at the same moment is never lost."""
+    require_admin(actor)
+    if isinstance(quantity, bool) or not isinstance(quantity, int | str) or not str(quantity).strip().isdigit():
+        message = "Enter a whole number of units to add, at least 1."
+        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+    units = int(str(quantity).strip())
+    product = session.get(Product, product_id) if isinstance(product_id, str) else None
+    if product is None:
+        raise NotFound("Product not found.")
+    if not 1 <= units <= MAX_STOCK - product.stock:
+        message = f"Enter a whole number of units from 1 to {max(MAX_STOCK - product.stock, 1):,}."
+        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+    after = session.execute(
+        update(Product).where(Product.id == product.id).values(stock=Product.stock + units).returning(Product.stock)
+    ).scalar_one()
+    session.refresh(product)
+    audit.record(session, actor, "product.restock", "product", product.id,
+                 changes={"stock": [after - units, after]}, label=product.name)
+    return product
 
 
 def delete_product(session: Session, actor: User | None, product_id: str) -> None:
@@ -126,6 +163,8 @@ def delete_product(session: Session, actor: User | None, product_id: str) -> Non
     product = session.get(Product, product_id)
     if product is None:
         raise NotFound("Product not found.")
+    audit.record(session, actor, "product.delete", "product", product.id,
+                 changes=audit.deleted(audit.snapshot(product, AUDITED_FIELDS)), label=product.name)
     referencing = session.exec(
         select(Product).where(
             cast(Product.related_products, String).contains(product_id, autoescape=True), Product.id != product_id

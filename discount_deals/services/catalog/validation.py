@@ -23,7 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from ...models import Category, Product, ProductStatus
 from ...settings import get_settings
-from ..pricing import discount_percent, effective_price
+from ..pricing import price_at
 
 REQUIRED = "This field is required."
 MAX_PRICE = Decimal(10000000000)  # the columns hold 12 digits, 2 of them decimals
@@ -306,18 +306,42 @@ def slugify(name: str) -> str:
     return re.sub(r"\s+", "-", text)
 
 
-def derived_columns(name: str, price: Decimal, discount_price: Decimal | None) -> dict[str, Any]:
-    """The columns computed from a product's name and prices (shared by single and bulk writes)."""
+def price_columns(
+    price: Decimal,
+    discount_price: Decimal | None,
+    discount_start: datetime | None,
+    discount_end: datetime | None,
+    at: datetime | None = None,
+) -> dict[str, Any]:
+    """The stored columns listings filter and sort on, as services.pricing prices the product
+    at ``at`` (now), and when they must be computed again (``price_changes_at``)."""
+    now = price_at(price, discount_price, discount_start, discount_end, at)
     return {
-        "name_key": name_key(name),
-        "effective_price": effective_price(price, discount_price),
-        "discount_percent": discount_percent(price, discount_price),
+        "effective_price": now.unit_price,
+        "discount_percent": now.discount_percent,
+        "price_changes_at": now.changes_at,
     }
 
 
-def refresh_derived(product: Product) -> Product:
-    """Recompute the columns derived from a product's prices and name (call before every write)."""
-    for column, value in derived_columns(product.name, product.price, product.discount_price).items():
+def derived_columns(
+    name: str,
+    price: Decimal,
+    discount_price: Decimal | None,
+    discount_start: datetime | None = None,
+    discount_end: datetime | None = None,
+    at: datetime | None = None,
+) -> dict[str, Any]:
+    """The columns computed from a product's name, prices and discount window (shared by single
+    and bulk writes)."""
+    return {"name_key": name_key(name), **price_columns(price, discount_price, discount_start, discount_end, at)}
+
+
+def refresh_derived(product: Product, at: datetime | None = None) -> Product:
+    """Recompute the columns derived from a product's prices, window and name (call before every write)."""
+    values = derived_columns(
+        product.name, product.price, product.discount_price, product.discount_start, product.discount_end, at
+    )
+    for column, value in values.items():
         setattr(product, column, value)
     return product
 

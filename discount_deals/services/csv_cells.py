@@ -1,0 +1,40 @@
+"""CSV cells shared by the exports and the importer: formula-injection escaping and its inverse.
+
+A spreadsheet runs a cell as a formula when its text starts with ``=``, ``+``, ``-``, ``@``, a
+tab or a carriage return. Exports put an apostrophe in front of such text (OWASP's advice);
+the importer takes it off again, so an exported file uploads back unchanged.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def escape_cell(value: Any) -> str:
+    """A value as CSV cell text (money with 2 decimals, times ISO 8601 UTC, lists comma-joined,
+    booleans true/false), with formula-like text made inert by a leading apostrophe."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"
+    if isinstance(value, datetime):
+        return (value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+    if isinstance(value, list | tuple):
+        value = ",".join(str(item) for item in value)
+    text = str(value)
+    if text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+def unescape_cell(text: str) -> str:
+    """The importer's inverse of :func:`escape_cell` for text cells."""
+    if len(text) > 1 and text[0] == "'" and text[1:].startswith(FORMULA_STARTS):
+        return text[1:]
+    return text

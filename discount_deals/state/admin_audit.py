@@ -1,0 +1,246 @@
+"""Admin Activity tab: the audit trail, newest first, filtered by who, what, which object and
+when, each event linking to what it changed (services.audit; read-only)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from .. import routes
+from ..db import session_scope
+from ..models import AuditEvent, User
+from ..services import ServiceError, audit
+from .admin import NotAdmin, require_admin
+
+log = logging.getLogger("discount_deals.admin")
+
+ACTIVITY_PAGE_SIZE = 25
+ANY = "any"
+ACTION_FILTERS: list[tuple[str, str]] = [(ANY, "All actions"), *audit.ACTIONS.items()]
+TARGET_FILTERS: list[tuple[str, str]] = [(ANY, "Everything"), *audit.TARGET_TYPES.items()]
+# Where an event's target is found in the back office (the tab, searched for the target).
+TARGET_TABS = {"product": "products", "user": "users", "order": "orders", "coupon": "coupons",
+               "category": "categories", "pickup_store": "stores"}
+MAX_SHOWN_CHANGES = 12
+MAX_VALUE_LENGTH = 80
+
+
+@dataclasses.dataclass
+class ActivityRow:
+    id: str = ""
+    when: str = ""
+    when_iso: str = ""
+    actor: str = ""
+    action: str = ""
+    action_label: str = ""
+    target_type: str = ""
+    target_label: str = ""
+    target_href: str = ""
+    changes: list[str] = dataclasses.field(default_factory=list)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        text = ", ".join(str(item) for item in value) or "(none)"
+    elif value == "":
+        text = "(blank)"
+    else:
+        text = str(value)
+    return text if len(text) <= MAX_VALUE_LENGTH else text[: MAX_VALUE_LENGTH - 1] + "…"
+
+
+def change_lines(changes: dict[str, Any]) -> list[str]:
+    """``{field: [before, after]}`` as "field: before → after" lines (a long list is cut short)."""
+    lines = []
+    for field, pair in changes.items():
+        before, after = (pair + [None, None])[:2] if isinstance(pair, list) else (None, pair)
+        if before is None:
+            lines.append(f"{field}: {_shown(after)}")
+        elif after is None:
+            lines.append(f"{field}: {_shown(before)} (removed)")
+        else:
+            lines.append(f"{field}: {_shown(before)} → {_shown(after)}")
+    if len(lines) > MAX_SHOWN_CHANGES:
+        lines = [*lines[:MAX_SHOWN_CHANGES], f"… and {len(lines) - MAX_SHOWN_CHANGES} more"]
+    return lines
+
+
+def target_href(event: AuditEvent) -> str:
+    """A link to the changed object in the back office (its tab, searched for it)."""
+    tab = TARGET_TABS.get(event.target_type)
+    if tab is None:
+        return ""
+    query: dict[str, str] = {"tab": tab}
+    if event.target_type == "order" and event.target_id:
+        query["q"] = event.target_id[:8]
+    elif event.target_type in ("product", "user", "coupon") and event.target_label and event.target_id:
+        query["q"] = event.target_label
+    return f"{routes.ADMIN}?{urlencode(query)}"
+
+
+def activity_row(event: AuditEvent) -> ActivityRow:
+    moment = event.created_at
+    return ActivityRow(
+        id=event.id,
+        when=moment.strftime("%d %b %Y, %H:%M:%S UTC").lstrip("0"),
+        when_iso=moment.isoformat(),
+        actor=event.actor_label or "—",
+        action=event.action,
+        action_label=audit.action_label(event.action),
+        target_type=audit.TARGET_TYPES.get(event.target_type, event.target_type),
+        target_label=event.target_label or (event.target_id or ""),
+        target_href=target_href(event),
+        changes=change_lines(event.changes or {}),
+    )
+
+
+def _day(raw: Any) -> date | None:
+    try:
+        return date.fromisoformat(raw.strip()) if isinstance(raw, str) and raw.strip() else None
+    except ValueError:
+        return None
+
+
+class AdminActivityState(rx.State):
+    rows: list[ActivityRow] = []
+    count: int = 0
+    page: int = 1
+    actor: str = ""
+    action: str = ANY
+    target_type: str = ANY
+    target_id: str = ""
+    date_from: str = ""
+    date_to: str = ""
+    loading: bool = False
+    failed: bool = False
+    error: str = ""
+    form_key: int = 0
+
+    @rx.var
+    def total_pages(self) -> int:
+        return math.ceil(self.count / ACTIVITY_PAGE_SIZE) if self.count else 0
+
+    @rx.var
+    def page_text(self) -> str:
+        return f"Page {self.page} of {max(self.total_pages, 1)}"
+
+    @rx.var
+    def summary(self) -> str:
+        noun = "event" if self.count == 1 else "events"
+        return f"{self.count} {noun}"
+
+    @rx.var
+    def filtered(self) -> bool:
+        return bool(self.actor or self.action != ANY or self.target_type != ANY or self.target_id
+                    or self.date_from or self.date_to)
+
+    def _filters(self) -> audit.AuditFilters:
+        return audit.AuditFilters(
+            actor=self.actor,
+            action="" if self.action == ANY else self.action,
+            target_type="" if self.target_type == ANY else self.target_type,
+            target_id=self.target_id,
+            date_from=_day(self.date_from),
+            date_to=_day(self.date_to),
+        )
+
+    def _load_rows(self, admin: User) -> None:
+        try:
+            with session_scope() as session:
+                events, count = audit.list_events(
+                    session, admin, self._filters(), offset=(self.page - 1) * ACTIVITY_PAGE_SIZE,
+                    limit=ACTIVITY_PAGE_SIZE,
+                )
+                self.rows = [activity_row(event) for event in events]
+            self.count = count
+            self.failed, self.error = False, ""
+        except ServiceError as exc:
+            self.rows, self.count, self.failed, self.error = [], 0, False, exc.detail
+        except Exception:
+            log.exception("activity list failed")
+            self.failed, self.error = True, ""
+
+    def _fetch(self, admin: User):
+        self.loading = True
+        yield
+        try:
+            self._load_rows(admin)
+        finally:
+            self.loading = False
+
+    async def _admin_or_redirect(self):
+        try:
+            return await require_admin(self), None
+        except NotAdmin as refused:
+            return None, refused.redirect
+
+    def _apply_query(self, query: str) -> None:
+        """A link from elsewhere in the back office: the history of one object (by id)."""
+        self._clear()
+        self.target_id = query.strip()[:64]
+
+    def _clear(self) -> None:
+        self.actor = self.target_id = self.date_from = self.date_to = ""
+        self.action = self.target_type = ANY
+        self.page = 1
+        self.form_key += 1
+
+    @rx.event
+    async def load(self):
+        admin, redirect = await self._admin_or_redirect()
+        if redirect is not None:
+            yield redirect
+            return
+        for update in self._fetch(admin):
+            yield update
+
+    @rx.event
+    async def apply_filters(self, form: dict[str, Any]):
+        admin, redirect = await self._admin_or_redirect()
+        if redirect is not None:
+            yield redirect
+            return
+
+        def text(name: str, limit: int = 254) -> str:
+            value = form.get(name)
+            return value.strip()[:limit] if isinstance(value, str) else ""
+
+        self.actor = text("activity_actor")
+        self.action = text("activity_action") if text("activity_action") in dict(ACTION_FILTERS) else ANY
+        self.target_type = text("activity_target_type") if text("activity_target_type") in dict(TARGET_FILTERS) else ANY
+        self.target_id = text("activity_target_id", 64)
+        self.date_from = text("activity_date_from", 10) if _day(text("activity_date_from", 10)) else ""
+        self.date_to = text("activity_date_to", 10) if _day(text("activity_date_to", 10)) else ""
+        self.page = 1
+        for update in self._fetch(admin):
+            yield update
+
+    @rx.event
+    async def clear_filters(self):
+        admin, redirect = await self._admin_or_redirect()
+        if redirect is not None:
+            yield redirect
+            return
+        self._clear()
+        for update in self._fetch(admin):
+            yield update
+
+    @rx.event
+    async def go_to_page(self, page: int):
+        admin, redirect = await self._admin_or_redirect()
+        if redirect is not None:
+            yield redirect
+            return
+        self.page = max(1, min(int(page), max(self.total_pages, 1)))
+        for update in self._fetch(admin):
+            yield update

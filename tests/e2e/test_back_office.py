@@ -1,0 +1,188 @@
+"""Issue 16's back office in Chromium: the Activity tab (the audit trail), the Coupons tab, the
+product list's deal windows, status filter and one-step restock, and the CSV exports.
+
+Each test signs in a fresh admin and checks the screen's texts and the server's database.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from discount_deals.models import AuditEvent, Coupon, Product
+
+from .conftest import unique
+from .test_admin import choose_tab, open_admin, toast
+
+
+def events_for(live_server, target_id: str) -> list[AuditEvent]:
+    with live_server.session() as session:
+        return list(session.exec(select(AuditEvent).where(AuditEvent.target_id == target_id)).all())
+
+
+# --- Activity --------------------------------------------------------------------------------------
+
+
+def test_activity_shows_who_changed_what_filters_and_links_to_the_target(page: Page, live_user, live_server,
+                                                                          live_product, e2e_category):
+    product = live_product(price="12.50")
+    admin = open_admin(page, live_user, "Products")
+    page.get_by_label("Search products").fill(product.name)
+    row = page.get_by_role("list", name="Products").get_by_role("listitem").filter(has_text=product.name)
+    row.get_by_role("button", name=f"Edit {product.name}").click()
+    expect(page.get_by_label("Name", exact=True)).to_have_value(product.name)
+    page.get_by_label("Price", exact=True).fill("14.00")
+    page.get_by_role("button", name="Update Product").click()
+    expect(toast(page, "Product updated")).to_be_visible()
+    [event] = events_for(live_server, product.id)
+    assert (event.action, event.actor_id, event.changes["price"]) == ("product.update", admin.id, ["12.50", "14.00"])
+
+    choose_tab(page, "Activity")
+    expect(page.get_by_role("heading", name="Activity")).to_be_visible()
+    page.get_by_label("Who (email)").fill(admin.email)
+    page.get_by_role("button", name="Apply filters").click()
+    expect(page.get_by_text("1 event", exact=True)).to_be_visible()
+    entry = page.get_by_role("list", name="Activity events").get_by_role("listitem").first
+    expect(entry.get_by_text("Product updated", exact=True)).to_be_visible()
+    expect(entry.get_by_text(f"By {admin.email}", exact=False)).to_be_visible()
+    expect(entry.get_by_role("list", name="Changes")).to_contain_text("price: 12.50 → 14.00")
+
+    # Another action filter hides it; clearing the filters shows everything again.
+    page.get_by_label("Action").select_option("coupon.create")
+    page.get_by_role("button", name="Apply filters").click()
+    expect(page.get_by_text("No activity matches these filters")).to_be_visible()
+    page.get_by_role("button", name="Clear filters").click()
+    expect(page.get_by_label("Who (email)")).to_have_value("")
+    expect(page.get_by_role("list", name="Activity events").get_by_role("link", name=product.name).first).to_be_visible()
+
+    # The event links to the product: the Products tab, searched for it.
+    page.get_by_label("Who (email)").fill(admin.email)
+    page.get_by_role("button", name="Apply filters").click()
+    expect(page.get_by_text("1 event", exact=True)).to_be_visible()
+    page.get_by_role("list", name="Activity events").get_by_role("link", name=product.name).click()
+    expect(page).to_have_url(re.compile(r"/admin\?tab=products&q="))
+    expect(page.get_by_role("tab", name="Products", exact=True)).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_label("Search products")).to_have_value(product.name)
+    expect(page.get_by_role("heading", name="Products (1)")).to_be_visible()
+
+
+def test_activity_is_refused_to_customers(page: Page, live_user):
+    from .conftest import sign_in
+
+    customer, _ = live_user()
+    sign_in(page, customer)
+    page.goto("/admin?tab=activity")
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.get_by_role("heading", name="Activity")).to_have_count(0)
+
+
+# --- Coupons ---------------------------------------------------------------------------------------
+
+
+def coupon_named(live_server, code: str) -> Coupon | None:
+    with live_server.session() as session:
+        return session.exec(select(Coupon).where(Coupon.code == code)).first()
+
+
+def test_create_list_and_deactivate_a_coupon(page: Page, live_user, live_server):
+    admin = open_admin(page, live_user, "Coupons")
+    code = unique("E2E").replace(" ", "").replace("-", "_").upper()
+    expect(page.get_by_role("heading", name="Create Coupon")).to_be_visible()
+
+    # A refusal is shown per field and nothing is stored.
+    page.get_by_label("Code").fill(code)
+    page.get_by_label("Value").fill("150")
+    page.get_by_role("button", name="Create Coupon").click()
+    expect(toast(page, "value: Percentage must be above 0 and at most 100.")).to_be_visible()
+    assert coupon_named(live_server, code) is None
+
+    expires = (datetime.now(UTC) + timedelta(days=30)).date()
+    page.get_by_label("Code").fill(code.lower())
+    page.get_by_label("Type").select_option("fixed")
+    page.get_by_label("Value").fill("5")
+    page.get_by_label("Expires on").fill(expires.isoformat())
+    page.get_by_label("Usage limit").fill("50")
+    page.get_by_label("Minimum basket").fill("25")
+    page.get_by_role("button", name="Create Coupon").click()
+    expect(toast(page, "Coupon created")).to_be_visible()
+    expect(toast(page, f"{code} is ready to use.")).to_be_visible()
+    expect(page.get_by_label("Code")).to_have_value("")  # the form is cleared
+
+    stored = coupon_named(live_server, code)
+    assert stored is not None
+    assert (stored.kind, stored.value, stored.usage_limit, stored.min_subtotal, stored.active) == (
+        "fixed", Decimal("5.00"), 50, Decimal("25.00"), True)
+    assert stored.expires_at.date() == expires + timedelta(days=1)
+
+    page.get_by_label("Search coupons").fill(code)
+    row = page.get_by_role("list", name="Coupons").get_by_role("listitem").filter(has_text=code)
+    expect(row).to_have_count(1)
+    expect(row.get_by_text("$5.00 off", exact=True)).to_be_visible()
+    expect(row.get_by_text("Active", exact=True)).to_be_visible()
+    expect(row).to_contain_text("Used 0 of 50 · Minimum basket $25.00")
+
+    row.get_by_role("button", name=f"Deactivate {code}").click()
+    expect(toast(page, "Coupon deactivated")).to_be_visible()
+    expect(row.get_by_text("Deactivated", exact=True)).to_be_visible()
+    assert coupon_named(live_server, code).active is False
+    page.get_by_label("Show").select_option("active")
+    expect(page.get_by_text("No coupons found")).to_be_visible()
+    page.get_by_label("Show").select_option("inactive")
+    row.get_by_role("button", name=f"Reactivate {code}").click()
+    expect(toast(page, "Coupon reactivated")).to_be_visible()
+    assert coupon_named(live_server, code).active is True
+
+    actions = [e.action for e in events_for(live_server, stored.id)]
+    assert sorted(actions) == ["coupon.activate", "coupon.create", "coupon.deactivate"]
+    assert all(e.actor_id == admin.id for e in events_for(live_server, stored.id))
+
+
+# --- products: deal windows, status filter, restock, export ------------------------------------------
+
+
+def test_deal_windows_status_filter_and_one_step_restock(page: Page, live_user, live_server, live_product):
+    now = datetime.now(UTC)
+    scheduled = live_product(unique("Deal Soon"), price="10.00", discount_price="6.00",
+                             discount_start=now + timedelta(days=2))
+    expired = live_product(unique("Deal Over"), price="10.00", discount_price="6.00",
+                           discount_end=now - timedelta(days=1))
+    low = live_product(unique("Nearly Gone"), stock=2)
+    open_admin(page, live_user, "Products")
+    products = page.get_by_role("list", name="Products")
+
+    page.get_by_label("Search products").fill(scheduled.name)
+    expect(products.get_by_role("listitem").filter(has_text=scheduled.name).get_by_text(
+        re.compile(r"^Scheduled: starts "))).to_be_visible()
+    page.get_by_label("Search products").fill(expired.name)
+    expect(products.get_by_role("listitem").filter(has_text=expired.name).get_by_text(
+        re.compile(r"^Expired: ended "))).to_be_visible()
+
+    page.get_by_label("Search products").fill("")
+    page.get_by_label("Show").select_option("low_stock")
+    row = products.get_by_role("listitem").filter(has_text=low.name)
+    expect(row.get_by_text("2 in stock", exact=True)).to_be_visible()
+    row.get_by_label(f"Units to add to {low.name}").fill("18")
+    row.get_by_role("button", name=f"Restock ({low.name})").click()
+    expect(toast(page, f"{low.name} now has 20 in stock.")).to_be_visible()
+    with live_server.session() as session:
+        assert session.get(Product, low.id).stock == 20
+    expect(products.get_by_role("listitem").filter(has_text=low.name)).to_have_count(0)  # no longer low
+    [event] = events_for(live_server, low.id)
+    assert (event.action, event.changes) == ("product.restock", {"stock": [2, 20]})
+
+
+def test_the_products_export_downloads_a_csv(page: Page, live_user, live_product, tmp_path):
+    product = live_product(unique("=Exported"))
+    open_admin(page, live_user, "Products")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Export CSV").click()
+    download = info.value
+    assert re.fullmatch(r"products-\d{4}-\d{2}-\d{2}\.csv", download.suggested_filename)
+    download.save_as(tmp_path / "export.csv")
+    text = (tmp_path / "export.csv").read_text()
+    assert text.splitlines()[0].startswith("name,description,brand,price,discount_price")
+    assert f"'{product.name}," in text  # formula-like names are escaped

@@ -1,0 +1,76 @@
+"""state.actions.busy_call: the busy flag, the toasts and the refusals every screen relies on."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+
+from discount_deals.services import ServiceError
+from discount_deals.state.actions import busy_call
+
+
+def run(state, *args, **kwargs) -> list[str]:
+    """The updates a handler would yield, each as the JavaScript it sends (None for a bare update)."""
+
+    async def collect():
+        return [None if update is None else str(update.args[0][1]) async for update in busy_call(state, *args, **kwargs)]
+
+    return asyncio.run(collect())
+
+
+def test_the_flag_is_set_while_working_and_cleared_after():
+    state = SimpleNamespace(saving=False)
+    seen = []
+    updates = run(state, "saving", lambda: seen.append(state.saving) or "Rice",
+                  success=lambda name: ("Saved", f"{name} was saved."))
+    assert seen == [True] and state.saving is False
+    assert updates[0] is None  # the busy state is sent first
+    assert '"success"]("Saved"' in updates[1] and "Rice was saved." in updates[1]
+
+
+def test_a_second_click_while_busy_does_nothing():
+    state = SimpleNamespace(saving=True)
+    assert run(state, "saving", lambda: pytest.fail("must not run")) == []
+    assert state.saving is True
+
+
+def test_refusals_show_their_detail_and_reach_on_refusal():
+    state = SimpleNamespace(working="")
+    refused = []
+
+    def work():
+        raise ServiceError("Not enough stock.")
+
+    updates = run(state, "working", work, busy="cancel", failure=("Could not cancel", "Try again."),
+                  on_refusal=refused.append)
+    assert state.working == "" and [r.detail for r in refused] == ["Not enough stock."]
+    assert '"error"]("Could not cancel"' in updates[-1] and "Not enough stock." in updates[-1]
+
+
+def test_unexpected_errors_are_logged_and_shown_with_the_fixed_sentence(caplog):
+    state = SimpleNamespace(saving=False)
+    updates = run(state, "saving", lambda: 1 / 0, failure=("Update failed", "Could not update profile."))
+    assert "Could not update profile." in updates[-1] and "division" not in updates[-1]
+    assert any("failed" in record.message for record in caplog.records)
+    assert state.saving is False
+
+
+def test_passed_exceptions_reach_the_handler_and_async_work_is_awaited():
+    class Expired(Exception):
+        pass
+
+    state = SimpleNamespace(updating=False)
+
+    async def work():
+        raise Expired()
+
+    with pytest.raises(Expired):
+        run(state, "updating", work, passes=(Expired,))
+    assert state.updating is False
+
+    async def fine():
+        return 3
+
+    assert "3 left" in run(state, None, fine, success=lambda n: ("Done", f"{n} left"))[-1]
