@@ -65,7 +65,7 @@ WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.patch("/category/{category_id}/", responses=WRITE_ERRORS)
+@router.patch("/category/{category_id:category_id}/", responses=WRITE_ERRORS)
 def update_category(
     category_id: str, payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser
 ) -> dict:
@@ -73,7 +73,7 @@ def update_category(
     return category_json(catalog.update_category(session, user, category_id, payload))
 
 
-@router.put("/category/{category_id}/", responses=WRITE_ERRORS, include_in_schema=False)
+@router.put("/category/{category_id:category_id}/", responses=WRITE_ERRORS, include_in_schema=False)
 def replace_category(
     category_id: str, payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser
 ) -> dict:
@@ -81,7 +81,7 @@ def replace_category(
 
 
 @router.delete(
-    "/category/{category_id}/",
+    "/category/{category_id:category_id}/",
     status_code=204,
     responses={**WRITE_ERRORS, 409: {"model": Message, "description": "Products are still in the category"}},
 )
