@@ -15,7 +15,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export REFLEX_CHECK_LATEST_VERSION := false
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help install migrate seed run dev check-config test test-fast test-postgres test-prod chromium prod-deps clean
+.PHONY: help install migrate seed run dev check-config test test-fast test-postgres test-prod chromium prod-deps axe clean
 
 help:
 	@echo "make run           install, check the configuration, migrate, seed the demo catalogue if empty,"
@@ -73,7 +73,17 @@ prod-deps:
 		status=$$?; if [ -n "$$made" ]; then rm -f $$policy; fi; exit $$status; \
 	else echo "The production smoke test needs PostgreSQL, Redis and nginx: run 'sudo apt-get install -y postgresql redis-server nginx' and retry." >&2; exit 1; fi
 
-test: install chromium prod-deps
+# axe-core for the browser tests' accessibility check, in a folder git ignores.
+AXE_VERSION := 4.14.1
+AXE_DIR := tests/e2e/.axe
+$(AXE_DIR)/node_modules/axe-core/axe.min.js: | install
+	mkdir -p $(AXE_DIR)
+	echo '{"name": "axe-runner", "private": true}' > $(AXE_DIR)/package.json
+	cd $(AXE_DIR) && npm install --no-audit --no-fund --silent axe-core@$(AXE_VERSION)
+
+axe: $(AXE_DIR)/node_modules/axe-core/axe.min.js
+
+test: install chromium prod-deps axe
 	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-postgres

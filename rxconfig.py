@@ -25,6 +25,7 @@ os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")  # no probe of PyP
 
 _public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
 
+from discount_deals.plugins import PrerenderProductShell  # noqa: E402
 from discount_deals.settings import parse_origins  # noqa: E402
 
 # Other origins whose pages may call the app (DD_CORS_ORIGINS; none by default: same origin
@@ -39,7 +40,7 @@ config = rx.Config(
     app_name="discount_deals",
     telemetry_enabled=False,
     show_built_with_reflex=False,
-    plugins=[rx.plugins.TailwindV4Plugin()],
+    plugins=[rx.plugins.TailwindV4Plugin(), PrerenderProductShell()],
     disable_plugins=[rx.plugins.SitemapPlugin],
     frontend_compression_formats=["brotli", "gzip"],
     **({"api_url": _public_url, "deploy_url": _public_url} if _public_url else {}),

@@ -6,7 +6,9 @@ from . import routes
 from .api import create_app
 from .api.security import hand_websocket_origins_to_us
 from .lifespan import migrate_in_development
+from .components.route_focus import ROUTE_FOCUS_JS
 from .logs import configure_logging
+from .prerender import render as first_html
 from .pages.admin import admin
 from .pages.auth import login, register
 from .pages.cart import cart
@@ -15,6 +17,7 @@ from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
 from .pages.orders import order_detail, orders
+from .pages.product import product_page
 from .pages.products import products
 from .pages.profile import profile
 from .pages.test_home import test_home
@@ -26,6 +29,7 @@ from .state.checkout import CheckoutState
 from .state.favorites import FavoritesState
 from .state.not_found import NotFoundState
 from .state.orders import OrderDetailState, OrdersState
+from .state.product import ProductPageState
 from .state.profile import ProfileState
 from .state.session import SessionState
 from .timers import release_unpaid_orders
@@ -39,6 +43,7 @@ PAGES = [
     (routes.HOME, home, "Discount Deals | Discover Amazing Deals", [HomeState.load]),
     (routes.TEST_HOME, test_home, "Discount Deals", [HomeState.load]),
     (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
+    (routes.PRODUCT_DETAIL, product_page, ProductPageState.page_title, [ProductPageState.load]),
     (routes.CART, cart, "Shopping Cart | Discount Deals", []),
     (routes.CHECKOUT, checkout, "Checkout | Discount Deals", [CheckoutState.load]),
     (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
@@ -55,19 +60,38 @@ app = rx.App(
     api_transformer=create_app(),
     stylesheets=["/app.css"],
     head_components=[
-        rx.el.meta(name="description", content="Discounted products from Shoprite, Melcom and more, in one place."),
         rx.el.meta(name="theme-color", content="#c2410c"),
+        # 250 bytes instead of the 4 KB favicon.ico a browser fetches by default.
+        rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
         rx.el.script(
             # A click on the mobile menu's backdrop (the dialog element itself) closes it.
             "document.addEventListener('click',function(e){var d=e.target;"
             "if(d&&d.tagName==='DIALOG'&&d.classList.contains('drawer')){d.close();}});"
         ),
+        rx.el.script(ROUTE_FOCUS_JS),
     ],
 )
 app.register_lifespan_task(migrate_in_development)
 # The websocket's origin check is api/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
+SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."
+# A product page's description is the server's (discount_deals.prerender): the app adds none, or
+# the browser would end up with two.
+DESCRIPTIONS = {
+    routes.HOME: first_html.HOME_DESCRIPTION,
+    routes.TEST_HOME: first_html.HOME_DESCRIPTION,
+    routes.PRODUCTS: first_html.PRODUCTS_DESCRIPTION,
+    routes.PRODUCT_DETAIL: None,
+}
+
 for route, component, title, on_load in PAGES:
-    app.add_page(component, route=route, title=title, on_load=[*LAYOUT_LOAD, *on_load])
+    app.add_page(
+        component,
+        route=route,
+        title=title,
+        description=DESCRIPTIONS.get(route, SITE_DESCRIPTION),
+        image="/og-image.png",
+        on_load=[*LAYOUT_LOAD, *on_load],
+    )
 # Unpaid mobile-money orders give their stock back when their time is up.
 app.register_lifespan_task(release_unpaid_orders)

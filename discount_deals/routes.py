@@ -3,6 +3,7 @@
 HOME = "/"
 TEST_HOME = "/test-home"
 PRODUCTS = "/products"
+PRODUCT_DETAIL = "/products/[product_id]"
 CART = "/cart"
 CHECKOUT = "/checkout"
 FAVORITES = "/favorites"

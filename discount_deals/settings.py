@@ -233,6 +233,7 @@ class Settings:
     page_size: int
     max_page_size: int
     currency_symbol: str
+    currency_code: str  # ISO 4217, for machine-readable prices (schema.org offers)
     login_max_failures: int
     login_window_seconds: int
     # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
@@ -297,6 +298,7 @@ def get_settings() -> Settings:
         page_size=_env_int("DD_PAGE_SIZE", 10),
         max_page_size=_env_int("DD_MAX_PAGE_SIZE", 1000),
         currency_symbol=_env("DD_CURRENCY_SYMBOL", "$"),
+        currency_code=_env("DD_CURRENCY_CODE", "USD").upper(),
         login_max_failures=_env_int("DD_LOGIN_MAX_FAILURES", 5),
         login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
         trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),

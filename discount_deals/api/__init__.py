@@ -31,9 +31,11 @@ from . import (
     orders,
     payments,
     products,
+    seo,
     users,
 )
 from .admission import write_admission
+from ..prerender.middleware import FirstHtml
 from .pages import PagesWithoutRedirect
 from .proxy import PublicOrigin
 from .security import SecurityHeaders
@@ -101,7 +103,10 @@ def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(PagesWithoutRedirect)
-    # Headers, the page's CSP and the websocket origin check (issue 13), on the public origin.
+    app.add_middleware(FirstHtml)  # sees the path as the browser sent it
+    app.include_router(seo.router)
+    # Headers, the page's CSP (hashing the scripts of pages FirstHtml filled) and the websocket
+    # origin check (issue 13), on the public origin.
     app.add_middleware(SecurityHeaders)
     # Outermost: scheme and host are the public ones before anything builds a URL (proxy.py).
     app.add_middleware(PublicOrigin)

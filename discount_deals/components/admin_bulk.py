@@ -6,7 +6,7 @@ import reflex as rx
 
 from ..state.admin_bulk import CSV_UPLOAD_ACCEPT, JSON_UPLOAD_ACCEPT, BulkCategoriesState, BulkProductsState
 from .admin_ui import PANEL
-from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon
+from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon, labelled_upload
 
 JSON_EXAMPLES = {
     "products": '[\n  {\n    "name": "Jasmine Rice 5kg",\n    "description": "Long-grain rice",\n    "price": "24.99",\n'
@@ -58,11 +58,11 @@ def _templates(state, noun: str) -> rx.Component:
     )
 
 
-def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str) -> rx.Component:
+def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str, input_label: str) -> rx.Component:
     """A drop zone around a real button: react-dropzone marks its zone role="presentation", so the
     button carries the name and the keyboard focus (its click reaches the zone and opens the
-    file dialog)."""
-    return rx.upload.root(
+    file dialog). The zone's hidden file input gets a name of its own (not the button's)."""
+    zone = rx.upload.root(
         rx.el.div(
             rx.el.button(
                 icon("file-up", 18),
@@ -82,6 +82,7 @@ def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str) ->
         class_name="cursor-pointer rounded-md border-2 border-dashed border-gray-300 bg-gray-50 p-4 text-center "
         "hover:border-orange-700",
     )
+    return labelled_upload(zone, input_label)
 
 
 def _json_input(state, noun: str) -> rx.Component:
@@ -107,6 +108,7 @@ def _json_input(state, noun: str) -> rx.Component:
                 state.pick_json_file(rx.upload_files(upload_id=upload_id)),
                 "Upload JSON File",
                 "A .json file with an array of " + noun,
+                f"{noun.capitalize()} JSON file",
             ),
             rx.cond(
                 state.json_file_name != "",
@@ -128,6 +130,7 @@ def _csv_input(state, noun: str) -> rx.Component:
             state.pick_csv_file(rx.upload_files(upload_id=upload_id)),
             "Choose CSV File",
             "The first line holds the column names",
+            f"{noun.capitalize()} CSV file",
         ),
         rx.el.p(
             rx.cond(state.csv_name != "", "Selected: " + state.csv_name, "No file selected"),

@@ -74,7 +74,7 @@ def _top_products() -> rx.Component:
                     )
                 ),
                 aria_label="Top products",
-                class_name="w-full",
+                class_name="w-full table-fixed break-words",
             ),
             rx.el.p(f"No sales in the last {PERIOD_DAYS} days.", class_name="text-sm text-gray-600"),
         ),
@@ -125,9 +125,11 @@ def overview_tab() -> rx.Component:
             _figure("Revenue today", OV.today_revenue, "banknote"),
             _figure(f"Orders (last {PERIOD_DAYS} days)", OV.period_orders, "calendar"),
             _figure(f"Revenue (last {PERIOD_DAYS} days)", OV.period_revenue, "trending-up"),
-            class_name="grid gap-4 sm:grid-cols-2 xl:grid-cols-4",
+            class_name="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4",
         ),
         _chart(),
-        rx.el.div(_top_products(), _low_stock(), class_name="grid items-start gap-6 lg:grid-cols-2"),
-        class_name="space-y-6",
+        # grid-cols-1 (minmax(0, 1fr)) rather than an implicit column: a long product name or the
+        # table must not widen the page past a 320 px screen.
+        rx.el.div(_top_products(), _low_stock(), class_name="grid grid-cols-1 items-start gap-6 lg:grid-cols-2"),
+        class_name="min-w-0 space-y-6",
     )

@@ -7,6 +7,7 @@ import reflex as rx
 from .. import routes
 from ..state.cart import CartState
 from ..state.favorites import FavoritesState
+from ..state.search import HeaderSearchState
 from ..state.session import SessionState
 from .ui import badge_class, button_class, icon
 
@@ -37,25 +38,59 @@ def logo() -> rx.Component:
     )
 
 
-def count_badge(count: rx.Var, label: str) -> rx.Component:
+def count_badge(count: rx.Var) -> rx.Component:
+    """The number on an icon link (hidden from screen readers: the link's name says it)."""
     return rx.cond(
         count > 0,
         rx.el.span(
             count,
-            rx.el.span(f" {label}", class_name="sr-only"),
+            aria_hidden="true",
             class_name="absolute -right-1 -top-1 flex h-5 min-w-5 items-center justify-center rounded-full "
             "bg-red-700 px-1 text-[11px] font-bold text-white",
         ),
     )
 
 
-def _icon_link(tag: str, href: str, label: str, count: rx.Var, count_label: str) -> rx.Component:
+def spoken_count(label: str, count: rx.Var, spoken: rx.Var) -> rx.Var:
+    """A link's name with its count: "Cart" or "Cart, 3 items"."""
+    return rx.cond(count > 0, f"{label}, " + spoken, label)
+
+
+def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var) -> rx.Component:
+    # The name is in one hidden span: an aria-label would hide the count, and separate spans
+    # would read "Cart , 3 items".
     return rx.el.a(
         icon(tag, 22),
-        count_badge(count, count_label),
+        rx.el.span(spoken_count(label, count, spoken), class_name="sr-only"),
+        count_badge(count),
         href=href,
-        aria_label=label,
         class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
+    )
+
+
+def header_search() -> rx.Component:
+    """Search the catalogue from any page; a plain GET form until the app has loaded."""
+    return rx.el.form(
+        rx.el.label("Search all products", html_for="header-search", class_name="sr-only"),
+        icon("search", 18, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
+        rx.el.input(
+            id="header-search",
+            name="search",
+            type="search",
+            placeholder="Search deals...",
+            auto_complete="off",
+            enter_key_hint="search",
+            max_length=100,
+            class_name="block h-10 w-full rounded-full border border-gray-300 bg-gray-50 pl-10 pr-4 text-sm "
+            "text-gray-900 placeholder:text-gray-600 focus:border-orange-700 focus:bg-white focus:outline-none "
+            "focus:ring-2 focus:ring-orange-200",
+        ),
+        action=routes.PRODUCTS,
+        method="get",
+        role="search",
+        on_submit=HeaderSearchState.submit,
+        reset_on_submit=False,
+        class_name="relative order-last w-full md:order-none md:ml-4 md:w-auto md:max-w-sm md:flex-1",
     )
 
 
@@ -138,25 +173,30 @@ def header() -> rx.Component:
                 aria_label="Main",
                 class_name="ml-4 hidden items-center gap-1 md:flex",
             ),
-            rx.el.div(class_name="flex-1"),
             rx.cond(
                 SessionState.is_logged_in,
                 rx.el.span(SessionState.greeting, class_name="mr-1 hidden text-sm font-medium text-gray-800 sm:inline"),
             ),
-            _icon_link("heart", routes.FAVORITES, "Favorites", FavoritesState.count, "favorites"),
-            _icon_link("shopping-cart", routes.CART, "Cart", CartState.item_count, "items in cart"),
+            header_search(),
+            rx.el.div(class_name="flex-1"),
+            _icon_link("heart", routes.FAVORITES, "Favorites", FavoritesState.count, FavoritesState.count.to_string() + " saved"),
+            _icon_link("shopping-cart", routes.CART, "Cart", CartState.item_count, CartState.item_count_text),
             account_menu(),
-            class_name="mx-auto flex h-16 max-w-7xl items-center gap-1 px-3 sm:px-6",
+            class_name="mx-auto flex max-w-7xl flex-wrap items-center gap-x-1 gap-y-2 px-3 py-2 sm:px-6 md:flex-nowrap md:py-3",
         ),
         class_name="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur",
     )
 
 
-def _mobile_link(text: str, href: str, tag: str, count: rx.Var | None = None, label: str = "") -> rx.Component:
+def _mobile_link(text: str, href: str, tag: str, count: rx.Var | None = None, spoken: rx.Var | None = None) -> rx.Component:
     return rx.el.a(
         icon(tag, 18),
-        rx.el.span(text, class_name="flex-1"),
-        rx.cond(count > 0, rx.el.span(count, rx.el.span(f" {label}", class_name="sr-only"), class_name=badge_class("destructive")))
+        rx.el.span(
+            text,
+            rx.el.span(rx.cond(count > 0, ", " + spoken, ""), class_name="sr-only") if count is not None else rx.fragment(),
+            class_name="flex-1",
+        ),
+        rx.cond(count > 0, rx.el.span(count, aria_hidden="true", class_name=badge_class("destructive")))
         if count is not None
         else rx.fragment(),
         href=href,
@@ -172,8 +212,8 @@ def mobile_menu() -> rx.Component:
             rx.el.nav(
                 _mobile_link("Home", routes.HOME, "house"),
                 _mobile_link("Products", routes.PRODUCTS, "store"),
-                _mobile_link("Favorites", routes.FAVORITES, "heart", FavoritesState.count, "favorites"),
-                _mobile_link("Cart", routes.CART, "shopping-cart", CartState.item_count, "items in cart"),
+                _mobile_link("Favorites", routes.FAVORITES, "heart", FavoritesState.count, FavoritesState.count.to_string() + " saved"),
+                _mobile_link("Cart", routes.CART, "shopping-cart", CartState.item_count, CartState.item_count_text),
                 aria_label="Mobile",
                 class_name="flex flex-col",
             ),
@@ -271,5 +311,6 @@ def layout(*children: rx.Component) -> rx.Component:
         ),
         footer(),
         mobile_menu(),
-        class_name="flex min-h-screen flex-col bg-gray-50 text-gray-900",
+        # Room under the footer for the cart's fixed checkout bar on phones.
+        class_name="flex min-h-screen flex-col bg-gray-50 text-gray-900 max-lg:has-[#checkout-bar]:pb-24",
     )

@@ -112,3 +112,25 @@ def select_input(label: str, input_id: str, options: list[tuple[str, str]], clas
 
 def card(*children: Any, class_name: str = "", **props: Any):
     return rx.el.div(*children, class_name=f"rounded-lg border border-gray-200 bg-white shadow-sm {class_name}", **props)
+
+
+def labelled_upload(upload: rx.Component, label: str) -> rx.Component:
+    """``upload`` (an ``rx.upload.root``) with an accessible name on its file input.
+
+    react-dropzone's input is visually hidden but still in the accessibility tree, and
+    ``rx.upload`` offers no way to pass it attributes: find it and label it."""
+
+    def find_input(component: rx.Component):
+        for child in getattr(component, "children", []):
+            if getattr(child, "tag", None) == "input":
+                return child
+            found = find_input(child)
+            if found is not None:
+                return found
+        return None
+
+    file_input = find_input(upload)
+    if file_input is None:  # pragma: no cover - a Reflex upgrade changed the component
+        raise RuntimeError("rx.upload.root has no file input to label")
+    file_input.custom_attrs = {**file_input.custom_attrs, "aria-label": label}
+    return upload

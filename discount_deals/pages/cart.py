@@ -57,7 +57,13 @@ def cart_item(row: CartRow) -> rx.Component:
             ),
             rx.el.div(
                 rx.el.span(row.price_text, class_name="font-bold text-gray-900"),
-                rx.cond(row.has_discount, rx.el.s(row.original_text, class_name="text-sm text-gray-600")),
+                rx.cond(
+                    row.has_discount,
+                    rx.fragment(
+                        rx.el.span(" was", class_name="sr-only"),
+                        rx.el.s(row.original_text, class_name="text-sm text-gray-600"),
+                    ),
+                ),
                 class_name="mt-2 flex items-baseline gap-2",
             ),
             rx.el.div(
@@ -105,19 +111,27 @@ def order_summary() -> rx.Component:
             button("Apply", variant="outline", on_click=CartState.apply_coupon),
             class_name="mt-4 flex gap-2",
         ),
-        rx.el.div(
-            rx.el.span("Total", class_name="text-base font-bold"),
-            rx.el.span(CartState.total_text, class_name="text-xl font-extrabold"),
-            class_name="mt-4 flex items-center justify-between border-t border-gray-200 pt-4",
-        ),
         rx.cond(
             CartState.free_shipping_gap_text != "",
             rx.el.p(
                 "Add ", CartState.free_shipping_gap_text, " more for free shipping",
-                class_name="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900",
+                class_name="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900",
             ),
         ),
-        checkout_button(),
+        # The total and the checkout button; on phones a bar fixed to the bottom of the screen, so
+        # they stay in sight however long the cart is (the layout pads the page for it).
+        rx.el.div(
+            rx.el.div(
+                rx.el.span("Total", class_name="text-base font-bold"),
+                rx.el.span(CartState.total_text, class_name="text-xl font-extrabold"),
+                class_name="flex items-center justify-between max-lg:flex-col max-lg:items-start max-lg:leading-tight",
+            ),
+            rx.el.div(checkout_button(), class_name="lg:mt-4 max-lg:flex-1 [&>*]:mt-0"),
+            id="checkout-bar",
+            class_name="mt-4 border-t border-gray-200 pt-4 max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-20 "
+            "max-lg:mt-0 max-lg:flex max-lg:items-center max-lg:gap-4 max-lg:bg-white max-lg:px-4 max-lg:pb-3 "
+            "max-lg:pt-3 max-lg:shadow-[0_-4px_12px_rgba(0,0,0,0.08)]",
+        ),
         rx.el.ul(
             rx.el.li(icon("shield-check", 16, class_name="text-green-700"), "Secure checkout", class_name="flex items-center gap-2"),
             rx.el.li(icon("rotate-ccw", 16, class_name="text-green-700"), "Free returns within 30 days", class_name="flex items-center gap-2"),

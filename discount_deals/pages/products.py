@@ -4,7 +4,9 @@ import reflex as rx
 
 from ..components.layout import layout
 from ..components.pagination import pagination
-from ..components.product_card import product_grid, skeleton_grid
+from ..components.card_style import SKELETON_LINE
+from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
+from ..prerender.slots import SLOT_LISTING, SLOT_LISTING_COUNT
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
 from ..state.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
@@ -113,11 +115,20 @@ def products() -> rx.Component:
     return layout(
         rx.el.h1("All Products", class_name="mb-4 text-3xl font-bold text-gray-900"),
         filters(),
-        rx.el.p(ProductsState.showing_text, class_name="my-4 text-sm text-gray-700", aria_live="polite"),
+        rx.el.div(
+            rx.cond(
+                ProductsState.loading & (ProductsState.products.length() == 0),
+                # Never "Showing 0 of 0" while the first page is on its way.
+                server_rendered(SLOT_LISTING_COUNT, f'<span class="{SKELETON_LINE}"></span>'),
+                ProductsState.showing_text,
+            ),
+            class_name="my-4 min-h-5 text-sm text-gray-700",
+            aria_live="polite",
+        ),
         rx.el.h2("Results", class_name="sr-only"),
         rx.cond(
             ProductsState.loading & (ProductsState.products.length() == 0),
-            skeleton_grid(),
+            server_rendered(SLOT_LISTING, skeleton_grid_html()),
             rx.cond(
                 ProductsState.products.length() > 0,
                 product_grid(ProductsState.products),

@@ -3,7 +3,7 @@
 import reflex as rx
 
 from ..components.layout import layout
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge, button, button_class, card, icon, spinner
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge, button, button_class, card, icon, labelled_upload, spinner
 from ..state.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
 from ..state.session import SessionState
 
@@ -37,23 +37,26 @@ def avatar() -> rx.Component:
                 class_name="flex h-24 w-24 items-center justify-center rounded-full bg-orange-700 text-4xl font-bold text-white",
             ),
         ),
-        rx.upload.root(
-            rx.el.span(
-                icon("camera", 16),
-                rx.cond(ProfileState.uploading, "Uploading...", "Change photo"),
-                class_name=button_class("outline", "sm"),
+        labelled_upload(
+            rx.upload.root(
+                rx.el.span(
+                    icon("camera", 16),
+                    rx.cond(ProfileState.uploading, "Uploading...", "Change photo"),
+                    class_name=button_class("outline", "sm"),
+                ),
+                id=AVATAR_UPLOAD_ID,
+                accept=IMAGE_TYPES,
+                multiple=False,
+                max_files=1,
+                max_size=MAX_PHOTO_BYTES,
+                no_drag=True,
+                disabled=ProfileState.uploading,
+                on_drop=ProfileState.upload_photo(rx.upload_files(upload_id=AVATAR_UPLOAD_ID)),
+                on_drop_rejected=ProfileState.photo_rejected,
+                aria_label="Change photo",
+                class_name="cursor-pointer",
             ),
-            id=AVATAR_UPLOAD_ID,
-            accept=IMAGE_TYPES,
-            multiple=False,
-            max_files=1,
-            max_size=MAX_PHOTO_BYTES,
-            no_drag=True,
-            disabled=ProfileState.uploading,
-            on_drop=ProfileState.upload_photo(rx.upload_files(upload_id=AVATAR_UPLOAD_ID)),
-            on_drop_rejected=ProfileState.photo_rejected,
-            aria_label="Change photo",
-            class_name="cursor-pointer",
+            "New photo file",
         ),
         class_name="flex flex-col items-center gap-3",
     )

@@ -3,7 +3,7 @@
 import reflex as rx
 
 from ..components.layout import layout
-from ..components.product_card import product_grid
+from .home import featured_grid
 from ..state.catalog import HomeState
 
 PARTNERS = [
@@ -32,7 +32,7 @@ def test_home() -> rx.Component:
         ),
         rx.el.section(
             rx.el.h2("Featured Deals", class_name="mb-4 text-2xl font-bold"),
-            product_grid(HomeState.featured),
+            featured_grid(),
         ),
         rx.el.section(
             rx.el.h2("Our Partners", class_name="mb-4 text-2xl font-bold"),

@@ -197,14 +197,30 @@ class CartState(rx.State):
 
     @rx.event
     async def add_to_cart(self, product_id: str):
+        """A card's 'Add to Cart': one more of the product."""
+        async for update in self._add(product_id, 1):
+            yield update
+
+    @rx.event
+    async def add_quantity(self, product_id: str, quantity: int):
+        """The product page's 'Add to Cart' with the chosen quantity."""
+        try:
+            quantity = int(quantity)
+        except (TypeError, ValueError):
+            return
+        if quantity >= 1:
+            async for update in self._add(product_id, quantity):
+                yield update
+
+    async def _add(self, product_id: str, quantity: int):
         async def add() -> str:
             user = await self._user()
             if user is not None:
                 with write_session() as session:
-                    item = cart_service.add_item(session, user, product_id, 1)
+                    item = cart_service.add_item(session, user, product_id, quantity)
                     name = catalog.get_product(session, item.product_id)[0].name
             else:
-                name = self._guest_set(product_id, 1, add=True)
+                name = self._guest_set(product_id, quantity, add=True)
             self._reload(user)
             return name
 

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from urllib.parse import quote
 
+from .. import routes
 from ..models import Category, Product
 from ..services.pricing import format_money, product_price
 from ..settings import get_settings
+
+
+STAR = "\u2605"  # ★
 
 
 def money_text(value: Decimal | int | float | str) -> str:
@@ -29,38 +34,63 @@ class ProductView:
     category_slug: str = ""
     price_text: str = ""  # what the shopper pays (discount price when present)
     original_text: str = ""  # the list price, shown struck through when discounted
+    save_text: str = ""  # how much the discount saves ("$8.32"); empty without a discount
     has_discount: bool = False
     discount_percent: int = 0
     rating: float = 0.0
     rating_text: str = "0.0"
     full_stars: int = 0
+    stars_on: str = ""  # "★★★★": the rating's whole stars, drawn as text (cheap to render)
+    stars_off: str = "★★★★★"  # the rest, in grey
     stock: int = 0
     stock_text: str = ""
     status: str = "active"
+    href: str = ""  # the product's own page
+
+
+def product_path(product_id: str) -> str:
+    """The path of a product's page."""
+    return f"{routes.PRODUCTS}/{product_id}"
+
+
+def category_listing_path(slug: str) -> str:
+    """/products filtered to one category."""
+    return f"{routes.PRODUCTS}?category={quote(slug)}"
+
+
+def whatsapp_share_url(name: str, price_text: str, url: str) -> str:
+    """A wa.me link whose message names the product, its price and its page."""
+    return "https://wa.me/?text=" + quote(f"{name} for {price_text} at Discount Deals: {url}", safe="")
 
 
 def product_view(product: Product, category: Category | None) -> ProductView:
     now = product_price(product)  # the discount counts only inside its window
     percent = now.discount_percent
     rating = float(product.rating or 0)
+    paid = now.unit_price
+    full = max(0, min(5, int(rating + 0.5)))
     return ProductView(
         id=product.id,
         name=product.name,
         description=product.description,
-        brand=product.brand,
+        brand=product.brand or "",
         image_url=product.image_url or get_settings().placeholder_image_url,
         category=category.name if category else "",
         category_slug=category.slug if category else "",
-        price_text=money_text(now.unit_price),
+        price_text=money_text(paid),
         original_text=money_text(product.price),
+        save_text=money_text(product.price - paid) if percent > 0 else "",
         has_discount=percent > 0,
         discount_percent=percent,
         rating=rating,
         rating_text=f"{rating:.1f}",
-        full_stars=int(rating + 0.5),
+        full_stars=full,
+        stars_on=STAR * full,
+        stars_off=STAR * (5 - full),
         stock=product.stock,
         stock_text=f"{product.stock} in stock" if product.stock > 0 else "Out of stock",
         status=product.status,
+        href=product_path(product.id),
     )
 
 

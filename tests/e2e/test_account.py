@@ -249,7 +249,7 @@ def test_refresh_failure_sends_to_login_and_clears_tokens_and_cart(page: Page, l
     expect(page.get_by_role("heading", name="Welcome Back")).to_be_visible()
     page.wait_for_function("() => !localStorage.getItem('accessToken') && !localStorage.getItem('cart-storage')")
     assert not storage(page, "refreshToken")
-    expect(page.get_by_role("link", name=re.compile(r"^Cart")).locator("span")).to_have_count(0)
+    expect(page.get_by_role("link", name=re.compile(r"^Cart")).locator("span[aria-hidden='true']")).to_have_count(0)
 
 
 def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_product, live_server):
@@ -258,7 +258,7 @@ def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_pro
     sign_in(page, user)
     refresh = storage(page, "refreshToken")
     page.goto(f"/products?search={item.name}")
-    page.locator("main article").filter(has_text=item.name).get_by_role("button", name="Add to Cart").click()
+    page.locator("main article").filter(has_text=item.name).get_by_role("button", name=f"Add to Cart: {item.name}").click()
     expect(toast(page, "Added to cart!")).to_be_visible()
     cart_link = page.get_by_role("link", name=re.compile(r"^Cart"))
     expect(cart_link).to_contain_text("1")
@@ -271,7 +271,7 @@ def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_pro
     expect(toast(page, "Logged out")).to_be_visible()
     expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/$"))
     page.wait_for_function("keys => keys.every(k => localStorage.getItem(k) === null)", arg=list(SESSION_KEYS))
-    expect(cart_link.locator("span")).to_have_count(0)
+    expect(cart_link.locator("span[aria-hidden='true']")).to_have_count(0)
     expect(page.get_by_text(re.compile(r"^Hi, "))).to_have_count(0)
     with live_server.session() as session:
         family = jwt.decode(refresh, TEST_SECRET, algorithms=["HS256"])["fam"]
@@ -323,7 +323,9 @@ def test_profile_photo_upload_and_refusal(page: Page, live_user):
     expect(toast(page, "Profile updated")).to_be_visible()
     photo = page.get_by_role("img", name="Profile photo", exact=True)
     expect(photo).to_have_attribute("src", re.compile(r"^/api/media/profiles/[0-9a-f]+\.webp$"))
-    assert page.evaluate("img => img.complete && img.naturalWidth", photo.element_handle()) == 64
+    # The picture may still be downloading when its src is set: wait for it, then check its size.
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=photo.element_handle())
+    assert page.evaluate("img => img.naturalWidth", photo.element_handle()) == 64
 
 
 def test_profile_update_failure_shows_the_server_error(page: Page, live_user, shopper):

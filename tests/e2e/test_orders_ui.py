@@ -33,7 +33,7 @@ def addresses(page: Page):
 
 def add_to_cart(page: Page, name: str) -> None:
     page.goto(f"/products?search={name}")
-    page.locator("main article").filter(has_text=name).get_by_role("button", name="Add to Cart").click()
+    page.locator("main article").filter(has_text=name).get_by_role("button", name=f"Add to Cart: {name}").click()
     expect(toast(page, f"{name} has been added to your cart.")).to_be_visible()
 
 

@@ -1,0 +1,174 @@
+"""The first HTML of /, /test-home, /products and /products/{id}, with the data already in it.
+
+Each function takes a Session (the caller owns it) and the public base URL and returns the
+status and the page, or None when there is no production build to fill (the request then goes
+on to the static files as before).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from urllib.parse import quote
+
+from sqlmodel import Session
+
+from .. import routes
+from ..plugins import PRODUCT_SHELL_PATH
+from ..services import NotFound, catalog
+from ..services.pricing import effective_price
+from ..services.related import related_products
+from ..settings import get_settings
+from ..state.views import category_listing_path, product_path, product_view, whatsapp_share_url
+from . import head as heads
+from . import markup
+from .shell import Fill, fill, load_shell
+from .slots import SLOT_BRAND_COUNT, SLOT_FEATURED, SLOT_LISTING, SLOT_LISTING_COUNT, SLOT_PRODUCT
+
+BRANDS_SHOWN = ("shoprite", "melcom")  # the home page's "Shop by Brand" tiles
+HOME_DESCRIPTION = (
+    "Discover amazing deals: discounted products from top retailers in Ghana such as Shoprite and Melcom, "
+    "all in one place. Compare, save and shop smarter every day."
+)
+PRODUCTS_DESCRIPTION = "Browse every discounted product from Shoprite, Melcom and more: search, filter and sort."
+# Query parameters of /products that change the listing; any of them means "not the default listing".
+LISTING_PARAMS = ("search", "category", "brand", "price_range", "sort", "page")
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    status: int
+    html: str
+
+
+def _site_head(base: str, path: str, title: str, description: str) -> str:
+    return heads.render(
+        heads.Head(title=title, description=description, url=base + path, image=base + heads.DEFAULT_IMAGE),
+        include_description=False,
+    )
+
+
+def _featured_grid(session: Session) -> str:
+    featured = [product_view(p, c) for p, c in catalog.featured_products(session, limit=4)]
+    if not featured:
+        return '<p class="text-gray-600">No featured deals right now.</p>'
+    return markup.product_grid(featured)
+
+
+def home(session: Session, base: str) -> Page | None:
+    shell = load_shell(routes.HOME)
+    if shell is None:
+        return None
+    counts = catalog.brand_counts(session, list(BRANDS_SHOWN))
+    slots = {SLOT_FEATURED: _featured_grid(session)}
+    slots.update({f"{SLOT_BRAND_COUNT}-{brand}": markup.brand_count(counts.get(brand, 0)) for brand in BRANDS_SHOWN})
+    head = _site_head(base, "/", "Discount Deals | Discover Amazing Deals", HOME_DESCRIPTION)
+    return Page(200, fill(shell, Fill(slots=slots, head=head)))
+
+
+def test_home(session: Session, base: str) -> Page | None:
+    shell = load_shell(routes.TEST_HOME)
+    if shell is None:
+        return None
+    head = _site_head(base, routes.TEST_HOME, "Discount Deals", HOME_DESCRIPTION)
+    return Page(200, fill(shell, Fill(slots={SLOT_FEATURED: _featured_grid(session)}, head=head)))
+
+
+def is_default_listing(query: Mapping[str, str]) -> bool:
+    """True when /products shows its default listing (first page, by name, no filter)."""
+    for key in LISTING_PARAMS:
+        value = (query.get(key) or "").strip()
+        if key == "sort" and value in ("", "name"):
+            continue
+        if key == "page" and value in ("", "1"):
+            continue
+        if value:
+            return False
+    return True
+
+
+def products(session: Session, base: str, query: Mapping[str, str]) -> Page | None:
+    shell = load_shell(routes.PRODUCTS)
+    if shell is None:
+        return None
+    head = _site_head(base, routes.PRODUCTS, "All Products | Discount Deals", PRODUCTS_DESCRIPTION)
+    slots: dict[str, str] = {}
+    if is_default_listing(query):
+        page = catalog.list_products(session, ordering="name", page=1, page_size=get_settings().page_size)
+        views = [product_view(p, c) for p, c in page.items]
+        slots[SLOT_LISTING_COUNT] = markup.showing_text(len(views), page.count, 1, page.total_pages)
+        if views:
+            slots[SLOT_LISTING] = markup.product_grid(views)
+    # Filtered listings keep the skeleton: the app's own query (and ordering) fills them.
+    return Page(200, fill(shell, Fill(slots=slots, head=head)))
+
+
+def product(session: Session, base: str, product_id: str) -> Page | None:
+    """A product's page; 404 (with the not-found message) for an unknown or hidden product."""
+    shell = load_shell(PRODUCT_SHELL_PATH)
+    if shell is None:
+        return None
+    try:
+        item, category = catalog.get_product(session, product_id)
+    except NotFound:
+        not_found = heads.render(
+            heads.Head(
+                title="Page not found | Discount Deals",
+                description="The page you are looking for does not exist or has moved.",
+                url=base + routes.PRODUCTS,
+                image=base + heads.DEFAULT_IMAGE,
+                noindex=True,
+            ),
+            include_description=True,
+        )
+        what = Fill(
+            slots={SLOT_PRODUCT: markup.not_found()},
+            head=not_found,
+            title="Page not found | Discount Deals",
+            shell_path=PRODUCT_SHELL_PATH,
+            path=product_path(quote(product_id, safe="")),
+        )
+        return Page(404, fill(shell, what))
+    view = product_view(item, category)
+    url = base + product_path(item.id)
+    image = view.image_url if view.image_url.startswith(("http://", "https://")) else base + view.image_url
+    related = [product_view(p, c) for p, c in related_products(session, item)]
+    settings = get_settings()
+    price = f"{effective_price(item.price, item.discount_price):.2f}"
+    saving = f" (was {view.original_text}, save {view.discount_percent}%)" if view.has_discount else ""
+    description = heads.shorten(f"{item.name} for {view.price_text}{saving} at Discount Deals. {item.description}")
+    title = f"{item.name} | Discount Deals"
+    json_ld = heads.product_json_ld(
+        url=url,
+        name=item.name,
+        description=item.description or item.name,
+        image=image,
+        product_id=item.id,
+        brand=item.brand or "",
+        category=category.name if category else "",
+        price=price,
+        currency=settings.currency_code,
+        in_stock=item.stock > 0,
+    )
+    head = heads.render(
+        heads.Head(
+            title=title,
+            description=description,
+            url=url,
+            image=image,
+            image_alt=item.name,
+            og_type="product",
+            json_ld=json_ld,
+            extra_meta=[("product:price:amount", price), ("product:price:currency", settings.currency_code)],
+        ),
+        include_description=True,
+    )
+    body = markup.product_detail(
+        view,
+        tags=list(item.tags or []),
+        category_href=category_listing_path(category.slug) if category else "",
+        whatsapp_url=whatsapp_share_url(item.name, view.price_text, url),
+        related=related,
+    )
+    what = Fill(slots={SLOT_PRODUCT: body}, head=head, title=title, shell_path=PRODUCT_SHELL_PATH, path=product_path(item.id))
+    return Page(200, fill(shell, what))

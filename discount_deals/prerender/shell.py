@@ -1,0 +1,192 @@
+"""The pre-rendered page shells of the production build, and filling them in.
+
+``reflex run --env prod`` pre-renders every static page to HTML (``.web/build/client``), and
+the :mod:`discount_deals.plugins` build plugin adds one shell of the product page. A shell is the
+page as the app first renders it, before any state arrives; the server fills its named slots
+(``data-ssr-slot``), its title and its head, and the app hydrates over the result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from html import escape
+from functools import lru_cache
+from pathlib import Path
+
+from ..plugins import PRODUCT_SHELL_PATH
+
+# Route path -> candidate files under the static folder (React Router writes either form).
+SHELL_FILES: dict[str, tuple[str, ...]] = {
+    "/": ("index.html",),
+    "/products": ("products.html", "products/index.html"),
+    "/test-home": ("test-home.html", "test-home/index.html"),
+    PRODUCT_SHELL_PATH: (f"{PRODUCT_SHELL_PATH[1:]}.html", f"{PRODUCT_SHELL_PATH[1:]}/index.html"),
+}
+
+_TITLE = re.compile(r"<title>.*?</title>", re.S)
+_MODULE_BOOT = re.compile(r'<script type="module" async="">(.*?)</script>', re.S)
+_MODULEPRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/>')
+_CONTROL = re.compile(r"<(button|input|select|textarea)\b([^>]*)>")
+# Plain form fields that work without the app (the header's GET search form).
+_NATIVE_CONTROLS = ('id="header-search"',)
+
+# Starts the app once the first frame is painted (or at the first tap or key press, if sooner):
+# the module preloads, then React Router's boot module, as the build wrote them. Until then the
+# page is the server's HTML, fully readable.
+_BOOT_LOADER = """(function(preloads, code) {
+  var started = false;
+  function boot() {
+    if (started) return;
+    started = true;
+    preloads.forEach(function (href) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = href;
+      document.head.appendChild(link);
+    });
+    var script = document.createElement('script');
+    script.type = 'module';
+    script.textContent = code;
+    document.head.appendChild(script);
+    release(0);
+  }
+  // Controls wait, disabled, until React has hydrated them (it keeps its props on the element):
+  // a click or a keystroke before that would be lost.
+  function release(tries) {
+    var pending = document.querySelectorAll('[data-ssr-inert]');
+    pending.forEach(function (el) {
+      if (Object.keys(el).some(function (key) { return key.indexOf('__reactProps$') === 0; })) {
+        el.removeAttribute('disabled');
+        el.removeAttribute('data-ssr-inert');
+      }
+    });
+    if (pending.length && tries < 1200) setTimeout(function () { release(tries + 1); }, 50);
+  }
+  ['pointerdown', 'keydown', 'touchstart'].forEach(function (type) {
+    window.addEventListener(type, boot, { once: true, passive: true });
+  });
+  // After the first frame is painted (two animation frames), not while the page is parsed.
+  requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(boot, 0); }); });
+})(%s, %s);"""
+_OG_IMAGE = re.compile(r'<meta content="[^"]*" property="og:image"/>')
+_DIV = re.compile(r"<div[\s>]|</div>")
+
+
+class ShellError(Exception):
+    """A shell lacks something the server wants to fill (the build and the code disagree)."""
+
+
+def static_dir() -> Path | None:
+    """The folder the production build serves, or None when there is no production build."""
+    try:
+        from reflex.config import get_config
+        from reflex.utils import prerequisites
+        from reflex_base import constants
+    except ImportError:  # pragma: no cover - Reflex is a dependency
+        return None
+    folder = prerequisites.get_web_dir() / constants.Dirs.STATIC / get_config().frontend_path.strip("/")
+    return folder if folder.is_dir() else None
+
+
+@lru_cache(maxsize=16)
+def _read(path: Path, mtime_ns: int) -> str:  # mtime in the key: a rebuild is picked up
+    return path.read_text(encoding="utf-8")
+
+
+def load_shell(route: str, folder: Path | None = None) -> str | None:
+    """The pre-rendered HTML of ``route`` (a key of :data:`SHELL_FILES`), or None without a build."""
+    folder = folder if folder is not None else static_dir()
+    if folder is None:
+        return None
+    for name in SHELL_FILES[route]:
+        path = folder / name
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        return _read(path, stat.st_mtime_ns)
+    return None
+
+
+@dataclass(frozen=True)
+class Fill:
+    """What to put in a shell."""
+
+    slots: dict[str, str]
+    head: str = ""  # tags appended to <head>
+    title: str | None = None  # replaces the shell's <title> text
+    # The address the shell was pre-rendered at, and the page's own: links the build resolved
+    # against the shell's path (the skip link "#main", the footer's target-less legal links).
+    shell_path: str = ""
+    path: str = ""
+
+
+def _slot_span(html: str, name: str) -> tuple[int, int]:
+    """Start and end offsets of the inner HTML of the ``<div data-ssr-slot=name>`` element."""
+    start_tag = re.search(r'<div[^>]*\sdata-ssr-slot="' + re.escape(name) + r'"[^>]*>', html)
+    if start_tag is None:
+        raise ShellError(f"the page shell has no slot {name!r}")
+    depth = 1
+    for match in _DIV.finditer(html, start_tag.end()):
+        depth += -1 if match.group(0) == "</div>" else 1
+        if depth == 0:
+            return start_tag.end(), match.start()
+    raise ShellError(f"the slot {name!r} is not closed")
+
+
+def fill(shell: str, what: Fill) -> str:
+    """``shell`` with its slots, title and head filled in."""
+    html = shell
+    if what.shell_path and what.path:
+        html = html.replace(f'href="{what.shell_path}/', f'href="{escape(what.path, quote=True)}/')
+    for name, inner in what.slots.items():
+        start, end = _slot_span(html, name)
+        html = html[:start] + inner + html[end:]
+    if what.title is not None:
+        html, count = _TITLE.subn(lambda _: f"<title>{escape(what.title)}</title>", html, count=1)
+        if not count:
+            raise ShellError("the page shell has no <title>")
+    # Reflex's default og:image ("favicon.ico", relative) gives way to the absolute one in ``head``.
+    html = _OG_IMAGE.sub("", html, count=1)
+    # Marks a page whose content came from the server: the cards the app renders over it do not
+    # play their entrance animation again (see assets/app.css).
+    html = html.replace("<html ", "<html data-ssr=\"\" ", 1)
+    return defer_boot(html.replace("</head>", what.head + "</head>", 1))
+
+
+def _script_json(value) -> str:
+    return json.dumps(value).replace("</", "<\\/")
+
+
+def defer_boot(html: str) -> str:
+    """Start the app's scripts after the first paint instead of while the page is parsed.
+
+    The page's content is already in this HTML, so the scripts (about 150 KB) no longer delay
+    its first paint on a slow connection (their module preloads in the head and the boot module
+    would otherwise be fetched before it); they start two animation frames later, or at the first
+    interaction. The boot script element stays in place (React hydrates it), only its type changes."""
+    boot = _MODULE_BOOT.search(html)
+    if boot is None:
+        return html
+    preloads = _MODULEPRELOAD.findall(html)
+    loader = _BOOT_LOADER % (_script_json(preloads), _script_json(boot.group(1)))
+    html = html[: boot.start()] + f"<script>{loader}</script>" + html[boot.end() :]
+    return inert_controls(_MODULEPRELOAD.sub("", html))
+
+
+def inert_controls(html: str) -> str:
+    """Disable the page's buttons and fields until the app has hydrated them (the boot loader
+    enables them again): they do nothing before, so a tap would be silently lost and a typed
+    search dropped. Already disabled ones, and plain form fields, are left as they are."""
+
+    def mark(match: re.Match) -> str:
+        tag, attributes = match.group(1), match.group(2)
+        if re.search(r"\sdisabled(?:[\s=/>]|$)", attributes) or any(native in attributes for native in _NATIVE_CONTROLS):
+            return match.group(0)
+        closing = "/" if attributes.endswith("/") else ""
+        attributes = attributes[:-1] if closing else attributes
+        return f'<{tag}{attributes} disabled="" data-ssr-inert=""{closing}>'
+
+    return _CONTROL.sub(mark, html)

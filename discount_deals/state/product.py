@@ -1,0 +1,118 @@
+"""A product's own page (/products/{id}): the product, a quantity to add, share links, related
+products. Unknown and hidden products show the not-found page (and the server answers 404)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import reflex as rx
+
+from .. import routes
+from ..db import session_scope
+from ..public_url import absolute_url
+from ..services import NotFound
+from ..services import catalog
+from ..services.related import related_products
+from .cart import CartState
+from .views import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
+
+log = logging.getLogger("discount_deals.pages")
+
+MAX_QUANTITY = 99  # a quantity box's ceiling; the cart service checks the stock itself
+
+
+@dataclasses.dataclass
+class ProductDetail(ProductView):
+    tags: list[str] = dataclasses.field(default_factory=list)
+    category_href: str = ""
+
+
+def requested_product_id(path: str) -> str:
+    """The id in ``/products/{id}`` (or "" for another path)."""
+    path = (path or "").rstrip("/")
+    prefix = routes.PRODUCTS + "/"
+    return path[len(prefix) :][:64] if path.startswith(prefix) else ""
+
+
+class ProductPageState(rx.State):
+    product: ProductDetail = ProductDetail()
+    related: list[ProductView] = []
+    status: str = "loading"  # loading, found, missing or failed
+    quantity: int = 1
+    share_url: str = ""
+
+    @rx.var
+    def page_title(self) -> str:
+        if self.status == "found":
+            return f"{self.product.name} | Discount Deals"
+        if self.status == "missing":
+            return "Page not found | Discount Deals"
+        return "Product | Discount Deals"
+
+    @rx.var
+    def whatsapp_url(self) -> str:
+        if not self.share_url:
+            return ""
+        return whatsapp_share_url(self.product.name, self.product.price_text, self.share_url)
+
+    @rx.var
+    def max_quantity(self) -> int:
+        return max(1, min(self.product.stock, MAX_QUANTITY))
+
+    def _forget(self) -> None:
+        self.product = ProductDetail()
+        self.related = []
+        self.status = "loading"
+        self.quantity = 1
+        self.share_url = ""
+
+    @rx.event
+    def load(self):
+        requested = requested_product_id(self.router.url.path)
+        if requested != self.product.id:
+            self._forget()
+            yield
+        try:
+            with session_scope() as session:
+                product, category = catalog.get_product(session, requested)  # hidden ones too: not found
+                related = related_products(session, product)
+                detail = ProductDetail(
+                    **dataclasses.asdict(product_view(product, category)),
+                    tags=list(product.tags or []),
+                    category_href=category_listing_path(category.slug) if category else "",
+                )
+                self.related = [product_view(p, c) for p, c in related]
+        except NotFound:
+            log.warning("404 page not found: %s", self.router.url.path)
+            self._forget()
+            self.status = "missing"
+            return
+        except Exception:
+            log.exception("product page failed")
+            self._forget()
+            self.status = "failed"
+            return
+        self.product = detail
+        self.quantity = min(max(1, self.quantity), max(1, detail.stock))
+        self.share_url = absolute_url(product_path(detail.id), self.router.url.origin)
+        self.status = "found"
+
+    @rx.event
+    def change_quantity(self, step: int):
+        self.quantity = min(max(1, self.quantity + int(step)), self.max_quantity)
+
+    @rx.event
+    def add_to_cart(self):
+        if self.status != "found" or self.product.stock <= 0:
+            return
+        return CartState.add_quantity(self.product.id, self.quantity)
+
+    @rx.event
+    def copy_link(self):
+        if not self.share_url:
+            return
+        return [
+            rx.set_clipboard(self.share_url),
+            rx.toast.success("Link copied", description="Paste it anywhere to share this deal."),
+        ]

@@ -1,0 +1,181 @@
+"""The first HTML: the build plugin, filling page shells, server markup and head tags."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from decimal import Decimal
+
+import pytest
+
+from discount_deals.plugins import PRODUCT_SHELL_PATH, add_prerender_paths
+from discount_deals.prerender import head as heads
+from discount_deals.prerender import markup
+from discount_deals.prerender.shell import Fill, ShellError, _script_json, defer_boot, fill
+from discount_deals.public_url import absolute_url, public_base_url
+from discount_deals.state.views import ProductView, whatsapp_share_url
+
+# The shape of a page React Router pre-renders (head, streamed body, boot module).
+SHELL = (
+    '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/><title>Product | Discount Deals</title>'
+    '<meta content="/og-image.png" property="og:image"/>'
+    '<link rel="modulepreload" href="/assets/manifest-1.js"/><link rel="modulepreload" href="/assets/root-2.js"/>'
+    '</head><body><a href="/products/__shell__/#main">Skip to content</a>'
+    '<script type="module" async="">import "/assets/manifest-1.js";\nimport("/assets/entry.client-3.js");</script>'
+    '<div hidden id="S:1"><main id="main"><div class="rx-Html" data-ssr-slot="product"><div aria-hidden="true">'
+    '<div class="a"></div><div class="b"></div></div><span class="sr-only">Loading product...</span></div>'
+    '<p>after</p></main><a href="/products/__shell__/">Privacy Policy</a></div></body></html>'
+)
+
+
+def test_the_plugin_adds_the_product_shell_to_the_prerendered_paths():
+    config = 'export default {"basename": "/", "ssr": false, "prerender": true, "build": "build"};'
+    changed = add_prerender_paths(config, [PRODUCT_SHELL_PATH])
+    assert '"prerender": ({getStaticPaths}) => [...getStaticPaths(), ...["/products/__shell__"]]' in changed
+    assert '"basename": "/"' in changed and '"ssr": false' in changed
+    # Development builds (no prerendering) and unknown shapes are left alone.
+    dev = 'export default {"basename": "/", "ssr": false};'
+    assert add_prerender_paths(dev, ["/x"]) == dev
+    assert add_prerender_paths("module.exports = {}", ["/x"]) == "module.exports = {}"
+
+
+def test_fill_replaces_the_slot_title_head_and_shell_links():
+    page = fill(
+        SHELL,
+        Fill(
+            slots={"product": "<h1>Rice &amp; Beans</h1>"},
+            head='<meta name="x" content="y"/>',
+            title="Rice & Beans | Discount Deals",
+            shell_path=PRODUCT_SHELL_PATH,
+            path="/products/abc",
+        ),
+    )
+    assert '<div class="rx-Html" data-ssr-slot="product"><h1>Rice &amp; Beans</h1></div><p>after</p>' in page
+    assert "<title>Rice &amp; Beans | Discount Deals</title>" in page
+    assert '<meta name="x" content="y"/></head>' in page
+    assert 'property="og:image"' not in page  # the relative default gives way to the absolute one
+    assert 'href="/products/abc/#main"' in page and 'href="/products/abc/">Privacy' in page
+    assert "__shell__" not in page
+    assert '<html data-ssr="" lang="en">' in page
+
+
+def test_fill_refuses_a_shell_without_the_slot():
+    with pytest.raises(ShellError):
+        fill(SHELL, Fill(slots={"listing": "x"}))
+
+
+def test_the_boot_waits_for_the_first_paint_and_keeps_its_element():
+    page = defer_boot(SHELL)
+    assert 'rel="modulepreload"' not in page
+    assert '<script type="module"' not in page
+    loader = re.search(r"<script>(\(function\(preloads, code\).*?)</script>", page, re.S).group(1)
+    assert "requestAnimationFrame(function () { requestAnimationFrame(" in loader and "'pointerdown'" in loader
+    assert json.dumps(["/assets/manifest-1.js", "/assets/root-2.js"]) in loader
+    assert '"import \\"/assets/manifest-1.js\\";\\nimport(\\"/assets/entry.client-3.js\\");"' in loader
+    # Text that would end the loader's script element is escaped.
+    assert _script_json(["</script>"]) == '["<\\/script>"]'
+
+
+def _view(**fields) -> ProductView:
+    values = dict(
+        id="p1", name='Rice "Gold" <5kg>', description="Long grain & tasty", brand="shoprite",
+        image_url="/api/media/rice.webp", category="Food", price_text="$10.18", original_text="$18.50",
+        save_text="$8.32", has_discount=True, discount_percent=45, rating=4.0, rating_text="4.0", full_stars=4, stars_on="★★★★", stars_off="★",
+        stock=3, stock_text="3 in stock", href="/products/p1",
+    )
+    values.update(fields)
+    return ProductView(**values)
+
+
+def test_card_markup_escapes_and_says_what_the_app_says():
+    html = markup.product_card(_view(), 0)
+    assert "Rice &quot;Gold&quot; &lt;5kg&gt;" in html and "<5kg>" not in html
+    assert 'aria-label="Add to Cart: Rice &quot;Gold&quot; &lt;5kg&gt;"' in html
+    assert '<span class="sr-only"> was</span><s class="text-sm text-gray-600">$18.50</s>' in html
+    assert "Save $8.32" in html and "-45%" in html and "3 in stock" in html
+    assert 'fetchpriority="high"' in html and 'loading="eager"' in html
+    assert html.count('href="/products/p1"') == 2  # the picture and the name
+    # Buttons are inert until the app takes over, without looking disabled.
+    add = re.search(r'<button type="button" aria-label="Add to Cart: [^"]*"[^>]*>', html).group(0)
+    assert " disabled " in add and "disabled:bg-gray-400" not in add
+    out = markup.product_card(_view(stock=0, stock_text="Out of stock", has_discount=False), 5)
+    assert "Out of Stock</button>" in out and "disabled:bg-gray-400" in out and 'loading="lazy"' in out
+    assert "Save" not in out and "-45%" not in out
+
+
+def test_showing_text_matches_the_listing_line():
+    assert markup.showing_text(10, 130, 1, 13) == "Showing 10 of 130 products (Page 1 of 13)"
+    assert markup.showing_text(3, 3, 1, 1) == "Showing 3 of 3 products"
+
+
+def test_product_json_ld_and_head_tags_are_escaped():
+    data = heads.product_json_ld(
+        url="https://shop.example/products/p1", name="Rice </script><b>", description="d", image="https://i/x.webp",
+        product_id="p1", brand="shoprite", category="Food", price="10.18", currency="GHS", in_stock=False,
+    )
+    assert data["offers"]["price"] == "10.18" and data["offers"]["priceCurrency"] == "GHS"
+    assert data["offers"]["availability"] == "https://schema.org/OutOfStock"
+    tags = heads.render(
+        heads.Head(title='A "b"', description="<d>", url="https://shop.example/p", image="https://i/x", json_ld=data),
+        include_description=True,
+    )
+    assert '<meta property="og:title" content="A &quot;b&quot;"' in tags
+    assert '<meta name="description" content="&lt;d&gt;"' in tags
+    assert '<link rel="canonical" href="https://shop.example/p"' in tags
+    assert "</script><b>" not in tags and "\\u003c/script>\\u003cb>" in tags
+    payload = re.search(r'<script type="application/ld\+json"[^>]*>(.*?)</script>', tags).group(1)
+    assert json.loads(payload)["name"] == "Rice </script><b>"
+
+
+def test_descriptions_are_shortened_at_a_word():
+    text = "word " * 100
+    short = heads.shorten(text)
+    assert len(short) <= heads.DESCRIPTION_LENGTH and short.endswith("word…")
+    assert heads.shorten("  two\n words ") == "two words"
+
+
+def test_public_url_prefers_the_configured_address(monkeypatch):
+    from discount_deals.settings import get_settings
+
+    def public_url(value: str | None) -> None:
+        if value is None:
+            monkeypatch.delenv("DD_PUBLIC_URL", raising=False)
+        else:
+            monkeypatch.setenv("DD_PUBLIC_URL", value)
+        get_settings.cache_clear()
+
+    public_url(None)
+    assert public_base_url("http://127.0.0.1:3000/") == "http://127.0.0.1:3000"
+    assert absolute_url("/products/1", "http://h") == "http://h/products/1"
+    assert absolute_url("https://cdn.example/x.webp", "http://h") == "https://cdn.example/x.webp"
+    public_url("https://deals.example.com/")
+    assert absolute_url("products/1", "http://evil.example") == "https://deals.example.com/products/1"
+    public_url("javascript:alert(1)")
+    assert public_base_url("http://h") == "http://h"
+    public_url(None)
+
+
+def test_whatsapp_link_carries_the_name_price_and_url():
+    link = whatsapp_share_url("Rice & Beans", "$10.18", "https://shop.example/products/p1")
+    assert link.startswith("https://wa.me/?text=")
+    assert "Rice%20%26%20Beans%20for%20%2410.18" in link and "https%3A%2F%2Fshop.example%2Fproducts%2Fp1" in link
+
+
+def test_controls_wait_disabled_until_the_app_has_hydrated_them():
+    from discount_deals.prerender.shell import inert_controls
+
+    html = (
+        '<button type="button" class="a">Open menu</button><input id="header-search" name="search"/>'
+        '<input type="search" id="product-search" value=""/><button disabled="" type="button">Prev</button>'
+        '<select id="sort"><option>Name</option></select><a href="/products">Products</a>'
+    )
+    out = inert_controls(html)
+    assert '<button type="button" class="a" disabled="" data-ssr-inert="">Open menu</button>' in out
+    assert '<input type="search" id="product-search" value="" disabled="" data-ssr-inert=""/>' in out
+    assert '<select id="sort" disabled="" data-ssr-inert="">' in out
+    assert '<input id="header-search" name="search"/>' in out  # a plain GET form works without the app
+    assert '<button disabled="" type="button">Prev</button>' in out  # already disabled: left alone
+    assert '<a href="/products">Products</a>' in out
+    page = defer_boot(SHELL)
+    assert "__reactProps$" in page and "removeAttribute('data-ssr-inert')" in page
