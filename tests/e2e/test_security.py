@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from .account_helpers import login_form, toast
 from .conftest import sign_in
+from .test_product_page import hydrated
 
 ALLOWED = "http://client.example"
 EVIL = "http://evil.example"
@@ -131,3 +132,17 @@ def test_websocket_upgrades_from_other_origins_are_refused(base_url):
     assert re.match(r"HTTP/1\.1 403", _upgrade(base_url, EVIL))
     assert re.match(r"HTTP/1\.1 101", _upgrade(base_url, base_url))
     assert re.match(r"HTTP/1\.1 101", _upgrade(base_url, ALLOWED))
+
+
+def test_a_server_filled_product_page_runs_under_the_csp(page: Page, live_product):
+    """Product pages are filled by the server (discount_deals.prerender), with inline scripts of
+    their own: the policy carries their hashes, and the page comes alive without a violation."""
+    violations = _watch_csp(page)
+    item = live_product(price="7.00")
+    response = page.goto(f"/products/{item.id}")
+    assert "'sha256-" in response.headers["content-security-policy"]
+    expect(page.get_by_role("heading", name=item.name, level=1)).to_be_visible()
+    hydrated(page)  # the app took over from the server's markup: its scripts ran
+    page.get_by_role("button", name="Add to Cart").first.click()
+    expect(toast(page, "Added to cart!")).to_be_visible()
+    assert violations == []
