@@ -25,7 +25,16 @@ os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")  # no probe of PyP
 
 _public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
 
-from discount_deals.plugins import PrerenderProductShell
+from discount_deals.plugins import PrerenderProductShell  # noqa: E402
+from discount_deals.settings import parse_origins  # noqa: E402
+
+# Other origins whose pages may call the app (DD_CORS_ORIGINS; none by default: same origin
+# only). Reflex's CORS middleware reads this; discount_deals/api/security.py enforces the same
+# list (and refuses websocket upgrades from anywhere else).
+_DEV_FRONTEND = ("http://localhost:3000", "http://127.0.0.1:3000")
+CORS_ORIGINS = parse_origins(os.environ.get("DD_CORS_ORIGINS", "")) + (
+    _DEV_FRONTEND if os.environ.get("REFLEX_ENV_MODE", "").lower() == "dev" else ()
+)
 
 config = rx.Config(
     app_name="discount_deals",
@@ -35,4 +44,5 @@ config = rx.Config(
     disable_plugins=[rx.plugins.SitemapPlugin],
     frontend_compression_formats=["brotli", "gzip"],
     **({"api_url": _public_url, "deploy_url": _public_url} if _public_url else {}),
+    cors_allowed_origins=CORS_ORIGINS,
 )

@@ -4,6 +4,7 @@ import reflex as rx
 
 from . import routes
 from .api import create_app
+from .api.security import hand_websocket_origins_to_us
 from .lifespan import migrate_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
 from .logs import configure_logging
@@ -71,6 +72,8 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(migrate_in_development)
+# The websocket's origin check is api/security.py's (same origin or DD_CORS_ORIGINS).
+hand_websocket_origins_to_us(app)
 SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."
 # A product page's description is the server's (discount_deals.prerender): the app adds none, or
 # the browser would end up with two.

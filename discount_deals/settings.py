@@ -163,6 +163,53 @@ def _checkout_settings(secret_key: str) -> CheckoutSettings:
     )
 
 
+# --- hardening: CORS, throttles, request bodies (issue 13) ------------------------------------
+
+
+@dataclass(frozen=True)
+class SecuritySettings:
+    """Who may call the app from another origin, and the limits on hostile traffic.
+
+    ``cors_origins`` (``DD_CORS_ORIGINS``, comma-separated ``scheme://host[:port]``) are the
+    other origins whose pages may call ``/api`` and open the websocket, e.g. the original React
+    client's; by default only pages of the app's own origin may. Registrations are limited per
+    client address (``DD_REGISTER_MAX_ATTEMPTS`` well-formed attempts per
+    ``DD_REGISTER_WINDOW_SECONDS``).
+    """
+
+    cors_origins: tuple[str, ...] = ()
+    register_max_attempts: int = 50
+    register_window_seconds: int = 3600
+
+
+def parse_origins(raw: str) -> tuple[str, ...]:
+    """``DD_CORS_ORIGINS`` as normalised origins; anything that is not an origin is an error."""
+    from urllib.parse import urlsplit
+
+    origins: list[str] = []
+    for part in raw.split(","):
+        text = part.strip().rstrip("/")
+        if not text:
+            continue
+        parts = urlsplit(text)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+            raise ValueError(f"DD_CORS_ORIGINS must list origins such as https://shop.example.com, got {part.strip()!r}")
+        origins.append(f"{parts.scheme}://{parts.netloc.lower()}")
+    return tuple(dict.fromkeys(origins))
+
+
+def _security_settings() -> SecuritySettings:
+    attempts = _env_int("DD_REGISTER_MAX_ATTEMPTS", 50)
+    window = _env_int("DD_REGISTER_WINDOW_SECONDS", 3600)
+    if attempts < 1 or window < 1:
+        raise ValueError("DD_REGISTER_MAX_ATTEMPTS and DD_REGISTER_WINDOW_SECONDS must be at least 1")
+    return SecuritySettings(
+        cors_origins=parse_origins(os.environ.get("DD_CORS_ORIGINS", "")),
+        register_max_attempts=attempts,
+        register_window_seconds=window,
+    )
+
+
 # ----------------------------------------------------------------------------------------------
 
 
@@ -205,6 +252,8 @@ class Settings:
     write_queue_limit: int
     # Delivery fees, payment provider and timeouts (issue 14): see CheckoutSettings.
     checkout: CheckoutSettings = field(default=None, repr=False)  # type: ignore[assignment]
+    # CORS allow-list and abuse limits (issue 13): see SecuritySettings.
+    security: SecuritySettings = field(default_factory=SecuritySettings)
 
     @property
     def is_sqlite(self) -> bool:
@@ -263,6 +312,7 @@ def get_settings() -> Settings:
         write_wait_seconds=_env_float("DD_WRITE_WAIT_SECONDS", 5.0),
         write_queue_limit=_env_int("DD_WRITE_QUEUE_LIMIT", 200),
         checkout=_checkout_settings(secret),
+        security=_security_settings(),
     )
 
 

@@ -27,6 +27,7 @@ from . import (
     exports,
     favourites,
     health,
+    openapi,
     orders,
     payments,
     products,
@@ -37,6 +38,7 @@ from .admission import write_admission
 from ..prerender.middleware import FirstHtml
 from .pages import PagesWithoutRedirect
 from .proxy import PublicOrigin
+from .security import SecurityHeaders
 
 log = logging.getLogger("discount_deals.api")
 
@@ -73,7 +75,7 @@ def create_api() -> FastAPI:
     errors.install(api)
     for router in ROUTERS:
         api.include_router(router)
-    _document_400_not_422(api)
+    openapi.install(api)
     _serve_docs(api)
     settings = get_settings()
     settings.media_dir.mkdir(parents=True, exist_ok=True)
@@ -97,40 +99,15 @@ def _serve_docs(api: FastAPI) -> None:
         )
 
 
-def _document_400_not_422(api: FastAPI) -> None:
-    """Invalid input answers 400 with the API's error shape: say so in the OpenAPI document."""
-    build = api.openapi
-
-    def openapi() -> dict:
-        if api.openapi_schema is None:
-            schema = build()
-            for operations in schema.get("paths", {}).values():
-                for operation in operations.values():
-                    responses = operation.get("responses", {})
-                    if responses.pop("422", None) is not None and "400" not in responses:
-                        responses["400"] = {
-                            "description": "Invalid input",
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Message"}}},
-                        }
-            schemas = schema.get("components", {}).get("schemas", {})
-            schemas.pop("HTTPValidationError", None)
-            schemas.pop("ValidationError", None)
-            schemas.setdefault(
-                "Message",
-                {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]},
-            )
-            api.openapi_schema = schema
-        return api.openapi_schema
-
-    api.openapi = openapi
-
-
 def create_app() -> FastAPI:
     """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(PagesWithoutRedirect)
     app.add_middleware(FirstHtml)  # sees the path as the browser sent it
     app.include_router(seo.router)
+    # Headers, the page's CSP (hashing the scripts of pages FirstHtml filled) and the websocket
+    # origin check (issue 13), on the public origin.
+    app.add_middleware(SecurityHeaders)
     # Outermost: scheme and host are the public ones before anything builds a URL (proxy.py).
     app.add_middleware(PublicOrigin)
     app.mount("/api", create_api())

@@ -14,6 +14,8 @@ from ..services.permissions import require_admin
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .orders import order_json
 from .pagination import build_page, page_request
+from .openapi import declares, documents, paginated
+from .response_models import OrderOut, OrderPage
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["admin"])
@@ -45,7 +47,9 @@ def filters_from(request: Request) -> lifecycle.OrderFilters:
     )
 
 
-@router.get("/admin/orders/")
+@router.get("/admin/orders/", **documents(OrderPage))
+@paginated
+@declares(403)
 def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dict:
     require_admin(user)
     page = page_request(request, default_size=ADMIN_ORDERS_PAGE_SIZE)
@@ -60,7 +64,8 @@ def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dic
     return build_page(request, page, count, results)
 
 
-@router.get("/admin/orders/{order_id}/")
+@router.get("/admin/orders/{order_id}/", **documents(OrderOut))
+@declares(403)
 def get_order(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
     require_admin(user)
     order = order_service.get_order(session, user, order_id)
@@ -68,7 +73,8 @@ def get_order(order_id: str, request: Request, session: SessionDep, user: Curren
     return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)
 
 
-@router.post("/admin/orders/{order_id}/refunded/")
+@router.post("/admin/orders/{order_id}/refunded/", **documents(OrderOut))
+@declares(403)
 def mark_refunded(order_id: str, request: Request, session: WriteSessionDep, user: CurrentUser) -> dict:
     """Record that a customer owed a refund (order flagged "refund_due") was refunded."""
     order = lifecycle.mark_refunded(session, user, order_id)

@@ -1,7 +1,8 @@
 """Auth: tokens, refresh, verify, logout (SPEC §7 Auth and users).
 
-None of these endpoints reads the ``Authorization`` header: the existing client sends its
-stale bearer with every request, and these calls must work regardless.
+None of these endpoints reads the ``Authorization`` header (except "log out everywhere",
+which acts for the caller): the existing client sends its stale bearer with every request,
+and these calls must work regardless.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..services import auth
-from .deps import SessionDep, WriteSessionDep, client_address
+from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .routing import ApiRouter
-from .schemas import Message
+from .schemas import Message, documented
 from .users import UserOut, user_json
 
 router = ApiRouter(tags=["auth"])
@@ -22,15 +23,15 @@ INVALID_TOKEN = "Token is invalid or expired"
 
 
 class LoginIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"required": ["email", "password"]})
 
-    email: str | None = None
-    password: str | None = None
+    email: str | None = Field(None, json_schema_extra=documented(type="string", minLength=1, maxLength=254))
+    password: str | None = Field(None, json_schema_extra=documented(type="string", minLength=1, maxLength=256))
 
 
 class TokenPairOut(BaseModel):
     access: str = Field(description="Access token (Bearer), valid 15 minutes")
-    refresh: str = Field(description="Refresh token, valid 7 days; stays valid after use")
+    refresh: str = Field(description="Refresh token, valid 7 days")
     user: UserOut
 
 
@@ -41,7 +42,12 @@ class RefreshIn(BaseModel):
 
 
 class AccessOut(BaseModel):
-    access: str
+    access: str = Field(description="A new access token")
+    refresh: str = Field(
+        description="The next refresh token of the same family. The one sent stays valid until this one "
+        "is used (clients that ignore rotation keep working); once a newer token was used, presenting an "
+        "older one revokes the family."
+    )
 
 
 class VerifyIn(BaseModel):
@@ -74,11 +80,11 @@ def obtain_token(body: LoginIn, request: Request, session: SessionDep):
     "/auth/token/refresh/",
     response_model=AccessOut,
     responses={400: {"model": Message}, 401: {"model": Message, "description": INVALID_TOKEN}},
-    summary="A new access token for a refresh token",
+    summary="A new access token, and the next refresh token, for a refresh token",
 )
-def refresh_token(body: RefreshIn, session: SessionDep):
-    access, _user = auth.refresh_access_token(session, body.refresh)
-    return {"access": access}
+def refresh_token(body: RefreshIn, session: WriteSessionDep):
+    pair, _user = auth.refresh_tokens(session, body.refresh)
+    return {"access": pair.access, "refresh": pair.refresh}
 
 
 @router.post(
@@ -102,3 +108,14 @@ def verify_token(body: VerifyIn, session: SessionDep):
 def logout(body: RefreshIn, session: WriteSessionDep):
     auth.revoke_refresh_token(session, body.refresh)
     return {"detail": "Logged out"}
+
+
+@router.post(
+    "/auth/logout-all/",
+    response_model=Message,
+    responses={401: {"model": Message, "description": "Missing, expired or invalid access token"}},
+    summary="Log out everywhere: every access and refresh token of the caller stops working",
+)
+def logout_everywhere(session: WriteSessionDep, user: CurrentUser):
+    auth.log_out_everywhere(session, user)
+    return {"detail": "Logged out everywhere"}

@@ -5,14 +5,23 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Body, Request, Response
-from fastapi.concurrency import run_in_threadpool
+from sqlmodel import Session
 
-from ..db import write_session
 from ..models import Category
-from ..services import bulk_import, catalog
+from ..services import bulk_import, catalog, idempotency
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
-from .products import UPLOAD_BODY_DOC, bulk_response, read_bulk_rows
+from .bodies import body_limit, upload_body_limit
+from .products import (
+    PRODUCT_BODY_LIMIT,
+    UPLOAD_BODY_DOC,
+    IdempotencyKeyHeader,
+    bulk_answer,
+    idempotent_bulk_upload,
+    read_bulk_rows,
+)
+from .openapi import documents, paginated
+from .response_models import BulkResultOut, CategoryOut, CategoryPage
 from .routing import ApiRouter
 from .schemas import Message
 
@@ -32,7 +41,8 @@ def category_json(category: Category) -> dict[str, Any]:
     }
 
 
-@router.get("/category/")
+@router.get("/category/", **documents(CategoryPage))
+@paginated
 def list_categories(request: Request, session: SessionDep):
     """A DRF page of categories by name (1,000 per page unless ``page_size``)."""
     page = page_request(request, default_size=CATEGORY_PAGE_SIZE)
@@ -40,7 +50,8 @@ def list_categories(request: Request, session: SessionDep):
     return build_page(request, page, count, [category_json(c) for c in categories])
 
 
-@router.post("/category/", status_code=201)
+@router.post("/category/", status_code=201, **documents(CategoryOut, 201))
+@body_limit(PRODUCT_BODY_LIMIT)
 def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser):
     """Admin: create a category from ``{name, slug?, description?, parent?}`` (``id`` is ignored)."""
     return category_json(catalog.create_category(session, user, payload))
@@ -54,7 +65,7 @@ WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.patch("/category/{category_id}/", responses=WRITE_ERRORS)
+@router.patch("/category/{category_id:category_id}/", responses=WRITE_ERRORS)
 def update_category(
     category_id: str, payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser
 ) -> dict:
@@ -62,7 +73,7 @@ def update_category(
     return category_json(catalog.update_category(session, user, category_id, payload))
 
 
-@router.put("/category/{category_id}/", responses=WRITE_ERRORS, include_in_schema=False)
+@router.put("/category/{category_id:category_id}/", responses=WRITE_ERRORS, include_in_schema=False)
 def replace_category(
     category_id: str, payload: Annotated[dict[str, Any], Body()], session: WriteSessionDep, user: AdminUser
 ) -> dict:
@@ -70,7 +81,7 @@ def replace_category(
 
 
 @router.delete(
-    "/category/{category_id}/",
+    "/category/{category_id:category_id}/",
     status_code=204,
     responses={**WRITE_ERRORS, 409: {"model": Message, "description": "Products are still in the category"}},
 )
@@ -80,14 +91,16 @@ def delete_category(category_id: str, session: WriteSessionDep, user: AdminUser)
     return Response(status_code=204)
 
 
-@router.post("/category/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
-async def bulk_upload_categories(request: Request, user: AdminUser):
+@router.post(
+    "/category/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC, **documents(BulkResultOut, 201)
+)
+@body_limit(upload_body_limit)
+async def bulk_upload_categories(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many categories from ``{"categories": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "categories", bulk_import.parse_categories_csv)
 
-    def run() -> bulk_import.ImportResult:
-        with write_session() as session:
-            return bulk_import.import_categories(session, user, rows)
+    def work(session: Session) -> idempotency.StoredAnswer:
+        result = bulk_import.import_categories(session, user, rows)
+        return bulk_answer(result, [category_json(c) for c in result.created])
 
-    result = await run_in_threadpool(run)
-    return bulk_response(result, [category_json(c) for c in result.created])
+    return await idempotent_bulk_upload(user, "category.bulk-upload", idempotency_key, rows, work)

@@ -12,6 +12,8 @@ from ..services.checkout import DELIVERY_METHODS, NETWORKS, PAYMENT_METHODS, che
 from ..services.pricing import money_str
 from ..services.permissions import require_admin
 from .deps import CurrentUser, OptionalUser, SessionDep, WriteSessionDep
+from .openapi import declares, documents
+from .response_models import CheckoutOptionsOut, StoreOut, StorePage
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["checkout"])
@@ -32,7 +34,7 @@ def store_json(store: PickupStore, *, admin: bool = False) -> dict:
     return data
 
 
-@router.get("/checkout/options/")
+@router.get("/checkout/options/", **documents(CheckoutOptionsOut))
 def options(session: SessionDep, _user: OptionalUser) -> dict:
     """Delivery methods with their fee (home delivery is free over ``free_over``), payment
     methods (mobile money lists its networks) and the pickup stores."""
@@ -64,7 +66,8 @@ def options(session: SessionDep, _user: OptionalUser) -> dict:
     }
 
 
-@router.get("/pickup-stores/")
+@router.get("/pickup-stores/", **documents(StorePage))
+@declares(403)
 def list_stores(request: Request, session: SessionDep, user: OptionalUser) -> dict:
     """Active stores; admins may ask for all of them with ``?all=1``."""
     everything = request.query_params.get("all") in ("1", "true")
@@ -75,17 +78,20 @@ def list_stores(request: Request, session: SessionDep, user: OptionalUser) -> di
             "results": [store_json(store, admin=everything) for store in stores]}
 
 
-@router.post("/pickup-stores/", status_code=201)
+@router.post("/pickup-stores/", status_code=201, **documents(StoreOut, 201))
+@declares(403)
 def create_store(body: dict[str, Any], session: WriteSessionDep, user: CurrentUser) -> dict:
     return store_json(store_service.create_store(session, user, body), admin=True)
 
 
-@router.patch("/pickup-stores/{store_id}/")
+@router.patch("/pickup-stores/{store_id}/", **documents(StoreOut))
+@declares(403)
 def update_store(store_id: str, body: dict[str, Any], session: WriteSessionDep, user: CurrentUser) -> dict:
     return store_json(store_service.update_store(session, user, store_id, body), admin=True)
 
 
 @router.delete("/pickup-stores/{store_id}/", status_code=204)
+@declares(403)
 def delete_store(store_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
     store_service.delete_store(session, user, store_id)
     return Response(status_code=204)

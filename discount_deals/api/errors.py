@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, routing
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette._utils import get_route_path
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..services import ServiceError
@@ -64,9 +65,23 @@ def _service_handler(_request: Request, exc: ServiceError) -> JSONResponse:
     return error_response(exc.status, exc.detail, exc.fields, headers=headers)
 
 
-def _http_handler(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+def allowed_methods(request: Request) -> str:
+    """Every method some route of this path answers (Starlette names only the first route's)."""
+    path = get_route_path(request.scope)
+    methods: set[str] = set()
+    for route in routing.iter_route_contexts(request.app.routes):
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and getattr(route, "methods", None) and regex.match(path):
+            methods |= set(route.methods)
+    return ", ".join(sorted(methods))
+
+
+def _http_handler(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     detail = exc.detail if isinstance(exc.detail, str) else "Error."
-    return error_response(exc.status_code, detail, headers=getattr(exc, "headers", None))
+    headers = dict(getattr(exc, "headers", None) or {})
+    if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request) or headers.get("Allow", "")
+    return error_response(exc.status_code, detail, headers=headers or None)
 
 
 def _integrity_handler(request: Request, exc: IntegrityError) -> JSONResponse:

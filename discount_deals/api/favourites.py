@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from fastapi import Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ..services import favourites as favourite_service
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
+from .openapi import declares, documents, paginated
+from .response_models import FavouriteOut, FavouritePage
 from .routing import ApiRouter
-from .schemas import product_json
+from .schemas import UUID_STRING, documented, product_json
 
 router = ApiRouter(tags=["favourites"])
 
@@ -18,7 +20,7 @@ FAVOURITES_PAGE_SIZE = 100
 
 
 class FavouriteIn(BaseModel):
-    product: str
+    product: str = Field(json_schema_extra=documented(**UUID_STRING))
 
 
 def _entry_json(request: Request, entry: favourite_service.FavouriteEntry) -> dict:
@@ -29,7 +31,8 @@ def _entry_json(request: Request, entry: favourite_service.FavouriteEntry) -> di
     }
 
 
-@router.get("/favorites/")
+@router.get("/favorites/", **documents(FavouritePage))
+@paginated
 def list_favourites(request: Request, session: SessionDep, user: CurrentUser) -> dict:
     page = page_request(request, default_size=FAVOURITES_PAGE_SIZE)
     count = favourite_service.count_favourites(session, user)
@@ -37,7 +40,13 @@ def list_favourites(request: Request, session: SessionDep, user: CurrentUser) ->
     return build_page(request, page, count, [_entry_json(request, entry) for entry in entries])
 
 
-@router.post("/favorites/", status_code=201, responses={200: {"description": "Already a favourite"}})
+@router.post(
+    "/favorites/",
+    status_code=201,
+    response_model=None,
+    responses={201: {"model": FavouriteOut}, 200: {"model": FavouriteOut, "description": "Already a favourite"}},
+)
+@declares(404)
 def add_favourite(body: FavouriteIn, request: Request, session: WriteSessionDep, user: CurrentUser) -> JSONResponse:
     entry, created = favourite_service.add_favourite(session, user, body.product)
     return JSONResponse(_entry_json(request, entry), status_code=201 if created else 200)

@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 from fastapi import Body, Header, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ..db import session_scope
 from ..models import Order
@@ -19,12 +19,14 @@ from ..services import ValidationFailed
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..services import payments
-from ..services.checkout import CheckoutChoice, display_phone
+from ..services.checkout import DELIVERY_METHODS, NETWORKS, PAYMENT_METHODS, CheckoutChoice, display_phone
 from ..services.pricing import money_str, product_price
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
+from .openapi import declares, documents, paginated
+from .response_models import OrderOut, OrderPage
 from .routing import ApiRouter
-from .schemas import absolute_url
+from .schemas import absolute_url, documented
 
 router = ApiRouter(tags=["orders"])
 
@@ -34,15 +36,23 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
 
 
 class CheckoutIn(BaseModel):
-    coupon_code: str | None = None
-    address_id: str | None = None
-    delivery_method: str | None = None
-    payment_method: str | None = None
-    phone: str | None = None
-    network: str | None = None
-    pickup_store: str | None = None
+    coupon_code: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=64))
+    address_id: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], format="uuid"))
+    delivery_method: str | None = Field(
+        None, json_schema_extra=documented(enum=[*DELIVERY_METHODS, None], description="delivery (default) or pickup")
+    )
+    payment_method: str | None = Field(
+        None, json_schema_extra=documented(enum=[*PAYMENT_METHODS, None], description="cash_on_delivery (default)")
+    )
+    phone: str | None = Field(
+        None, json_schema_extra=documented(type=["string", "null"], maxLength=32, description="Mobile money number")
+    )
+    network: str | None = Field(None, json_schema_extra=documented(enum=[*NETWORKS, None]))
+    pickup_store: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], format="uuid"))
     # The total the shopper reviewed: the order is refused (409) if it would cost anything else.
-    expected_total: str | None = None
+    expected_total: str | None = Field(
+        None, json_schema_extra=documented(type=["string", "null"], pattern=r"^\d+(\.\d{1,2})?$")
+    )
 
     def choice(self) -> CheckoutChoice:
         defaults = CheckoutChoice()
@@ -178,7 +188,8 @@ def site_origin(request: Request) -> str:
     return f"{request.url.scheme}://{request.url.netloc}"
 
 
-@router.post("/orders/checkout/", status_code=201)
+@router.post("/orders/checkout/", status_code=201, **documents(OrderOut, 201))
+@declares(404)
 def checkout(
     request: Request,
     user: CurrentUser,
@@ -197,7 +208,8 @@ def checkout(
     return _placed_json(request, order)
 
 
-@router.post("/orders/", status_code=201)
+@router.post("/orders/", status_code=201, **documents(OrderOut, 201))
+@declares(404)
 def create_order(body: OrderIn, request: Request, user: CurrentUser, idempotency_key: IdempotencyKey = None) -> dict:
     order = order_service.create_order(
         user, body.order.items, coupon_code=body.coupon_code, idempotency_key=idempotency_key
@@ -205,7 +217,8 @@ def create_order(body: OrderIn, request: Request, user: CurrentUser, idempotency
     return _placed_json(request, order)
 
 
-@router.get("/orders/")
+@router.get("/orders/", **documents(OrderPage))
+@paginated
 def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dict:
     page = page_request(request, default_size=ORDERS_PAGE_SIZE)
     orders, count = order_service.list_orders(session, user, page.offset, page.page_size)
@@ -213,14 +226,15 @@ def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dic
     return build_page(request, page, count, [order_json(request, order, lines[order.id]) for order in orders])
 
 
-@router.get("/orders/{order_id}/")
+@router.get("/orders/{order_id:order_id}/", **documents(OrderOut))
 def get_order(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
     order = order_service.get_order(session, user, order_id)
     history = lifecycle.timeline(session, order)
     return order_json(request, order, order_service.order_items(session, order), history=history)
 
 
-@router.patch("/orders/{order_id}/")
+@router.patch("/orders/{order_id:order_id}/", **documents(OrderOut))
+@declares(403)
 def update_order_status(
     order_id: str, body: StatusIn, request: Request, session: WriteSessionDep, user: CurrentUser
 ) -> dict:
@@ -230,7 +244,7 @@ def update_order_status(
     return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)
 
 
-@router.post("/orders/{order_id}/cancel/")
+@router.post("/orders/{order_id:order_id}/cancel/", **documents(OrderOut))
 def cancel_order(order_id: str, request: Request, session: WriteSessionDep, user: CurrentUser) -> dict:
     """The owner cancels a pending order (stock goes back once); 409 when it can no longer be
     cancelled, 404 for anyone else's order."""
@@ -239,7 +253,7 @@ def cancel_order(order_id: str, request: Request, session: WriteSessionDep, user
     return order_json(request, order, order_service.order_items(session, order), history=history)
 
 
-@router.post("/orders/{order_id}/pay/")
+@router.post("/orders/{order_id:order_id}/pay/", **documents(OrderOut))
 def pay_order(order_id: str, request: Request, user: CurrentUser) -> dict:
     """Start a new mobile-money charge for an unpaid order (after a decline or an abandoned
     payment page); the answer's ``payment_url`` is where to pay."""

@@ -46,12 +46,19 @@ def _positive_int(raw: str | None, name: str) -> int | None:
     return value
 
 
+# No list has this many pages: a page beyond is past the end without asking the database (whose
+# OFFSET would overflow).
+MAX_PAGE = 1_000_000_000
+
+
 def page_request(request: Request, default_size: int | None = None, max_size: int | None = None) -> PageRequest:
     """Read ``page`` and ``page_size`` from the query string (bad values → 400)."""
     settings = get_settings()
     default_size = default_size or settings.page_size
     max_size = max_size or settings.max_page_size
     page = _positive_int(request.query_params.get("page"), "page") or 1
+    if page > MAX_PAGE:
+        raise NotFound("Invalid page.")
     size = _positive_int(request.query_params.get("page_size"), "page_size") or default_size
     return PageRequest(page=page, page_size=min(size, max_size))
 

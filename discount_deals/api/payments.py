@@ -18,6 +18,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ..db import write_session
 from ..services import NotFound, ValidationFailed, payments
+from .openapi import declares, documents
+from .response_models import WebhookOut
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["payments"])
@@ -26,7 +28,8 @@ Reference = Annotated[str, Path(max_length=64)]
 MAX_WEBHOOK_BYTES = 64 * 1024  # a charge event is a few kilobytes
 
 
-@router.post("/payments/webhook/")
+@router.post("/payments/webhook/", **documents(WebhookOut))
+@declares(400, 401, 413)
 async def webhook(request: Request) -> dict:
     """A payment provider reports a charge (signed; see the module docstring)."""
     raw = b""

@@ -6,24 +6,28 @@ Every product leaves through :func:`schemas.product_json`. Fixed paths (``featur
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Body, Request, Response
+from fastapi import Body, Header, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
-from ..services import ServiceError, ValidationFailed, bulk_import, catalog
+from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
+from ..services.catalog.listing import ORDERINGS, PRICE_RANGES, STATUS_FILTERS
 from ..services.permissions import is_admin
 from ..settings import get_settings
+from .bodies import body_limit, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
+from .openapi import declares, documents, paginated
+from .response_models import BulkResultOut
 from .routing import ApiRouter
 from .schemas import Message, ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
 
@@ -84,10 +88,7 @@ async def read_bulk_rows(request: Request, key: str, parse_csv: Callable[[bytes]
         if size > limit:
             raise _too_large()
         chunks.append(chunk)
-    try:
-        payload = await run_in_threadpool(json.loads, b"".join(chunks))
-    except ValueError:
-        raise ValidationFailed("Invalid JSON body.") from None
+    payload = await run_in_threadpool(parse_json, b"".join(chunks))
     if isinstance(payload, list):
         return payload
     if isinstance(payload, dict) and key in payload:
@@ -97,14 +98,65 @@ async def read_bulk_rows(request: Request, key: str, parse_csv: Callable[[bytes]
     )
 
 
-def bulk_response(result: bulk_import.ImportResult, created: list[dict]) -> JSONResponse:
+def bulk_answer(result: bulk_import.ImportResult, created: list[dict]) -> idempotency.StoredAnswer:
     """201 with what was created when anything was, else 400; both list the refused rows.
 
     A refusal carries its reason as ``message`` too: the existing client's toast reads it."""
     body: dict[str, Any] = {"created": created, "errors": result.errors}
     if result.status != 201:
         body = {"detail": result.detail, "message": result.detail, **body}
-    return JSONResponse(body, status_code=result.status)
+    return idempotency.StoredAnswer(result.status, body)
+
+
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="Send the same key when retrying: the first answer is replayed instead of importing twice "
+        "(kept 24 hours; 409 if the key came with a different upload).",
+        max_length=255,
+    ),
+]
+
+
+async def idempotent_bulk_upload(
+    user: User,
+    scope: str,
+    key: str | None,
+    rows: Any,
+    work: Callable[[Session], idempotency.StoredAnswer],
+) -> JSONResponse:
+    """Run a bulk upload once per ``Idempotency-Key``: the answer is stored in the import's own
+    transaction, and a retry (or a twin racing it) gets that answer back."""
+    key = idempotency.clean_key(key)
+    print_ = idempotency.fingerprint(rows) if key else ""
+
+    def run() -> tuple[idempotency.StoredAnswer, bool]:
+        with write_session() as session:
+            if key:
+                stored = idempotency.replay(session, user.id, scope, key, print_)
+                if stored is not None:
+                    return stored, True
+            answer = work(session)
+            if key:
+                idempotency.remember(session, user.id, scope, key, print_, answer.status, answer.body)
+            return answer, False
+
+    def stored_by_twin() -> idempotency.StoredAnswer | None:
+        with session_scope() as session:
+            return idempotency.replay(session, user.id, scope, key, print_)
+
+    try:
+        answer, replayed = await run_in_threadpool(run)
+    except (IntegrityError, Conflict):
+        # PostgreSQL: a twin with the same key committed first (its rows, or its key, made ours
+        # conflict); answer as it did.
+        stored = await run_in_threadpool(stored_by_twin) if key else None
+        if stored is None:
+            raise
+        answer, replayed = stored, True
+    headers = {"Idempotent-Replayed": "true"} if replayed else None
+    return JSONResponse(answer.body, status_code=answer.status, headers=headers)
 
 
 def _product_data(request: Request, product: Product, session: Session) -> dict:
@@ -131,15 +183,27 @@ async def _in_one_thread(request: Request, work: Callable[[Session, User | None]
 
 
 @router.get("/products/", response_model=ProductPageOut)
+@paginated
+@declares(bearer=True)
 async def list_products(
     request: Request,
-    search: str = "",
-    category: str = "",
-    brand: str = "",
-    price_range: str = "",
-    ordering: str = "",
-    include_inactive: str = "",
-    status: str = "",
+    search: Annotated[
+        str, Query(description="Words to find in name, description or brand", json_schema_extra={"maxLength": 200})
+    ] = "",
+    category: Annotated[str, Query(description="A category id, slug or name")] = "",
+    brand: Annotated[str, Query(description="A brand, e.g. shoprite")] = "",
+    price_range: Annotated[str, Query(json_schema_extra={"enum": ["", *PRICE_RANGES]})] = "",
+    ordering: Annotated[str, Query(json_schema_extra={"enum": ["", *ORDERINGS]})] = "",
+    include_inactive: Annotated[
+        str, Query(description="Admins only", json_schema_extra={"enum": ["", "true", "false", "1", "0", "yes", "no"]})
+    ] = "",
+    status: Annotated[
+        str,
+        Query(
+            description="Admins only: active, inactive, low_stock or out_of_stock",
+            json_schema_extra={"enum": ["", *STATUS_FILTERS]},
+        ),
+    ] = "",
 ):
     """A DRF page of products (plus ``total_pages``); see services.catalog for the filters.
 
@@ -171,7 +235,13 @@ async def list_products(
 
 
 @router.get("/products/featured", response_model=ProductListOut)
-async def featured_products(request: Request, limit: str = ""):
+@declares(bearer=True)
+async def featured_products(
+    request: Request,
+    limit: Annotated[
+        str, Query(json_schema_extra={"type": "integer", "minimum": 1, "maximum": FEATURED_MAX, "default": 4})
+    ] = "",
+):
     """``{"data": [...]}``: visible featured products, biggest saving first (4 unless ``limit``)."""
     count = FEATURED_DEFAULT
     if limit.strip():
@@ -188,20 +258,24 @@ async def featured_products(request: Request, limit: str = ""):
     return await _in_one_thread(request, featured)
 
 
-@router.post("/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC)
-async def bulk_upload_products(request: Request, user: AdminUser):
+@router.post(
+    "/products/bulk-upload/", status_code=201, openapi_extra=UPLOAD_BODY_DOC, **documents(BulkResultOut, 201)
+)
+@declares(403)
+@body_limit(upload_body_limit)
+async def bulk_upload_products(request: Request, user: AdminUser, idempotency_key: IdempotencyKeyHeader = None):
     """Admin: create many products from ``{"products": [...]}`` or a CSV file (``file``)."""
     rows = await read_bulk_rows(request, "products", bulk_import.parse_products_csv)
 
-    def run() -> bulk_import.ImportResult:
-        with write_session() as session:
-            return bulk_import.import_products(session, user, rows)
+    def work(session: Session) -> idempotency.StoredAnswer:
+        result = bulk_import.import_products(session, user, rows)
+        return bulk_answer(result, [{"id": p.id, "name": p.name} for p in result.created])
 
-    result = await run_in_threadpool(run)
-    return bulk_response(result, [{"id": p.id, "name": p.name} for p in result.created])
+    return await idempotent_bulk_upload(user, "products.bulk-upload", idempotency_key, rows, work)
 
 
-@router.get("/products/{product_id}", response_model=ProductDataOut)
+@router.get("/products/{product_id:product_id}", response_model=ProductDataOut)
+@declares(bearer=True)
 async def get_product(request: Request, product_id: str):
     """``{"data": product}``; 404 when unknown or hidden from the caller."""
 
@@ -212,21 +286,28 @@ async def get_product(request: Request, product_id: str):
     return await _in_one_thread(request, detail)
 
 
-@router.post("/products/", status_code=201)
+# A description may hold 100,000 characters (each up to 6 bytes escaped in JSON).
+PRODUCT_BODY_LIMIT = 1024 * 1024
+
+
+@router.post("/products/", status_code=201, **documents(ProductDataOut, 201))
+@body_limit(PRODUCT_BODY_LIMIT)
 def create_product(request: Request, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: create a product; 201 with ``{"data": product}``."""
     product = catalog.create_product(session, user, payload)
     return _product_data(request, product, session)
 
 
-@router.put("/products/{product_id}/")
+@router.put("/products/{product_id:product_id}/", **documents(ProductDataOut))
+@body_limit(PRODUCT_BODY_LIMIT)
 def replace_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: update a product from the full admin form; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload)
     return _product_data(request, product, session)
 
 
-@router.patch("/products/{product_id}/")
+@router.patch("/products/{product_id:product_id}/", **documents(ProductDataOut))
+@body_limit(PRODUCT_BODY_LIMIT)
 def patch_product(request: Request, product_id: str, payload: ProductBody, session: WriteSessionDep, user: AdminUser):
     """Admin: change only the given fields; ``{"data": product}``."""
     product = catalog.update_product(session, user, product_id, payload, partial=True)
@@ -238,7 +319,7 @@ class RestockIn(BaseModel):
 
 
 @router.post(
-    "/products/{product_id}/restock/",
+    "/products/{product_id:product_id}/restock/",
     responses={
         400: {"model": Message, "description": "Invalid quantity"},
         401: {"model": Message, "description": "Missing, expired or invalid access token"},
@@ -253,7 +334,7 @@ def restock_product(request: Request, product_id: str, body: RestockIn, session:
     return _product_data(request, product, session)
 
 
-@router.delete("/products/{product_id}", status_code=204)
+@router.delete("/products/{product_id:product_id}", status_code=204)
 def delete_product(product_id: str, session: WriteSessionDep, user: AdminUser):
     """Admin: delete a product; 204."""
     catalog.delete_product(session, user, product_id)

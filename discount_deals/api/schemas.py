@@ -6,8 +6,9 @@ made absolute so that a client served from another origin can load them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import Request
 from pydantic import BaseModel
@@ -56,6 +57,24 @@ class ProductOut(BaseModel):
 
 class Message(BaseModel):
     detail: str
+
+
+def documented(**schema: Any) -> Callable[[dict[str, Any]], None]:
+    """A field's ``json_schema_extra`` that documents the real rule in place of the lenient
+    parsing type: the services check these rules themselves, with the spec's messages, so the
+    request models accept anything and the document says what is actually accepted."""
+
+    def replace(field_schema: dict[str, Any]) -> None:
+        title = field_schema.get("title")
+        field_schema.clear()
+        field_schema.update(schema)
+        if title:
+            field_schema["title"] = title
+
+    return replace
+
+
+UUID_STRING = {"type": "string", "format": "uuid"}
 
 
 def absolute_url(request: Request, url: str) -> str:

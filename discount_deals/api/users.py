@@ -9,7 +9,6 @@ beforehand through the ordinary read session, so the lock is not held for that.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from types import EllipsisType
@@ -25,10 +24,12 @@ from ..models import User
 from ..services import ValidationFailed
 from ..services import users as accounts
 from ..settings import get_settings
-from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
+from .bodies import body_limit, upload_body_limit
+from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep, client_address
 from .pagination import Page, build_page, page_request
+from .openapi import declares, paginated
 from .routing import ApiRouter
-from .schemas import Message, absolute_url
+from .schemas import Message, absolute_url, documented
 
 router = ApiRouter(tags=["users"])
 
@@ -92,57 +93,96 @@ class AdminUserOut(BaseModel):
 # --- request models (every field optional: the services give the spec's messages) ---------------
 
 
-class RegisterIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+NAME = {"type": "string", "minLength": 1, "maxLength": 150}
+EMAIL = {"type": "string", "format": "email", "maxLength": 254}
+USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": r"^[\w.@+-]+$"}
+PASSWORD = {"type": "string", "minLength": 6, "maxLength": 256}
+PHONE = {"type": "string", "maxLength": 32, "pattern": r"^\+?[\d\s().-]{7,}$", "description": "7 to 15 digits"}
+BIRTH_DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD, after 1900-01-01 and in the past"}
+GENDER = {"type": "string", "enum": ["male", "female", "other"]}
+NO_CONTROL = "Text fields refuse control characters other than tab and newline."
 
-    first_name: str | None = None
-    last_name: str | None = None
-    username: str | None = None
-    email: str | None = None
-    password: str | None = None
-    phonenumber: str | None = None
-    date_of_birth: str | None = Field(None, description="YYYY-MM-DD, in the past")
-    gender: str | None = Field(None, description="male, female or other")
+
+def _text(limit: int, minimum: int = 0) -> dict[str, Any]:
+    return {"type": "string", "maxLength": limit, **({"minLength": minimum} if minimum else {})}
+
+
+class RegisterIn(BaseModel):
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            "required": ["first_name", "last_name", "username", "email", "password", "phonenumber",
+                         "date_of_birth", "gender"],
+            "description": NO_CONTROL,
+        },
+    )
+
+    first_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    last_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    username: str | None = Field(None, json_schema_extra=documented(**USERNAME))
+    email: str | None = Field(None, json_schema_extra=documented(**EMAIL))
+    password: str | None = Field(None, json_schema_extra=documented(**PASSWORD))
+    phonenumber: str | None = Field(None, json_schema_extra=documented(**PHONE))
+    date_of_birth: str | None = Field(None, json_schema_extra=documented(**BIRTH_DATE))
+    gender: str | None = Field(None, json_schema_extra=documented(**GENDER))
     role: Any = Field(None, description="Ignored: every registration is a customer")
     metadata: Any = Field(None, description="Ignored")
 
 
 class ProfileIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"description": NO_CONTROL})
 
-    bio: str | None = Field(None, description="Blank becomes null")
-    website: str | None = Field(None, description="An http(s) URL; blank becomes null")
+    bio: str | None = Field(
+        None, json_schema_extra=documented(type=["string", "null"], maxLength=2000, description="Blank becomes null")
+    )
+    website: str | None = Field(
+        None,
+        json_schema_extra=documented(
+            type=["string", "null"], maxLength=500, description="An http(s) URL; blank becomes null"
+        ),
+    )
 
 
 class UserUpdateIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"description": NO_CONTROL})
 
-    email: str | None = None
-    username: str | None = None
-    first_name: str | None = None
-    last_name: str | None = None
-    phonenumber: str | None = None
-    date_of_birth: str | None = Field(None, description="YYYY-MM-DD, in the past")
-    gender: str | None = Field(None, description="male, female or other")
+    email: str | None = Field(None, json_schema_extra=documented(**EMAIL))
+    username: str | None = Field(None, json_schema_extra=documented(**USERNAME))
+    first_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    last_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    phonenumber: str | None = Field(None, json_schema_extra=documented(**PHONE))
+    date_of_birth: str | None = Field(None, json_schema_extra=documented(**BIRTH_DATE))
+    gender: str | None = Field(None, json_schema_extra=documented(**GENDER))
     profile: ProfileIn | None = None
-    password: str | None = Field(None, description="A new password (at least 6 characters); retires refresh tokens")
+    password: str | None = Field(
+        None,
+        json_schema_extra=documented(
+            **PASSWORD, description="A new password; every token of the user stops working (log in again)"
+        ),
+    )
     role: Any = Field(None, description="Ignored here: admins change roles at /users/admin/users/{id}/")
 
 
 class AddressIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"description": NO_CONTROL})
 
-    line1: str | None = None
-    line2: str | None = None
-    city: str | None = None
-    state: str | None = None
-    postal_code: str | None = None
-    country: str | None = None
+    line1: str | None = Field(None, json_schema_extra=documented(**_text(255, 1)))
+    line2: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=255))
+    city: str | None = Field(None, json_schema_extra=documented(**_text(120, 1)))
+    state: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=120))
+    postal_code: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=32))
+    country: str | None = Field(None, json_schema_extra=documented(**_text(120, 1)))
     is_default: bool | None = None
 
 
+class AddressCreateIn(AddressIn):
+    model_config = ConfigDict(
+        extra="ignore", json_schema_extra={"required": ["line1", "city", "country"], "description": NO_CONTROL}
+    )
+
+
 class RoleIn(BaseModel):
-    role: str | None = Field(None, description="admin, seller, manager, customer or user")
+    role: str | None = Field(None, json_schema_extra=documented(type="string", enum=list(accounts.ROLES)))
     is_active: bool | None = Field(None, description="false deactivates the account (it can no longer log in)")
 
 
@@ -183,8 +223,9 @@ def _admin_user_json(user: User) -> dict[str, Any]:
     responses={400: AUTH_ERRORS[400]},
     summary="Register a customer (any bearer header is ignored)",
 )
+@declares(429)
 def register(body: RegisterIn, request: Request, session: WriteSessionDep):
-    user = accounts.register(session, body.model_dump(exclude_unset=True))
+    user = accounts.register(session, body.model_dump(exclude_unset=True), client=client_address(request))
     return user_json(request, session, user)
 
 
@@ -256,10 +297,7 @@ async def profile_payload(request: Request) -> ProfilePayload:
     content_type = request.headers.get("content-type", "").lower()
     if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
         return await _form_payload(request)
-    try:
-        data = json.loads(await request.body())
-    except ValueError:
-        raise ValidationFailed("Invalid JSON body.") from None
+    data = await request.json()  # the bounded parser: see api.bodies
     try:
         body = ProfileIn.model_validate(data)
     except ValidationError as exc:
@@ -304,6 +342,8 @@ def read_profile(profile_id: str, request: Request, session: SessionDep, actor: 
     openapi_extra=_PROFILE_BODY,
     summary="Change your profile: JSON {bio, website} or multipart with profile_image",
 )
+@declares(503)
+@body_limit(upload_body_limit)
 def update_profile(
     profile_id: str,
     request: Request,
@@ -321,6 +361,7 @@ def update_profile(
 
 
 @router.get("/users/addresses/", response_model=Page[AddressOut], responses=AUTH_ERRORS)
+@paginated
 def list_addresses(request: Request, session: SessionDep, actor: CurrentUser):
     page = page_request(request, default_size=LIST_PAGE_SIZE)
     addresses = accounts.list_addresses(session, actor)
@@ -329,7 +370,7 @@ def list_addresses(request: Request, session: SessionDep, actor: CurrentUser):
 
 
 @router.post("/users/addresses/", response_model=AddressOut, status_code=201, responses=AUTH_ERRORS)
-def add_address(body: AddressIn, session: WriteSessionDep, actor: CurrentUser):
+def add_address(body: AddressCreateIn, session: WriteSessionDep, actor: CurrentUser):
     return accounts.address_dict(accounts.add_address(session, actor, body.model_dump(exclude_unset=True)))
 
 
@@ -354,6 +395,7 @@ def delete_address(address_id: str, session: WriteSessionDep, actor: CurrentUser
 
 
 @router.get("/users/admin/users/", response_model=Page[AdminUserOut], responses=ADMIN_ERRORS)
+@paginated
 def admin_list_users(
     request: Request,
     session: SessionDep,

@@ -20,12 +20,13 @@ from .orders import (
     PaymentStatus,
     PickupStore,
 )
-from .users import Address, Gender, LoginAttempt, Profile, RevokedToken, Role, User
+from .users import Address, AuthThrottle, Gender, IdempotentRequest, Profile, RefreshFamily, Role, User
 
 metadata = SQLModel.metadata
 
 __all__ = [
     "Address",
+    "AuthThrottle",
     "Attention",
     "AuditEvent",
     "Cart",
@@ -36,7 +37,7 @@ __all__ = [
     "DeliveryMethod",
     "Favourite",
     "Gender",
-    "LoginAttempt",
+    "IdempotentRequest",
     "Order",
     "OrderEvent",
     "OrderItem",
@@ -48,7 +49,7 @@ __all__ = [
     "Product",
     "ProductStatus",
     "Profile",
-    "RevokedToken",
+    "RefreshFamily",
     "Role",
     "User",
     "metadata",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, ForeignKey, Index, String, text
+from sqlalchemy import Column, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, updated_field, utcnow
@@ -90,24 +90,55 @@ class Address(SQLModel, table=True):
     updated_at: datetime = updated_field()
 
 
-class RevokedToken(SQLModel, table=True):
-    """A refresh token revoked by logout, kept until it would have expired anyway."""
+class RefreshFamily(SQLModel, table=True):
+    """The refresh tokens that descend from one login, rotated on every refresh.
 
-    __tablename__ = "revoked_token"
+    Tokens carry the family id (``fam``) and their generation (``gen``). Generations from
+    ``floor`` up are accepted; a refresh with generation ``g`` issues generation
+    ``latest + 1`` and raises ``floor`` to ``g``. A token older than ``floor`` is a reuse of a
+    retired token: the whole family is revoked. Logging out revokes the family.
+    """
 
-    jti: str = Field(primary_key=True, max_length=64)
+    __tablename__ = "refresh_family"
+
+    id: str = Field(primary_key=True, max_length=64)
     user_id: str = _user_fk()
+    floor: int = Field(default=0)
+    # When ``floor`` last rose: a retired token is still accepted for a short leeway after.
+    floor_raised_at: datetime | None = Field(default=None)
+    latest: int = Field(default=0)
+    revoked_at: datetime | None = Field(default=None)
     expires_at: datetime = Field(index=True)
-    revoked_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = created_field()
 
 
-class LoginAttempt(SQLModel, table=True):
-    """A failed login, counted per email and client address for throttling."""
+class AuthThrottle(SQLModel, table=True):
+    """Attempts counted per key in a fixed window (login: email and client; register: client).
 
-    __tablename__ = "login_attempt"
-    __table_args__ = (Index("ix_login_attempt_key", "email", "client", "attempted_at"),)
+    One row per key, bumped by a single atomic upsert (see ``services.throttle``) so that a
+    burst cannot be counted after the fact. ``window_start`` is a Unix time in seconds.
+    """
+
+    __tablename__ = "auth_throttle"
+
+    scope: str = Field(primary_key=True, max_length=16)
+    key: str = Field(primary_key=True, max_length=320)
+    window_start: float = Field(index=True)
+    hits: int = Field(default=0)
+
+
+class IdempotentRequest(SQLModel, table=True):
+    """The first answer to a request sent with an ``Idempotency-Key`` (bulk uploads), replayed
+    to retries of the same request by the same user."""
+
+    __tablename__ = "idempotent_request"
+    __table_args__ = (UniqueConstraint("user_id", "scope", "key"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    email: str = Field(max_length=254)
-    client: str = Field(max_length=64)
-    attempted_at: datetime = Field(default_factory=utcnow)
+    user_id: str = _user_fk(index=False)
+    scope: str = Field(max_length=64)
+    key: str = Field(max_length=255)
+    fingerprint: str = Field(max_length=64)
+    status_code: int
+    body: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, nullable=False, index=True)

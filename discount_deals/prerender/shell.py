@@ -173,6 +173,11 @@ def defer_boot(html: str) -> str:
     preloads = _MODULEPRELOAD.findall(html)
     loader = _BOOT_LOADER % (_script_json(preloads), _script_json(boot.group(1)))
     html = html[: boot.start()] + f"<script>{loader}</script>" + html[boot.end() :]
+    # The loader inserts the boot module as an inline script: the Content-Security-Policy allows
+    # inline scripts by the hash of each <script> in the page (api/security.py), so the page
+    # carries an inert copy of that module for its hash to be in the policy.
+    copy = f'<script type="text/plain" data-boot-module="">{boot.group(1)}</script>'
+    html = html.replace("<head>", "<head>" + copy, 1) if "<head>" in html else html.replace("</head>", copy + "</head>", 1)
     return inert_controls(_MODULEPRELOAD.sub("", html))
 
 

@@ -1,26 +1,32 @@
 """Passwords, tokens and logging in.
 
 Passwords are hashed with argon2id at OWASP's minimum (19 MiB, t=2, p=1). Tokens are signed
-JWTs (HS256) carrying the user id (``sub``), the token type, a unique id (``jti``) and, for
-refresh tokens, the user's ``token_version`` so that a password change retires them all.
-Failed logins are recorded per email and client address in ``login_attempt`` so that the
-throttle holds across worker processes.
+JWTs (HS256) carrying the user id (``sub``), the token type, a unique id (``jti``) and the
+user's ``token_version`` (``ver``), so that a password change or "log out everywhere" retires
+every access and refresh token at once. Refresh tokens rotate within a family (``fam``,
+``gen``; see :func:`refresh_tokens`). Login attempts are counted per email and client address
+in ``auth_throttle`` (see :mod:`.throttle`), so the limit holds across worker processes and
+under bursts.
 """
 
 from __future__ import annotations
 
 import math
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import jwt
 from passlib.context import CryptContext
-from sqlmodel import Session, col, delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlmodel import Session, delete, select
 
-from ..models import LoginAttempt, RevokedToken, User
+from ..models import AuthThrottle, RefreshFamily, User
 from ..settings import get_settings
-from . import NotAuthenticated, ServiceError, ValidationFailed
+from . import NotAuthenticated, ServiceError, ValidationFailed, throttle
 
 _passwords = CryptContext(
     schemes=["argon2"],
@@ -61,7 +67,12 @@ class TokenPair:
     refresh: str
 
 
-def _encode(user: User, token_type: str, lifetime_seconds: int) -> str:
+# A retired refresh token still works this long after a newer one of its family was first
+# used: two requests of a rotating client racing with the same token both succeed.
+ROTATION_LEEWAY_SECONDS = 30
+
+
+def _encode(user: User, token_type: str, lifetime_seconds: int, **extra: Any) -> str:
     now = datetime.now(UTC)
     claims = {
         "sub": user.id,
@@ -69,9 +80,11 @@ def _encode(user: User, token_type: str, lifetime_seconds: int) -> str:
         "jti": uuid.uuid4().hex,
         "iat": now,
         "exp": now + timedelta(seconds=lifetime_seconds),
+        # The user's token version: a password change or "log out everywhere" bumps it and
+        # every token issued before stops working, access tokens included.
+        "ver": user.token_version,
+        **extra,
     }
-    if token_type == REFRESH:
-        claims["ver"] = user.token_version
     return jwt.encode(claims, get_settings().secret_key, algorithm=_ALGORITHM)
 
 
@@ -79,12 +92,13 @@ def create_access_token(user: User) -> str:
     return _encode(user, ACCESS, get_settings().access_token_seconds)
 
 
+def _refresh_token(user: User, family: str, generation: int) -> str:
+    return _encode(user, REFRESH, get_settings().refresh_token_seconds, fam=family, gen=generation)
+
+
 def issue_tokens(user: User) -> TokenPair:
-    settings = get_settings()
-    return TokenPair(
-        access=_encode(user, ACCESS, settings.access_token_seconds),
-        refresh=_encode(user, REFRESH, settings.refresh_token_seconds),
-    )
+    """A fresh pair: the refresh token starts a new family (its row is made on first use)."""
+    return TokenPair(access=create_access_token(user), refresh=_refresh_token(user, uuid.uuid4().hex, 0))
 
 
 def decode_token(token: str | None, expected_type: str) -> dict:
@@ -105,67 +119,162 @@ def decode_token(token: str | None, expected_type: str) -> dict:
     return claims
 
 
-def user_for_access_token(session: Session, token: str | None) -> User:
-    """The active user an access token belongs to, or :class:`NotAuthenticated`."""
-    claims = decode_token(token, ACCESS)
+def _current_user(session: Session, claims: dict) -> User:
+    """The active user of the claims, whose token version the token still carries."""
     user = session.get(User, claims["sub"])
     if user is None or not user.is_active:
         raise NotAuthenticated("User not found or inactive")
+    if claims.get("ver", 0) != user.token_version:
+        raise NotAuthenticated("Token is invalid or expired")
     return user
 
 
-def _refresh_claims(session: Session, refresh: str | None) -> tuple[dict, User]:
+def user_for_access_token(session: Session, token: str | None) -> User:
+    """The active user an access token belongs to, or :class:`NotAuthenticated` (also once the
+    user changed their password or logged out everywhere)."""
+    return _current_user(session, decode_token(token, ACCESS))
+
+
+def _family_id(claims: dict) -> str:
+    # Tokens issued before families existed are a family of their own, named by their jti.
+    family = claims.get("fam") or claims["jti"]
+    return str(family)[:64]
+
+
+def _generation(claims: dict) -> int:
+    generation = claims.get("gen", 0)
+    return generation if isinstance(generation, int) and generation >= 0 else -1
+
+
+def _locked_family(session: Session, claims: dict, user: User) -> RefreshFamily:
+    """The token's family row, created on first use and locked for this transaction."""
+    family_id = _family_id(claims)
+    expires = datetime.fromtimestamp(claims["exp"], UTC)
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    session.execute(
+        insert(RefreshFamily)
+        .values(id=family_id, user_id=user.id, floor=0, latest=max(0, _generation(claims)),
+                expires_at=expires, created_at=datetime.now(UTC))
+        .on_conflict_do_nothing(index_elements=[RefreshFamily.id])
+    )
+    family = session.exec(
+        select(RefreshFamily).where(RefreshFamily.id == family_id).with_for_update()
+        .execution_options(populate_existing=True)
+    ).one()
+    if family.user_id != user.id:
+        raise NotAuthenticated("Token is invalid or expired")
+    return family
+
+
+def _valid_refresh(session: Session, refresh: str | None) -> tuple[dict, User, RefreshFamily]:
     claims = decode_token(refresh, REFRESH)
-    user = session.get(User, claims["sub"])
-    if user is None or not user.is_active or claims.get("ver") != user.token_version:
+    user = _current_user(session, claims)
+    family = _locked_family(session, claims, user)
+    if family.revoked_at is not None or _generation(claims) < 0:
         raise NotAuthenticated("Token is invalid or expired")
-    if session.get(RevokedToken, claims["jti"]) is not None:
+    return claims, user, family
+
+
+def _retired_too_long(family: RefreshFamily, generation: int) -> bool:
+    """True when ``generation`` was retired (a newer token was used) longer ago than the leeway."""
+    if generation >= family.floor:
+        return False
+    raised = family.floor_raised_at
+    if raised is not None and raised.tzinfo is None:
+        raised = raised.replace(tzinfo=UTC)
+    return raised is None or datetime.now(UTC) - raised > timedelta(seconds=ROTATION_LEEWAY_SECONDS)
+
+
+def refresh_tokens(session: Session, refresh: str | None) -> tuple[TokenPair, User]:
+    """Rotate a refresh token: a new access token and the next refresh token of its family.
+
+    The token presented stays valid until a newer token of its family is used: a client that
+    ignores rotated tokens (the existing React client) keeps refreshing with its first one,
+    while for a client that rotates, the older tokens retire as soon as it moves on. Presenting
+    a token retired longer than :data:`ROTATION_LEEWAY_SECONDS` ago means two parties hold the
+    family (a stolen token): the whole family is revoked. That revocation is committed here,
+    although the call raises, so pass a session without pending work of your own.
+    """
+    claims, user, family = _valid_refresh(session, refresh)
+    generation = _generation(claims)
+    now = datetime.now(UTC)
+    if _retired_too_long(family, generation):
+        family.revoked_at = now
+        session.add(family)
+        session.commit()
         raise NotAuthenticated("Token is invalid or expired")
-    return claims, user
+    if generation > family.floor:
+        family.floor = generation
+        family.floor_raised_at = now
+    family.latest += 1
+    pair = TokenPair(access=create_access_token(user), refresh=_refresh_token(user, family.id, family.latest))
+    family.expires_at = max(_aware(family.expires_at), now + timedelta(seconds=get_settings().refresh_token_seconds))
+    session.add(family)
+    _forget_expired_families(session, now)
+    session.flush()
+    return pair, user
 
 
 def refresh_access_token(session: Session, refresh: str | None) -> tuple[str, User]:
-    """A new access token for a valid, unrevoked refresh token (which stays valid)."""
-    _claims, user = _refresh_claims(session, refresh)
-    return create_access_token(user), user
+    """A new access token for a valid refresh token (:func:`refresh_tokens` without the new refresh token)."""
+    pair, user = refresh_tokens(session, refresh)
+    return pair.access, user
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def _forget_expired_families(session: Session, now: datetime) -> None:
+    session.execute(delete(RefreshFamily).where(RefreshFamily.expires_at < now))
 
 
 def revoke_refresh_token(session: Session, refresh: str | None) -> None:
-    """Revoke one refresh token (logout). Unknown or already invalid tokens are refused."""
-    claims, user = _refresh_claims(session, refresh)
-    session.add(
-        RevokedToken(
-            jti=claims["jti"],
-            user_id=user.id,
-            expires_at=datetime.fromtimestamp(claims["exp"], UTC),
-        )
-    )
-    # Forget revocations that have expired anyway.
-    for stale in session.exec(select(RevokedToken).where(RevokedToken.expires_at < datetime.now(UTC))):
-        session.delete(stale)
+    """Log out: revoke the refresh token's whole family. Unknown or already invalid tokens are refused."""
+    _claims, _user, family = _valid_refresh(session, refresh)
+    family.revoked_at = datetime.now(UTC)
+    session.add(family)
     session.flush()
 
 
-def revoke_all_refresh_tokens(user: User) -> None:
-    """Retire every refresh token of ``user`` (password change)."""
+def revoke_all_tokens(user: User) -> None:
+    """Retire every access and refresh token of ``user`` (password change, log out everywhere)."""
     user.token_version += 1
 
 
+def log_out_everywhere(session: Session, user: User) -> None:
+    """Every token of ``user`` stops working at once, on every device (the caller's included)."""
+    user = session.get(User, user.id) or user
+    revoke_all_tokens(user)
+    session.add(user)
+    session.execute(delete(RefreshFamily).where(RefreshFamily.user_id == user.id))
+    session.flush()
+
+
 def set_password(user: User, password: str) -> None:
-    """Store a new password hash and retire every refresh token issued before it. Callers validate first."""
+    """Store a new password hash and retire every token issued before it. Callers validate first."""
     user.password_hash = hash_password(password)
-    revoke_all_refresh_tokens(user)
+    revoke_all_tokens(user)
 
 
 def token_is_valid(session: Session, token: str | None) -> bool:
     """True for a valid access token, or a valid and unrevoked refresh token (``/auth/token/verify/``)."""
-    for check in (user_for_access_token, _refresh_claims):
-        try:
-            check(session, token)
-        except NotAuthenticated:
-            continue
+    try:
+        user_for_access_token(session, token)
         return True
-    return False
+    except NotAuthenticated:
+        pass
+    try:
+        claims = decode_token(token, REFRESH)
+        user = _current_user(session, claims)
+    except NotAuthenticated:
+        return False
+    family = session.get(RefreshFamily, _family_id(claims))
+    if family is None:
+        return True
+    return family.user_id == user.id and family.revoked_at is None and not _retired_too_long(
+        family, _generation(claims)
+    )
 
 
 # --- logging in --------------------------------------------------------------------------------
@@ -190,37 +299,31 @@ def _attempt_key(email: str) -> str:
     return email.strip().lower()[:254]
 
 
-def login_retry_after(session: Session, email: str, client: str) -> int:
-    """Seconds until ``client`` may try ``email`` again; 0 when it may try now.
+def _login_key(email: str, client: str) -> str:
+    return f"{_attempt_key(email)}|{client[:64]}"
 
-    The block lifts when the oldest of the last ``login_max_failures`` failures leaves the window.
-    """
+
+def login_retry_after(session: Session, email: str, client: str) -> int:
+    """Seconds until ``client`` may try ``email`` again; 0 when it may try now (read only)."""
     settings = get_settings()
-    window = timedelta(seconds=settings.login_window_seconds)
-    now = datetime.now(UTC)
-    recent = session.exec(
-        select(LoginAttempt.attempted_at)
-        .where(
-            LoginAttempt.email == _attempt_key(email),
-            LoginAttempt.client == client[:64],
-            LoginAttempt.attempted_at > now - window,
-        )
-        .order_by(col(LoginAttempt.attempted_at).desc())
-        .limit(settings.login_max_failures)
-    ).all()
-    if len(recent) < settings.login_max_failures:
+    row = session.get(AuthThrottle, (throttle.LOGIN, _login_key(email, client)))
+    if row is None or row.hits < settings.login_max_failures:
         return 0
-    return max(1, math.ceil((recent[-1] + window - now).total_seconds()))
+    if row.window_start + settings.login_window_seconds <= time.time():
+        return 0
+    return throttle.Count(row.hits, row.window_start, settings.login_window_seconds).retry_after()
 
 
 def login(session: Session, email: str, password: str, client: str) -> tuple[User, TokenPair]:
     """Check the credentials and issue a token pair.
 
     Raises :class:`ValidationFailed` when a field is empty, :class:`LoginThrottled` (429, with
-    ``retry_after``) after too many recent failures, without looking at the password, and
-    :class:`NotAuthenticated` ("Invalid credentials") otherwise. ``client`` is the caller's
-    address. This function commits ``session``: a failure must stay recorded although the call
-    raises, so pass a session without pending work of your own.
+    ``retry_after``) when ``login_max_failures`` attempts for this email from this client were
+    made in the window, without looking at the password, and :class:`NotAuthenticated`
+    ("Invalid credentials") otherwise. Every attempt is counted, atomically and before the
+    hash, so a burst gets no more password checks than the limit; a success starts the count
+    over. ``client`` is the caller's address. This function commits ``session``: the count
+    must stay recorded although the call raises, so pass a session without pending work.
     """
     missing = {
         name: ["This field is required."]
@@ -230,25 +333,22 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     }
     if missing:
         raise ValidationFailed("Please fill in all fields", fields=missing)
-    key, client = _attempt_key(email), client[:64]
-    retry_after = login_retry_after(session, key, client)
-    if retry_after:
-        raise LoginThrottled(retry_after)
+    settings = get_settings()
+    key = _attempt_key(email)
+    attempt_key = _login_key(key, client)
+    count = throttle.hit(session, throttle.LOGIN, attempt_key, settings.login_window_seconds)
+    if count.hits == 1:
+        throttle.prune(session, time.time() - 2 * max(settings.login_window_seconds, settings.security.register_window_seconds))
+    # Commit the count before anything slow: it holds the row (and on SQLite the database) lock.
+    session.commit()
+    if count.over(settings.login_max_failures):
+        raise LoginThrottled(count.retry_after())
     user = session.exec(select(User).where(User.email == key)).first()
-    # End the read transaction before the slow hash: a write started from an old snapshot
-    # would fail on SQLite if another connection wrote in between.
+    # End the read transaction before the slow hash.
     session.commit()
     if not verify_password(password, user.password_hash if user else None) or not user.is_active:
-        now = datetime.now(UTC)
-        session.exec(
-            delete(LoginAttempt).where(
-                LoginAttempt.attempted_at <= now - timedelta(seconds=get_settings().login_window_seconds)
-            )
-        )
-        session.add(LoginAttempt(email=key, client=client, attempted_at=now))
-        session.commit()
         raise NotAuthenticated(INVALID_CREDENTIALS)
-    session.exec(delete(LoginAttempt).where(LoginAttempt.email == key, LoginAttempt.client == client))
+    throttle.reset(session, throttle.LOGIN, attempt_key)
     if password_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
         session.add(user)

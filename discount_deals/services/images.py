@@ -1,15 +1,20 @@
 """Images: verified, re-encoded uploads and the demo catalogue's generated product pictures.
 
 Uploaded files are judged by their content, never their name: Pillow must recognise them as
-PNG, JPEG, GIF or WebP, decompression bombs are refused, and what is stored is a fresh WebP
-re-encoding (metadata stripped) resized to the requested bound, under a generated name.
+PNG, JPEG, GIF or WebP, pictures with too many pixels are refused from their header before
+anything is decoded, and what is stored is a fresh WebP re-encoding (metadata stripped) resized
+to the requested bound, under a generated name. Decoding is memory-bounded: JPEGs are reduced
+while decoding, at most two pictures are decoded at once, and freed memory is returned.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import hashlib
 import io
 import os
+import threading
 import uuid
 import warnings
 from pathlib import Path
@@ -17,7 +22,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from ..settings import get_settings
-from . import ValidationFailed
+from . import ServiceError, ValidationFailed
 
 ALLOWED_FORMATS = {"PNG", "JPEG", "GIF", "WEBP"}
 # Media sub-folders holding uploads, whose files may be replaced and deleted.
@@ -49,41 +54,129 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def _image_error(message: str) -> ValidationFailed:
+    return ValidationFailed(message, fields={"profile_image": [message]})
+
+
+class ImagesBusy(ServiceError):
+    """Every image slot stayed taken for :data:`SLOT_WAIT_SECONDS` (HTTP 503)."""
+
+    status = 503
+
+    def __init__(self) -> None:
+        super().__init__("Too many pictures are being processed. Please try again.", code="images_busy")
+        self.headers = {"Retry-After": "5"}
+
+
+# What a decoded picture may cost. Baseline JPEG (what phone cameras write) is decoded at a
+# reduced scale (libjpeg's DCT scaling, Image.draft): a 40-megapixel photo decodes at 1/4 or
+# 1/8 of its size, so it may go up to the configured DD_MAX_IMAGE_PIXELS. Everything else
+# (PNG, GIF, WebP, progressive JPEG, whose coefficients are all kept) is decoded whole, so it
+# stops at 4096 × 3072: a 12-megapixel phone photo (4032 × 3024, 4000 × 3000) re-saved as PNG,
+# or any phone screenshot, fits; decoded as RGBA that is at most 48 MiB.
+FULL_DECODE_PIXELS = 4096 * 3072
+# At most this many pictures are decoded at once in the process; others wait their turn.
+IMAGE_SLOTS = 2
+SLOT_WAIT_SECONDS = 30
+_slots = threading.BoundedSemaphore(IMAGE_SLOTS)
+
+
+def _return_memory() -> None:
+    """Hand freed decode buffers back to the system (glibc keeps large freed blocks otherwise)."""
+    if _malloc_trim is not None:
+        _malloc_trim(0)
+
+
+_M_MMAP_THRESHOLD = -3
+# Blocks this large are mapped and unmapped on their own. glibc would otherwise raise its
+# threshold to the size of the first decode buffer it frees (Pillow allocates 16 MiB blocks)
+# and keep every later one in its heap: the probe's worker kept 2.3 GB after a burst.
+MMAP_THRESHOLD_BYTES = 4 * 1024 * 1024
+
+
+def _load_malloc_trim():
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)
+        return libc.malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_malloc_trim = _load_malloc_trim()
+
+
+def pixel_limit(image: Image.Image) -> int:
+    """The most pixels ``image`` (opened, not decoded) may have: see :data:`FULL_DECODE_PIXELS`."""
+    configured = get_settings().max_image_pixels
+    progressive = bool(image.info.get("progressive") or image.info.get("progression"))
+    if image.format == "JPEG" and not progressive:
+        return configured
+    return min(configured, FULL_DECODE_PIXELS)
+
+
+def _too_many_pixels(limit: int) -> ValidationFailed:
+    return _image_error(f"Image dimensions are too large: at most {limit / 1_000_000:.1f} megapixels.")
+
+
 def prepare_uploaded_image(data: bytes, max_side: int) -> bytes:
     """Verify ``data`` as an image and return it re-encoded as WebP, at most ``max_side`` pixels a side.
 
-    Raises :class:`ValidationFailed` for anything that is not a safe, supported image. Pure CPU
-    work: callers run it before taking database locks.
+    The header is read first: an unsupported format or too many pixels (:func:`pixel_limit`)
+    is refused before anything is decoded. Decoding then waits for one of
+    :data:`IMAGE_SLOTS` slots (:class:`ImagesBusy` after :data:`SLOT_WAIT_SECONDS`), reduces
+    JPEGs while decoding, and gives the memory back afterwards. Raises
+    :class:`ValidationFailed` for anything that is not a safe, supported image. Pure CPU work:
+    callers run it before taking database locks.
     """
     settings = get_settings()
     if not data:
-        message = "The submitted file is empty."
-        raise ValidationFailed(message, fields={"profile_image": [message]})
+        raise _image_error("The submitted file is empty.")
     if len(data) > settings.max_image_bytes:
-        message = f"Image too large: at most {settings.max_image_bytes // (1024 * 1024)} MB."
-        raise ValidationFailed(message, fields={"profile_image": [message]})
+        raise _image_error(f"Image too large: at most {settings.max_image_bytes // (1024 * 1024)} MB.")
+    # Pillow's own bomb check, as a backstop to the limits below.
     Image.MAX_IMAGE_PIXELS = settings.max_image_pixels
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as probe:
+            with Image.open(io.BytesIO(data)) as probe:  # reads the header only
                 if probe.format not in ALLOWED_FORMATS:
-                    raise ValidationFailed(NOT_AN_IMAGE, fields={"profile_image": [NOT_AN_IMAGE]})
+                    raise _image_error(NOT_AN_IMAGE)
+                width, height = probe.size
+                limit = pixel_limit(probe)
+                if width * height > limit:
+                    raise _too_many_pixels(limit)
                 probe.verify()
-            with Image.open(io.BytesIO(data)) as image:
-                image.load()
-                image = ImageOps.exif_transpose(image)
-                image = image.convert("RGBA" if image.mode in ("RGBA", "LA", "P") else "RGB")
-                image.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
-                out = io.BytesIO()
-                image.save(out, format="WEBP", quality=85, method=4)
-    except ValidationFailed:
+            if not _slots.acquire(timeout=SLOT_WAIT_SECONDS):
+                raise ImagesBusy()
+            try:
+                return _reencode(data, max_side)
+            finally:
+                _slots.release()
+                _return_memory()
+    except (ValidationFailed, ImagesBusy):
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        message = "Image dimensions are too large."
-        raise ValidationFailed(message, fields={"profile_image": [message]}) from None
+        # Past even the JPEG limit: say the limit of the picture's own format.
+        jpeg = data[:3] == b"\xff\xd8\xff"
+        limit = settings.max_image_pixels if jpeg else min(settings.max_image_pixels, FULL_DECODE_PIXELS)
+        raise _too_many_pixels(limit) from None
     except Exception:  # Pillow raises many types for hostile input; all mean "not an image".
-        raise ValidationFailed(NOT_AN_IMAGE, fields={"profile_image": [NOT_AN_IMAGE]}) from None
+        raise _image_error(NOT_AN_IMAGE) from None
+
+
+def _reencode(data: bytes, max_side: int) -> bytes:
+    with Image.open(io.BytesIO(data)) as image:
+        if image.mode == "P":
+            # Palette pictures are resized in colour, not by nearest neighbour.
+            image = image.convert("RGBA" if image.info.get("transparency") is not None else "RGB")
+        # Reduces while decoding where the format allows (JPEG: draft), then resamples.
+        image.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+        ImageOps.exif_transpose(image, in_place=True)
+        if image.mode not in ("RGB", "RGBA"):
+            image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
+        out = io.BytesIO()
+        image.save(out, format="WEBP", quality=85, method=4)
     return out.getvalue()
 
 

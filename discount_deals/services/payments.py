@@ -41,6 +41,7 @@ from sqlmodel import Session, select
 
 from ..db import session_scope, write_session
 from ..models import Attention, Order, OrderStatus, Payment, PaymentMethod, PaymentStatus, User
+from .. import bounded_json
 from ..settings import get_settings
 from . import Conflict, NotFound, ServiceError, ValidationFailed
 from . import order_status as lifecycle
@@ -132,7 +133,7 @@ def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, head
     if not given or not hmac.compare_digest(given.strip().lower(), sign(raw, secret)):
         raise BadSignature()
     try:
-        body = json.loads(raw)
+        body = bounded_json.parse(raw)
         event = body["event"]
         data = body["data"]
         reference = data["reference"]

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from ..models import Order, PickupStore, User
 from . import Conflict, NotFound, ValidationFailed, audit
+from .catalog.validation import CONTROL_CHARACTERS, has_control_characters
 from .permissions import require_admin
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
@@ -73,6 +74,9 @@ def _clean(data: Any, *, partial: bool) -> dict[str, Any]:
             value = ""
         if not isinstance(value, str):
             errors[name] = ["Must be text."]
+            continue
+        if has_control_characters(value.replace("\r", "")):
+            errors[name] = [CONTROL_CHARACTERS]
             continue
         value = " ".join(value.split())
         if required and not value:

@@ -7,6 +7,7 @@ answers "not found"), an admin may also change other accounts and manage roles.
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import date, datetime
 from types import EllipsisType
@@ -17,8 +18,9 @@ from sqlmodel import Session, col, func, or_, select
 
 from ..models import Address, Gender, Profile, Role, User
 from ..settings import get_settings
-from . import NotFound, ValidationFailed, audit
+from . import NotFound, ServiceError, ValidationFailed, audit, throttle
 from .auth import hash_password, set_password
+from .catalog.validation import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 from .images import delete_stored_image, prepare_uploaded_image, save_prepared_image
 from .permissions import is_admin, require_admin, require_user
 
@@ -114,10 +116,10 @@ def _free_username(session: Session, base: str) -> str:
 
 
 def _text(value: Any) -> str | None:
-    """``value`` stripped, "" for None; None when it is not text at all."""
+    """``value`` stripped (CRLF as newlines), "" for None; None when it is not text at all."""
     if value is None:
         return ""
-    return value.strip() if isinstance(value, str) else None
+    return normalize_newlines(value).strip() if isinstance(value, str) else None
 
 
 def _parse_birth_date(value: Any) -> tuple[date | None, str | None]:
@@ -140,13 +142,18 @@ def _parse_birth_date(value: Any) -> tuple[date | None, str | None]:
     return parsed, None
 
 
-def _account_value(session: Session, name: str, raw: Any, exclude_id: str | None) -> tuple[Any, str | None]:
-    """The cleaned value of one account field, or the message saying why it is refused."""
+def _account_value(
+    session: Session, name: str, raw: Any, exclude_id: str | None, check_unique: bool = True
+) -> tuple[Any, str | None]:
+    """The cleaned value of one account field, or the message saying why it is refused
+    (``check_unique=False``: its form only, without asking whether email or username are taken)."""
     if name == "date_of_birth" and isinstance(raw, date):
         return _parse_birth_date(raw)
     text = _text(raw)
     if text is None:
         return None, NOT_TEXT
+    if has_control_characters(text):
+        return None, CONTROL_CHARACTERS
     if not text:
         return None, REQUIRED_MESSAGES[name]
     limit = MAX_LENGTHS.get(name)
@@ -156,12 +163,12 @@ def _account_value(session: Session, name: str, raw: Any, exclude_id: str | None
         text = normalize_email(text)
         if not is_valid_email(text):
             return None, INVALID_EMAIL
-        if email_taken(session, text, exclude_id=exclude_id):
+        if check_unique and email_taken(session, text, exclude_id=exclude_id):
             return None, "A user with this email already exists."
     elif name == "username":
         if not USERNAME_RE.match(text):
             return None, "Username may contain only letters, digits and @ . + - _"
-        if username_taken(session, text, exclude_id=exclude_id):
+        if check_unique and username_taken(session, text, exclude_id=exclude_id):
             return None, "A user with this username already exists."
     elif name == "phonenumber":
         digits = sum(ch.isdigit() for ch in text)
@@ -177,11 +184,16 @@ def _account_value(session: Session, name: str, raw: Any, exclude_id: str | None
 
 
 def _clean_account(
-    session: Session, data: dict[str, Any], names: tuple[str, ...], exclude_id: str | None, errors: Errors
+    session: Session,
+    data: dict[str, Any],
+    names: tuple[str, ...],
+    exclude_id: str | None,
+    errors: Errors,
+    check_unique: bool = True,
 ) -> dict[str, Any]:
     clean: dict[str, Any] = {}
     for name in names:
-        value, problem = _account_value(session, name, data.get(name), exclude_id)
+        value, problem = _account_value(session, name, data.get(name), exclude_id, check_unique)
         if problem:
             errors[name] = [problem]
         else:
@@ -219,19 +231,49 @@ def _insert_user(session: Session, *, email: str, password_hash: str, username: 
     return user
 
 
-def register(session: Session, data: dict[str, Any]) -> User:
+class RegistrationThrottled(ServiceError):
+    """Too many registrations from one client address (HTTP 429)."""
+
+    status = 429
+
+    def __init__(self, retry_after: int):
+        minutes = math.ceil(retry_after / 60)
+        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
+        super().__init__(f"Too many registration attempts. Please try again in {wait}.", code="register_throttled")
+        self.retry_after = retry_after
+        self.headers = {"Retry-After": str(retry_after)}
+
+
+def register(session: Session, data: dict[str, Any], *, client: str | None = None) -> User:
     """Create a customer from SPEC's registration payload (``role`` and other extra keys are ignored).
 
-    Raises :class:`ValidationFailed` with the spec's message per invalid field.
+    Raises :class:`ValidationFailed` with the spec's message per invalid field. The form of
+    every field is checked first; a well-formed attempt from ``client`` (the caller's address)
+    then counts against the registration throttle (:class:`RegistrationThrottled`, 429) before
+    the database is asked whether the email or username is taken: that answer tells whether
+    someone has an account, so it is rationed. The count is committed here (it must stay
+    although the call raises): pass a session without pending work of your own.
     """
     data = _require_mapping(data)
     errors: Errors = {}
     problem = password_problem(data.get("password"))
-    # Hash before the first query: a write session holds the database lock from then on.
-    password_hash = hash_password(data["password"]) if problem is None else ""
-    clean = _clean_account(session, data, ACCOUNT_FIELDS, None, errors)
+    clean = _clean_account(session, data, ACCOUNT_FIELDS, None, errors, check_unique=False)
     if problem:
         errors["password"] = [problem]
+    if errors:
+        raise _fail(errors)
+    if client is not None:
+        limits = get_settings().security
+        count = throttle.hit(session, throttle.REGISTER, client, limits.register_window_seconds)
+        session.commit()
+        if count.over(limits.register_max_attempts):
+            raise RegistrationThrottled(count.retry_after())
+    # Hash before the next query: a write session holds the database lock from then on.
+    password_hash = hash_password(data["password"])
+    if email_taken(session, clean["email"]):
+        errors["email"] = ["A user with this email already exists."]
+    if username_taken(session, clean["username"]):
+        errors["username"] = ["A user with this username already exists."]
     if errors:
         raise _fail(errors)
     return _insert_user(session, password_hash=password_hash, role=Role.CUSTOMER, **clean)
@@ -344,6 +386,9 @@ def _profile_changes(changes: dict[str, Any], errors: Errors, prefix: str = "") 
         text = _text(changes[name])
         if text is None:
             errors[prefix + name] = [NOT_TEXT]
+            continue
+        if has_control_characters(text):
+            errors[prefix + name] = [CONTROL_CHARACTERS]
             continue
         if len(text) > PROFILE_MAX_LENGTHS[name]:
             errors[prefix + name] = [_too_long(PROFILE_MAX_LENGTHS[name])]
@@ -465,6 +510,8 @@ def _clean_address(data: dict[str, Any], names: tuple[str, ...], errors: Errors)
         text = _text(data.get(name))
         if text is None:
             errors[name] = [NOT_TEXT]
+        elif has_control_characters(text):
+            errors[name] = [CONTROL_CHARACTERS]
         elif not text and name in ADDRESS_REQUIRED:
             errors[name] = [ADDRESS_REQUIRED[name]]
         elif len(text) > ADDRESS_MAX_LENGTHS[name]:

@@ -69,10 +69,10 @@ def _login(email: str, password: str, client: str) -> tuple[User, auth_service.T
     return user, tokens, summary
 
 
-def _register(data: dict[str, Any]) -> User:
+def _register(data: dict[str, Any], client: str | None = None) -> User:
     """Runs in a worker thread (password hashing); the service hashes before taking the write lock."""
     with write_session() as session:
-        return user_service.register(session, data)
+        return user_service.register(session, data, client=client)
 
 
 def _push_guest_cart(user: User, entries: list[dict]) -> None:
@@ -206,7 +206,8 @@ class RegisterState(rx.State):
             self.loading = True
         payload = {**data, "role": "customer", "metadata": {}}
         try:
-            await asyncio.to_thread(_register, payload)
+            client = client_ip(self.router.session.client_ip, self.router.headers.raw_headers.get("x-forwarded-for"))
+            await asyncio.to_thread(_register, payload, client)
         except ServiceError as exc:
             async with self:
                 self.loading = False

@@ -17,7 +17,7 @@ from .. import routes
 from ..db import session_scope, write_session
 from ..models import Role, User
 from ..services import NotAuthenticated, ServiceError
-from ..services.auth import refresh_access_token, revoke_refresh_token, user_for_access_token
+from ..services.auth import refresh_tokens, revoke_refresh_token, user_for_access_token
 
 log = logging.getLogger("discount_deals.session")
 
@@ -34,8 +34,9 @@ class SessionExpired(Exception):
 
 
 class SessionState(rx.State):
-    access_token: str = rx.LocalStorage(name="accessToken")
-    refresh_token: str = rx.LocalStorage(name="refreshToken")
+    # Synced across tabs: a refresh token rotated in one tab is the one every tab uses next.
+    access_token: str = rx.LocalStorage(name="accessToken", sync=True)
+    refresh_token: str = rx.LocalStorage(name="refreshToken", sync=True)
     stored_user: str = rx.LocalStorage(name="user")
 
     user_id: str = ""
@@ -109,12 +110,15 @@ class SessionState(rx.State):
             try:
                 user = user_for_access_token(session, self.access_token)
             except NotAuthenticated:
-                try:
-                    access, user = refresh_access_token(session, self.refresh_token)
-                except NotAuthenticated:
-                    user = None
-                else:
-                    self.access_token = access
+                user = None
+        if user is None:
+            try:
+                with write_session() as session:  # rotating the refresh token writes
+                    pair, user = refresh_tokens(session, self.refresh_token)
+            except NotAuthenticated:
+                user = None
+            else:
+                self.access_token, self.refresh_token = pair.access, pair.refresh
         if user is None:
             await self._clear()
             raise SessionExpired()

@@ -14,7 +14,7 @@ ENDPOINTS = {
     ("get", "/users/profiles/{profile_id}/"): (None, "ProfileOut"),
     ("patch", "/users/profiles/{profile_id}/"): ("inline", "ProfileOut"),
     ("get", "/users/addresses/"): (None, "Page_AddressOut_"),
-    ("post", "/users/addresses/"): ("AddressIn", "AddressOut"),
+    ("post", "/users/addresses/"): ("AddressCreateIn", "AddressOut"),
     ("get", "/users/addresses/{address_id}/"): (None, "AddressOut"),
     ("patch", "/users/addresses/{address_id}/"): ("AddressIn", "AddressOut"),
     ("delete", "/users/addresses/{address_id}/"): (None, None),

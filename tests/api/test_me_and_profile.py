@@ -327,7 +327,7 @@ def test_a_decompression_bomb_is_refused(client, customer):
     assert bomb.tell() < 100_000
     response = _upload(client, customer, _png_upload(bomb.getvalue(), "bomb.png"))
     assert response.status_code == 400
-    assert response.json()["profile_image"] == ["Image dimensions are too large."]
+    assert response.json()["profile_image"] == ["Image dimensions are too large: at most 12.6 megapixels."]
 
 
 def test_profile_image_sent_as_text_is_refused(client, customer):

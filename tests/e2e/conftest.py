@@ -78,6 +78,8 @@ def _server_env(var_dir: Path, port: int) -> dict[str, str]:
         REFLEX_TELEMETRY_ENABLED="false",
         REFLEX_CHECK_LATEST_VERSION="false",
         PYTHONUNBUFFERED="1",
+        # The original React client's origin, allowed to call the API (tests/e2e/test_security.py).
+        DD_CORS_ORIGINS="http://client.example",
     )
     env.setdefault("NPM_CONFIG_REGISTRY", "https://registry.npmjs.org/")
     return env

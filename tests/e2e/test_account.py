@@ -14,7 +14,7 @@ import jwt
 import pytest
 from playwright.sync_api import Page, expect
 
-from discount_deals.models import RevokedToken
+from discount_deals.models import RefreshFamily
 from discount_deals.services import auth as auth_service
 
 from ..conftest import TEST_SECRET
@@ -119,12 +119,16 @@ def test_wrong_password_says_login_failed(page: Page, live_user, live_server):
 
 
 def _recorded_failures(live_server, email: str) -> int:
-    from sqlmodel import func, select
+    """Login attempts counted for ``email`` (from any address): each is counted as it starts."""
+    from sqlmodel import col, select
 
-    from discount_deals.models import LoginAttempt
+    from discount_deals.models import AuthThrottle
 
     with live_server.session() as session:
-        return session.exec(select(func.count()).select_from(LoginAttempt).where(LoginAttempt.email == email)).one()
+        rows = session.exec(
+            select(AuthThrottle.hits).where(AuthThrottle.scope == "login", col(AuthThrottle.key).startswith(f"{email}|"))
+        ).all()
+    return sum(rows)
 
 
 def test_repeated_failures_are_throttled_per_browser(page: Page, live_user, live_server):
@@ -225,7 +229,10 @@ def test_expired_access_token_is_refreshed_transparently(page: Page, shopper, li
     fresh = storage(page, "accessToken")
     with live_server.session() as session:
         assert auth_service.user_for_access_token(session, fresh).id == user.id
-    assert storage(page, "refreshToken") == refresh
+    # The refresh token was rotated: the browser keeps the next one of the same family.
+    rotated = storage(page, "refreshToken")
+    claims = [jwt.decode(t, TEST_SECRET, algorithms=["HS256"]) for t in (refresh, rotated)]
+    assert claims[1]["fam"] == claims[0]["fam"] and claims[1]["gen"] > claims[0]["gen"]
 
 
 def test_refresh_failure_sends_to_login_and_clears_tokens_and_cart(page: Page, live_product):
@@ -267,8 +274,8 @@ def test_logout_clears_cart_and_removes_the_keys(page: Page, live_user, live_pro
     expect(cart_link.locator("span[aria-hidden='true']")).to_have_count(0)
     expect(page.get_by_text(re.compile(r"^Hi, "))).to_have_count(0)
     with live_server.session() as session:
-        jti = jwt.decode(refresh, TEST_SECRET, algorithms=["HS256"])["jti"]
-        assert session.get(RevokedToken, jti) is not None
+        family = jwt.decode(refresh, TEST_SECRET, algorithms=["HS256"])["fam"]
+        assert session.get(RefreshFamily, family).revoked_at is not None
     page.reload()
     expect(page.get_by_role("heading", name="Discover Amazing Deals")).to_be_visible()
     assert all(storage(page, key) is None for key in ("accessToken", "refreshToken", "user"))

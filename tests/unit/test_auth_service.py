@@ -34,7 +34,8 @@ def test_tokens_carry_subject_type_unique_id_and_lifetimes(customer):
     assert access["jti"] != refresh["jti"]
     assert access["exp"] - access["iat"] == 15 * 60
     assert refresh["exp"] - refresh["iat"] == 7 * 24 * 3600
-    assert refresh["ver"] == customer.token_version
+    assert refresh["ver"] == access["ver"] == customer.token_version
+    assert refresh["gen"] == 0 and len(refresh["fam"]) == 32
 
 
 def test_login_returns_the_user_and_a_working_pair(customer):
@@ -52,7 +53,7 @@ def test_login_failure_is_recorded_even_though_it_raises(customer):
         with session_scope() as session:
             auth.login(session, customer.email, "nope", "1.2.3.4")
     with session_scope() as session:
-        assert session.exec(select(func.count()).select_from(models.LoginAttempt)).one() == 1
+        assert session.exec(select(models.AuthThrottle.hits)).one() == 1
 
 
 def test_login_throttle_raises_429_with_retry_after(customer):

@@ -179,3 +179,16 @@ def test_controls_wait_disabled_until_the_app_has_hydrated_them():
     assert '<a href="/products">Products</a>' in out
     page = defer_boot(SHELL)
     assert "__reactProps$" in page and "removeAttribute('data-ssr-inert')" in page
+
+
+def test_the_deferred_boot_module_is_allowed_by_the_pages_csp():
+    """The loader inserts the boot module as an inline script; the policy allows inline scripts
+    by the hash of each <script> of the page, so the page carries an inert copy of it."""
+    from discount_deals.api.security import inline_script_hashes
+    from discount_deals.prerender.shell import defer_boot
+
+    code = 'import "/assets/manifest.js"; import("/assets/entry.client.js");'
+    html = f'<html><head><title>x</title></head><body><script type="module" async="">{code}</script></body></html>'
+    page = defer_boot(html)
+    assert f'<script type="module" async="">{code}</script>' not in page
+    assert inline_script_hashes(f"<script>{code}</script>".encode())[0] in inline_script_hashes(page.encode())

@@ -65,13 +65,27 @@ def _blank(value: Any) -> bool:
 # --- field types --------------------------------------------------------------------------------
 
 
+CONTROL_CHARACTERS = "Must not contain control characters."
+
+
+def normalize_newlines(text: str) -> str:
+    """Carriage returns (a browser's textarea sends CRLF) become newlines."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def has_control_characters(text: str) -> bool:
+    """True when ``text`` holds a C0 or C1 control character other than tab and newline: the
+    one rule every stored text field of the shop follows (refused with :data:`CONTROL_CHARACTERS`)."""
+    return _CONTROL.search(text) is not None
+
+
 def _as_text(value: Any) -> Any:
     """Numbers become text; other non-text values are refused; blanks around are dropped."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise _fail("Must be text.")
-    text = str(value).replace("\r\n", "\n").replace("\r", "\n").strip()
-    if _CONTROL.search(text):
-        raise _fail("Must not contain control characters.")
+    text = normalize_newlines(str(value)).strip()
+    if has_control_characters(text):
+        raise _fail(CONTROL_CHARACTERS)
     return text
 
 

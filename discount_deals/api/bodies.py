@@ -1,0 +1,100 @@
+"""Request bodies: every JSON body is read within its endpoint's size limit and parsed by
+:mod:`discount_deals.bounded_json` (nesting at most 32 levels), so hostile bodies answer 400
+or 413 with a message instead of exhausting memory or the parser's recursion.
+
+:class:`BoundedJSONRoute` is the route class of every router (see ``routing.ApiRouter``): the
+request FastAPI parses (and hands to dependencies) is a :class:`BoundedRequest`. Endpoints
+that need more room than :data:`DEFAULT_LIMIT` say so with :func:`body_limit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import HTTPException, Request
+from fastapi.routing import APIRoute
+from starlette.responses import Response
+
+from .. import bounded_json
+from ..settings import get_settings
+
+DEFAULT_LIMIT = 64 * 1024  # accounts, cart, checkout: a few hundred bytes in practice
+LIMIT_ATTRIBUTE = "json_body_limit"
+
+
+def upload_body_limit() -> int:
+    """Endpoints that read their own bodies (uploads) may be read whole up to the bulk limit
+    plus a multipart envelope: they refuse larger files themselves, with their own messages."""
+    return get_settings().bulk_max_bytes + 64 * 1024
+
+
+class BodyRefused(HTTPException):
+    """400 (not JSON, too deep) or 413 (too large), answered in the API's error shape."""
+
+
+def too_large(limit: int) -> BodyRefused:
+    size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{max(1, limit // 1024)} KB"
+    return BodyRefused(413, f"Request body too large: at most {size}.")
+
+
+def parse_json(raw: bytes) -> Any:
+    """The body as JSON, or :class:`BodyRefused` (400) with the reason."""
+    try:
+        return bounded_json.parse(raw)
+    except bounded_json.InvalidJSON as error:
+        raise BodyRefused(400, str(error)) from None
+
+
+async def read_limited(request: Request, limit: int) -> bytes:
+    """The whole body, refused with 413 as soon as it (or its declared length) passes ``limit``."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large(limit)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class BoundedRequest(Request):
+    """A request whose ``body()`` is size-limited and whose ``json()`` is the bounded parser."""
+
+    body_limit = DEFAULT_LIMIT
+
+    async def body(self) -> bytes:
+        if not hasattr(self, "_body"):
+            self._body = await read_limited(self, self.body_limit)
+        return self._body
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = parse_json(await self.body())
+        return self._json
+
+
+def body_limit(limit: int | Callable[[], int]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Give an endpoint a body limit other than :data:`DEFAULT_LIMIT`: bytes, or a function of
+    no arguments that returns them (read per request, for limits that are settings)."""
+
+    def mark(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(endpoint, LIMIT_ATTRIBUTE, limit)
+        return endpoint
+
+    return mark
+
+
+class BoundedJSONRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Any]:
+        handler = super().get_route_handler()
+        limit = getattr(self.endpoint, LIMIT_ATTRIBUTE, DEFAULT_LIMIT)
+
+        async def bounded(request: Request) -> Response:
+            wrapped = BoundedRequest(request.scope, request.receive, request._send)  # noqa: SLF001
+            wrapped.body_limit = limit() if callable(limit) else limit
+            return await handler(wrapped)
+
+        return bounded

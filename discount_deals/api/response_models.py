@@ -1,0 +1,182 @@
+"""Response models of the endpoints that build their JSON by hand (cart, orders, categories,
+favourites, checkout, bulk uploads): they document exactly what those endpoints send. The
+conformance suite (tests/api/test_openapi_conformance.py) checks every answer against them,
+so a field added to an answer without its model fails the build instead of the document
+drifting."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .pagination import Page
+from .schemas import ProductOut
+
+Money = str  # a 2-decimal string such as "12.50"
+
+
+class CategoryOut(BaseModel):
+    id: str
+    name: str
+    slug: str
+    description: str
+    parent: str | None = Field(description="The parent category's id")
+
+
+class CategoryPage(Page[CategoryOut]):
+    pass
+
+
+class CartLineOut(BaseModel):
+    id: str
+    cart: str = Field(description="The cart's id")
+    product: ProductOut
+    quantity: int
+    price: Money = Field(description="Unit price: the discount price if any, else the price")
+
+
+class CartPage(Page[CartLineOut]):
+    pass
+
+
+class FavouriteOut(BaseModel):
+    id: str
+    product: ProductOut
+    added_at: datetime
+
+
+class FavouritePage(Page[FavouriteOut]):
+    pass
+
+
+class OrderProductRef(BaseModel):
+    id: str
+    name: str
+    image_url: str
+    price: Money
+    discount_price: Money | None
+
+
+class OrderLineOut(BaseModel):
+    id: str
+    product: OrderProductRef | None = Field(description="null once the product was deleted")
+    name: str
+    quantity: int
+    price: Money
+    total: Money
+
+
+class OrderEventOut(BaseModel):
+    kind: str
+    from_: str | None = Field(alias="from")
+    to: str | None
+    note: str | None
+    created_at: datetime
+    by: str | None = Field(None, description="Admins only: who made the change")
+    by_user: str | None = Field(None, description="Admins only")
+
+
+class CustomerRef(BaseModel):
+    id: str
+    email: str
+    name: str
+
+
+class OrderOut(BaseModel):
+    id: str
+    user: str
+    status: str
+    items: list[OrderLineOut]
+    item_count: int
+    subtotal: Money
+    discount: Money
+    shipping: Money
+    tax: Money
+    total: Money
+    amount: Money = Field(description="The same as total (the existing client reads either)")
+    savings: Money
+    coupon: str | None
+    address: dict[str, Any] | None
+    delivery_method: str
+    delivery_fee: Money
+    pickup_store: dict[str, Any] | None
+    payment_method: str
+    payment_status: str
+    payment_reference: str | None
+    payment_network: str | None
+    payment_phone: str | None
+    payment_url: str | None = Field(description="Where to pay, while a mobile-money payment is awaited")
+    payment_due_at: datetime | None
+    can_cancel: bool
+    created_at: datetime
+    updated_at: datetime
+    history: list[OrderEventOut] | None = Field(None, description="One order's answers only: its timeline")
+    attention: str | None = Field(None, description="Admins only")
+    attention_note: str | None = Field(None, description="Admins only")
+    next_statuses: list[str] | None = Field(None, description="Admins only")
+    customer: CustomerRef | None = Field(None, description="The admin order list only")
+
+
+class OrderPage(Page[OrderOut]):
+    pass
+
+
+class BulkRowError(BaseModel):
+    index: int = Field(description="0-based position of the row in the upload")
+    errors: dict[str, list[str]]
+
+
+class BulkResultOut(BaseModel):
+    created: list[dict[str, Any]] = Field(description="What was created: products as {id, name}, whole categories")
+    errors: list[BulkRowError]
+    detail: str | None = Field(None, description="Present when nothing was created (400)")
+    message: str | None = Field(None, description="The same as detail (the existing client reads it)")
+
+
+class StoreOut(BaseModel):
+    id: str
+    name: str
+    retailer: str
+    address: str
+    city: str
+    phone: str
+    opening_hours: str
+    is_active: bool | None = Field(None, description="Admins only")
+
+
+class StorePage(BaseModel):
+    count: int
+    next: str | None
+    previous: str | None
+    results: list[StoreOut]
+
+
+class DeliveryMethodOut(BaseModel):
+    code: str
+    name: str
+    fee: Money
+    free_over: Money | None = None
+
+
+class NetworkOut(BaseModel):
+    code: str
+    name: str
+
+
+class PaymentMethodOut(BaseModel):
+    code: str
+    name: str
+    networks: list[NetworkOut] | None = None
+
+
+class CheckoutOptionsOut(BaseModel):
+    delivery_methods: list[DeliveryMethodOut]
+    payment_methods: list[PaymentMethodOut]
+    pickup_stores: list[StoreOut]
+
+
+class WebhookOut(BaseModel):
+    detail: str
+    outcome: str

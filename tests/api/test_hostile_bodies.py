@@ -1,0 +1,101 @@
+"""Issue 13 item 2: every JSON body goes through one bounded parser (nesting ≤ 32 levels,
+a size limit per endpoint): hostile bodies answer 400 or 413 with a message, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlmodel import select
+
+from discount_deals import bounded_json, models
+from discount_deals.db import session_scope
+
+from ..conftest import auth_headers
+
+TOO_DEEP = "Invalid JSON body: nested more than 32 levels deep."
+BRACKETS = b"[" * 5000 + b"]" * 5000  # 10 kB: far past Python's recursion limit
+
+
+def _nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth - 1):
+        value = [value]
+    return [value] if depth else 1
+
+
+def test_the_parser_accepts_32_levels_and_refuses_33():
+    assert bounded_json.parse(json.dumps(_nested(32)).encode()) == _nested(32)
+    with pytest.raises(bounded_json.TooDeep):
+        bounded_json.parse(json.dumps(_nested(33)))
+    with pytest.raises(bounded_json.TooDeep):
+        bounded_json.parse(BRACKETS)
+    with pytest.raises(bounded_json.TooDeep):
+        bounded_json.parse(b'{"a":' * 40 + b"1" + b"}" * 40)
+    with pytest.raises(bounded_json.InvalidJSON):
+        bounded_json.parse(b"\xff\xfe")
+
+
+def _profile_url(client, headers) -> str:
+    return f"/api/users/profiles/{client.get('/api/users/me/', headers=headers).json()['profile']['id']}/"
+
+
+def test_deep_bodies_to_the_profile_are_400(client, customer):
+    headers = {**auth_headers(customer), "Content-Type": "application/json"}
+    url = _profile_url(client, headers)
+    for body in (BRACKETS, json.dumps({"bio": _nested(40)}).encode()):
+        answer = client.patch(url, content=body, headers=headers)
+        assert answer.status_code == 400
+        assert answer.json() == {"detail": TOO_DEEP}
+
+
+@pytest.mark.parametrize("path", ["/api/products/bulk-upload/", "/api/category/bulk-upload/"])
+def test_deep_bodies_to_the_bulk_uploads_are_400(client, admin, path):
+    headers = {**auth_headers(admin), "Content-Type": "application/json"}
+    answer = client.post(path, content=BRACKETS, headers=headers)
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == TOO_DEEP
+    with session_scope() as session:
+        assert session.exec(select(models.Product.id)).all() == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("post", "/api/users/addresses/"),
+        ("post", "/api/cart/cartitems/"),
+        ("post", "/api/orders/checkout/"),
+        ("post", "/api/auth/token/"),
+        ("post", "/api/users/register/"),
+        ("post", "/api/products/"),
+        ("post", "/api/pickup-stores/"),
+    ],
+)
+def test_every_json_endpoint_refuses_deep_bodies_with_400(client, admin, method, path):
+    headers = {**auth_headers(admin), "Content-Type": "application/json"}
+    answer = getattr(client, method)(path, content=BRACKETS, headers=headers)
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": TOO_DEEP}
+
+
+def test_bodies_over_the_endpoint_limit_are_413(client, customer, admin):
+    headers = {**auth_headers(customer), "Content-Type": "application/json"}
+    big = json.dumps({"line1": "x" * (70 * 1024), "city": "Accra", "country": "Ghana"})
+    answer = client.post("/api/users/addresses/", content=big, headers=headers)
+    assert answer.status_code == 413
+    assert answer.json() == {"detail": "Request body too large: at most 64 KB."}
+
+    # Without a Content-Length (chunked), the limit holds while reading.
+    def chunks():
+        yield b'{"line1": "'
+        for _ in range(100):
+            yield b"y" * 1024
+        yield b'"}'
+
+    answer = client.post("/api/users/addresses/", content=chunks(), headers=headers)
+    assert answer.status_code == 413
+
+    # A product's long description fits its own, larger limit.
+    product = {"name": "Long one", "price": "5.00", "category": "nope", "description": "d" * 200_000}
+    answer = client.post("/api/products/", json=product, headers=auth_headers(admin))
+    assert answer.status_code == 400 and answer.json()["category"]
