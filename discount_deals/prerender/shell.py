@@ -172,12 +172,13 @@ def defer_boot(html: str) -> str:
         return html
     preloads = _MODULEPRELOAD.findall(html)
     loader = _BOOT_LOADER % (_script_json(preloads), _script_json(boot.group(1)))
-    html = html[: boot.start()] + f"<script>{loader}</script>" + html[boot.end() :]
-    # The loader inserts the boot module as an inline script: the Content-Security-Policy allows
-    # inline scripts by the hash of each <script> in the page (api/security.py), so the page
-    # carries an inert copy of that module for its hash to be in the policy.
-    copy = f'<script type="text/plain" data-boot-module="">{boot.group(1)}</script>'
-    html = html.replace("<head>", "<head>" + copy, 1) if "<head>" in html else html.replace("</head>", copy + "</head>", 1)
+    # The loader inserts the boot module as an inline script, which the Content-Security-Policy
+    # allows by its hash: the policy hashes every "<script>…</script>" of the page's text
+    # (api/security.py), so a copy of the module follows the loader inside a comment. A comment,
+    # not an element: React skips comments when it hydrates, and an extra element would not match.
+    code = boot.group(1)
+    hash_source = f"<!--<script>{code}</script>-->" if "--" not in code else ""
+    html = html[: boot.start()] + f"<script>{loader}</script>{hash_source}" + html[boot.end() :]
     return inert_controls(_MODULEPRELOAD.sub("", html))
 
 
