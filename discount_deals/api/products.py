@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import Body, Header, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
@@ -23,6 +24,7 @@ from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, ca
 from ..services.catalog.listing import ORDERINGS, PRICE_RANGES, STATUS_FILTERS
 from ..services.permissions import is_admin
 from ..settings import get_settings
+from .admission import read_limiter
 from .bodies import body_limit, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
@@ -179,7 +181,7 @@ async def _in_one_thread(request: Request, work: Callable[[Session, User | None]
         with session_scope() as session:
             return work(session, optional_user_in(session, request)).model_dump_json().encode()
 
-    return JSONBytes(await run_in_threadpool(run))
+    return JSONBytes(await anyio.to_thread.run_sync(run, limiter=read_limiter()))
 
 
 @router.get("/products/", response_model=ProductPageOut)
