@@ -14,14 +14,17 @@ listings of issue 11, page 3:
 with one client (sequential keep-alive requests: p50, p99) and with 32 concurrent clients
 (``wrk -c32``, when installed; else Python threads). The original Django backend's figures and
 those of main before this work are printed alongside, and everything is written to
-``bench/results/api_products[-postgresql].{json,md}``.
+``bench/results/api_products[-postgresql][-N-workers].{json,md}``.
 
     .venv/bin/python bench/api_products.py                       # SQLite, all sizes
     .venv/bin/python bench/api_products.py --sizes 50000         # one size
     scripts/with-postgres.sh .venv/bin/python bench/api_products.py --postgres   # PostgreSQL
+    .venv/bin/python bench/api_products.py --repeat 3            # medians of 3 runs per size
+    REFLEX_REDIS_URL=redis://127.0.0.1:6379 .venv/bin/python bench/api_products.py --workers 2
 
 Load generator and server share this 2-core machine, so absolute figures move with whatever
-else runs; compare figures from one run.
+else runs (single runs of the same commit vary by up to 2×); compare figures from one run, and
+prefer ``--repeat``.
 """
 
 from __future__ import annotations
@@ -277,9 +280,33 @@ def _postgres_database(base_url: str, name: str) -> str:
 
 
 def run_size(size: int, args: argparse.Namespace, database: str) -> dict:
+    """One size, ``args.repeat`` times (a fresh database and server each): the median of each figure."""
+    repeats = [_run_size_once(size, args, database) for _ in range(args.repeat)]
+    if len(repeats) == 1:
+        return repeats[0]
+
+    def median_of(pick) -> float:
+        return round(statistics.median(pick(r) for r in repeats), 2)
+
+    merged = dict(repeats[0], repeats=len(repeats), seed_s=median_of(lambda r: r["seed_s"]))
+    merged["one_client"] = {
+        key: dict(stats, **{f: median_of(lambda r, k=key, f=f: r["one_client"][k][f]) for f in ("p50_ms", "p99_ms")})
+        for key, stats in repeats[0]["one_client"].items()
+    }
+    merged["clients"] = {
+        key: dict(stats, **{f: median_of(lambda r, k=key, f=f: r["clients"][k][f]) for f in ("p50_ms", "p99_ms", "requests_per_s")},
+                  each_requests_per_s=[r["clients"][key]["requests_per_s"] for r in repeats])
+        for key, stats in repeats[0]["clients"].items()
+    }
+    return merged
+
+
+def _run_size_once(size: int, args: argparse.Namespace, database: str) -> dict:
     var_dir = Path(tempfile.mkdtemp(prefix=f"dd-bench-{size}-"))
     database_url = _postgres_database(args.postgres_url, f"dd_bench_{size}") if database == "postgresql" else None
     env = _environment(var_dir, database_url)
+    if args.workers > 1:
+        env["GRANIAN_WORKERS"] = str(args.workers)
     try:
         started = time.perf_counter()
         seed(env, size)
@@ -295,12 +322,17 @@ def run_size(size: int, args: argparse.Namespace, database: str) -> dict:
     return {"products": size, "seed_s": seed_s, "one_client": one, "clients": many}
 
 
-def report(runs: list[dict], database: str, clients: int) -> str:
+def _mode(args: argparse.Namespace) -> str:
+    return "one worker" if args.workers == 1 else f"{args.workers} workers with Redis"
+
+
+def report(runs: list[dict], database: str, clients: int, args: argparse.Namespace) -> str:
+    repeat = f" Medians of {args.repeat} runs (a fresh database and server each)." if args.repeat > 1 else ""
     lines = [
-        f"# Product listings over HTTP ({database}, one worker, page 3)",
+        f"# Product listings over HTTP ({database}, {_mode(args)}, page 3)",
         "",
         "p50 / p99 in ms with one client; requests/s with "
-        f"{clients} concurrent clients. Original = the Django backend; main = before issue 11 (both at 50,000).",
+        f"{clients} concurrent clients.{repeat} Original = the Django backend; main = before issue 11 (both at 50,000).",
         "",
         "| products | A search+category+price-low | B category+price-low | C no filter | D best match | "
         f"A at {clients} clients |",
@@ -353,7 +385,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10, help="duration of each concurrent run")
     parser.add_argument("--many", default="A", help="queries also run with --clients concurrent clients")
     parser.add_argument("--postgres", action="store_true", help="use the PostgreSQL server of $DD_TEST_DB_URL")
+    parser.add_argument("--workers", type=int, default=1, help="Granian workers (more than 1 needs REFLEX_REDIS_URL)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per size; figures are their medians")
     args = parser.parse_args()
+    if args.workers > 1 and not os.environ.get("REFLEX_REDIS_URL"):
+        parser.error("--workers above 1 needs REFLEX_REDIS_URL (Reflex shares its state through Redis)")
     args.many = [key for key in args.many.split(",") if key]
     database = "postgresql" if args.postgres else "sqlite"
     if args.postgres:
@@ -368,7 +404,7 @@ def main() -> None:
             f"{k} p50 {one[k]['p50_ms']} p99 {one[k]['p99_ms']} ms" for k in "ABCD"
         ) + "".join(f"; {k} x{args.clients}: {m['requests_per_s']:.0f} req/s" for k, m in run["clients"].items()),
             flush=True)
-    table = report(runs, database, args.clients)
+    table = report(runs, database, args.clients, args)
     notes = verdicts(runs)
     print()
     print(table)
@@ -377,7 +413,8 @@ def main() -> None:
     results = {
         "benchmark": "api_products",
         "database": database,
-        "server": "reflex run --env prod --backend-only (one Granian worker)",
+        "server": f"reflex run --env prod --backend-only ({_mode(args)})",
+        "repeat": args.repeat,
         "queries": {key: {"label": label, "params": params} for key, (label, params) in QUERIES.items()},
         "runs": runs,
         "targets_at_50k": TARGETS,
@@ -390,7 +427,7 @@ def main() -> None:
         "note": "load generator and server share this machine",
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    suffix = "" if database == "sqlite" else f"-{database}"
+    suffix = ("" if database == "sqlite" else f"-{database}") + ("" if args.workers == 1 else f"-{args.workers}-workers")
     out = ROOT / "bench" / "results" / f"api_products{suffix}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
