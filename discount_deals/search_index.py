@@ -387,9 +387,19 @@ class BulkLoad:
                 {"mark": mark},
             )
 
-    def finish(self) -> None:
+    # PostgreSQL: a load this large refreshes the product table's planner statistics at once.
+    ANALYZE_AFTER_ROWS = 1000
+
+    def finish(self, rows: int = 0) -> None:
+        """Resume the triggers (SQLite). On PostgreSQL, after ``rows`` ≥ ANALYZE_AFTER_ROWS, the
+        table is analysed in the same transaction (ANALYZE counts the transaction's own rows):
+        until autovacuum gets to it, up to a minute later, the listings of a freshly imported
+        catalogue were planned from the statistics of the empty one. SQLite's plans are fixed
+        by the queries themselves (services/catalog/listing.py), so it is not analysed."""
         if self.active:
             self.connection.exec_driver_sql("UPDATE catalog_version SET bulk = 0, version = random() WHERE id = 1")
+        elif self.connection.dialect.name == "postgresql" and rows >= self.ANALYZE_AFTER_ROWS:
+            self.connection.exec_driver_sql("ANALYZE product")
 
 
 def catalog_version(connection: Connection) -> int | None:

@@ -181,7 +181,7 @@ def import_products(
             result.rows += len(chunk)
             if progress is not None:
                 progress(result.rows)
-        load.finish()
+        load.finish(result.rows)
     finally:
         load.close()
     _record_upload(session, actor, "product", result)

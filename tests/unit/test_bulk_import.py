@@ -158,3 +158,17 @@ def test_import_categories_rules(admin, make_category):
     assert {e["index"]: sorted(e["errors"]) for e in result.errors} == {2: ["name"], 3: ["description"], 4: ["parent"]}
     with session_scope() as session:
         assert sorted(session.exec(select(Category.slug)).all()) == ["drinks", "food", "juice"]
+
+
+def test_a_large_import_leaves_postgresql_planner_statistics_current(admin, make_category):
+    """After ≥ 1,000 imported rows PostgreSQL's statistics describe the new catalogue at once
+    (ANALYZE in the import's transaction), not the empty table autovacuum last saw."""
+    if get_engine().dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's planner statistics")
+    make_category("Food")
+    rows = [{"name": f"Stat Item {n:05d}", "price": "2.50", "category": "food"} for n in range(1200)]
+    with write_session() as session:
+        assert import_products(session, admin, rows).status == 201
+    with session_scope() as session:
+        estimated = session.exec(text("SELECT reltuples FROM pg_class WHERE relname = 'product'")).one()[0]
+    assert estimated == product_count() == 1200
