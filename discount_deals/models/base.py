@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from datetime import UTC, datetime
 
@@ -20,6 +21,16 @@ SQLModel.metadata.naming_convention = {
 def new_id() -> str:
     """A new random UUID as a string (the existing client handles ids as strings)."""
     return str(uuid.uuid4())
+
+
+def new_ids(count: int) -> list[str]:
+    """``count`` random UUIDs (version 4) as strings, from one read of the system's randomness.
+
+    For bulk imports: each ``uuid4()`` reads 16 bytes with a system call that lets go of the GIL,
+    and taking it back from the import's validating thread cost about 35 µs a row (3.5 s of a
+    100,000-row import); one read per chunk costs nothing."""
+    data = os.urandom(16 * count)
+    return [str(uuid.UUID(bytes=data[i : i + 16], version=4)) for i in range(0, 16 * count, 16)]
 
 
 def utcnow() -> datetime:

@@ -172,3 +172,20 @@ def test_a_large_import_leaves_postgresql_planner_statistics_current(admin, make
     with session_scope() as session:
         estimated = session.exec(text("SELECT reltuples FROM pg_class WHERE relname = 'product'")).one()[0]
     assert estimated == product_count() == 1200
+
+
+def test_imported_products_get_distinct_version_4_uuids(admin, make_category):
+    """Ids of a chunk come from one read of the system's randomness (models.base.new_ids)."""
+    import uuid
+
+    from discount_deals.models.base import new_ids
+
+    ids = new_ids(500)
+    assert len(set(ids)) == 500 and all(uuid.UUID(i).version == 4 and str(uuid.UUID(i)) == i for i in ids)
+    make_category("Food")
+    with write_session() as session:
+        result = import_products(session, admin, [{"name": f"U {n}", "price": "1", "category": "food"} for n in range(30)])
+    with session_scope() as session:
+        stored = session.exec(select(Product.id)).all()
+    assert sorted(stored) == sorted(c.id for c in result.created) and len(set(stored)) == 30
+    assert all(uuid.UUID(i).version == 4 for i in stored)
