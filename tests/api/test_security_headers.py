@@ -125,13 +125,17 @@ def test_cors_origins_must_be_origins(monkeypatch):
             parse_origins(bad)
 
 
-def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path):
+@pytest.mark.parametrize("encoding", ["gzip", "br"])
+def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
     """Granian serves static pages with the ASGI pathsend extension: no body messages at all."""
     import asyncio
     import gzip
 
-    page = tmp_path / "index.html.gz"
-    page.write_bytes(gzip.compress(b"<html><script>boot()</script></html>"))
+    import brotli
+
+    page = tmp_path / f"index.html.{encoding}"
+    source = b"<html><script>boot()</script></html>"
+    page.write_bytes(gzip.compress(source) if encoding == "gzip" else brotli.compress(source))
     sent: list[dict] = []
 
     async def app(scope, receive, send):
@@ -139,7 +143,7 @@ def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path):
             {
                 "type": "http.response.start",
                 "status": 200,
-                "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-encoding", b"gzip")],
+                "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-encoding", encoding.encode())],
             }
         )
         await send({"type": "http.response.pathsend", "path": str(page)})
@@ -186,3 +190,40 @@ def test_a_304_carries_no_policy(tmp_path):
     headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
     assert "content-security-policy" not in headers
     assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_pictures_and_scripts_carry_only_the_headers_that_apply_to_them(client):
+    """A phone loads ~20 scripts, styles and pictures per page: they keep nosniff, the referrer
+    policy and a policy that forbids framing, without the document-only headers; an SVG (which
+    can run script when opened) keeps them all."""
+    import io
+
+    from PIL import Image
+
+    media = get_settings().media_dir
+    media.mkdir(parents=True, exist_ok=True)
+    picture = io.BytesIO()
+    Image.new("RGB", (4, 4), "red").save(picture, "WEBP")
+    (media / "header-test.webp").write_bytes(picture.getvalue())
+    (media / "header-test.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+
+    response = client.get("/api/media/header-test.webp")
+    assert response.status_code == 200 and response.headers["content-type"] == "image/webp"
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["referrer-policy"] == "strict-origin-when-cross-origin"
+    assert response.headers["content-security-policy"] == security.NON_HTML_POLICY
+    assert "frame-ancestors 'none'" in security.NON_HTML_POLICY
+    for name in ("x-frame-options", "permissions-policy", "cross-origin-opener-policy"):
+        assert name not in response.headers, name
+
+    _has_common(client.get("/api/media/header-test.svg"))
+
+
+@pytest.mark.parametrize(
+    ("content_type", "subresource"),
+    [("text/javascript; charset=utf-8", True), ("application/javascript", True), ("text/css", True),
+     ("font/woff2", True), ("image/webp", True), ("image/svg+xml", False), ("text/html; charset=utf-8", False),
+     ("application/json", False), ("", False)],
+)
+def test_what_counts_as_a_subresource(content_type, subresource):
+    assert security.is_subresource(content_type) is subresource
