@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -17,6 +16,7 @@ from ..db import session_scope
 from ..models import AuditEvent, User
 from ..services import ServiceError, audit
 from .admin import NotAdmin, require_admin
+from .paging import page_count, page_label
 
 log = logging.getLogger("discount_deals.admin")
 
@@ -128,11 +128,11 @@ class AdminActivityState(rx.State):
 
     @rx.var
     def total_pages(self) -> int:
-        return math.ceil(self.count / ACTIVITY_PAGE_SIZE) if self.count else 0
+        return page_count(self.count, ACTIVITY_PAGE_SIZE)
 
     @rx.var
     def page_text(self) -> str:
-        return f"Page {self.page} of {max(self.total_pages, 1)}"
+        return page_label(self.page, self.total_pages)
 
     @rx.var
     def summary(self) -> str:

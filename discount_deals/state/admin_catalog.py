@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -22,6 +21,7 @@ from ..services import catalog
 from .actions import busy_call
 from .admin import NotAdmin, require_admin
 from .views import money_text
+from .paging import page_count, page_label
 
 log = logging.getLogger("discount_deals.admin")
 
@@ -239,7 +239,7 @@ class AdminProductsState(rx.State):
 
     @rx.var
     def page_text(self) -> str:
-        return f"Page {self.page} of {max(self.total_pages, 1)}"
+        return page_label(self.page, self.total_pages)
 
     async def _require_admin(self) -> User:
         return await require_admin(self)
@@ -261,7 +261,7 @@ class AdminProductsState(rx.State):
 
             result = page_of(self.page)
             if not result.items and self.page > 1 and result.count:
-                self.page = max(1, math.ceil(result.count / PRODUCTS_PAGE_SIZE))
+                self.page = max(1, page_count(result.count, PRODUCTS_PAGE_SIZE))
                 result = page_of(self.page)
         self.rows = [product_row(p, c) for p, c in result.items]
         self.count = result.count
@@ -442,11 +442,11 @@ class AdminCategoriesState(rx.State):
 
     @rx.var
     def total_pages(self) -> int:
-        return math.ceil(self.count / CATEGORIES_PAGE_SIZE) if self.count else 0
+        return page_count(self.count, CATEGORIES_PAGE_SIZE)
 
     @rx.var
     def page_text(self) -> str:
-        return f"Page {self.page} of {max(self.total_pages, 1)}"
+        return page_label(self.page, self.total_pages)
 
     async def _require_admin(self) -> User:
         return await require_admin(self)

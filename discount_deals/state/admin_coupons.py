@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 from typing import Any
 
 import reflex as rx
@@ -18,6 +17,7 @@ from .actions import busy_call
 from .admin import NotAdmin, require_admin
 from .profile import error_text
 from .views import money_text
+from .paging import page_count, page_label
 
 log = logging.getLogger("discount_deals.admin")
 
@@ -105,11 +105,11 @@ class AdminCouponsState(rx.State):
 
     @rx.var
     def total_pages(self) -> int:
-        return math.ceil(self.count / COUPONS_PAGE_SIZE) if self.count else 0
+        return page_count(self.count, COUPONS_PAGE_SIZE)
 
     @rx.var
     def page_text(self) -> str:
-        return f"Page {self.page} of {max(self.total_pages, 1)}"
+        return page_label(self.page, self.total_pages)
 
     @rx.var
     def heading(self) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 from datetime import date
 from urllib.parse import urlencode
 
@@ -24,6 +23,7 @@ from .actions import busy_call
 from .admin import NotAdmin, require_admin
 from .orders import OrderLineView, TimelineEntry, address_text, customer_timeline, payment_method_text, store_text
 from .views import money_text
+from .paging import page_count, page_label
 
 log = logging.getLogger("discount_deals.admin")
 
@@ -140,11 +140,11 @@ class AdminOrdersState(rx.State):
 
     @rx.var
     def total_pages(self) -> int:
-        return math.ceil(self.total / ORDERS_PAGE_SIZE) if self.total else 0
+        return page_count(self.total, ORDERS_PAGE_SIZE)
 
     @rx.var
     def page_text(self) -> str:
-        return f"Page {self.page} of {max(self.total_pages, 1)}"
+        return page_label(self.page, self.total_pages)
 
     @rx.var
     def showing_text(self) -> str:

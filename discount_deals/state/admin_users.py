@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 
 import reflex as rx
 
@@ -14,6 +13,7 @@ from ..models import Role, User
 from ..services import users as users_service
 from .actions import busy_call
 from .admin import NotAdmin, require_admin
+from .paging import page_count, page_label
 
 log = logging.getLogger("discount_deals.admin")
 
@@ -75,7 +75,7 @@ class AdminUsersState(rx.State):
 
     @rx.var
     def total_pages(self) -> int:
-        return math.ceil(self.total / USERS_PAGE_SIZE) if self.total else 0
+        return page_count(self.total, USERS_PAGE_SIZE)
 
     @rx.var
     def showing_text(self) -> str:
@@ -83,7 +83,7 @@ class AdminUsersState(rx.State):
 
     @rx.var
     def page_text(self) -> str:
-        return f"Page {self.page} of {max(self.total_pages, 1)}"
+        return page_label(self.page, self.total_pages)
 
     @rx.var
     def filtered(self) -> bool:
