@@ -36,8 +36,6 @@ import os
 import platform
 import re
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,6 +47,8 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
+
+from _harness import free_port, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -142,10 +142,6 @@ def seed(env: dict[str, str], count: int) -> None:
     subprocess.run([sys.executable, "-c", SEED_SCRIPT, str(count)], cwd=ROOT, env=env, check=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _ok(url: str) -> bool:
@@ -157,7 +153,7 @@ def _ok(url: str) -> bool:
 
 
 def start_server(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-m", "reflex", "run", "--env", "prod", "--backend-only",
                "--backend-host", "127.0.0.1", "--backend-port", str(port)]
     process = subprocess.Popen(
@@ -167,23 +163,12 @@ def start_server(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen,
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while not _ok(f"{url}/api/health"):
         if process.poll() is not None or time.monotonic() > deadline:
-            stop_server(process)
+            stop(process)
             raise SystemExit(f"the server did not start; see {log_path}")
         time.sleep(0.5)
     return process, url
 
 
-def stop_server(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-    except ProcessLookupError:
-        pass
 
 
 def one_client(url: str, params: dict, requests: int) -> dict:
@@ -316,7 +301,7 @@ def _run_size_once(size: int, args: argparse.Namespace, database: str) -> dict:
             one = {key: one_client(url, params, args.requests) for key, (_label, params) in QUERIES.items()}
             many = {key: many_clients(url, QUERIES[key][1], args.clients, args.seconds) for key in args.many}
         finally:
-            stop_server(process)
+            stop(process)
     finally:
         shutil.rmtree(var_dir, ignore_errors=True)
     return {"products": size, "seed_s": seed_s, "one_client": one, "clients": many}

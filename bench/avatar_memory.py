@@ -23,7 +23,6 @@ import json
 import os
 import platform
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,8 @@ import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from _harness import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -97,10 +98,6 @@ def _worker_pid(parent: int) -> int:
     raise RuntimeError("no worker process")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def run(runs: int) -> dict:
@@ -129,7 +126,7 @@ def run(runs: int) -> dict:
                             role=Role.CUSTOMER)
             profile = session.exec(select(Profile).where(Profile.user_id == user.id)).one()
             users.append((create_access_token(user), profile.id))
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "granian"), "--interface", "asgi", "--factory", "--host", "127.0.0.1",
          "--port", str(port), "--workers", "1", "--log-level", "warning", "discount_deals.api:create_app"],

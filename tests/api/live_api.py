@@ -5,8 +5,6 @@ test client: bursts, memory, headers as a browser-less client sees them."""
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,14 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..conftest import ROOT
+from ..support import servers
 
 GRANIAN = Path(sys.executable).parent / "granian"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _up(url: str) -> bool:
@@ -37,7 +32,7 @@ def _up(url: str) -> bool:
 @contextmanager
 def live_api(workers: int = 2, env: dict[str, str] | None = None, log_name: str = "live-api.log") -> Iterator[tuple[str, int]]:
     """Serve ``discount_deals.api:create_app`` on a free port; yields (base URL, server PID)."""
-    port = free_port()
+    port = servers.free_port()
     server_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     results = ROOT / "test-results"
     results.mkdir(exist_ok=True)
@@ -64,12 +59,5 @@ def live_api(workers: int = 2, env: dict[str, str] | None = None, log_name: str 
             time.sleep(0.2)
         yield url, process.pid
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-        except ProcessLookupError:
-            pass
+        servers.stop_process_group(process, grace=20)
         log.close()

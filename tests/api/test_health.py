@@ -9,6 +9,7 @@ import time
 import pytest
 
 from discount_deals.settings import get_settings
+from ..support import servers
 
 
 def test_health_answers_with_and_without_slash(client):
@@ -26,10 +27,6 @@ def test_liveness_answers_without_touching_anything(client):
         assert response.json() == {"status": "alive"}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture
@@ -44,7 +41,7 @@ def redis_url_setting(monkeypatch):
 
 
 def test_health_is_503_when_the_configured_redis_does_not_answer(client, redis_url_setting):
-    redis_url_setting(f"redis://127.0.0.1:{_free_port()}/0")
+    redis_url_setting(f"redis://127.0.0.1:{servers.free_port()}/0")
     response = client.get("/api/health/")
     assert response.status_code == 503
     assert response.json() == {"status": "error", "database": "ok", "redis": "unreachable"}
@@ -52,7 +49,7 @@ def test_health_is_503_when_the_configured_redis_does_not_answer(client, redis_u
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
 def test_health_follows_redis_down_and_back_up(client, redis_url_setting, tmp_path):
-    port = _free_port()
+    port = servers.free_port()
     command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--dir", str(tmp_path)]
 
     def start() -> subprocess.Popen:
@@ -85,7 +82,7 @@ def test_health_follows_redis_down_and_back_up(client, redis_url_setting, tmp_pa
 
 def test_health_is_503_when_the_database_does_not_answer(client, monkeypatch):
     suite_database = os.environ.get("REFLEX_DB_URL")  # set when the suite runs on PostgreSQL
-    monkeypatch.setenv("REFLEX_DB_URL", f"postgresql+psycopg://nobody@127.0.0.1:{_free_port()}/none")
+    monkeypatch.setenv("REFLEX_DB_URL", f"postgresql+psycopg://nobody@127.0.0.1:{servers.free_port()}/none")
     get_settings.cache_clear()
     try:
         response = client.get("/api/health/")

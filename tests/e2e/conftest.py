@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +26,7 @@ from sqlmodel import Session
 from discount_deals.db import create_db_engine
 
 from ..conftest import ROOT
+from ..support import servers
 
 pytestmark = pytest.mark.e2e
 
@@ -35,10 +34,6 @@ STARTUP_TIMEOUT_S = 15 * 60
 CHROMIUM = "/usr/bin/chromium"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _ok(url: str) -> bool:
@@ -88,7 +83,7 @@ def _server_env(var_dir: Path, port: int) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[LiveServer]:
     var_dir = Path(tempfile.mkdtemp(prefix="dd-live-"))
-    port = _free_port()
+    port = servers.free_port()
     env = _server_env(var_dir, port)
     results = ROOT / "test-results"
     results.mkdir(exist_ok=True)
@@ -116,22 +111,11 @@ def live_server() -> Iterator[LiveServer]:
             time.sleep(1)
         yield LiveServer(url=url, var_dir=var_dir, database_url=f"sqlite:///{var_dir / 'discount_deals.db'}", log_path=log_path)
     finally:
-        _stop(process)
+        servers.stop_process_group(process)
         log.close()
         shutil.rmtree(var_dir, ignore_errors=True)
 
 
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-    except ProcessLookupError:
-        pass
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -99,17 +98,8 @@ def _start(instance: Instance) -> None:
 
 
 def stop(instance: Instance) -> None:
-    process = instance.process
-    if process is None or process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=45)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-    except ProcessLookupError:
-        pass
+    if instance.process is not None:
+        servers.stop_process_group(instance.process, grace=45)
 
 
 @pytest.fixture(scope="session")

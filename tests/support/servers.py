@@ -28,6 +28,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def stop_process_group(process: subprocess.Popen, grace: float = 30) -> None:
+    """SIGTERM the process group ``process`` leads (started with ``start_new_session=True``), then
+    SIGKILL after ``grace`` seconds; a process that already ended is left alone."""
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+    except ProcessLookupError:
+        pass
+
+
 def wait_for_port(port: int, timeout: float = 30, process: subprocess.Popen | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
