@@ -80,18 +80,25 @@ def test_health_follows_redis_down_and_back_up(client, redis_url_setting, tmp_pa
         server.wait(timeout=10)
 
 
-def test_health_is_503_when_the_database_does_not_answer(client, monkeypatch):
-    suite_database = os.environ.get("REFLEX_DB_URL")  # set when the suite runs on PostgreSQL
-    monkeypatch.setenv("REFLEX_DB_URL", f"postgresql+psycopg://nobody@127.0.0.1:{servers.free_port()}/none")
+def _health_with_database(client, monkeypatch, url: str):
+    """``/api/health/`` answered while the app is pointed at ``url``; the suite's database (set
+    when the suite runs on PostgreSQL) is back before the test's other fixtures tear down."""
+    suite_database = os.environ.get("REFLEX_DB_URL")
+    monkeypatch.setenv("REFLEX_DB_URL", url)
     get_settings.cache_clear()
     try:
-        response = client.get("/api/health/")
+        return client.get("/api/health/")
     finally:
         if suite_database is None:
             monkeypatch.delenv("REFLEX_DB_URL")
         else:
             monkeypatch.setenv("REFLEX_DB_URL", suite_database)
         get_settings.cache_clear()
+
+
+def test_health_is_503_when_the_database_does_not_answer(client, monkeypatch):
+    url = f"postgresql+psycopg://nobody@127.0.0.1:{servers.free_port()}/none"
+    response = _health_with_database(client, monkeypatch, url)
     assert response.status_code == 503
     assert response.json() == {"status": "error", "database": "unreachable", "redis": "not configured"}
 
@@ -123,16 +130,6 @@ def test_openapi_documents_400_not_422(client):
 
 
 def test_health_is_503_when_the_database_has_no_schema(client, monkeypatch, tmp_path):
-    suite_database = os.environ.get("REFLEX_DB_URL")
-    monkeypatch.setenv("REFLEX_DB_URL", f"sqlite:///{tmp_path / 'never-migrated.db'}")
-    get_settings.cache_clear()
-    try:
-        response = client.get("/api/health/")
-    finally:
-        if suite_database is None:
-            monkeypatch.delenv("REFLEX_DB_URL")
-        else:
-            monkeypatch.setenv("REFLEX_DB_URL", suite_database)
-        get_settings.cache_clear()
+    response = _health_with_database(client, monkeypatch, f"sqlite:///{tmp_path / 'never-migrated.db'}")
     assert response.status_code == 503
     assert response.json()["database"] == "not migrated"
