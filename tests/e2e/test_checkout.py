@@ -49,6 +49,19 @@ def open_checkout(page: Page) -> None:
     expect(page.locator("dl[aria-label='Order total']")).to_contain_text("Total")
 
 
+def at_checkout(page: Page, live_user, live_product, live_server, *, price: str, stock: int, quantity: int):
+    """A signed-in customer with a saved address and ``quantity`` of a new product in the cart,
+    on /checkout: (user, product)."""
+    user, _ = live_user()
+    item = live_product(price=price, stock=stock)
+    fill_cart(live_server, user, (item, quantity))
+    with live_server.session() as session:
+        add_address(session, user)
+    sign_in(page, user)
+    open_checkout(page)
+    return user, item
+
+
 def totals(page: Page):
     return page.locator("dl[aria-label='Order total']")
 
@@ -151,13 +164,7 @@ def _choose_mobile_money(page: Page, phone: str = "024 123 4567", network: str =
 
 
 def test_mobile_money_approved_on_the_fake_provider(page: Page, live_user, live_product, live_server):
-    user, _ = live_user()
-    item = live_product(price="20.00", stock=4)
-    fill_cart(live_server, user, (item, 1))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
-    open_checkout(page)
+    user, item = at_checkout(page, live_user, live_product, live_server, price="20.00", stock=4, quantity=1)
     _choose_mobile_money(page, "0241 23456")
     page.get_by_label("Network").focus()  # leaving the field checks the number
     expect(page.get_by_role("alert").filter(has_text="Enter a Ghanaian mobile money number")).to_be_visible()
@@ -182,13 +189,7 @@ def test_mobile_money_approved_on_the_fake_provider(page: Page, live_user, live_
 
 
 def test_mobile_money_declined_then_cancelled(page: Page, live_user, live_product, live_server):
-    user, _ = live_user()
-    item = live_product(price="9.50", stock=4)
-    fill_cart(live_server, user, (item, 2))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
-    open_checkout(page)
+    user, item = at_checkout(page, live_user, live_product, live_server, price="9.50", stock=4, quantity=2)
     _choose_mobile_money(page, "020 123 4567", "Telecel Cash")
     page.get_by_role("button", name="Place order").click()
     expect(page.get_by_role("heading", name="Test payment")).to_be_visible()
@@ -215,13 +216,7 @@ def test_mobile_money_declined_then_cancelled(page: Page, live_user, live_produc
 
 
 def test_paying_again_after_a_decline(page: Page, live_user, live_product, live_server):
-    user, _ = live_user()
-    item = live_product(price="9.50", stock=4)
-    fill_cart(live_server, user, (item, 1))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
-    open_checkout(page)
+    user, item = at_checkout(page, live_user, live_product, live_server, price="9.50", stock=4, quantity=1)
     _choose_mobile_money(page)
     page.get_by_role("button", name="Place order").click()
     page.get_by_role("button", name="Decline").click()
@@ -236,13 +231,7 @@ def test_paying_again_after_a_decline(page: Page, live_user, live_product, live_
 
 
 def test_a_double_click_on_place_order_places_one_order(page: Page, live_user, live_product, live_server):
-    user, _ = live_user()
-    item = live_product(price="6.00", stock=4)
-    fill_cart(live_server, user, (item, 2))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
-    open_checkout(page)
+    user, item = at_checkout(page, live_user, live_product, live_server, price="6.00", stock=4, quantity=2)
     button = page.get_by_role("button", name="Place order")
     expect(button).to_be_enabled()
     button.evaluate("b => { b.click(); b.click(); }")  # two clicks before any re-render can disable it
@@ -253,13 +242,7 @@ def test_a_double_click_on_place_order_places_one_order(page: Page, live_user, l
 
 
 def test_a_stock_conflict_is_a_checkout_error(page: Page, live_user, live_product, live_server):
-    user, _ = live_user()
-    item = live_product(price="6.00", stock=4)
-    fill_cart(live_server, user, (item, 3))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
-    open_checkout(page)
+    user, item = at_checkout(page, live_user, live_product, live_server, price="6.00", stock=4, quantity=3)
     with live_server.session() as session:
         session.get(Product, item.id).stock = 1
     page.get_by_role("button", name="Place order").click()
