@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import reflex as rx
@@ -94,3 +94,19 @@ async def busy_call(
     finally:
         if flag is not None:
             setattr(state, flag, type(busy)())
+
+
+def load_list(state: rx.State, load: Callable[[], None], what: str) -> Iterator[None]:
+    """Refill a list screen: ``state.loading`` on (and ``state.failed`` off) while ``load`` runs,
+    shown to the browser first; an unexpected error is logged as "``what`` failed" and leaves
+    ``state.failed`` set (the screen's error state). Handlers yield what this yields."""
+    state.loading = True
+    state.failed = False
+    yield None
+    try:
+        load()
+    except Exception:
+        log.exception("%s failed", what)
+        state.failed = True
+    finally:
+        state.loading = False

@@ -5,7 +5,6 @@ Every rule is services.coupons; every change lands in the audit trail."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 from typing import Any
 
 import reflex as rx
@@ -13,13 +12,12 @@ import reflex as rx
 from ..db import session_scope, write_session
 from ..models import Coupon, User
 from ..services import coupons
-from .actions import busy_call
+from .actions import busy_call, load_list
 from .admin import NotAdmin, require_admin
 from .profile import error_text
 from .views import money_text
 from .paging import page_count, page_label
 
-log = logging.getLogger("discount_deals.admin")
 
 COUPONS_PAGE_SIZE = 20
 ALL = "all"
@@ -127,15 +125,8 @@ class AdminCouponsState(rx.State):
         self.failed = False
 
     def _fetch(self, admin: User):
-        self.loading = True
-        yield
-        try:
-            self._load_rows(admin)
-        except Exception:
-            log.exception("admin coupon list failed")
-            self.failed = True
-        finally:
-            self.loading = False
+        """Load one page; the list shows its loading state first and its error state on failure."""
+        return load_list(self, lambda: self._load_rows(admin), "admin coupon list")
 
     async def _admin_or_redirect(self):
         try:

@@ -7,7 +7,6 @@ Every event re-checks that the caller is an admin; the services check again.
 from __future__ import annotations
 
 import dataclasses
-import logging
 from datetime import date
 from urllib.parse import urlencode
 
@@ -19,13 +18,12 @@ from ..services import ServiceError, exports
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..settings import get_settings
-from .actions import busy_call
+from .actions import busy_call, load_list
 from .admin import NotAdmin, require_admin
 from .orders import OrderLineView, TimelineEntry, address_text, customer_timeline, payment_method_text, store_text
 from .views import money_text
 from .paging import page_count, page_label
 
-log = logging.getLogger("discount_deals.admin")
 
 ORDERS_PAGE_SIZE = 20
 ALL = "all"
@@ -195,16 +193,8 @@ class AdminOrdersState(rx.State):
         self.total = total
 
     def _fetch(self, admin: User):
-        self.loading = True
-        self.failed = False
-        yield
-        try:
-            self._load_rows(admin)
-        except Exception:
-            log.exception("admin order list failed")
-            self.failed = True
-        finally:
-            self.loading = False
+        """Load one page; the list shows its loading state first and its error state on failure."""
+        return load_list(self, lambda: self._load_rows(admin), "admin order list")
 
     async def _refetch(self, change):
         try:

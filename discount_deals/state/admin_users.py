@@ -11,7 +11,7 @@ import reflex as rx
 from ..db import session_scope, write_session
 from ..models import Role, User
 from ..services import users as users_service
-from .actions import busy_call
+from .actions import busy_call, load_list
 from .admin import NotAdmin, require_admin
 from .paging import page_count, page_label
 
@@ -103,17 +103,8 @@ class AdminUsersState(rx.State):
         self.total = total
 
     def _fetch(self, admin: User):
-        """Load one page; the list shows 'Loading users...' first and the error state on failure."""
-        self.loading = True
-        self.failed = False
-        yield
-        try:
-            self._load_rows(admin)
-        except Exception:
-            log.exception("admin user list failed")
-            self.failed = True
-        finally:
-            self.loading = False
+        """Load one page; the list shows its loading state first and its error state on failure."""
+        return load_list(self, lambda: self._load_rows(admin), "admin user list")
 
     @rx.event
     async def load(self):

@@ -78,3 +78,21 @@ def test_passed_exceptions_reach_the_handler_and_async_work_is_awaited():
         return 3
 
     assert "3 left" in run(state, None, fine, success=lambda n: ("Done", f"{n} left"))[-1]
+
+
+def test_load_list_shows_loading_first_and_the_error_state_on_failure(caplog):
+    from discount_deals.state.actions import load_list
+
+    state = SimpleNamespace(loading=False, failed=True, rows=[])
+    steps = load_list(state, lambda: state.rows.append("Rice"), "test list")
+    next(steps)  # the first update reaches the browser before the load
+    assert (state.loading, state.failed, state.rows) == (True, False, [])
+    assert list(steps) == []
+    assert (state.loading, state.failed, state.rows) == (False, False, ["Rice"])
+
+    def broken():
+        raise RuntimeError("database gone")
+
+    assert list(load_list(state, broken, "test list")) == [None]
+    assert (state.loading, state.failed) == (False, True)
+    assert "test list failed" in caplog.text
