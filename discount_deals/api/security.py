@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import os
@@ -219,9 +220,8 @@ class _Responder:
             # A static page sent by path (Granian's pathsend): hash the file it names.
             start, self._start = self._start, None
             headers = MutableHeaders(scope=start)
-            body = _read_file(message["path"])
             headers["Content-Security-Policy"] = content_security_policy(
-                inline_script_hashes(_decoded(body, headers.get("content-encoding", ""))), self._host
+                _file_script_hashes(message["path"], headers.get("content-encoding", "")), self._host
             )
             await self._send(start)
             await self._send(message)
@@ -243,12 +243,25 @@ class _Responder:
         await self._send({"type": "http.response.body", "body": body, "more_body": message.get("more_body", False)})
 
 
-def _read_file(path: str) -> bytes:
+def _file_script_hashes(path: str, encoding: str) -> tuple[str, ...]:
+    """The inline-script hashes of a static page file, worked out once per version of the file
+    (the build's pages are served again and again; reading, inflating and scanning them each
+    time cost more than serving them)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return ()
+    return _hashes_of_file(path, encoding, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _hashes_of_file(path: str, encoding: str, _mtime_ns: int, _size: int) -> tuple[str, ...]:
     try:
         with open(path, "rb") as handle:
-            return handle.read(MAX_HTML_BYTES)
+            body = handle.read(MAX_HTML_BYTES)
     except OSError:
-        return b""
+        return ()
+    return tuple(inline_script_hashes(_decoded(body, encoding)))
 
 
 def _decoded(body: bytes, encoding: str) -> bytes:

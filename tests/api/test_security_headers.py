@@ -227,3 +227,16 @@ def test_pictures_and_scripts_carry_only_the_headers_that_apply_to_them(client):
 )
 def test_what_counts_as_a_subresource(content_type, subresource):
     assert security.is_subresource(content_type) is subresource
+
+
+def test_a_rebuilt_page_file_gets_the_hashes_of_its_new_scripts(tmp_path):
+    """Hashes of static page files are remembered per version of the file: a rebuild that changes
+    a page's scripts changes its policy at once."""
+    page = tmp_path / "cart.html"
+    page.write_bytes(b"<html><script>one()</script></html>")
+    first = security._file_script_hashes(str(page), "")
+    assert first == tuple(security.inline_script_hashes(b"<script>one()</script>"))
+    assert security._file_script_hashes(str(page), "") == first
+    page.write_bytes(b"<html><script>second()</script></html>")
+    assert security._file_script_hashes(str(page), "") == tuple(security.inline_script_hashes(b"<script>second()</script>"))
+    assert security._file_script_hashes(str(tmp_path / "gone.html"), "") == ()
