@@ -31,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_products import _environment, start_server, stop_server  # noqa: E402
+from _harness import stop  # noqa: E402
+from api_products import _environment, start_server  # noqa: E402
 
 SEED_SCRIPT = """
 import sys, time, uuid
@@ -156,7 +157,7 @@ def run(size: int, database_url: str | None) -> dict:
             print(f"  {size:>7,} {kind:<8} {results[kind]}")
         return results
     finally:
-        stop_server(process)
+        stop(process)
 
 
 def main() -> None:

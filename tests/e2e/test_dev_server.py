@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -22,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import ROOT
-from .conftest import _free_port
+from ..support import servers
 
 STARTUP_TIMEOUT_S = 10 * 60
 
@@ -40,7 +39,7 @@ def _get(url: str) -> tuple[int, bytes]:
 @pytest.fixture
 def dev_server():
     var_dir = Path(tempfile.mkdtemp(prefix="dd-dev-"))
-    frontend, backend = _free_port(), _free_port()
+    frontend, backend = servers.free_port(), servers.free_port()
     log_path = ROOT / "test-results" / "dev-server.log"
     log_path.parent.mkdir(exist_ok=True)
     env = {
@@ -60,13 +59,7 @@ def dev_server():
         try:
             yield process, f"http://127.0.0.1:{frontend}", f"http://127.0.0.1:{backend}", log_path
         finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            servers.stop_process_group(process)
             shutil.rmtree(var_dir, ignore_errors=True)
 
 
