@@ -21,9 +21,10 @@ from fastapi import Depends, Request
 from sqlmodel import Session
 
 from ..db import session_scope, write_session
-from ..models import Role, User
-from ..services import NotAuthenticated, PermissionDenied
+from ..models import User
+from ..services import NotAuthenticated
 from ..services.auth import user_for_access_token
+from ..services.permissions import require_admin
 from ..settings import client_ip
 
 
@@ -89,9 +90,7 @@ def optional_user(request: Request) -> User | None:
 
 
 def admin_user(user: Annotated[User, Depends(current_user)]) -> User:
-    if user.role != Role.ADMIN.value:
-        raise PermissionDenied()
-    return user
+    return require_admin(user)
 
 
 CurrentUser = Annotated[User, Depends(current_user)]

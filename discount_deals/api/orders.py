@@ -15,15 +15,15 @@ from pydantic import BaseModel, Field
 
 from ..db import session_scope
 from ..models import Order
-from ..services import ValidationFailed
+from ..services import ValidationFailed, payments
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
-from ..services import payments
 from ..services.checkout import DELIVERY_METHODS, NETWORKS, PAYMENT_METHODS, CheckoutChoice, display_phone
+from ..services.order_rules import allowed_statuses, can_cancel, is_payable
 from ..services.pricing import money_str, product_price
 from .deps import CurrentUser, SessionDep, WriteSessionDep
-from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
+from .pagination import build_page, page_request
 from .response_models import OrderOut, OrderPage
 from .routing import ApiRouter
 from .schemas import absolute_url, documented
@@ -152,28 +152,20 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "payment_network": order.payment_network,
         "payment_phone": display_phone(order.payment_phone) or None,
         # Where the shopper completes the payment, while one is awaited.
-        "payment_url": absolute_url(request, order.payment_url) if order.payment_url and lifecycle_payable(order)
+        "payment_url": absolute_url(request, order.payment_url) if order.payment_url and is_payable(order)
         else None,
         "payment_due_at": order.payment_due_at.isoformat() if order.payment_due_at else None,
-        "can_cancel": order.status == "pending",
+        "can_cancel": can_cancel(order),
         "created_at": order.created_at.isoformat(),
         "updated_at": order.updated_at.isoformat(),
     }
     if admin:
         data["attention"] = order.attention
         data["attention_note"] = order.attention_note or None
-        data["next_statuses"] = lifecycle.allowed_statuses(order)
+        data["next_statuses"] = allowed_statuses(order)
     if history is not None:
         data["history"] = [event_json(event, with_actor=admin) for event in history]
     return data
-
-
-def lifecycle_payable(order: Order) -> bool:
-    return (
-        order.payment_method == "mobile_money"
-        and order.status == "pending"
-        and order.payment_status in ("awaiting_payment", "failed")
-    )
 
 
 def _placed_json(request: Request, order: Order) -> dict:

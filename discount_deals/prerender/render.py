@@ -16,7 +16,7 @@ from sqlmodel import Session
 from .. import routes
 from ..plugins import PRODUCT_SHELL_PATH
 from ..services import NotFound, catalog
-from ..services.pricing import effective_price
+from ..services.pricing import money_str, product_price
 from ..services.related import related_products
 from ..settings import get_settings
 from ..state.views import category_listing_path, product_path, product_view, whatsapp_share_url
@@ -134,7 +134,7 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
     image = view.image_url if view.image_url.startswith(("http://", "https://")) else base + view.image_url
     related = [product_view(p, c) for p, c in related_products(session, item)]
     settings = get_settings()
-    price = f"{effective_price(item.price, item.discount_price):.2f}"
+    price = money_str(product_price(item).unit_price)  # the discount only inside its window
     saving = f" (was {view.original_text}, save {view.discount_percent}%)" if view.has_discount else ""
     description = heads.shorten(f"{item.name} for {view.price_text}{saving} at Discount Deals. {item.description}")
     title = f"{item.name} | Discount Deals"

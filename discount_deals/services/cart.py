@@ -6,7 +6,9 @@ line or cart is reported as not found. Guests keep their cart in the browser.
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -17,10 +19,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Cart, CartItem, Category, Product, User
-from . import NotFound, ValidationFailed
+from . import NotFound, ServiceError, ValidationFailed
 from .catalog import is_visible
 from .permissions import require_user
 from .pricing import CartTotals, cart_totals, money, priced_line, product_price
+
+log = logging.getLogger("discount_deals.cart")
 
 _WHOLE_NUMBER = re.compile(r"-?\d{1,9}")
 
@@ -188,6 +192,24 @@ def set_quantity(session: Session, user: User, item_id: str, quantity: Any) -> C
     return line
 
 
+def merge_guest_cart(session: Session, user: User, lines: Iterable[tuple[str, int]]) -> int:
+    """Copy a guest's cart (``(product_id, quantity)`` pairs) into the user's cart after login or
+    registration (SPEC §4): line by line, merging quantities; a line the rules refuse (sold out,
+    unknown product, more than the stock) is skipped and the others still go in. Returns how
+    many lines went in."""
+    require_user(user)
+    merged = 0
+    for product_id, quantity in lines:
+        try:
+            with session.begin_nested():  # a refused line leaves nothing behind
+                add_item(session, user, product_id, quantity)
+        except ServiceError as exc:
+            log.info("guest cart line not merged: %s", exc.detail)
+        else:
+            merged += 1
+    return merged
+
+
 def remove_item(session: Session, user: User, item_id: str) -> None:
     """Remove one of the user's lines (404 for anyone else's)."""
     session.delete(_own_line(session, user, item_id))
@@ -202,8 +224,3 @@ def clear_cart(session: Session, user: User, cart_id: str | None = None) -> None
     if cart is not None:
         session.execute(delete(CartItem).where(CartItem.cart_id == cart.id))
         session.flush()
-
-
-def cart_summary(session: Session, user: User) -> CartTotals:
-    """The order summary of the user's cart (SPEC §9), from services.pricing."""
-    return cart_totals(priced_line(line.product, line.quantity) for line in cart_lines(session, user))

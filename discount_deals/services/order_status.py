@@ -23,7 +23,6 @@ from sqlmodel import Session, select
 from ..db import write_session
 from ..models import (
     Attention,
-    DeliveryMethod,
     Order,
     OrderEvent,
     OrderItem,
@@ -34,6 +33,13 @@ from ..models import (
     User,
 )
 from . import Conflict, NotFound, ValidationFailed, audit, coupons
+from .order_rules import (
+    ADMIN_TRANSITIONS,
+    CUSTOMER_TRANSITIONS,
+    cancel_problem,
+    refund_due_on_cancel,
+    transition_problem,
+)
 from .permissions import require_admin, require_user
 
 log = logging.getLogger("discount_deals.orders")
@@ -59,18 +65,7 @@ ATTENTION_LABELS: dict[str, str] = {
     Attention.AMOUNT_MISMATCH.value: "Payment amount does not match",
     Attention.REFUND_DUE.value: "Refund due",
 }
-# Where an admin may move an order. Shipping applies to home delivery, "ready for pickup" to
-# pickup orders (see _check_transition); delivered and cancelled are final.
-ADMIN_TRANSITIONS: dict[str, tuple[str, ...]] = {
-    S.PENDING.value: (S.PROCESSING.value, S.CANCELLED.value),
-    S.PROCESSING.value: (S.SHIPPED.value, S.READY_FOR_PICKUP.value, S.CANCELLED.value),
-    S.SHIPPED.value: (S.DELIVERED.value,),
-    S.READY_FOR_PICKUP.value: (S.DELIVERED.value,),
-}
-# A customer may cancel only what nobody has started preparing.
-CUSTOMER_TRANSITIONS: dict[str, tuple[str, ...]] = {S.PENDING.value: (S.CANCELLED.value,)}
 FINISHED = frozenset({S.DELIVERED.value, S.COMPLETED.value})
-SETTLED = frozenset({PaymentStatus.PAY_ON_DELIVERY.value, PaymentStatus.PAID.value})
 PROVIDER = "payment provider"
 SHOP = "Discount Deals"
 
@@ -154,27 +149,6 @@ def flag(session: Session, order: Order, code: str | None, note: str, *, actor: 
                  note=note)
 
 
-def allowed_statuses(order: Order, transitions: dict[str, tuple[str, ...]] = ADMIN_TRANSITIONS) -> list[str]:
-    """The statuses the order may move to next (only those its delivery method and payment allow)."""
-    return [to for to in transitions.get(order.status, ()) if _transition_problem(order, to, transitions) is None]
-
-
-def _transition_problem(order: Order, to_status: str, transitions: dict[str, tuple[str, ...]]) -> str | None:
-    previous = order.status
-    if to_status not in transitions.get(previous, ()):
-        return f"Cannot change an order from {previous} to {to_status}."
-    pickup = order.delivery_method == DeliveryMethod.PICKUP.value
-    if to_status == S.SHIPPED.value and pickup:
-        return "A pickup order is not shipped: mark it ready for pickup."
-    if to_status == S.READY_FOR_PICKUP.value and not pickup:
-        return "A home-delivery order is shipped, not collected."
-    if to_status == S.PROCESSING.value and order.payment_status not in SETTLED:
-        return "This order has not been paid yet."
-    if to_status == S.PROCESSING.value and order.attention:
-        return "This order is waiting for an admin to check its payment."
-    return None
-
-
 def _restock(session: Session, order: Order) -> None:
     quantities = session.exec(
         select(OrderItem.product_id, OrderItem.quantity).where(
@@ -206,7 +180,7 @@ def change_status(
     if to_status not in valid or to_status == S.COMPLETED.value:
         message = f"Status must be one of: {', '.join(s for s in valid if s != S.COMPLETED.value)}."
         raise ValidationFailed(message, fields={"status": [message]}, code="status_invalid")
-    problem = _transition_problem(order, to_status, transitions)
+    problem = transition_problem(order, to_status, transitions)
     if problem is not None:
         raise ValidationFailed(problem, fields={"status": [problem]}, code="transition")
     previous = order.status
@@ -223,7 +197,7 @@ def change_status(
     if to_status == S.CANCELLED.value:
         _restock(session, order)
         coupons.release(session, order.coupon_code)  # the coupon's use goes back too
-        if order.payment_status == PaymentStatus.PAID.value or order.attention == Attention.AMOUNT_MISMATCH.value:
+        if refund_due_on_cancel(order):
             flag(session, order, Attention.REFUND_DUE.value,
                  "The order was cancelled after money was received: refund the customer.", actor=actor, label=label)
         elif order.payment_status == PaymentStatus.AWAITING_PAYMENT.value:
@@ -259,10 +233,9 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
     order = session.get(Order, order_id) if isinstance(order_id, str) else None
     if order is None or order.user_id != user.id:
         raise NotFound("Order not found.")
-    if order.status != S.PENDING.value:
-        if order.status == S.CANCELLED.value:
-            raise Conflict("This order is already cancelled.", code="not_cancellable")
-        raise Conflict("This order is being prepared and can no longer be cancelled.", code="not_cancellable")
+    problem = cancel_problem(order)
+    if problem is not None:
+        raise Conflict(problem, code="not_cancellable")
     try:
         return change_status(session, order, S.CANCELLED.value, actor=user, transitions=CUSTOMER_TRANSITIONS,
                              note="Cancelled by the customer")

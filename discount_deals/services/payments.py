@@ -39,13 +39,14 @@ from urllib.parse import quote
 import httpx
 from sqlmodel import Session, select
 
+from .. import bounded_json
 from ..db import session_scope, write_session
 from ..models import Attention, Order, OrderStatus, Payment, PaymentMethod, PaymentStatus, User
-from .. import bounded_json
 from ..settings import get_settings
 from . import Conflict, NotFound, ServiceError, ValidationFailed
 from . import order_status as lifecycle
 from .checkout import NETWORKS, display_phone
+from .order_rules import payment_problem
 from .permissions import require_user
 from .pricing import format_money, from_minor_units, minor_units
 
@@ -375,18 +376,6 @@ def send_to_provider(order_id: str, reference: str, *, site_origin: str) -> str 
     return url
 
 
-def _payable(order: Order) -> str | None:
-    if order.payment_method != PaymentMethod.MOBILE_MONEY.value:
-        return "This order is paid on delivery."
-    if order.status != OrderStatus.PENDING.value:
-        return "This order can no longer be paid."
-    if order.payment_status not in (PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value):
-        return "This order is already paid."
-    if order.attention:
-        return "This order's payment is being checked by our team."
-    return None
-
-
 def begin_payment(user: User | None, order_id: str, *, site_origin: str) -> tuple[Order, str | None]:
     """Start a new charge for one of the user's unpaid mobile-money orders (after a decline or an
     abandoned payment page). 404 for others' orders, 409 (``not_payable``) when nothing is owed;
@@ -396,7 +385,7 @@ def begin_payment(user: User | None, order_id: str, *, site_origin: str) -> tupl
         order = session.get(Order, order_id) if isinstance(order_id, str) else None
         if order is None or order.user_id != user.id:
             raise NotFound("Order not found.")
-        problem = _payable(order)
+        problem = payment_problem(order)
         if problem:
             raise Conflict(problem, code="not_payable")
         payment = open_payment(session, order)

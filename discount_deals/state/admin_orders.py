@@ -17,13 +17,13 @@ from ..models import Attention, DeliveryMethod, OrderStatus, PaymentStatus, User
 from ..services import ServiceError, exports
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
+from ..services.order_rules import allowed_statuses
 from ..settings import get_settings
 from .actions import busy_call, load_list
 from .admin import NotAdmin, require_admin
 from .orders import OrderLineView, TimelineEntry, address_text, customer_timeline, payment_method_text, store_text
-from .views import money_text
 from .paging import page_count, page_label
-
+from .views import money_text
 
 ORDERS_PAGE_SIZE = 20
 ALL = "all"
@@ -349,7 +349,7 @@ class AdminOrdersState(rx.State):
         self.timeline = customer_timeline(order, events, admin=True)
         self.actions = [
             StatusAction(status=s, label=ACTION_LABELS.get(s, s), danger=s == OrderStatus.CANCELLED.value)
-            for s in lifecycle.allowed_statuses(order)
+            for s in allowed_statuses(order)
         ]
         self.confirming = ""
 

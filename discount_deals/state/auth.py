@@ -76,15 +76,9 @@ def _register(data: dict[str, Any], client: str | None = None) -> User:
 
 
 def _push_guest_cart(user: User, entries: list[dict]) -> None:
-    """Copy the guest cart to the user's server cart, line by line; a line that fails is skipped."""
-    for entry in entries:
-        try:
-            with write_session() as session:
-                cart_service.add_item(session, user, entry["product"]["id"], entry["quantity"])
-        except ServiceError as exc:
-            log.info("guest cart line not merged: %s", exc.detail)
-        except Exception:
-            log.exception("guest cart line not merged")
+    """Runs in a worker thread: the guest cart goes into the user's server cart (services.cart)."""
+    with write_session() as session:
+        cart_service.merge_guest_cart(session, user, [(e["product"]["id"], e["quantity"]) for e in entries])
 
 
 class LoginState(rx.State):

@@ -22,11 +22,11 @@ import reflex as rx
 from .. import routes
 from ..db import session_scope, write_session
 from ..models import Attention, DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
-from ..services import ServiceError
+from ..services import ServiceError, payments
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
-from ..services import payments
 from ..services.checkout import NETWORKS, display_phone
+from ..services.order_rules import can_cancel, is_payable
 from ..services.pricing import money_str
 from ..settings import get_settings
 from .actions import busy_call
@@ -239,15 +239,6 @@ def store_text(store: dict | None) -> str:
     return ", ".join(str(store.get(key)) for key in ("address", "city") if store.get(key))
 
 
-def can_pay(order: Order) -> bool:
-    return (
-        order.payment_method == PaymentMethod.MOBILE_MONEY.value
-        and order.status == OrderStatus.PENDING.value
-        and order.payment_status in (PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value)
-        and not order.attention
-    )
-
-
 CHECK_ATTEMPTS = 5
 CHECK_PAUSE_S = 2.0
 
@@ -378,7 +369,7 @@ class OrderDetailState(rx.State):
         self.payment_status_text = lifecycle.payment_label(order)
         self.payment_reference = order.payment_reference or ""
         self.payment_due_text = (
-            order.payment_due_at.strftime("%H:%M UTC, %d %b") if order.payment_due_at and can_pay(order) else ""
+            order.payment_due_at.strftime("%H:%M UTC, %d %b") if order.payment_due_at and is_payable(order) else ""
         )
         self.refund_text = (
             f"A refund of {money_text(order.total)} is due to you: our team will send it back to your mobile money."
@@ -386,8 +377,8 @@ class OrderDetailState(rx.State):
             else ""
         )
         self.timeline = customer_timeline(order, events)
-        self.can_cancel = order.status == OrderStatus.PENDING.value
-        self.can_pay = can_pay(order)
+        self.can_cancel = can_cancel(order)
+        self.can_pay = is_payable(order)
 
     @rx.event(background=True)
     async def check_payment(self):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,19 @@ def test_an_out_of_stock_product_is_offered_as_out_of_stock(client, build, catal
     html = client.get(f"/products/{catalogue['oil'].id}").text
     assert _json_ld(html)["offers"]["availability"] == "https://schema.org/OutOfStock"
     assert "Out of Stock</button>" in html and "Out of stock" in html
+
+
+@pytest.mark.parametrize("window", ["scheduled", "expired"])
+def test_a_discount_outside_its_window_is_not_advertised(client, build, make_product, window):
+    now = datetime.now(UTC)
+    start, end = (now + timedelta(days=3), None) if window == "scheduled" else (now - timedelta(days=9), now - timedelta(days=2))
+    product = make_product("Palm Oil 5L", "25.00", "10.00", discount_start=start, discount_end=end)
+    html = client.get(f"/products/{product.id}").text
+    assert _meta(html, "product:price:amount") == "25.00"
+    assert _json_ld(html)["offers"]["price"] == "25.00"
+    assert _meta(html, "description").startswith("Palm Oil 5L for $25.00 at Discount Deals")
+    assert "$10.00" not in html and "You save" not in html
+    assert client.get(f"/api/products/{product.id}").json()["data"]["discount_state"] == window
 
 
 def test_currency_code_and_public_url_come_from_the_settings(client, build, catalogue, monkeypatch):

@@ -160,7 +160,7 @@ def test_a_replayed_failure_is_recorded_once(client, momo_order):
     assert payment_events(momo_order["id"]) == ["failed"]
 
 
-def test_another_amount_flags_the_order_instead_of_paying_it(client, admin_headers, momo_order):
+def test_another_amount_flags_the_order_instead_of_paying_it(client, admin_headers, customer_headers, momo_order):
     reference = momo_order["payment_reference"]
     response = post_webhook(client, "charge.success", reference, minor(momo_order["total"]) - 100)
     assert response.status_code == 200
@@ -172,6 +172,12 @@ def test_another_amount_flags_the_order_instead_of_paying_it(client, admin_heade
     # A replay does not flag it twice, and a correct amount afterwards does not override the check.
     assert post_webhook(client, "charge.success", reference, minor(momo_order["total"])).json()["outcome"] == "duplicate"
     assert [e.to_value for e in events(momo_order["id"], "attention")] == ["amount_mismatch"]
+    # The shopper is not offered to pay it again while our team checks it (services/order_rules.py),
+    # and the API refuses a new charge for the same reason.
+    seen = client.get(f"/api/orders/{momo_order['id']}/", headers=customer_headers).json()
+    assert (seen["payment_url"], seen["can_cancel"]) == (None, True)
+    again = client.post(f"/api/orders/{momo_order['id']}/pay/", headers=customer_headers)
+    assert again.status_code == 409
     # The back office finds it; it cannot be processed until an admin acts.
     flagged = client.get("/api/admin/orders/", params={"attention": "1"}, headers=admin_headers).json()
     assert [o["id"] for o in flagged["results"]] == [momo_order["id"]]

@@ -9,6 +9,7 @@ import pytest
 from discount_deals.db import session_scope
 from discount_deals.services import NotAuthenticated, NotFound, ValidationFailed
 from discount_deals.services import cart as cart_service
+from discount_deals.services import checkout as checkout_service
 from discount_deals.services import favourites as favourite_service
 from discount_deals.services.cart import parse_quantity
 
@@ -37,7 +38,8 @@ def test_every_cart_function_needs_a_user(session):
         lambda: cart_service.set_quantity(session, None, "i", 1),
         lambda: cart_service.remove_item(session, None, "i"),
         lambda: cart_service.clear_cart(session, None),
-        lambda: cart_service.cart_summary(session, None),
+        lambda: cart_service.merge_guest_cart(session, None, [("p", 1)]),
+        lambda: checkout_service.quote(session, None),
         lambda: favourite_service.list_favourites(session, None),
         lambda: favourite_service.add_favourite(session, None, "p"),
         lambda: favourite_service.remove_favourite(session, None, "p"),
@@ -56,7 +58,7 @@ def test_cart_lines_and_summary(customer, make_product):
         cart_service.add_item(session, customer, rice.id, 1)
     with session_scope() as session:
         lines = cart_service.cart_lines(session, customer)
-        summary = cart_service.cart_summary(session, customer)
+        summary = checkout_service.quote(session, customer).totals
     assert [(line.product.name, line.quantity, line.unit_price, line.original_price) for line in lines] == [
         ("Rice", 3, Decimal("8.00"), Decimal("10.00")),
         ("Oil", 1, Decimal("12.50"), Decimal("12.50")),
@@ -118,3 +120,21 @@ def test_favourites_service(customer, make_product):
             favourite_service.remove_favourite(session, customer, first.id)
         with pytest.raises(NotFound):
             favourite_service.add_favourite(session, customer, "no-such-product")
+
+
+def test_a_guest_cart_merges_line_by_line_and_skips_what_the_rules_refuse(customer, make_product):
+    rice = make_product(name="Rice", price="10.00", stock=5)
+    sold_out = make_product(name="Sugar", price="3.00", stock=0)
+    oil = make_product(name="Oil", price="12.50", stock=2)
+    with session_scope() as session:
+        cart_service.add_item(session, customer, rice.id, 1)
+    with session_scope() as session:
+        merged = cart_service.merge_guest_cart(
+            session, customer,
+            [(rice.id, 2), (sold_out.id, 1), ("no-such-product", 1), (oil.id, 3), (oil.id, 2)],
+        )
+    assert merged == 2
+    with session_scope() as session:
+        lines = cart_service.cart_lines(session, customer)
+    # Rice merges into the existing line; three oils are more than the stock, two fit.
+    assert sorted((line.product.name, line.quantity) for line in lines) == [("Oil", 2), ("Rice", 3)]
