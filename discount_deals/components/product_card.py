@@ -6,7 +6,7 @@ import reflex as rx
 
 from ..state.cart import CartState
 from ..state.favorites import FavoritesState
-from ..state.views import ProductView
+from ..display import ProductView
 from . import card_style as S
 from .ui import icon
 

@@ -12,7 +12,7 @@ from html import escape
 
 from ..components import card_style as S
 from ..components.ui import button_class
-from ..state.views import ProductView
+from ..display import ProductView
 
 
 def _e(value: object) -> str:

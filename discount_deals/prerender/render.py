@@ -19,7 +19,7 @@ from ..services import NotFound, catalog
 from ..services.pricing import money_str, product_price
 from ..services.related import related_products
 from ..settings import get_settings
-from ..state.views import category_listing_path, product_path, product_view, whatsapp_share_url
+from ..display import category_listing_path, product_path, product_view, whatsapp_share_url
 from . import head as heads
 from . import markup
 from .shell import Fill, fill, load_shell

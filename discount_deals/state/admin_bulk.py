@@ -22,7 +22,7 @@ from ..settings import get_settings
 from .actions import toast
 from .admin import NotAdmin, require_admin
 from .admin_catalog import AdminCategoriesState, AdminProductRow, AdminProductsState
-from .views import money_text
+from ..display import money_text
 
 log = logging.getLogger("discount_deals.admin")
 

@@ -20,7 +20,7 @@ from ..services import ServiceError, exports, pricing
 from ..services import catalog
 from .actions import busy_call
 from .admin import NotAdmin, require_admin
-from .views import money_text
+from ..display import money_text
 from .paging import page_count, page_label
 
 log = logging.getLogger("discount_deals.admin")

@@ -15,7 +15,7 @@ from ..services import coupons
 from .actions import busy_call, load_list
 from .admin import NotAdmin, require_admin
 from .profile import error_text
-from .views import money_text
+from ..display import money_text
 from .paging import page_count, page_label
 
 

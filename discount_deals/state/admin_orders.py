@@ -23,7 +23,7 @@ from .actions import busy_call, load_list
 from .admin import NotAdmin, require_admin
 from .orders import OrderLineView, TimelineEntry, address_text, customer_timeline, payment_method_text, store_text
 from .paging import page_count, page_label
-from .views import money_text
+from ..display import money_text
 
 ORDERS_PAGE_SIZE = 20
 ALL = "all"

@@ -14,7 +14,7 @@ from ..services import catalog, reports
 from .actions import busy_call
 from .admin import NotAdmin, require_admin
 from .admin_catalog import restock_fields
-from .views import money_text
+from ..display import money_text
 
 log = logging.getLogger("discount_deals.admin")
 

@@ -21,7 +21,7 @@ from ..services import catalog
 from ..services.pricing import PricedLine, cart_totals, priced_line
 from .actions import busy_call
 from .session import SessionExpired, SessionState
-from .views import money_text, product_snapshot
+from ..display import money_text, product_snapshot
 
 log = logging.getLogger("discount_deals.cart")
 

@@ -16,7 +16,7 @@ from ..db import session_scope
 from ..services import ServiceError
 from ..services import catalog
 from ..settings import get_settings
-from .views import ProductView, product_view
+from ..display import ProductView, product_view
 
 log = logging.getLogger("discount_deals.catalog")
 

@@ -31,7 +31,7 @@ from .cart import CartState
 from .orders import OrdersState
 from .profile import error_text
 from .session import SessionExpired, SessionState
-from .views import money_text
+from ..display import money_text
 
 log = logging.getLogger("discount_deals.checkout")
 

@@ -16,7 +16,7 @@ from ..services import ServiceError
 from ..services import catalog
 from ..services import favourites as favourites_service
 from .session import SessionExpired, SessionState
-from .views import ProductView, product_snapshot, product_view
+from ..display import ProductView, product_snapshot, product_view
 
 log = logging.getLogger("discount_deals.favorites")
 

@@ -31,7 +31,7 @@ from ..services.pricing import money_str
 from ..settings import get_settings
 from .actions import busy_call
 from .session import SessionExpired, SessionState
-from .views import money_text
+from ..display import money_text
 
 log = logging.getLogger("discount_deals.orders")
 

@@ -15,7 +15,7 @@ from ..services import NotFound
 from ..services import catalog
 from ..services.related import related_products
 from .cart import CartState
-from .views import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
+from ..display import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
 
 log = logging.getLogger("discount_deals.pages")
 

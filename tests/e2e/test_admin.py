@@ -583,7 +583,7 @@ def test_overview_figures_match_seeded_orders(page: Page, live_user, live_server
 
     from discount_deals.models import Order, OrderItem
     from discount_deals.services import reports
-    from discount_deals.state.views import money_text
+    from discount_deals.display import money_text
 
     item = live_product(price="12.50", stock=2, name=unique("Overview Best Seller"))
     buyer, _ = live_user()

@@ -14,7 +14,7 @@ from discount_deals.prerender import head as heads
 from discount_deals.prerender import markup
 from discount_deals.prerender.shell import Fill, ShellError, _script_json, defer_boot, fill
 from discount_deals.public_url import absolute_url, public_base_url
-from discount_deals.state.views import ProductView, whatsapp_share_url
+from discount_deals.display import ProductView, whatsapp_share_url
 
 # The shape of a page React Router pre-renders (head, streamed body, boot module).
 SHELL = (

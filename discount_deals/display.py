@@ -1,4 +1,4 @@
-"""Plain view objects that state classes hold: only what a screen shows, already formatted.
+"""Plain view objects that screens show (state classes and the first HTML alike): already formatted.
 
 Conversions from models live here so that pages never see models and every price is
 formatted by services.pricing.
@@ -10,10 +10,10 @@ import dataclasses
 from decimal import Decimal
 from urllib.parse import quote
 
-from .. import routes
-from ..models import Category, Product
-from ..services.pricing import format_money, product_price
-from ..settings import get_settings
+from . import routes
+from .models import Category, Product
+from .services.pricing import format_money, product_price
+from .settings import get_settings
 
 
 STAR = "\u2605"  # ★
