@@ -22,7 +22,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import multiprocessing
 import os
 import subprocess
 import sys
@@ -50,10 +49,10 @@ def frontend_address(public_url: str, port: int) -> str:
 
 
 def frontend_fingerprint(root: Path = PROJECT_DIR) -> str:
-    from reflex_base import constants
+    from .reflex_adapter import reflex_version
 
     digest = hashlib.sha256()
-    digest.update(f"reflex {constants.Reflex.VERSION}\n".encode())
+    digest.update(f"reflex {reflex_version()}\n".encode())
     for name in FRONTEND_ENV:
         digest.update(f"{name}={os.environ.get(name, '')}\n".encode())
     for entry in FRONTEND_INPUTS:
@@ -179,24 +178,14 @@ def _run_production(plan: Plan, host: str, port: int) -> int:
     from granian.constants import Interfaces
     from granian.log import LogLevels
     from granian.server import Server
-    from reflex.utils import exec as reflex_exec
-
+    from . import reflex_adapter
     from .logs import ACCESS_FORMAT, server_logging_config
 
-    from reflex_base import constants
-    from reflex_base.environment import environment
-
-    environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
-    environment.REFLEX_SKIP_COMPILE.set(True)  # the frontend is built (step 4); workers only serve it
-    environment.REFLEX_MOUNT_FRONTEND_COMPILED_APP.set(True)
+    reflex_adapter.serve_built_frontend()  # the frontend is built (step 4); workers only serve it
     os.environ.update(REFLEX_FRONTEND_PORT=str(port), REFLEX_BACKEND_PORT=str(port))
     # As `reflex run --env prod` does: import the app once here so forked workers share it and a
     # replacement worker starts in a moment.
-    start_method = reflex_exec._backend_start_method()
-    if start_method is not None:
-        multiprocessing.set_start_method(start_method, force=True)
-        if start_method == "fork" and not reflex_exec._preload_for_fork(None):
-            multiprocessing.set_start_method("spawn", force=True)
+    reflex_adapter.choose_worker_start_method()
     server = Server(
         target=APP_TARGET,
         factory=True,

@@ -18,10 +18,9 @@ log = logging.getLogger("discount_deals.lifespan")
 
 @contextlib.asynccontextmanager
 async def migrate_in_development() -> AsyncIterator[None]:
-    from reflex_base import constants
-    from reflex_base.environment import environment
+    from .reflex_adapter import is_dev_mode
 
-    if environment.REFLEX_ENV_MODE.get() == constants.Env.DEV:
+    if is_dev_mode():
         from .migrations import upgrade_head
 
         outcome = await asyncio.to_thread(upgrade_head)

@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..reflex_adapter import declared_env_mode
 from ..settings import get_settings
 
 PERMISSIONS_POLICY = (
@@ -122,7 +123,7 @@ def is_same_origin(origin: str, host_header: str | None) -> bool:
 
 def dev_origins() -> tuple[str, ...]:
     """In ``reflex run`` development mode the pages come from the dev server on another port."""
-    if os.environ.get("REFLEX_ENV_MODE", "").lower() == "dev":
+    if declared_env_mode() == "dev":
         return ("http://localhost:3000", "http://127.0.0.1:3000")
     return ()
 

@@ -80,14 +80,9 @@ class ShellError(Exception):
 
 def static_dir() -> Path | None:
     """The folder the production build serves, or None when there is no production build."""
-    try:
-        from reflex.config import get_config
-        from reflex.utils import prerequisites
-        from reflex_base import constants
-    except ImportError:  # pragma: no cover - Reflex is a dependency
-        return None
-    folder = prerequisites.get_web_dir() / constants.Dirs.STATIC / get_config().frontend_path.strip("/")
-    return folder if folder.is_dir() else None
+    from ..reflex_adapter import static_dir as built_static_dir
+
+    return built_static_dir()
 
 
 @lru_cache(maxsize=16)

@@ -1,0 +1,73 @@
+"""Every use of Reflex that is not its public ``rx`` API, in one place.
+
+The launcher serves the app as ``reflex run --env prod`` does, and the first-HTML renderer reads
+the pages Reflex pre-rendered; both need functions and settings Reflex does not document. They are
+wrapped here so that a Reflex upgrade that renames or removes one breaks this module (and its
+test, ``tests/unit/test_reflex_adapter.py``), not code spread over the app.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def is_dev_mode() -> bool:
+    """Whether Reflex considers this process a development server (``reflex run --env dev``; also
+    when no mode was set at all, Reflex's own default)."""
+    from reflex_base import constants
+    from reflex_base.environment import environment
+
+    return environment.REFLEX_ENV_MODE.get() == constants.Env.DEV
+
+
+def declared_env_mode() -> str | None:
+    """The mode Reflex was explicitly told (``"dev"`` or ``"prod"``), or None when none was set."""
+    from reflex_base.environment import environment
+
+    variable = environment.REFLEX_ENV_MODE
+    return variable.get().value if variable.is_set() else None
+
+
+def reflex_version() -> str:
+    from reflex_base import constants
+
+    return constants.Reflex.VERSION
+
+
+def static_dir() -> Path | None:
+    """The folder the production build serves, or None when there is no production build."""
+    from reflex.config import get_config
+    from reflex.utils import prerequisites
+    from reflex_base import constants
+
+    folder = prerequisites.get_web_dir() / constants.Dirs.STATIC / get_config().frontend_path.strip("/")
+    return folder if folder.is_dir() else None
+
+
+def serve_built_frontend() -> None:
+    """Set this process up as ``reflex run --env prod`` does for its workers: production mode, the
+    frontend already compiled (workers only serve it) and mounted on the backend's port."""
+    from reflex_base import constants
+    from reflex_base.environment import environment
+
+    environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
+    environment.REFLEX_SKIP_COMPILE.set(True)
+    environment.REFLEX_MOUNT_FRONTEND_COMPILED_APP.set(True)
+
+
+def choose_worker_start_method() -> str | None:
+    """Pick how worker processes start, as ``reflex run`` does: forked from a parent that has
+    imported the app once (a replacement worker starts in a moment), else spawned. Returns the
+    method set, or None when Reflex leaves the platform's default."""
+    import multiprocessing
+
+    from reflex.utils import exec as reflex_exec
+
+    start_method = reflex_exec._backend_start_method()
+    if start_method is None:
+        return None
+    multiprocessing.set_start_method(start_method, force=True)
+    if start_method == "fork" and not reflex_exec._preload_for_fork(None):
+        multiprocessing.set_start_method("spawn", force=True)
+        return "spawn"
+    return start_method
