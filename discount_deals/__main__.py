@@ -19,6 +19,7 @@ from datetime import date
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from .services import ServiceError
+from .settings import ServerSettings, server_settings
 
 
 def _migrate(_args: argparse.Namespace) -> str:
@@ -30,7 +31,10 @@ def _migrate(_args: argparse.Namespace) -> str:
 def _serve(args: argparse.Namespace) -> str:
     from .launcher import serve
 
-    status = serve(host=args.host, port=args.port, workers=args.workers, dev=args.dev, seed=args.seed_demo_if_empty)
+    status = serve(
+        server=server_settings(), host=args.host, port=args.port, workers=args.workers, dev=args.dev,
+        seed=args.seed_demo_if_empty,
+    )
     raise SystemExit(status)
 
 
@@ -39,7 +43,7 @@ def _build_frontend(args: argparse.Namespace) -> str:
     from .launcher import ensure_frontend, frontend_address
     from .preflight import check_public_url
 
-    public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
+    public_url = server_settings().public_url
     problems = check_public_url(public_url)
     if problems:
         raise ConfigProblems(problems)
@@ -56,7 +60,7 @@ def _backup(args: argparse.Namespace) -> str:
 def _check_config(args: argparse.Namespace) -> str:
     from .preflight import plan_server
 
-    plan = plan_server(production=not args.dev, workers=args.workers)
+    plan = plan_server(production=not args.dev, workers=args.workers, server=server_settings())
     for line in plan.summary():
         print(line)
     if plan.problems:
@@ -218,18 +222,20 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(server: ServerSettings | None = None) -> argparse.ArgumentParser:
+    """The command line; ``server`` (default: the environment now) gives the defaults of --host and --port."""
+    server = server if server is not None else server_settings()
     parser = _OneLineParser(prog="python -m discount_deals", description="Discount Deals administration")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
     serve = sub.add_parser("serve", help="check the configuration, migrate, build the frontend if needed, serve")
-    serve.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
-    serve.add_argument("--port", type=_port, default=os.environ.get("PORT", "3000"))
+    serve.add_argument("--host", default=server.host)
+    serve.add_argument("--port", type=_port, default=server.port)
     serve.add_argument("--workers", type=_workers, default=None, help="worker processes (default: GRANIAN_WORKERS)")
     serve.add_argument("--dev", action="store_true", help="development server with hot reload (reflex run)")
     serve.add_argument("--seed-demo-if-empty", action="store_true", help="add the demo catalogue to an empty database")
     serve.set_defaults(run=_serve, prints_database=False)
     build = sub.add_parser("build-frontend", help="build the production frontend if its inputs changed")
-    build.add_argument("--port", type=_port, default=os.environ.get("PORT", "3000"))
+    build.add_argument("--port", type=_port, default=server.port)
     build.set_defaults(run=_build_frontend, prints_database=False)
     backup = sub.add_parser("backup", help="copy the database while the shop runs (SQLite online backup, pg_dump)")
     backup.add_argument("destination", help="file to write (must not exist)")
@@ -268,18 +274,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _database_line() -> list[str]:
+def _database_line(server: ServerSettings) -> list[str]:
     """Print the database this command uses; return problems with its URL or the settings."""
     from .preflight import check_database_url
-    from .settings import get_settings, normalize_database_url, redact_url
+    from .settings import get_settings, redact_url
 
-    raw = os.environ.get("REFLEX_DB_URL", "").strip()
+    raw = server.database_url
     if raw:
         url, _kind, problems = check_database_url(raw)
         print(f"Database: {redact_url(url)}")
         if problems:
             return problems
-        os.environ["REFLEX_DB_URL"] = normalize_database_url(raw)
+        # Handed on normalised (psycopg 3) to Reflex, whose config reads REFLEX_DB_URL itself.
+        os.environ["REFLEX_DB_URL"] = url
     try:
         settings = get_settings()
     except (ValueError, RuntimeError, OSError) as exc:
@@ -294,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], str] = args.run
     if getattr(args, "prints_database", True):
-        problems = _database_line()
+        problems = _database_line(server_settings())
         if problems:
             for problem in problems:
                 print(f"error: {problem}", file=sys.stderr)

@@ -28,15 +28,14 @@ import sys
 from pathlib import Path
 
 from .preflight import Plan, plan_server
-from .settings import PROJECT_DIR
+from .reflex_adapter import BUILT_INDEX_PAGE
+from .settings import PROJECT_DIR, ServerSettings, frontend_build_environment, get_settings
 
 APP_TARGET = "discount_deals.discount_deals:app"
 FRONTEND_INPUTS = ("discount_deals", "assets", "rxconfig.py", "reflex.lock", "requirements.txt")
 BUILD_STAMP = ".web/dd-build.json"
 BUILD_LOCK = ".web-build.lock"
-STATIC_INDEX = ".web/build/client/index.html"
-# Settings read by the frontend build besides the files (they change what the browser is given).
-FRONTEND_ENV = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL", "REFLEX_FRONTEND_PATH", "REFLEX_SSR", "REFLEX_TRANSPORT")
+STATIC_INDEX = BUILT_INDEX_PAGE
 
 
 def _say(message: str) -> None:
@@ -53,8 +52,9 @@ def frontend_fingerprint(root: Path = PROJECT_DIR) -> str:
 
     digest = hashlib.sha256()
     digest.update(f"reflex {reflex_version()}\n".encode())
-    for name in FRONTEND_ENV:
-        digest.update(f"{name}={os.environ.get(name, '')}\n".encode())
+    # Reflex's settings the build reads besides the files (they change what the browser is given).
+    for name, value in frontend_build_environment():
+        digest.update(f"{name}={value}\n".encode())
     for entry in FRONTEND_INPUTS:
         base = root / entry
         paths = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
@@ -83,6 +83,8 @@ def frontend_is_current(fingerprint: str, root: Path = PROJECT_DIR) -> bool:
 
 def ensure_frontend(address: str, root: Path = PROJECT_DIR) -> bool:
     """Build the production frontend unless the last build is still current. True when it built."""
+    # Written, not read: this is how Reflex's build (the `reflex export` child below, which
+    # inherits the environment) is told the address; the fingerprint reads it back through settings.
     os.environ["REFLEX_API_URL"] = address
     os.environ["REFLEX_DEPLOY_URL"] = address
     with (root / BUILD_LOCK).open("w") as lock:
@@ -95,7 +97,6 @@ def ensure_frontend(address: str, root: Path = PROJECT_DIR) -> bool:
         result = subprocess.run(
             [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip", "--env", "prod", "--loglevel", "warning"],
             cwd=root,
-            env=os.environ.copy(),
             check=False,
         )
         if result.returncode != 0:
@@ -123,12 +124,13 @@ def _seed_if_empty() -> None:
 
 
 def _export_plan(plan: Plan) -> None:
-    """Workers (and Reflex) read the checked, normalised values."""
+    """Hand the checked, normalised values on to the workers and Reflex.
+
+    Written, not read: worker processes build their settings from the environment they inherit
+    (settings.py), and Reflex's config reads REFLEX_DB_URL; this process re-reads them as well."""
     os.environ["REFLEX_DB_URL"] = plan.database_url
     os.environ["DD_DB_POOL_SIZE"] = str(plan.pool_size)
     os.environ["GRANIAN_WORKERS"] = str(plan.workers)
-    from .settings import get_settings
-
     get_settings.cache_clear()
 
 
@@ -144,8 +146,9 @@ def prepare(plan: Plan, *, seed: bool) -> None:
     dispose_engines()
 
 
-def serve(*, host: str, port: int, workers: int | None, dev: bool, seed: bool) -> int:
-    plan = plan_server(production=not dev, workers=workers)
+def serve(*, server: ServerSettings, host: str, port: int, workers: int | None, dev: bool, seed: bool) -> int:
+    """Check ``server`` (preflight), migrate, seed, build if needed and serve; the exit status."""
+    plan = plan_server(production=not dev, workers=workers, server=server)
     for line in plan.summary():
         _say(line)
     if plan.problems:
@@ -157,24 +160,19 @@ def serve(*, host: str, port: int, workers: int | None, dev: bool, seed: bool) -
         return _run_dev(host, port)
     address = frontend_address(plan.public_url, port)
     ensure_frontend(address)
-    return _run_production(plan, host, port)
+    return _run_production(plan, server, host, port)
 
 
 def _run_dev(host: str, port: int) -> int:
-    """``reflex run`` (hot reload) with the venv's Node first on PATH."""
-    env = os.environ.copy()
+    """``reflex run`` (hot reload) in place of this process: it inherits the environment, the plan
+    handed on above included (rxconfig.py puts the venv's Node first on PATH)."""
     command = [sys.executable, "-m", "reflex", "run", "--env", "dev", "--frontend-port", str(port), "--backend-host", host]
     _say("Starting the development server (hot reload): " + " ".join(command[2:]))
-    os.execvpe(sys.executable, command, env)
+    os.execv(sys.executable, command)
     return 0  # not reached
 
 
-def shutdown_timeout() -> int:
-    raw = os.environ.get("DD_SHUTDOWN_TIMEOUT", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else 30
-
-
-def _run_production(plan: Plan, host: str, port: int) -> int:
+def _run_production(plan: Plan, server: ServerSettings, host: str, port: int) -> int:
     from granian.constants import Interfaces
     from granian.log import LogLevels
     from granian.server import Server
@@ -182,6 +180,7 @@ def _run_production(plan: Plan, host: str, port: int) -> int:
     from .logs import ACCESS_FORMAT, server_logging_config
 
     reflex_adapter.serve_built_frontend()  # the frontend is built (step 4); workers only serve it
+    # Written for Reflex's config in the workers (page, websocket and /api share one port).
     os.environ.update(REFLEX_FRONTEND_PORT=str(port), REFLEX_BACKEND_PORT=str(port))
     # As `reflex run --env prod` does: import the app once here so forked workers share it and a
     # replacement worker starts in a moment.
@@ -195,10 +194,10 @@ def _run_production(plan: Plan, host: str, port: int) -> int:
         workers=plan.workers,
         respawn_failed_workers=True,
         respawn_interval=1.0,
-        workers_kill_timeout=shutdown_timeout(),
+        workers_kill_timeout=server.shutdown_timeout,
         log_level=LogLevels.info,
         log_dictconfig=server_logging_config(),
-        log_access=os.environ.get("DD_ACCESS_LOG", "1").strip().lower() not in ("0", "false", "no", "off"),
+        log_access=server.access_log,
         log_access_format=ACCESS_FORMAT,
     )
     _say(f"Serving on http://{host}:{port} with {plan.workers} worker(s); SIGTERM stops gracefully.")

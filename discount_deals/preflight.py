@@ -1,7 +1,8 @@
 """Configuration checked before anything runs (``serve``, ``check-config``; the database part for every CLI command).
 
 Each problem is one line that says what is wrong and what to do; the caller prints them all and
-exits with status 2, without a traceback. Nothing here writes to the database.
+exits with status 2, without a traceback. Nothing here writes to the database or reads the
+environment: the values come from ``settings.server_settings()`` and ``settings.get_settings()``.
 
 What is checked: every setting parses; the database URL (``postgres://`` and ``postgresql://``
 are mapped to psycopg 3; other databases are refused) and that it answers; the Redis URL and
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .settings import Settings, get_settings, normalize_database_url, redact_url
+from .settings import ServerSettings, Settings, get_settings, normalize_database_url, redact_url, server_settings
 
 MAX_WORKERS = 32
 MIN_SECRET_LENGTH = 32
@@ -51,8 +52,9 @@ class Plan:
         return lines
 
 
-def _int_env(name: str, problems: list[str], *, minimum: int, maximum: int | None = None) -> int | None:
-    raw = os.environ.get(name, "").strip()
+def whole_number(name: str, raw: str, problems: list[str], *, minimum: int, maximum: int | None = None) -> int | None:
+    """``raw`` (the setting ``name`` as written) as a number in range, or None with a problem added
+    when it is not; None without one when it is not set."""
     if not raw:
         return None
     try:
@@ -171,13 +173,12 @@ def check_public_url(raw: str) -> list[str]:
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
-def check_payment_provider(settings: Settings, public_url: str) -> list[str]:
+def check_payment_provider(provider: str, public_url: str, *, allow_fake: bool) -> list[str]:
     """The fake provider lets anyone approve their own mobile-money payment on our test page:
-    fine on this machine, refused for a shop served at a public address unless asked for."""
+    fine on this machine, refused for a shop served at a public address unless ``allow_fake``
+    (``DD_ALLOW_FAKE_PAYMENTS``)."""
     host = urlsplit(public_url).hostname if public_url else None
-    if settings.checkout.payment_provider != "fake" or not host or host in LOOPBACK_HOSTS:
-        return []
-    if os.environ.get("DD_ALLOW_FAKE_PAYMENTS", "").strip().lower() in {"1", "true", "yes"}:
+    if provider != "fake" or not host or host in LOOPBACK_HOSTS or allow_fake:
         return []
     return [
         f"DD_PAYMENT_PROVIDER is 'fake' for a shop served at {public_url}: shoppers could approve their own "
@@ -186,32 +187,72 @@ def check_payment_provider(settings: Settings, public_url: str) -> list[str]:
     ]
 
 
+def check_shared_secret(secret: str) -> list[str]:
+    """Several workers or hosts must all sign tokens with one secret, given in the environment."""
+    if not secret:
+        return [
+            "DD_SECRET_KEY must be set when several workers or hosts serve the shop (Redis, GRANIAN_WORKERS > 1 "
+            "or DD_INSTANCES > 1): every host must sign tokens with the same secret, e.g. "
+            "DD_SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
+        ]
+    if len(secret) < MIN_SECRET_LENGTH:
+        return [f"DD_SECRET_KEY is too short: use at least {MIN_SECRET_LENGTH} random characters"]
+    return []
+
+
 def default_workers(redis_url: str) -> int:
     """One worker without Redis (sessions live in the process); with Redis one per core, at most 4."""
     return 1 if not redis_url else max(1, min(os.cpu_count() or 1, 4))
 
 
-def plan_server(*, production: bool, workers: int | None = None, connect: bool = True) -> Plan:
-    """Check the configuration for a server start. ``workers`` overrides ``GRANIAN_WORKERS``."""
+def plan_server(
+    *, production: bool, workers: int | None = None, connect: bool = True, server: ServerSettings | None = None
+) -> Plan:
+    """Check the configuration for a server start. ``workers`` overrides ``GRANIAN_WORKERS``;
+    ``server`` is the environment as it is now unless given (:func:`settings.server_settings`).
+
+    Problems are listed in a fixed order: the app's settings, the database URL, Redis, workers
+    and instances, the public URL and payments, the secret, the connection pool."""
+    server = server if server is not None else server_settings()
     plan = Plan()
-    problems = plan.problems
-    raw_url = os.environ.get("REFLEX_DB_URL", "").strip()
     try:
         settings: Settings | None = get_settings()
     except (ValueError, RuntimeError, OSError) as exc:
-        problems.append(str(exc))
+        plan.problems.append(str(exc))
         settings = None
+    _plan_database_url(plan, server.database_url, settings)
+    plan.redis_url = server.redis_url
+    plan.problems += check_redis(plan.redis_url, connect=connect)
+    _plan_processes(plan, server, workers)
+    plan.public_url = server.public_url
+    plan.problems += check_public_url(plan.public_url)
+    if production and settings is not None:
+        plan.problems += check_payment_provider(
+            settings.checkout.payment_provider, plan.public_url, allow_fake=server.allow_fake_payments
+        )
+    if production and (plan.workers > 1 or plan.instances > 1 or plan.redis_url):
+        plan.problems += check_shared_secret(server.secret_key)
+    explicit_pool = whole_number("DD_DB_POOL_SIZE", server.db_pool_size, plan.problems, minimum=1, maximum=1000)
+    if connect and plan.database_kind and not any(p.startswith("REFLEX_DB_URL") for p in plan.problems):
+        plan.max_connections, db_problems = probe_database(plan.database_url, plan.database_kind)
+        plan.problems += db_problems
+    _plan_pool(plan, explicit_pool)
+    return plan
+
+
+def _plan_database_url(plan: Plan, raw_url: str, settings: Settings | None) -> None:
+    """The URL as written, checked; else the settings' default (the SQLite file under DD_VAR_DIR)."""
     if raw_url:
         plan.database_url, plan.database_kind, url_problems = check_database_url(raw_url)
-        problems += url_problems
+        plan.problems += url_problems
     elif settings is not None:
         plan.database_url, plan.database_kind = settings.database_url, "sqlite"
 
-    plan.redis_url = os.environ.get("REFLEX_REDIS_URL", "").strip()
-    redis_problems = check_redis(plan.redis_url, connect=connect)
-    problems += redis_problems
 
-    env_workers = _int_env("GRANIAN_WORKERS", problems, minimum=1, maximum=MAX_WORKERS)
+def _plan_processes(plan: Plan, server: ServerSettings, workers: int | None) -> None:
+    """Workers per instance (``--workers``, else ``GRANIAN_WORKERS``, else the default) and instances."""
+    problems = plan.problems
+    env_workers = whole_number("GRANIAN_WORKERS", server.workers, problems, minimum=1, maximum=MAX_WORKERS)
     plan.workers = workers or env_workers or default_workers(plan.redis_url)
     if not 1 <= plan.workers <= MAX_WORKERS:
         problems.append(f"the worker count must be from 1 to {MAX_WORKERS}, got {plan.workers}")
@@ -220,40 +261,22 @@ def plan_server(*, production: bool, workers: int | None = None, connect: bool =
             f"{plan.workers} workers need REFLEX_REDIS_URL: without Redis each worker keeps its own sessions "
             "(set REFLEX_REDIS_URL or use one worker)"
         )
-    plan.instances = _int_env("DD_INSTANCES", problems, minimum=1, maximum=1000) or 1
+    plan.instances = whole_number("DD_INSTANCES", server.instances, problems, minimum=1, maximum=1000) or 1
 
-    plan.public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
-    problems += check_public_url(plan.public_url)
-    if production and settings is not None:
-        problems += check_payment_provider(settings, plan.public_url)
 
-    if production and (plan.workers > 1 or plan.instances > 1 or plan.redis_url):
-        secret = os.environ.get("DD_SECRET_KEY", "").strip()
-        if not secret:
-            problems.append(
-                "DD_SECRET_KEY must be set when several workers or hosts serve the shop (Redis, GRANIAN_WORKERS > 1 "
-                "or DD_INSTANCES > 1): every host must sign tokens with the same secret, e.g. "
-                "DD_SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
-            )
-        elif len(secret) < MIN_SECRET_LENGTH:
-            problems.append(f"DD_SECRET_KEY is too short: use at least {MIN_SECRET_LENGTH} random characters")
-
-    explicit_pool = _int_env("DD_DB_POOL_SIZE", problems, minimum=1, maximum=1000)
-    if plan.database_kind and not any(p.startswith("REFLEX_DB_URL") for p in problems):
-        if connect:
-            plan.max_connections, db_problems = probe_database(plan.database_url, plan.database_kind)
-            problems += db_problems
+def _plan_pool(plan: Plan, explicit_pool: int | None) -> None:
+    """Connections per worker: given, or shared out of PostgreSQL's budget; checked against it."""
     processes = plan.workers * plan.instances
     if plan.database_kind == "sqlite":
         plan.pool_size = explicit_pool or 40
         if plan.instances > 1:
-            problems.append("a SQLite file cannot be shared by several hosts (DD_INSTANCES > 1): use PostgreSQL")
+            plan.problems.append("a SQLite file cannot be shared by several hosts (DD_INSTANCES > 1): use PostgreSQL")
     elif plan.max_connections:
         budget = int(plan.max_connections * CONNECTION_SHARE)
         if explicit_pool:
             plan.pool_size = explicit_pool
             if explicit_pool * processes > budget:
-                problems.append(
+                plan.problems.append(
                     f"DD_DB_POOL_SIZE={explicit_pool} × {plan.workers} workers × {plan.instances} instances = "
                     f"{explicit_pool * processes} connections, over 80 % of PostgreSQL's max_connections "
                     f"({plan.max_connections}): lower DD_DB_POOL_SIZE or the workers"
@@ -261,11 +284,10 @@ def plan_server(*, production: bool, workers: int | None = None, connect: bool =
         else:
             plan.pool_size = min(MAX_DEFAULT_POOL, budget // processes)
             if plan.pool_size < MIN_POOL:
-                problems.append(
+                plan.problems.append(
                     f"{plan.workers} workers × {plan.instances} instances leave fewer than {MIN_POOL} connections each "
                     f"within 80 % of PostgreSQL's max_connections ({plan.max_connections}): use fewer workers "
                     "or raise max_connections"
                 )
     else:
         plan.pool_size = explicit_pool or 10
-    return plan

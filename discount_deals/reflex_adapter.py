@@ -1,14 +1,26 @@
 """Every use of Reflex that is not its public ``rx`` API, in one place.
 
-The launcher serves the app as ``reflex run --env prod`` does, and the first-HTML renderer reads
-the pages Reflex pre-rendered; both need functions and settings Reflex does not document. They are
-wrapped here so that a Reflex upgrade that renames or removes one breaks this module (and its
-test, ``tests/unit/test_reflex_adapter.py``), not code spread over the app.
+The launcher serves the app as ``reflex run --env prod`` does, the first-HTML renderer reads the
+pages Reflex pre-rendered, the build plugin edits React Router's config file that Reflex writes,
+and the web shell checks websocket origins itself; all need functions, settings or file shapes
+Reflex does not document. They are wrapped here so that a Reflex upgrade that renames or removes
+one breaks this module (and its test, ``tests/unit/test_reflex_adapter.py``), not code spread
+over the app. Importing this module imports nothing from Reflex (rxconfig.py's plugin uses it).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
+
+# The file Reflex writes into .web (reflex_base.constants.ReactRouter.CONFIG_FILE) and its shape:
+# ``export default {...JSON...};``, with ``"prerender": true`` in a production build.
+REACT_ROUTER_CONFIG_FILE = "react-router.config.js"
+_REACT_ROUTER_CONFIG = re.compile(r"^export default (\{.*\});\s*$", re.S)
+# Where ``reflex export --frontend-only --env prod`` leaves the index page, from the project
+# (constants.Dirs.WEB / constants.Dirs.STATIC / index.html, without a frontend_path).
+BUILT_INDEX_PAGE = ".web/build/client/index.html"
 
 
 def is_dev_mode() -> bool:
@@ -71,3 +83,33 @@ def choose_worker_start_method() -> str | None:
         multiprocessing.set_start_method("spawn", force=True)
         return "spawn"
     return start_method
+
+
+def add_prerender_paths(config_js: str, paths: list[str]) -> str:
+    """React Router's config (as Reflex writes it) with ``"prerender": true`` turned into a
+    function listing the static paths plus ``paths``.
+
+    Left unchanged when the build does not pre-render (development) or the file has an unknown
+    shape (a newer Reflex): the app then still works, only without the extra pre-rendered pages."""
+    match = _REACT_ROUTER_CONFIG.match(config_js)
+    if not match:
+        return config_js
+    config = json.loads(match.group(1))
+    if config.get("prerender") is not True:
+        return config_js
+    config.pop("prerender")
+    body = json.dumps(config)[1:-1]
+    extra = json.dumps(paths)
+    return (
+        "export default {" + body + ', "prerender": ({getStaticPaths}) => '
+        f"[...getStaticPaths(), ...{extra}]}};"
+    )
+
+
+def leave_websocket_origins_to_the_app(app) -> None:
+    """Turn off engine.io's own Origin check of Reflex's websocket (``rx.App.sio``, a python-socketio
+    server; engine.io takes ``cors_allowed_origins == []`` as "no CORS handling at all"), for an app
+    whose middleware checks origins itself. An app without state has no socket: nothing to do."""
+    sio = getattr(app, "sio", None)
+    if sio is not None:
+        sio.eio.cors_allowed_origins = []

@@ -1,7 +1,9 @@
-"""Every setting of the application, read from the environment in one place.
+"""Every setting of the application, read from the environment in one place (and only here).
 
-Call :func:`get_settings` to read them; the result is cached. Tests that change the
-environment call ``get_settings.cache_clear()`` afterwards.
+Call :func:`get_settings` to read the app's settings; the result is cached. Tests that change
+the environment call ``get_settings.cache_clear()`` afterwards. How the server is started
+(workers, Redis, port, the public address, ...) is read by :func:`server_settings`, afresh and
+unparsed: ``preflight.py`` checks it and ``launcher.py``/``__main__.py`` take it as an argument.
 """
 
 from __future__ import annotations
@@ -24,7 +26,11 @@ def _env(name: str, default: str) -> str:
 
 
 def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
+    return _parse_int(name, os.environ.get(name, ""), default)
+
+
+def _parse_int(name: str, raw: str, default: int) -> int:
+    raw = raw.strip()
     if not raw:
         return default
     try:
@@ -210,6 +216,66 @@ def _security_settings() -> SecuritySettings:
     )
 
 
+# --- starting the server: checked by preflight.py, used by launcher.py and __main__.py ------------
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """How the server is started, as the operator wrote it (stripped, not yet validated).
+
+    Unlike :class:`Settings` it never fails and is not cached: preflight.py checks each value
+    and names what is wrong in its own words, in the same run that reports a :class:`Settings`
+    that does not parse. The numbers stay text for that reason ("" when not set).
+    """
+
+    database_url: str  # REFLEX_DB_URL ("": the SQLite file under DD_VAR_DIR)
+    redis_url: str  # REFLEX_REDIS_URL
+    workers: str  # GRANIAN_WORKERS
+    instances: str  # DD_INSTANCES
+    db_pool_size: str  # DD_DB_POOL_SIZE ("": derived from the connection budget)
+    public_url: str  # DD_PUBLIC_URL, without a trailing slash
+    secret_key: str = field(repr=False)  # DD_SECRET_KEY ("": generated into a file, one host only)
+    allow_fake_payments: bool  # DD_ALLOW_FAKE_PAYMENTS: the fake provider on a public address
+    host: str  # HOST, the default of ``serve --host``
+    port: str  # PORT, the default of ``--port`` (checked by the command line)
+    shutdown_timeout: int  # DD_SHUTDOWN_TIMEOUT: seconds SIGTERM gives requests in flight
+    access_log: bool  # DD_ACCESS_LOG
+
+
+def server_settings() -> ServerSettings:
+    """Read how the server is started, afresh on every call (cheap; the launcher hands values on
+    to its workers through the environment, so a cached copy could be stale)."""
+
+    def text(name: str) -> str:
+        return os.environ.get(name, "").strip()
+
+    shutdown = text("DD_SHUTDOWN_TIMEOUT")
+    return ServerSettings(
+        database_url=text("REFLEX_DB_URL"),
+        redis_url=text("REFLEX_REDIS_URL"),
+        workers=text("GRANIAN_WORKERS"),
+        instances=text("DD_INSTANCES"),
+        db_pool_size=text("DD_DB_POOL_SIZE"),
+        public_url=text("DD_PUBLIC_URL").rstrip("/"),
+        secret_key=text("DD_SECRET_KEY"),
+        allow_fake_payments=text("DD_ALLOW_FAKE_PAYMENTS").lower() in {"1", "true", "yes"},
+        host=os.environ.get("HOST", "0.0.0.0"),
+        port=os.environ.get("PORT", "3000"),
+        shutdown_timeout=int(shutdown) if shutdown.isdigit() and int(shutdown) > 0 else 30,
+        access_log=(text("DD_ACCESS_LOG") or "1").lower() not in ("0", "false", "no", "off"),
+    )
+
+
+# Reflex's own settings that change what the production frontend build gives the browser
+# (Reflex reads them from the environment; the launcher rebuilds when one changes).
+FRONTEND_BUILD_ENV = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL", "REFLEX_FRONTEND_PATH", "REFLEX_SSR", "REFLEX_TRANSPORT")
+
+
+def frontend_build_environment() -> tuple[tuple[str, str], ...]:
+    """(name, value) of each of :data:`FRONTEND_BUILD_ENV` as set now ("" when unset)."""
+    return tuple((name, os.environ.get(name, "")) for name in FRONTEND_BUILD_ENV)
+
+
 # ----------------------------------------------------------------------------------------------
 
 
@@ -278,10 +344,11 @@ def client_ip(peer: str | None, forwarded_for: str | None) -> str:
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """Read the environment once and return the settings."""
+    server = server_settings()  # the variables the server start shares with the app, read once
     var_dir = Path(_env("DD_VAR_DIR", str(PROJECT_DIR / "var"))).resolve()
-    database_url = normalize_database_url(_env("REFLEX_DB_URL", f"sqlite:///{var_dir / 'discount_deals.db'}"))
+    database_url = normalize_database_url(server.database_url or f"sqlite:///{var_dir / 'discount_deals.db'}")
     is_sqlite = database_url.startswith("sqlite")
-    secret = os.environ.get("DD_SECRET_KEY", "").strip()
+    secret = server.secret_key
     secret_from_environment = bool(secret)
     if not secret:
         secret = _load_or_create_secret(Path(_env("DD_SECRET_FILE", str(var_dir / "secret_key"))))
@@ -307,10 +374,10 @@ def get_settings() -> Settings:
         login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
         trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),
         log_level=_env("DD_LOG_LEVEL", "INFO"),
-        public_url=_env("DD_PUBLIC_URL", "").rstrip("/"),
-        redis_url=_env("REFLEX_REDIS_URL", ""),
+        public_url=server.public_url,
+        redis_url=server.redis_url,
         secret_from_environment=secret_from_environment,
-        db_pool_size=_env_int("DD_DB_POOL_SIZE", 40 if is_sqlite else 10),
+        db_pool_size=_parse_int("DD_DB_POOL_SIZE", server.db_pool_size, 40 if is_sqlite else 10),
         db_pool_timeout=_env_float("DD_DB_POOL_TIMEOUT", 5.0),
         read_threads=max(1, _env_int("DD_READ_THREADS", 2 if is_sqlite else 4)),
         sqlite_busy_timeout_ms=_env_int("DD_SQLITE_BUSY_TIMEOUT_MS", 5_000),

@@ -8,11 +8,12 @@ import os
 import pytest
 
 from discount_deals import launcher
+from discount_deals.settings import FRONTEND_BUILD_ENV
 
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    for name in launcher.FRONTEND_ENV:
+    for name in FRONTEND_BUILD_ENV:
         monkeypatch.delenv(name, raising=False)
     (tmp_path / "discount_deals").mkdir()
     (tmp_path / "discount_deals" / "page.py").write_text("TITLE = 'Deals'\n")

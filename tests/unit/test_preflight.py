@@ -142,3 +142,18 @@ def test_a_public_shop_refuses_the_fake_payment_provider(environment, monkeypatc
     assert not preflight.plan_server(production=True, connect=False).problems
     environment(DD_ALLOW_FAKE_PAYMENTS="", DD_PAYMENT_PROVIDER="paystack", DD_PAYSTACK_SECRET_KEY="sk_test_x")
     assert not preflight.plan_server(production=True, connect=False).problems
+
+
+def test_the_plan_is_made_from_the_server_settings_it_is_given(environment):
+    """preflight reads no environment itself: given settings win over the environment's."""
+    from dataclasses import replace
+
+    from discount_deals.settings import server_settings
+
+    environment()
+    given = replace(server_settings(), workers="3", instances="2", public_url="https://shop.example.com/x")
+    plan = preflight.plan_server(production=False, connect=False, server=given)
+    assert (plan.workers, plan.instances, plan.public_url) == (3, 2, "https://shop.example.com/x")
+    assert any("3 workers need REFLEX_REDIS_URL" in p for p in plan.problems)
+    assert any(p.startswith("DD_PUBLIC_URL must be an origin") for p in plan.problems)
+    assert preflight.plan_server(production=False, connect=False).problems == []  # the environment: fine

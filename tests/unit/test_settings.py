@@ -65,3 +65,29 @@ def test_client_ip_trusts_only_the_configured_proxies(fresh_settings: Path, monk
     # The client may prepend anything; the proxy appends what it saw.
     assert client_ip("10.0.0.9", "6.6.6.6, 1.2.3.4") == "1.2.3.4"
     assert client_ip("10.0.0.9", "") == "10.0.0.9"
+
+
+def test_server_settings_are_read_afresh_and_agree_with_the_app_settings(fresh_settings: Path, monkeypatch):
+    """How the server starts is read on every call (the launcher hands values on through the
+    environment); the variables it shares with the app's settings read the same."""
+    from discount_deals.settings import server_settings
+
+    for name in ("GRANIAN_WORKERS", "HOST", "PORT", "DD_SHUTDOWN_TIMEOUT", "DD_ACCESS_LOG", "DD_ALLOW_FAKE_PAYMENTS"):
+        monkeypatch.delenv(name, raising=False)
+    defaults = server_settings()
+    assert (defaults.workers, defaults.host, defaults.port) == ("", "0.0.0.0", "3000")
+    assert (defaults.shutdown_timeout, defaults.access_log, defaults.allow_fake_payments) == (30, True, False)
+
+    monkeypatch.setenv("DD_PUBLIC_URL", " https://shop.example.com/ ")
+    monkeypatch.setenv("REFLEX_REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("GRANIAN_WORKERS", " 3 ")
+    monkeypatch.setenv("DD_SHUTDOWN_TIMEOUT", "soon")  # not a number: the default, as before
+    monkeypatch.setenv("DD_ACCESS_LOG", "off")
+    monkeypatch.setenv("DD_ALLOW_FAKE_PAYMENTS", "yes")
+    monkeypatch.setenv("DD_SECRET_KEY", "a-shared-secret-of-enough-length-0123456789")
+    server = server_settings()  # no cache to clear
+    assert (server.public_url, server.workers, server.shutdown_timeout) == ("https://shop.example.com", "3", 30)
+    assert (server.access_log, server.allow_fake_payments) == (False, True)
+    settings = get_settings()
+    assert (settings.public_url, settings.redis_url) == (server.public_url, server.redis_url)
+    assert settings.secret_key == server.secret_key and server.secret_key not in repr(server)
