@@ -101,7 +101,7 @@ class BoundedJSONRoute(APIRoute):
         limit = getattr(self.endpoint, LIMIT_ATTRIBUTE, DEFAULT_LIMIT)
 
         async def bounded(request: Request) -> Response:
-            wrapped = BoundedRequest(request.scope, request.receive, request._send)  # noqa: SLF001
+            wrapped = BoundedRequest(request.scope, request.receive, request._send)
             wrapped.body_limit = limit() if callable(limit) else limit
             return await handler(wrapped)
 
