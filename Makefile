@@ -15,26 +15,59 @@ export REFLEX_TELEMETRY_ENABLED := false
 export REFLEX_CHECK_LATEST_VERSION := false
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help install migrate seed run dev check-config test test-fast test-postgres test-prod chromium prod-deps axe clean
+.PHONY: help install install-test lock lint migrate seed run dev check-config test test-fast test-postgres test-prod \
+        chromium prod-deps axe clean
 
 help:
 	@echo "make run           install, check the configuration, migrate, seed the demo catalogue if empty,"
 	@echo "                   build the frontend when it changed, serve on port $(PORT) (docs/deploy.md)"
 	@echo "make dev           the same with hot reload (reflex run) for development"
 	@echo "make check-config  check the settings and that the database (and Redis) answer"
-	@echo "make test          install what tests need and run every test (make test-fast: no browser)"
+	@echo "make test          install what tests need, lint, and run every test (make test-fast: no browser)"
+	@echo "make lock          re-resolve requirements.lock and requirements-test.lock from pyproject.toml"
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11+ is required" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when requirements.txt changes.
-$(STAMP)/requirements: requirements.txt | $(BIN)/python
+# Dependencies are declared in pyproject.toml and pinned, with everything they pull in, in two
+# lock files: requirements.lock (what the shop runs on: `make install`, `make run`, the Dockerfile)
+# and requirements-test.lock (the same pins plus pytest, Playwright, schemathesis, ruff: `make test`).
+# Each is reinstalled only when it changes.
+$(STAMP)/requirements: requirements.lock | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	@mkdir -p $(STAMP) && touch $@
+
+$(STAMP)/requirements-test: requirements-test.lock | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-test.lock
 	@mkdir -p $(STAMP) && touch $@
 
 install: $(STAMP)/requirements
+
+install-test: $(STAMP)/requirements-test
+
+# `make lock` after editing pyproject.toml's dependencies: versions already locked stay unless
+# the new ranges exclude them. Newer versions on purpose: make lock LOCK_ARGS=--upgrade (all) or
+# LOCK_ARGS="--upgrade-package fastapi" (one). uv runs from a virtualenv of its own under .make/.
+UV_VERSION := 0.13.9
+UV := $(STAMP)/lock-tools/bin/uv
+LOCK_ARGS ?=
+COMPILE = $(UV) pip compile pyproject.toml --universal --python-version 3.11 --quiet \
+	--custom-compile-command "make lock" $(LOCK_ARGS)
+
+$(UV):
+	$(PYTHON) -m venv $(STAMP)/lock-tools
+	$(STAMP)/lock-tools/bin/python -m pip install --quiet uv==$(UV_VERSION)
+
+lock: $(UV)
+	$(COMPILE) -o requirements.lock
+	$(COMPILE) --extra test -c requirements.lock -o requirements-test.lock
+
+# ruff with the rules chosen in pyproject.toml ([tool.ruff.lint]); `make test` runs it first.
+lint: install-test
+	$(BIN)/ruff check .
 
 migrate: install
 	$(BIN)/python -m discount_deals migrate
@@ -76,31 +109,31 @@ prod-deps:
 # axe-core for the browser tests' accessibility check, in a folder git ignores.
 AXE_VERSION := 4.14.1
 AXE_DIR := tests/e2e/.axe
-$(AXE_DIR)/node_modules/axe-core/axe.min.js: | install
+$(AXE_DIR)/node_modules/axe-core/axe.min.js: | install-test
 	mkdir -p $(AXE_DIR)
 	echo '{"name": "axe-runner", "private": true}' > $(AXE_DIR)/package.json
 	cd $(AXE_DIR) && npm install --no-audit --no-fund --silent axe-core@$(AXE_VERSION)
 
 axe: $(AXE_DIR)/node_modules/axe-core/axe.min.js
 
-test: install chromium prod-deps axe
+test: install-test lint chromium prod-deps axe
 	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-prod
 
 # The services and the API again on PostgreSQL (a throwaway cluster on a free port).
-test-postgres: install
+test-postgres: install-test
 	scripts/with-postgres.sh $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api
 
 # PostgreSQL + Redis + two instances behind nginx, a browser journey through nginx with a worker
 # killed and Redis restarted on the way (tests/prod; its own run: it rebuilds the frontend).
-test-prod: install chromium prod-deps
+test-prod: install-test chromium prod-deps
 	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
 	DD_PROD_SMOKE=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/prod
 
 # Services and API only (no browser, no production build).
-test-fast: install
+test-fast: install-test
 	$(BIN)/python -m pytest tests/unit tests/api
 
 clean:

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_products import _use_database, seed  # noqa: E402
+from api_products import _use_database, seed
 
 
 def _median_ms(function, runs: int = 20) -> float:

@@ -156,7 +156,7 @@ def run(runs: int) -> dict:
             Path(f"/proc/{worker}/clear_refs").write_text("5")
             barrier = threading.Barrier(8)
 
-            def at_once(n: int):
+            def at_once(n: int, barrier: threading.Barrier = barrier):
                 barrier.wait()
                 return upload(n, worst[n])
 

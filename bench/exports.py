@@ -31,8 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _harness import stop  # noqa: E402
-from api_products import _environment, start_server  # noqa: E402
+from _harness import stop
+from api_products import _environment, start_server
 
 SEED_SCRIPT = """
 import sys, time, uuid

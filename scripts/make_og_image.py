@@ -20,7 +20,7 @@ def main() -> None:
     top, bottom = (194, 65, 12), (153, 27, 27)  # orange-700 to red-800, as the home hero
     for y in range(height):
         t = y / (height - 1)
-        draw.line([(0, y), (width, y)], fill=tuple(round(a + (b - a) * t) for a, b in zip(top, bottom)))
+        draw.line([(0, y), (width, y)], fill=tuple(round(a + (b - a) * t) for a, b in zip(top, bottom, strict=True)))
     draw.rounded_rectangle([90, 90, 230, 230], radius=32, fill="white")
     draw.text((160, 160), "%", font=ImageFont.truetype(BOLD, 100), fill=top, anchor="mm")
     draw.text((270, 160), "Discount Deals", font=ImageFont.truetype(BOLD, 84), fill="white", anchor="lm")

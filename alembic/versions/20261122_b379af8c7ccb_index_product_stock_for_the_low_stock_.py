@@ -7,8 +7,6 @@ Create Date: 2026-11-22 01:51:42.171808
 from typing import Sequence, Union
 
 from alembic import op
-import sqlalchemy as sa
-import sqlmodel
 
 
 revision: str = 'b379af8c7ccb'

@@ -1,6 +1,7 @@
 """Request bodies: every JSON body is read within its endpoint's size limit and parsed by
-:mod:`discount_deals.bounded_json` (nesting at most 32 levels), so hostile bodies answer 400
-or 413 with a message instead of exhausting memory or the parser's recursion.
+:mod:`discount_deals.bounded_json` (nesting at most 32 levels, no lone surrogates, finite
+numbers), so hostile bodies answer 400 (naming the field) or 413 with a message instead of
+exhausting memory or the parser's recursion, or failing later with a 500.
 
 :class:`BoundedJSONRoute` is the route class of every router (see ``routing.ApiRouter``): the
 request FastAPI parses (and hands to dependencies) is a :class:`BoundedRequest`. Endpoints
@@ -30,7 +31,12 @@ def upload_body_limit() -> int:
 
 
 class BodyRefused(HTTPException):
-    """400 (not JSON, too deep) or 413 (too large), answered in the API's error shape."""
+    """400 (not JSON, too deep, a value no field may hold) or 413 (too large), answered in the
+    API's error shape; ``fields`` names the refused field (see ``errors``)."""
+
+    def __init__(self, status_code: int, detail: str, fields: dict[str, list[str]] | None = None):
+        super().__init__(status_code, detail)
+        self.fields = fields or {}
 
 
 def too_large(limit: int) -> BodyRefused:
@@ -39,11 +45,13 @@ def too_large(limit: int) -> BodyRefused:
 
 
 def parse_json(raw: bytes) -> Any:
-    """The body as JSON, or :class:`BodyRefused` (400) with the reason."""
+    """The body as JSON, or :class:`BodyRefused` (400) with the reason (and the field, for a
+    lone surrogate or a number out of range)."""
     try:
         return bounded_json.parse(raw)
     except bounded_json.InvalidJSON as error:
-        raise BodyRefused(400, str(error)) from None
+        fields = {error.field: [error.field_message]} if error.field else None
+        raise BodyRefused(400, str(error), fields) from None
 
 
 async def read_limited(request: Request, limit: int) -> bytes:
@@ -93,7 +101,7 @@ class BoundedJSONRoute(APIRoute):
         limit = getattr(self.endpoint, LIMIT_ATTRIBUTE, DEFAULT_LIMIT)
 
         async def bounded(request: Request) -> Response:
-            wrapped = BoundedRequest(request.scope, request.receive, request._send)  # noqa: SLF001
+            wrapped = BoundedRequest(request.scope, request.receive, request._send)
             wrapped.body_limit = limit() if callable(limit) else limit
             return await handler(wrapped)
 

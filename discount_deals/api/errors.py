@@ -81,7 +81,9 @@ def _http_handler(request: Request, exc: StarletteHTTPException) -> JSONResponse
     headers = dict(getattr(exc, "headers", None) or {})
     if exc.status_code == 405:
         headers["Allow"] = allowed_methods(request) or headers.get("Allow", "")
-    return error_response(exc.status_code, detail, headers=headers or None)
+    # Refused bodies (api.bodies.BodyRefused) name the field, like validation errors do.
+    fields = getattr(exc, "fields", None)
+    return error_response(exc.status_code, detail, fields, headers=headers or None)
 
 
 def _integrity_handler(request: Request, exc: IntegrityError) -> JSONResponse:

@@ -52,7 +52,11 @@ def _decimal(raw: Any, what: str, field: str) -> Decimal:
         raise _fail(field, f"{what} must be a number.") from None
     if not value.is_finite():
         raise _fail(field, f"{what} must be a number.")
-    if value != value.quantize(pricing.MONEY_STEP):
+    try:
+        cents = pricing.money(value)
+    except ValueError:  # too large to count in cents (1e400)
+        raise _fail(field, f"{what} is too large.") from None
+    if value != cents:
         raise _fail(field, f"{what} may have at most 2 decimal places.")
     return value
 

@@ -116,6 +116,7 @@ def _amount_minor(value: Any) -> int:
     if isinstance(value, bool):
         raise ValueError("amount")
     if isinstance(value, int):
+        from_minor_units(value)  # ValueError when too large to be money (10**40)
         return value
     if isinstance(value, str) and value.strip():
         try:

@@ -28,13 +28,16 @@ ZERO = Decimal("0.00")
 
 
 def money(value: Decimal | int | float | str) -> Decimal:
-    """Round to cents, half up (as shoppers expect, not banker's rounding)."""
-    if not isinstance(value, Decimal):
-        try:
+    """Round to cents, half up (as shoppers expect, not banker's rounding).
+
+    ValueError for what is no amount: not a number, NaN, infinities, and amounts too large to
+    count in cents (``1e400``: Decimal's quantize refuses them with InvalidOperation)."""
+    try:
+        if not isinstance(value, Decimal):
             value = Decimal(str(value))
-        except InvalidOperation as exc:
-            raise ValueError(f"not a money amount: {value!r}") from exc
-    return value.quantize(MONEY_STEP, rounding=ROUND_HALF_UP)
+        return value.quantize(MONEY_STEP, rounding=ROUND_HALF_UP)
+    except InvalidOperation as exc:
+        raise ValueError(f"not a money amount: {value!r}") from exc
 
 
 def minor_units(value: Decimal | int | float | str) -> int:

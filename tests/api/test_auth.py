@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import func, select
+from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from discount_deals.services import payments
+from discount_deals.services import NotFound, payments
 from discount_deals.services.order_status import release_expired_payments
 from discount_deals.settings import get_settings
 
@@ -446,6 +446,6 @@ def test_paystack_needs_its_secret_key(monkeypatch):
 
 def test_other_users_cannot_check_or_pay(client, make_user, momo_order):
     stranger = make_user()
-    with pytest.raises(Exception):
+    with pytest.raises(NotFound):
         payments.check_payment(stranger, momo_order["id"])
     assert client.post(f"/api/orders/{momo_order['id']}/pay/", headers=auth_headers(stranger)).status_code == 404

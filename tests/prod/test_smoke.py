@@ -194,7 +194,7 @@ def test_shopping_survives_a_dead_worker_and_a_redis_restart(stack: Stack, brows
     upgraded = re.compile(r'"GET /_event/\?[^"]*transport=websocket[^"]*" 101 ')
     access_log = stack.nginx_folder / "access.log"
     wait_for(lambda: upgraded.search(access_log.read_text()), timeout=15,
-             what=f"nginx to log the websocket: {[l for l in access_log.read_text().splitlines() if '_event' in l][-3:]}")
+             what=f"nginx to log the websocket: {[line for line in access_log.read_text().splitlines() if '_event' in line][-3:]}")
 
 
 def test_health_follows_the_database_down_and_back(stack: Stack):

@@ -51,7 +51,7 @@ def wait_for_port(port: int, timeout: float = 30, process: subprocess.Popen | No
             return
         except OSError:
             if process is not None and process.poll() is not None:
-                raise RuntimeError(f"the server on port {port} exited with {process.returncode}")
+                raise RuntimeError(f"the server on port {port} exited with {process.returncode}") from None
             time.sleep(0.05)
     raise RuntimeError(f"nothing answers on port {port} after {timeout} s")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jwt
 import pytest
-from sqlmodel import func, select
+from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope

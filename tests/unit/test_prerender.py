@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
-from decimal import Decimal
 
 import pytest
 

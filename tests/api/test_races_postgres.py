@@ -1,0 +1,214 @@
+"""Issue 20 item 9: the guards against lost updates hold on PostgreSQL, where writers run side by side.
+
+On SQLite every writing request takes the one write lock first, so two requests never both read
+"the coupon has a use left" or "the order is pending" before one of them writes: the races below
+cannot happen there, and a test there cannot fail when a guard is removed. On PostgreSQL they
+can, and they happen only when the requests interleave; releasing threads together leaves that to
+chance. So each test makes the interleaving certain: it holds the contested row's lock in a
+transaction of its own (``FOR UPDATE``), releases the requests together (a barrier), waits until
+every one of them has read the row and is waiting to write it (``pg_stat_activity``), and only then
+lets go. Every request has then decided on what it read; only the guard (a conditional UPDATE
+whose row count is checked) can turn the late ones away.
+
+Guards under test: ``services.coupons.redeem`` (``used_count < usage_limit``) and
+``services.order_status.change_status`` (``status = <the status it read>``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select, text
+
+from discount_deals import models
+from discount_deals.db import create_db_engine, get_engine, session_scope
+from discount_deals.settings import get_settings
+
+from ..conftest import auth_headers
+from .checkout_helpers import fill_cart, order_row, place
+from .shop_helpers import add_address, add_coupon, stock_of
+
+pytestmark = pytest.mark.skipif(
+    get_settings().is_sqlite,
+    reason="SQLite serialises writers (one write lock), so these races cannot happen there: "
+    "run under scripts/with-postgres.sh (make test-postgres)",
+)
+
+WAIT_SECONDS = 30
+
+
+@contextmanager
+def row_held(model, row_id: str) -> Iterator[Callable[[int], None]]:
+    """Hold ``model`` row ``row_id``'s lock until the block ends; yields ``wait_for(n)``, which
+    returns once ``n`` other transactions of this database are waiting for a lock."""
+    engine = create_db_engine(get_settings().database_url, pool_size=2)
+    try:
+        with engine.connect() as holder, engine.connect() as watcher:
+            watcher = watcher.execution_options(isolation_level="AUTOCOMMIT")
+            holder.execute(select(model.id).where(model.id == row_id).with_for_update())
+            holder_pid = holder.execute(text("SELECT pg_backend_pid()")).scalar_one()
+
+            def wait_for(count: int) -> None:
+                deadline = time.monotonic() + WAIT_SECONDS
+                waiting = 0
+                while time.monotonic() < deadline:
+                    # A fresh statement in autocommit: pg_stat_activity is re-read each time.
+                    waiting = watcher.execute(text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND wait_event_type = 'Lock' AND pid <> :holder"), {"holder": holder_pid}).scalar_one()
+                    if waiting >= count:
+                        return
+                    time.sleep(0.01)  # polling a condition, not waiting for one to happen by itself
+                raise AssertionError(f"{waiting} of {count} requests reached the held row in {WAIT_SECONDS} s")
+
+            try:
+                yield wait_for
+            finally:
+                holder.rollback()
+    finally:
+        engine.dispose()
+
+
+def start_together(api_app, requests: list[Callable[[TestClient], Any]]) -> Callable[[], list[Any]]:
+    """Start each request in its own thread with its own client (its own database connection),
+    released together by a barrier. Returns ``finish()``: the answers, once every thread is done
+    (call it after the held row is let go, or the requests wait for it forever)."""
+    start = threading.Barrier(len(requests))
+    answers: list[Any] = [None] * len(requests)
+
+    def run(index: int, request: Callable[[TestClient], Any]) -> None:
+        with TestClient(api_app, base_url="http://testserver", raise_server_exceptions=False) as own:
+            start.wait()
+            answers[index] = request(own)
+
+    threads = [threading.Thread(target=run, args=pair, daemon=True) for pair in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+
+    def finish() -> list[Any]:
+        for thread in threads:
+            thread.join(timeout=120)
+        assert not any(thread.is_alive() for thread in threads), "a request never finished"
+        return answers
+
+    return finish
+
+
+def test_concurrent_checkouts_never_use_a_coupon_more_often_than_its_limit(api_app, client, make_user, make_product):
+    limit, shoppers = 2, 5
+    coupon = add_coupon("RACE", "fixed", "1")
+    with session_scope() as session:
+        row = session.get(models.Coupon, coupon.id)
+        row.usage_limit = limit
+        session.add(row)
+    headers, products = [], []
+    for _ in range(shoppers):
+        user = make_user()
+        add_address(user, is_default=True)
+        headers.append(auth_headers(user))
+        # A product each: the checkouts then meet only at the coupon's row.
+        products.append(make_product(stock=3))
+        fill_cart(client, headers[-1], (products[-1], 1))
+
+    def checkout(shopper_headers):
+        return lambda own: own.post("/api/orders/checkout/", json={"coupon_code": "race"}, headers=shopper_headers)
+
+    with row_held(models.Coupon, coupon.id) as wait_for:
+        finish = start_together(api_app, [checkout(shopper_headers) for shopper_headers in headers])
+        wait_for(shoppers)  # every checkout has read the coupon (a use left) and waits to count its use
+    answers = finish()
+
+    statuses = Counter(answer.status_code for answer in answers)
+    assert statuses == {201: limit, 409: shoppers - limit}, [(a.status_code, a.text) for a in answers]
+    assert all(a.json()["detail"] == "This coupon has reached its usage limit." for a in answers if a.status_code == 409)
+    with session_scope() as session:
+        assert session.get(models.Coupon, coupon.id).used_count == limit
+        assert session.execute(select(func.count()).select_from(models.Order)).scalar_one() == limit
+    # The refused checkouts took no stock.
+    assert sorted(stock_of(product.id) for product in products) == [2] * limit + [3] * (shoppers - limit)
+
+
+@pytest.fixture
+def pending_order(client, make_user, make_product):
+    """A pending cash-on-delivery order for 4 of a product with 6 in stock (2 left)."""
+    user = make_user()
+    add_address(user, is_default=True)
+    headers = auth_headers(user)
+    product = make_product(stock=6)
+    fill_cart(client, headers, (product, 4))
+    order = place(client, headers, {})
+    assert stock_of(product.id) == 2
+    return {"id": order["id"], "headers": headers, "product_id": product.id}
+
+
+def _status_events(order_id: str) -> list[str]:
+    with session_scope() as session:
+        return list(session.execute(
+            select(models.OrderEvent.to_value).where(models.OrderEvent.order_id == order_id,
+                                                     models.OrderEvent.kind == "status")
+        ).scalars())
+
+
+def test_concurrent_cancels_restock_once(api_app, pending_order):
+    cancels = 4
+    url = f"/api/orders/{pending_order['id']}/cancel/"
+    with row_held(models.Order, pending_order["id"]) as wait_for:
+        finish = start_together(api_app, [lambda own: own.post(url, headers=pending_order["headers"])] * cancels)
+        wait_for(cancels)  # every cancel has read "pending" and waits to write "cancelled"
+    answers = finish()
+
+    assert Counter(answer.status_code for answer in answers) == {200: 1, 409: cancels - 1}, [a.text for a in answers]
+    assert order_row(pending_order["id"]).status == "cancelled"
+    assert stock_of(pending_order["product_id"]) == 6  # given back once, not four times
+    assert _status_events(pending_order["id"]).count("cancelled") == 1
+
+
+def test_a_cancel_and_an_admin_status_change_at_once_leave_one_consistent_order(api_app, pending_order, admin):
+    url = f"/api/orders/{pending_order['id']}/"
+
+    def cancel(own: TestClient):
+        return own.post(f"{url}cancel/", headers=pending_order["headers"])
+
+    def process(own: TestClient):
+        return own.patch(url, json={"status": "processing"}, headers=auth_headers(admin))
+
+    with row_held(models.Order, pending_order["id"]) as wait_for:
+        finish = start_together(api_app, [cancel, process])
+        wait_for(2)
+    cancelled, processed = finish()
+
+    assert sorted([cancelled.status_code, processed.status_code]) == [200, 409], (cancelled.text, processed.text)
+    status = order_row(pending_order["id"]).status
+    events = _status_events(pending_order["id"])
+    if cancelled.status_code == 200:
+        assert (status, stock_of(pending_order["product_id"])) == ("cancelled", 6)
+        assert "processing" not in events
+    else:
+        assert (status, stock_of(pending_order["product_id"])) == ("processing", 2)
+        assert "cancelled" not in events
+
+
+def test_the_gate_really_holds_writers(pending_order):
+    """The tests above rely on this: a request's UPDATE of the held row waits for the gate."""
+    finished = threading.Event()
+
+    def write() -> None:
+        with get_engine().begin() as connection:
+            connection.execute(text('UPDATE "order" SET attention_note = :note WHERE id = :id'),
+                               {"note": "x", "id": pending_order["id"]})
+        finished.set()
+
+    with row_held(models.Order, pending_order["id"]) as wait_for:
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        wait_for(1)
+        assert not finished.is_set()
+    writer.join(timeout=30)
+    assert finished.is_set()
