@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from html import escape
 
-from ..components import card_style as S
-from ..components.ui import button_class
-from ..display import ProductView
+from ...components import card_style as S
+from ...components.ui import button_class
+from ...display import ProductView
 
 
 def _e(value: object) -> str:
