@@ -125,10 +125,22 @@ def test_cors_origins_must_be_origins(monkeypatch):
             parse_origins(bad)
 
 
+def _through_security_headers(app, scope: dict, sent: list[dict]) -> None:
+    """Run one request through SecurityHeaders around the ASGI ``app``; messages sent go to ``sent``."""
+    import asyncio
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+
+
 @pytest.mark.parametrize("encoding", ["gzip", "br"])
 def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
     """Granian serves static pages with the ASGI pathsend extension: no body messages at all."""
-    import asyncio
     import gzip
 
     import brotli
@@ -148,12 +160,6 @@ def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
         )
         await send({"type": "http.response.pathsend", "path": str(page)})
 
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {"type": "http.request", "body": b""}
-
     scope = {
         "type": "http",
         "method": "GET",
@@ -161,7 +167,7 @@ def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
         "scheme": "http",
         "headers": [(b"host", b"shop.example"), (b"accept", b"text/html"), (b"accept-encoding", b"br, gzip")],
     }
-    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+    _through_security_headers(app, scope, sent)
     assert [m["type"] for m in sent] == ["http.response.start", "http.response.pathsend"]
     headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
     assert csp.inline_script_hashes(b"<script>boot()</script>")[0] in headers["content-security-policy"]
@@ -170,23 +176,15 @@ def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
 def test_a_304_carries_no_policy(tmp_path):
     """A browser merges a 304's headers into its cached page: a policy there (even the strict
     one for non-pages, as a 304 has no Content-Type) would replace the page's own."""
-    import asyncio
-
     sent: list[dict] = []
 
     async def app(scope, receive, send):
         await send({"type": "http.response.start", "status": 304, "headers": [(b"etag", b'"abc"')]})
         await send({"type": "http.response.body", "body": b""})
 
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {"type": "http.request", "body": b""}
-
     scope = {"type": "http", "method": "GET", "path": "/products", "scheme": "http",
              "headers": [(b"host", b"shop.example"), (b"accept", b"text/html"), (b"if-none-match", b'"abc"')]}
-    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+    _through_security_headers(app, scope, sent)
     headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
     assert "content-security-policy" not in headers
     assert headers["x-content-type-options"] == "nosniff"
@@ -245,8 +243,6 @@ def test_a_rebuilt_page_file_gets_the_hashes_of_its_new_scripts(tmp_path):
 def test_a_page_that_brings_its_policy_is_not_read():
     """A page the server filled knows its scripts and sets its policy (web/first_html): the
     middleware adds the other headers and sends the body on as it comes, unread."""
-    import asyncio
-
     policy = csp.content_security_policy(["'sha256-known'"], "shop.example")
     sent: list[dict] = []
 
@@ -257,15 +253,9 @@ def test_a_page_that_brings_its_policy_is_not_read():
         assert len(sent) == 2, "the first part of the page went on before the rest was written"
         await send({"type": "http.response.body", "body": b"</html>"})
 
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {"type": "http.request", "body": b""}
-
     scope = {"type": "http", "method": "GET", "path": "/", "scheme": "http",
              "headers": [(b"host", b"shop.example"), (b"accept", b"text/html")]}
-    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+    _through_security_headers(app, scope, sent)
     headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
     assert headers["content-security-policy"] == policy
     assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
