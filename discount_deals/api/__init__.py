@@ -91,4 +91,3 @@ def _serve_docs(api: FastAPI) -> None:
             swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
             swagger_favicon_url="/favicon.ico",
         )
-
