@@ -129,7 +129,7 @@ def run(runs: int) -> dict:
     port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "granian"), "--interface", "asgi", "--factory", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "1", "--log-level", "warning", "discount_deals.api:create_app"],
+         "--port", str(port), "--workers", "1", "--log-level", "warning", "discount_deals.web.site:create_app"],
         cwd=ROOT, env=env, start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}/api"

@@ -3,12 +3,13 @@
 import reflex as rx
 
 from . import routes
-from .api import create_app
-from .api.security import hand_websocket_origins_to_us
+from .api import create_api
+from .web.security import hand_websocket_origins_to_us
+from .web.site import site
 from .lifespan import migrate_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
 from .logs import configure_logging
-from .prerender import render as first_html
+from .web.first_html import render as first_html
 from .pages.admin import admin
 from .pages.auth import login, register
 from .pages.cart import cart
@@ -57,7 +58,7 @@ PAGES = [
 ]
 
 app = rx.App(
-    api_transformer=create_app(),
+    api_transformer=site(create_api()),
     stylesheets=["/app.css"],
     head_components=[
         rx.el.meta(name="theme-color", content="#c2410c"),
@@ -72,7 +73,7 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(migrate_in_development)
-# The websocket's origin check is api/security.py's (same origin or DD_CORS_ORIGINS).
+# The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
 SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."
 # A product page's description is the server's (discount_deals.prerender): the app adds none, or

@@ -4,7 +4,7 @@ Reflex pre-renders every static route at build time (React Router's ``prerender`
 dynamic ones such as ``/products/[product_id]``: those get an empty SPA shell. This plugin adds
 one concrete path of that route, :data:`PRODUCT_SHELL_PATH`, to React Router's pre-render list,
 so the build writes the product page's full markup (header, footer, the page's empty state) with
-the right route modules. The server (``discount_deals.prerender``) serves that shell for every
+the right route modules. The server (``discount_deals.web.first_html``) serves that shell for every
 product with the product's head tags and markup filled in, and the app hydrates over it.
 
 Kept free of app imports (rxconfig.py imports it before the app exists): the shape of React

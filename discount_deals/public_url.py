@@ -3,7 +3,7 @@
 ``DD_PUBLIC_URL`` (for example ``https://deals.example.com``, settings.public_url) wins when
 set: behind a proxy or a CDN the address a request arrived on is not the one to publish, and a
 Host header is the client's to write. Without it, the request's own origin is used, which
-api/proxy.PublicOrigin has already set from trusted proxies' headers (or left as it came in
+web/proxy.PublicOrigin has already set from trusted proxies' headers (or left as it came in
 development and tests).
 """
 

@@ -68,7 +68,7 @@ def session(clean_db) -> Iterator[Session]:
 
 @pytest.fixture(scope="session")
 def api_app():
-    from discount_deals.api import create_app
+    from discount_deals.web.site import create_app
 
     return create_app()
 

@@ -1,8 +1,7 @@
 """The REST API under ``/api``: one FastAPI app with a router per resource.
 
-:func:`create_app` returns the outer app that Reflex receives as ``api_transformer``; Reflex
-mounts its own pages and websocket behind it. The API itself is mounted at ``/api``, with its
-OpenAPI docs at ``/api/docs``.
+:func:`create_api` builds it (paths without the ``/api`` prefix, OpenAPI docs at ``/docs``);
+the web shell (``discount_deals.web``, composed in ``discount_deals.py``) mounts it at ``/api``.
 """
 
 from __future__ import annotations
@@ -31,14 +30,9 @@ from . import (
     orders,
     payments,
     products,
-    seo,
     users,
 )
 from .admission import write_admission
-from ..prerender.middleware import FirstHtml
-from .pages import PagesWithoutRedirect
-from .proxy import PublicOrigin
-from .security import SecurityHeaders
 
 log = logging.getLogger("discount_deals.api")
 
@@ -97,18 +91,3 @@ def _serve_docs(api: FastAPI) -> None:
             swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
             swagger_favicon_url="/favicon.ico",
         )
-
-
-def create_app() -> FastAPI:
-    """The outer app: ``/api`` plus whatever Reflex mounts behind it."""
-    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(PagesWithoutRedirect)
-    app.add_middleware(FirstHtml)  # sees the path as the browser sent it
-    app.include_router(seo.router)
-    # Headers, the page's CSP (hashing the scripts of pages FirstHtml filled) and the websocket
-    # origin check (issue 13), on the public origin.
-    app.add_middleware(SecurityHeaders)
-    # Outermost: scheme and host are the public ones before anything builds a URL (proxy.py).
-    app.add_middleware(PublicOrigin)
-    app.mount("/api", create_api())
-    return app

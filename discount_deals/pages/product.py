@@ -21,7 +21,7 @@ from ..components.product_card import (
     stars,
 )
 from ..components.ui import button_class, icon
-from ..prerender.slots import SLOT_PRODUCT
+from ..page_slots import SLOT_PRODUCT
 from ..state.cart import CartState
 from ..state.product import ProductPageState
 from .not_found import not_found_content

@@ -31,7 +31,7 @@ def _up(url: str) -> bool:
 
 @contextmanager
 def live_api(workers: int = 2, env: dict[str, str] | None = None, log_name: str = "live-api.log") -> Iterator[tuple[str, int]]:
-    """Serve ``discount_deals.api:create_app`` on a free port; yields (base URL, server PID)."""
+    """Serve ``discount_deals.web.site:create_app`` on a free port; yields (base URL, server PID)."""
     port = servers.free_port()
     server_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     results = ROOT / "test-results"
@@ -40,7 +40,7 @@ def live_api(workers: int = 2, env: dict[str, str] | None = None, log_name: str 
     process = subprocess.Popen(
         [
             str(GRANIAN), "--interface", "asgi", "--factory", "--host", "127.0.0.1", "--port", str(port),
-            "--workers", str(workers), "--log-level", "warning", "discount_deals.api:create_app",
+            "--workers", str(workers), "--log-level", "warning", "discount_deals.web.site:create_app",
         ],
         cwd=ROOT,
         env=server_env,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from discount_deals.prerender import shell
+from discount_deals.web.first_html import shell
 
 HEAD = '<head><meta charSet="utf-8"/><title>{title}</title><meta content="/og-image.png" property="og:image"/></head>'
 
@@ -205,13 +205,13 @@ def test_pages_are_brotli_compressed_when_accepted_and_keep_their_policy(client,
     """Brotli is ~12 % smaller than gzip for these pages; the policy still hashes their scripts."""
     import brotli
 
-    from discount_deals.api import security
+    from discount_deals.web import csp
 
     for path in ("/", f"/products/{catalogue['rice'].id}"):
         response = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br", "Accept": "text/html"})
         assert response.headers["content-encoding"] == "br", path
         html = brotli.decompress(response.read()) if not response.text.startswith("<") else response.content
-        hashes = security.inline_script_hashes(html)
+        hashes = csp.inline_script_hashes(html)
         assert hashes and all(h in response.headers["content-security-policy"] for h in hashes), path
     refused = client.get("/", headers={"Accept-Encoding": "br;q=0, gzip"})
     assert refused.headers["content-encoding"] == "gzip"
@@ -233,3 +233,50 @@ def test_other_paths_are_not_touched(client, build, catalogue):
     assert client.get("/api/health/").status_code in (200, 503)
     assert client.get("/products/a/b").status_code == 404  # not a product page
     assert client.post("/products").status_code in (404, 405)
+
+
+# --- issue 20: the policy is the renderer's, compression by the library, prices by pricing -----------
+
+
+def _script_src(response) -> set[str]:
+    policy = response.headers["content-security-policy"]
+    script_src = next(part for part in policy.split("; ") if part.startswith("script-src "))
+    return {source for source in script_src.split()[1:] if source.startswith("'sha256-")}
+
+
+def test_a_filled_pages_policy_lists_the_scripts_its_renderer_put_there(client, build, catalogue):
+    """The renderer knows the page's inline scripts (the shell file's, the boot loader, the
+    JSON-LD): the policy lists those and the boot module the loader inserts, nothing read back."""
+    from discount_deals.web import csp
+
+    for path in ("/", "/products", f"/products/{catalogue['rice'].id}", "/products/no-such-product"):
+        response = client.get(path, headers={"Accept-Encoding": "br"})
+        boot_module = csp.script_hash('import("/assets/entry.client-1.js");')
+        assert _script_src(response) == {*csp.inline_script_hashes(response.content), boot_module}, path
+
+
+def test_zstd_is_not_used_and_head_answers_with_the_get_headers(client, build, catalogue):
+    """Chrome accepts zstd, which makes these pages bigger than brotli: brotli it is. A HEAD
+    request gets the headers of the GET (its encoding and length), without the body."""
+    path = f"/products/{catalogue['rice'].id}"
+    get = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert get.headers["content-encoding"] == "br"
+    head = client.head(path, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert head.content == b""
+    for name in ("content-encoding", "content-length", "vary", "content-security-policy"):
+        assert head.headers[name] == get.headers[name], name
+
+
+def test_cards_price_a_discount_only_inside_its_window(client, build, make_product):
+    """Related products' cards on a product page, like the page itself, show services.pricing's price."""
+    now = datetime.now(UTC)
+    scheduled = make_product("Scheduled Soap", "8.00", "4.00", discount_start=now + timedelta(days=2))
+    expired = make_product("Expired Soap", "8.00", "4.00", discount_end=now - timedelta(days=1))
+    active = make_product("Active Soap", "8.00", "6.00")
+    host = make_product("Host", "1.00", related_products=[scheduled.id, expired.id, active.id])
+    html = client.get(f"/products/{host.id}").text
+    cards = dict(re.findall(r'href="/products/[^"]+">([^<]+)</a></h3>(.*?)</article>', html))
+    for name in ("Scheduled Soap", "Expired Soap"):
+        assert "$8.00" in cards[name] and "$4.00" not in cards[name] and "Save" not in cards[name], name
+    assert "$6.00" in cards["Active Soap"] and "Save $2.00" in cards["Active Soap"]
+    assert html.count("-25%") == 1  # the active one's badge only

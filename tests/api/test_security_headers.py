@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from discount_deals.api import security
+from discount_deals.web import csp, security
 from discount_deals.settings import get_settings
 
 COMMON = {
@@ -45,7 +45,7 @@ def test_html_gets_a_policy_with_the_hash_of_each_inline_script(client):
     script_src = next(part for part in policy.split("; ") if part.startswith("script-src "))
     inline = re.findall(r"<script>(.*?)</script>", response.text, re.DOTALL)
     assert inline, "Swagger UI's page starts itself with an inline script"
-    for expected in security.inline_script_hashes(response.content):
+    for expected in csp.inline_script_hashes(response.content):
         assert expected in script_src
     assert "'unsafe-inline'" not in script_src
     assert "frame-ancestors 'none'" in policy and "object-src 'none'" in policy
@@ -55,9 +55,9 @@ def test_html_gets_a_policy_with_the_hash_of_each_inline_script(client):
 def test_hashes_are_those_a_browser_computes():
     html = b"<html><script>alert(1)</script><script src='/x.js'></script><script type=module>\nimport 'a';</script>"
     # echo -n "alert(1)" | openssl dgst -sha256 -binary | base64
-    assert security.inline_script_hashes(html) == [
+    assert csp.inline_script_hashes(html) == [
         "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='",
-        security.inline_script_hashes(b"<script>\nimport 'a';</script>")[0],
+        csp.inline_script_hashes(b"<script>\nimport 'a';</script>")[0],
     ]
 
 
@@ -125,10 +125,22 @@ def test_cors_origins_must_be_origins(monkeypatch):
             parse_origins(bad)
 
 
+def _through_security_headers(app, scope: dict, sent: list[dict]) -> None:
+    """Run one request through SecurityHeaders around the ASGI ``app``; messages sent go to ``sent``."""
+    import asyncio
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+
+
 @pytest.mark.parametrize("encoding", ["gzip", "br"])
 def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
     """Granian serves static pages with the ASGI pathsend extension: no body messages at all."""
-    import asyncio
     import gzip
 
     import brotli
@@ -148,12 +160,6 @@ def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
         )
         await send({"type": "http.response.pathsend", "path": str(page)})
 
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {"type": "http.request", "body": b""}
-
     scope = {
         "type": "http",
         "method": "GET",
@@ -161,32 +167,24 @@ def test_a_page_sent_by_path_gets_the_hashes_of_its_file(tmp_path, encoding):
         "scheme": "http",
         "headers": [(b"host", b"shop.example"), (b"accept", b"text/html"), (b"accept-encoding", b"br, gzip")],
     }
-    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+    _through_security_headers(app, scope, sent)
     assert [m["type"] for m in sent] == ["http.response.start", "http.response.pathsend"]
     headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
-    assert security.inline_script_hashes(b"<script>boot()</script>")[0] in headers["content-security-policy"]
+    assert csp.inline_script_hashes(b"<script>boot()</script>")[0] in headers["content-security-policy"]
 
 
 def test_a_304_carries_no_policy(tmp_path):
     """A browser merges a 304's headers into its cached page: a policy there (even the strict
     one for non-pages, as a 304 has no Content-Type) would replace the page's own."""
-    import asyncio
-
     sent: list[dict] = []
 
     async def app(scope, receive, send):
         await send({"type": "http.response.start", "status": 304, "headers": [(b"etag", b'"abc"')]})
         await send({"type": "http.response.body", "body": b""})
 
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {"type": "http.request", "body": b""}
-
     scope = {"type": "http", "method": "GET", "path": "/products", "scheme": "http",
              "headers": [(b"host", b"shop.example"), (b"accept", b"text/html"), (b"if-none-match", b'"abc"')]}
-    asyncio.run(security.SecurityHeaders(app)(scope, receive, send))
+    _through_security_headers(app, scope, sent)
     headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
     assert "content-security-policy" not in headers
     assert headers["x-content-type-options"] == "nosniff"
@@ -234,9 +232,31 @@ def test_a_rebuilt_page_file_gets_the_hashes_of_its_new_scripts(tmp_path):
     a page's scripts changes its policy at once."""
     page = tmp_path / "cart.html"
     page.write_bytes(b"<html><script>one()</script></html>")
-    first = security._file_script_hashes(str(page), "")
-    assert first == tuple(security.inline_script_hashes(b"<script>one()</script>"))
-    assert security._file_script_hashes(str(page), "") == first
+    first = csp.file_script_hashes(str(page), "")
+    assert first == tuple(csp.inline_script_hashes(b"<script>one()</script>"))
+    assert csp.file_script_hashes(str(page), "") == first
     page.write_bytes(b"<html><script>second()</script></html>")
-    assert security._file_script_hashes(str(page), "") == tuple(security.inline_script_hashes(b"<script>second()</script>"))
-    assert security._file_script_hashes(str(tmp_path / "gone.html"), "") == ()
+    assert csp.file_script_hashes(str(page), "") == tuple(csp.inline_script_hashes(b"<script>second()</script>"))
+    assert csp.file_script_hashes(str(tmp_path / "gone.html"), "") == ()
+
+
+def test_a_page_that_brings_its_policy_is_not_read():
+    """A page the server filled knows its scripts and sets its policy (web/first_html): the
+    middleware adds the other headers and sends the body on as it comes, unread."""
+    policy = csp.content_security_policy(["'sha256-known'"], "shop.example")
+    sent: list[dict] = []
+
+    async def app(scope, receive, send):
+        headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-security-policy", policy.encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"<html><script>unlisted()</script>", "more_body": True})
+        assert len(sent) == 2, "the first part of the page went on before the rest was written"
+        await send({"type": "http.response.body", "body": b"</html>"})
+
+    scope = {"type": "http", "method": "GET", "path": "/", "scheme": "http",
+             "headers": [(b"host", b"shop.example"), (b"accept", b"text/html")]}
+    _through_security_headers(app, scope, sent)
+    headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
+    assert headers["content-security-policy"] == policy
+    assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+    assert [m.get("body") for m in sent[1:]] == [b"<html><script>unlisted()</script>", b"</html>"]

@@ -38,7 +38,7 @@ def audit(page: Page, axe_source: Path, where: str) -> list[str]:
     page.wait_for_timeout(200)
     if not page.evaluate("() => typeof window.axe === 'object'"):
         # Evaluated, not added as an inline <script>: the page's CSP refuses inline scripts it
-        # has no hash for (api/security.py), as it should for anything injected.
+        # has no hash for (web/csp.py), as it should for anything injected.
         page.evaluate("source => { (0, eval)(source); }", axe_source.read_text())
     results = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"

@@ -135,7 +135,7 @@ def test_websocket_upgrades_from_other_origins_are_refused(base_url):
 
 
 def test_a_server_filled_product_page_runs_under_the_csp(page: Page, live_product):
-    """Product pages are filled by the server (discount_deals.prerender), with inline scripts of
+    """Product pages are filled by the server (discount_deals.web.first_html), with inline scripts of
     their own: the policy carries their hashes, and the page comes alive without a violation."""
     violations = _watch_csp(page)
     item = live_product(price="7.00")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from html import escape
 
-from ..components import card_style as S
-from ..components.ui import button_class
-from ..display import ProductView
+from ...components import card_style as S
+from ...components.ui import button_class
+from ...display import ProductView
 
 
 def _e(value: object) -> str:
@@ -62,8 +62,14 @@ def add_to_cart_label(product: ProductView) -> str:
     return f"Out of Stock: {product.name}" if product.stock <= 0 else f"Add to Cart: {product.name}"
 
 
-def product_card(product: ProductView, index: int) -> str:
+def add_to_cart_button(product: ProductView, classes: str, icon_size: int) -> str:
     out = product.stock <= 0
+    label = "Out of Stock" if out else "Add to Cart"
+    icon = S.icon_svg("shopping-cart", icon_size)
+    return _button(icon + label, classes, label=add_to_cart_label(product), disabled=out)
+
+
+def product_card(product: ProductView, index: int) -> str:
     badge = (
         f'<span class="{S.DISCOUNT_BADGE}">-{product.discount_percent}%</span>' if product.has_discount else ""
     )
@@ -82,13 +88,7 @@ def product_card(product: ProductView, index: int) -> str:
         f'<h3 class="{S.NAME}"><a class="{S.NAME_LINK}" href="{_e(product.href)}">{_e(product.name)}</a></h3>'
         f'<p class="{S.DESCRIPTION}">{_e(product.description)}</p>'
         f"{stars(product)}{price_block(product)}{stock_badge(product)}"
-        + _button(
-            S.icon_svg("shopping-cart", 16) + ("Out of Stock" if out else "Add to Cart"),
-            S.ADD_BUTTON,
-            label=add_to_cart_label(product),
-            disabled=out,
-        )
-        + "</div></article>"
+        f"{add_to_cart_button(product, S.ADD_BUTTON, 16)}</div></article>"
     )
 
 
@@ -150,14 +150,8 @@ def product_detail(
         f'<h1 class="{S.DETAIL_NAME}">{_e(product.name)}</h1>'
         f"{stars(product)}{price_block(product, S.DETAIL_PRICE, show_saving=False)}{saving}"
         f"{stock_badge(product)}"
-        f'<div class="{S.BUY_ROW}">{stepper}'
-        + _button(
-            S.icon_svg("shopping-cart", 18) + ("Out of Stock" if out else "Add to Cart"),
-            S.BUY_BUTTON,
-            label=add_to_cart_label(product),
-            disabled=out,
-        )
-        + f"{favourite_button(product, S.DETAIL_FAVOURITE)}</div>"
+        f'<div class="{S.BUY_ROW}">{stepper}{add_to_cart_button(product, S.BUY_BUTTON, 18)}'
+        f"{favourite_button(product, S.DETAIL_FAVOURITE)}</div>"
         f'<div class="{S.SHARE_ROW}"><span class="text-sm font-medium text-gray-700">Share this deal:</span>'
         f'<a href="{_e(whatsapp_url)}" target="_blank" rel="noopener noreferrer" '
         f'aria-label="Share {_e(product.name)} on WhatsApp" class="{S.SHARE_LINK}">'

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from discount_deals.plugins import PRODUCT_SHELL_PATH, add_prerender_paths
-from discount_deals.prerender import head as heads
-from discount_deals.prerender import markup
-from discount_deals.prerender.shell import Fill, ShellError, _script_json, defer_boot, fill
+from discount_deals.web.first_html import head as heads
+from discount_deals.web.first_html import markup
+from discount_deals.web.first_html.shell import Fill, ShellError, _script_json, defer_boot, fill
 from discount_deals.public_url import absolute_url, public_base_url
 from discount_deals.display import ProductView, whatsapp_share_url
 
@@ -161,7 +161,7 @@ def test_whatsapp_link_carries_the_name_price_and_url():
 
 
 def test_controls_wait_disabled_until_the_app_has_hydrated_them():
-    from discount_deals.prerender.shell import inert_controls
+    from discount_deals.web.first_html.shell import inert_controls
 
     html = (
         '<button type="button" class="a">Open menu</button><input id="header-search" name="search"/>'
@@ -180,13 +180,21 @@ def test_controls_wait_disabled_until_the_app_has_hydrated_them():
 
 
 def test_the_deferred_boot_module_is_allowed_by_the_pages_csp():
-    """The loader inserts the boot module as an inline script; the policy allows inline scripts
-    by the hash of each <script> of the page, so the page carries an inert copy of it."""
-    from discount_deals.api.security import inline_script_hashes
-    from discount_deals.prerender.shell import defer_boot
+    """The loader inserts the boot module as an inline script; the page's policy allows inline
+    scripts by hash, and the filled page knows them all: the shell file's (the boot module's own
+    text among them), the loader's and the renderer's, without reading the page it sends."""
+    from discount_deals.web.csp import inline_script_hashes, script_hash
+    from discount_deals.web.first_html.shell import Shell, fill_page
 
     code = 'import "/assets/manifest.js"; import("/assets/entry.client.js");'
-    html = f'<html><head><title>x</title></head><body><script type="module" async="">{code}</script></body></html>'
-    page = defer_boot(html)
-    assert f'<script type="module" async="">{code}</script>' not in page
-    assert inline_script_hashes(f"<script>{code}</script>".encode())[0] in inline_script_hashes(page.encode())
+    html = (
+        '<html><head><title>x</title></head><body><script>window.x=1</script>'
+        f'<div data-ssr-slot="product"></div><script type="module" async="">{code}</script></body></html>'
+    )
+    shell = Shell(html, tuple(inline_script_hashes(html.encode())))
+    page = fill_page(shell, Fill(slots={"product": "<p>Rice</p>"}, head="<script>ld()</script>",
+                                 script_hashes=(script_hash("ld()"),)))
+    assert f'<script type="module" async="">{code}</script>' not in page.html
+    assert script_hash(code) in page.script_hashes  # the boot module the loader inserts
+    assert set(inline_script_hashes(page.html.encode())) <= set(page.script_hashes)
+    assert f"<script>{code}</script>" not in page.html  # no copy of the module kept for a scanner

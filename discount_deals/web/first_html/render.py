@@ -1,8 +1,10 @@
 """The first HTML of /, /test-home, /products and /products/{id}, with the data already in it.
 
 Each function takes a Session (the caller owns it) and the public base URL and returns the
-status and the page, or None when there is no production build to fill (the request then goes
-on to the static files as before).
+status, the page and the hashes of its inline scripts, or None when there is no production
+build to fill (the request then goes on to the static files as before). Every price shown or
+advertised (cards, the product, its description, Open Graph price and JSON-LD offer) is the one
+``services.pricing.product_price`` gives now, through ``display.product_view`` where it is text.
 """
 
 from __future__ import annotations
@@ -13,17 +15,18 @@ from urllib.parse import quote
 
 from sqlmodel import Session
 
-from .. import routes
-from ..plugins import PRODUCT_SHELL_PATH
-from ..services import NotFound, catalog
-from ..services.pricing import money_str, product_price
-from ..services.related import related_products
-from ..settings import get_settings
-from ..display import category_listing_path, product_path, product_view, whatsapp_share_url
+from ... import routes
+from ...display import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
+from ...models import Category, Product
+from ...page_slots import SLOT_BRAND_COUNT, SLOT_FEATURED, SLOT_LISTING, SLOT_LISTING_COUNT, SLOT_PRODUCT
+from ...plugins import PRODUCT_SHELL_PATH
+from ...services import NotFound, catalog
+from ...services.pricing import money_str, product_price
+from ...services.related import related_products
+from ...settings import get_settings
 from . import head as heads
 from . import markup
-from .shell import Fill, fill, load_shell
-from .slots import SLOT_BRAND_COUNT, SLOT_FEATURED, SLOT_LISTING, SLOT_LISTING_COUNT, SLOT_PRODUCT
+from .shell import Fill, Shell, fill_page, load_shell
 
 BRANDS_SHOWN = ("shoprite", "melcom")  # the home page's "Shop by Brand" tiles
 HOME_DESCRIPTION = (
@@ -31,6 +34,7 @@ HOME_DESCRIPTION = (
     "all in one place. Compare, save and shop smarter every day."
 )
 PRODUCTS_DESCRIPTION = "Browse every discounted product from Shoprite, Melcom and more: search, filter and sort."
+NOT_FOUND_TITLE = "Page not found | Discount Deals"
 # Query parameters of /products that change the listing; any of them means "not the default listing".
 LISTING_PARAMS = ("search", "category", "brand", "price_range", "sort", "page")
 
@@ -39,6 +43,12 @@ LISTING_PARAMS = ("search", "category", "brand", "price_range", "sort", "page")
 class Page:
     status: int
     html: str
+    script_hashes: tuple[str, ...] = ()  # of every inline script of ``html``, for its policy
+
+
+def _page(status: int, shell: Shell, what: Fill) -> Page:
+    filled = fill_page(shell, what)
+    return Page(status, filled.html, filled.script_hashes)
 
 
 def _site_head(base: str, path: str, title: str, description: str) -> str:
@@ -63,7 +73,7 @@ def home(session: Session, base: str) -> Page | None:
     slots = {SLOT_FEATURED: _featured_grid(session)}
     slots.update({f"{SLOT_BRAND_COUNT}-{brand}": markup.brand_count(counts.get(brand, 0)) for brand in BRANDS_SHOWN})
     head = _site_head(base, "/", "Discount Deals | Discover Amazing Deals", HOME_DESCRIPTION)
-    return Page(200, fill(shell, Fill(slots=slots, head=head)))
+    return _page(200, shell, Fill(slots=slots, head=head))
 
 
 def test_home(session: Session, base: str) -> Page | None:
@@ -71,7 +81,7 @@ def test_home(session: Session, base: str) -> Page | None:
     if shell is None:
         return None
     head = _site_head(base, routes.TEST_HOME, "Discount Deals", HOME_DESCRIPTION)
-    return Page(200, fill(shell, Fill(slots={SLOT_FEATURED: _featured_grid(session)}, head=head)))
+    return _page(200, shell, Fill(slots={SLOT_FEATURED: _featured_grid(session)}, head=head))
 
 
 def is_default_listing(query: Mapping[str, str]) -> bool:
@@ -100,7 +110,7 @@ def products(session: Session, base: str, query: Mapping[str, str]) -> Page | No
         if views:
             slots[SLOT_LISTING] = markup.product_grid(views)
     # Filtered listings keep the skeleton: the app's own query (and ordering) fills them.
-    return Page(200, fill(shell, Fill(slots=slots, head=head)))
+    return _page(200, shell, Fill(slots=slots, head=head))
 
 
 def product(session: Session, base: str, product_id: str) -> Page | None:
@@ -111,33 +121,52 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
     try:
         item, category = catalog.get_product(session, product_id)
     except NotFound:
-        not_found = heads.render(
-            heads.Head(
-                title="Page not found | Discount Deals",
-                description="The page you are looking for does not exist or has moved.",
-                url=base + routes.PRODUCTS,
-                image=base + heads.DEFAULT_IMAGE,
-                noindex=True,
-            ),
-            include_description=True,
-        )
-        what = Fill(
-            slots={SLOT_PRODUCT: markup.not_found()},
-            head=not_found,
-            title="Page not found | Discount Deals",
-            shell_path=PRODUCT_SHELL_PATH,
-            path=product_path(quote(product_id, safe="")),
-        )
-        return Page(404, fill(shell, what))
+        return _page(404, shell, _not_found(base, product_id))
     view = product_view(item, category)
     url = base + product_path(item.id)
+    head = _product_head(item, category, view, url, base)
+    body = markup.product_detail(
+        view,
+        tags=list(item.tags or []),
+        category_href=category_listing_path(category.slug) if category else "",
+        whatsapp_url=whatsapp_share_url(item.name, view.price_text, url),
+        related=[product_view(p, c) for p, c in related_products(session, item)],
+    )
+    what = Fill(
+        slots={SLOT_PRODUCT: body},
+        head=heads.render(head, include_description=True),
+        title=head.title,
+        shell_path=PRODUCT_SHELL_PATH,
+        path=product_path(item.id),
+        script_hashes=heads.script_hashes(head),
+    )
+    return _page(200, shell, what)
+
+
+def _not_found(base: str, product_id: str) -> Fill:
+    head = heads.Head(
+        title=NOT_FOUND_TITLE,
+        description="The page you are looking for does not exist or has moved.",
+        url=base + routes.PRODUCTS,
+        image=base + heads.DEFAULT_IMAGE,
+        noindex=True,
+    )
+    return Fill(
+        slots={SLOT_PRODUCT: markup.not_found()},
+        head=heads.render(head, include_description=True),
+        title=NOT_FOUND_TITLE,
+        shell_path=PRODUCT_SHELL_PATH,
+        path=product_path(quote(product_id, safe="")),
+    )
+
+
+def _product_head(item: Product, category: Category | None, view: ProductView, url: str, base: str) -> heads.Head:
+    """What a product's page tells link previews and search engines: its price now, as
+    ``services.pricing`` has it (the discount only inside its window)."""
+    currency = get_settings().currency_code
     image = view.image_url if view.image_url.startswith(("http://", "https://")) else base + view.image_url
-    related = [product_view(p, c) for p, c in related_products(session, item)]
-    settings = get_settings()
-    price = money_str(product_price(item).unit_price)  # the discount only inside its window
+    price = money_str(product_price(item).unit_price)
     saving = f" (was {view.original_text}, save {view.discount_percent}%)" if view.has_discount else ""
-    description = heads.shorten(f"{item.name} for {view.price_text}{saving} at Discount Deals. {item.description}")
-    title = f"{item.name} | Discount Deals"
     json_ld = heads.product_json_ld(
         url=url,
         name=item.name,
@@ -147,28 +176,16 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
         brand=item.brand or "",
         category=category.name if category else "",
         price=price,
-        currency=settings.currency_code,
+        currency=currency,
         in_stock=item.stock > 0,
     )
-    head = heads.render(
-        heads.Head(
-            title=title,
-            description=description,
-            url=url,
-            image=image,
-            image_alt=item.name,
-            og_type="product",
-            json_ld=json_ld,
-            extra_meta=[("product:price:amount", price), ("product:price:currency", settings.currency_code)],
-        ),
-        include_description=True,
+    return heads.Head(
+        title=f"{item.name} | Discount Deals",
+        description=heads.shorten(f"{item.name} for {view.price_text}{saving} at Discount Deals. {item.description}"),
+        url=url,
+        image=image,
+        image_alt=item.name,
+        og_type="product",
+        json_ld=json_ld,
+        extra_meta=[("product:price:amount", price), ("product:price:currency", currency)],
     )
-    body = markup.product_detail(
-        view,
-        tags=list(item.tags or []),
-        category_href=category_listing_path(category.slug) if category else "",
-        whatsapp_url=whatsapp_share_url(item.name, view.price_text, url),
-        related=related,
-    )
-    what = Fill(slots={SLOT_PRODUCT: body}, head=head, title=title, shell_path=PRODUCT_SHELL_PATH, path=product_path(item.id))
-    return Page(200, fill(shell, what))

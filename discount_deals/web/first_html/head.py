@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass, field
 from html import escape
 
+from ..csp import script_hash
+
 SITE_NAME = "Discount Deals"
 DEFAULT_IMAGE = "/og-image.png"  # assets/og-image.png, 1200 x 630
 DEFAULT_IMAGE_ALT = "Discount Deals: discounted products from Shoprite, Melcom and more"
@@ -81,6 +83,16 @@ def _meta(attribute: str, key: str, content: str) -> str:
     return f'<meta {attribute}="{escape(key)}" content="{escape(content, quote=True)}" data-ssr-head=""/>'
 
 
+def _json_ld_text(data: dict) -> str:
+    # "<" escaped so that no text in the data can close the script element.
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def script_hashes(head: Head) -> tuple[str, ...]:
+    """The hashes of the inline scripts :func:`render` writes for ``head`` (its JSON-LD)."""
+    return (script_hash(_json_ld_text(head.json_ld)),) if head.json_ld is not None else ()
+
+
 def render(head: Head, *, include_description: bool) -> str:
     """The tags to append to the shell's ``<head>`` (the title is replaced separately).
 
@@ -108,7 +120,5 @@ def render(head: Head, *, include_description: bool) -> str:
         _meta("name", "twitter:image", head.image),
     ]
     if head.json_ld is not None:
-        # "<" escaped so that no text in the data can close the script element.
-        payload = json.dumps(head.json_ld, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-        tags.append(f'<script type="application/ld+json" data-ssr-head="">{payload}</script>')
+        tags.append(f'<script type="application/ld+json" data-ssr-head="">{_json_ld_text(head.json_ld)}</script>')
     return "".join(tags)

@@ -11,6 +11,10 @@ middleware rewrites the request's scheme and host before anything reads them:
    N-th proxy from the app saw them (the N-th value from the right, like ``X-Forwarded-For``);
    values that are missing or malformed are ignored.
 3. Else the request as it came (local development).
+
+Why not uvicorn's ``ProxyHeadersMiddleware``: it trusts proxies by their IP address and sets the
+scheme and the client's address, not the ``Host``, and knows nothing of a configured public
+address; Granian, which serves the shop, has no such option.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@
 the :mod:`discount_deals.plugins` build plugin adds one shell of the product page. A shell is the
 page as the app first renders it, before any state arrives; the server fills its named slots
 (``data-ssr-slot``), its title and its head, and the app hydrates over the result.
+
+A filled page knows its inline scripts: those of the shell's file (hashed once per version of
+the file), the boot loader put in place of the boot module, and what the renderer adds (see
+:class:`Fill`). Its Content-Security-Policy is built from them (:func:`fill_page`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from html import escape
 from functools import lru_cache
 from pathlib import Path
 
-from ..plugins import PRODUCT_SHELL_PATH
+from ...plugins import PRODUCT_SHELL_PATH
+from ..csp import inline_script_hashes, script_hash
 
 # Route path -> candidate files under the static folder (React Router writes either form).
 SHELL_FILES: dict[str, tuple[str, ...]] = {
@@ -80,18 +85,27 @@ class ShellError(Exception):
 
 def static_dir() -> Path | None:
     """The folder the production build serves, or None when there is no production build."""
-    from ..reflex_adapter import static_dir as built_static_dir
+    from ...reflex_adapter import static_dir as built_static_dir
 
     return built_static_dir()
 
 
+@dataclass(frozen=True)
+class Shell:
+    """A pre-rendered page and the hashes of its inline scripts."""
+
+    html: str
+    script_hashes: tuple[str, ...]
+
+
 @lru_cache(maxsize=16)
-def _read(path: Path, mtime_ns: int) -> str:  # mtime in the key: a rebuild is picked up
-    return path.read_text(encoding="utf-8")
+def _read(path: Path, mtime_ns: int) -> Shell:  # mtime in the key: a rebuild is picked up
+    html = path.read_text(encoding="utf-8")
+    return Shell(html, tuple(inline_script_hashes(html.encode("utf-8"))))
 
 
-def load_shell(route: str, folder: Path | None = None) -> str | None:
-    """The pre-rendered HTML of ``route`` (a key of :data:`SHELL_FILES`), or None without a build."""
+def load_shell(route: str, folder: Path | None = None) -> Shell | None:
+    """The pre-rendered page of ``route`` (a key of :data:`SHELL_FILES`), or None without a build."""
     folder = folder if folder is not None else static_dir()
     if folder is None:
         return None
@@ -116,6 +130,14 @@ class Fill:
     # against the shell's path (the skip link "#main", the footer's target-less legal links).
     shell_path: str = ""
     path: str = ""
+    # Hashes of the inline scripts the renderer puts in ``head`` or a slot (the JSON-LD).
+    script_hashes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FilledPage:
+    html: str
+    script_hashes: tuple[str, ...]  # of every inline script the page runs (its policy's)
 
 
 def _slot_span(html: str, name: str) -> tuple[int, int]:
@@ -131,8 +153,19 @@ def _slot_span(html: str, name: str) -> tuple[int, int]:
     raise ShellError(f"the slot {name!r} is not closed")
 
 
+def fill_page(shell: Shell, what: Fill) -> FilledPage:
+    """``shell`` filled in, with the hashes of its inline scripts."""
+    html, loader = _defer_boot(_filled(shell.html, what))
+    loader_hashes = (script_hash(loader),) if loader is not None else ()
+    return FilledPage(html, (*shell.script_hashes, *loader_hashes, *what.script_hashes))
+
+
 def fill(shell: str, what: Fill) -> str:
-    """``shell`` with its slots, title and head filled in."""
+    """``shell`` with its slots, title and head filled in (and its boot deferred)."""
+    return _defer_boot(_filled(shell, what))[0]
+
+
+def _filled(shell: str, what: Fill) -> str:
     html = shell
     if what.shell_path and what.path:
         html = html.replace(f'href="{what.shell_path}/', f'href="{escape(what.path, quote=True)}/')
@@ -148,7 +181,7 @@ def fill(shell: str, what: Fill) -> str:
     # Marks a page whose content came from the server: the cards the app renders over it do not
     # play their entrance animation again (see assets/app.css).
     html = html.replace("<html ", "<html data-ssr=\"\" ", 1)
-    return defer_boot(html.replace("</head>", what.head + "</head>", 1))
+    return html.replace("</head>", what.head + "</head>", 1)
 
 
 def _script_json(value) -> str:
@@ -162,19 +195,20 @@ def defer_boot(html: str) -> str:
     its first paint on a slow connection (their module preloads in the head and the boot module
     would otherwise be fetched before it); they start two animation frames later, or at the first
     interaction. The boot script element stays in place (React hydrates it), only its type changes."""
+    return _defer_boot(html)[0]
+
+
+def _defer_boot(html: str) -> tuple[str, str | None]:
+    """:func:`defer_boot`'s page and the loader script it put in (None when the page has no boot
+    module). The loader inserts the boot module as an inline script with the module's own text,
+    which the policy allows by the hash the shell's file already gave it."""
     boot = _MODULE_BOOT.search(html)
     if boot is None:
-        return html
+        return html, None
     preloads = _MODULEPRELOAD.findall(html)
     loader = _BOOT_LOADER % (_script_json(preloads), _script_json(boot.group(1)))
-    # The loader inserts the boot module as an inline script, which the Content-Security-Policy
-    # allows by its hash: the policy hashes every "<script>…</script>" of the page's text
-    # (api/security.py), so a copy of the module follows the loader inside a comment. A comment,
-    # not an element: React skips comments when it hydrates, and an extra element would not match.
-    code = boot.group(1)
-    hash_source = f"<!--<script>{code}</script>-->" if "--" not in code else ""
-    html = html[: boot.start()] + f"<script>{loader}</script>{hash_source}" + html[boot.end() :]
-    return inert_controls(_MODULEPRELOAD.sub("", html))
+    html = html[: boot.start()] + f"<script>{loader}</script>" + html[boot.end() :]
+    return inert_controls(_MODULEPRELOAD.sub("", html)), loader
 
 
 def inert_controls(html: str) -> str:

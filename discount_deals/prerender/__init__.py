@@ -1,2 +1,0 @@
-"""Products in the first HTML: the server fills the pre-rendered page shells of /, /test-home,
-/products and /products/{id} with their data, head tags and JSON-LD (see middleware.py)."""
