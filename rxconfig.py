@@ -23,18 +23,20 @@ if (Path(_venv_bin) / "node").exists() and os.environ.get("PATH", "").split(os.p
 os.environ.setdefault("REFLEX_USE_NPM", "1")
 os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")  # no probe of PyPI at every start
 
-_public_url = os.environ.get("DD_PUBLIC_URL", "").strip().rstrip("/")
-
 from discount_deals.plugins import PrerenderProductShell  # noqa: E402
-from discount_deals.settings import parse_origins  # noqa: E402
+from discount_deals.reflex_adapter import declared_env_mode  # noqa: E402
+from discount_deals.settings import parse_origins, server_settings  # noqa: E402
+
+# Read cheaply (server_settings, not get_settings: that would create the secret file when a
+# build step merely imports this config).
+_server = server_settings()
+_public_url = _server.public_url
 
 # Other origins whose pages may call the app (DD_CORS_ORIGINS; none by default: same origin
-# only). Reflex's CORS middleware reads this; discount_deals/api/security.py enforces the same
+# only). Reflex's CORS middleware reads this; discount_deals/web/security.py enforces the same
 # list (and refuses websocket upgrades from anywhere else).
 _DEV_FRONTEND = ("http://localhost:3000", "http://127.0.0.1:3000")
-CORS_ORIGINS = parse_origins(os.environ.get("DD_CORS_ORIGINS", "")) + (
-    _DEV_FRONTEND if os.environ.get("REFLEX_ENV_MODE", "").lower() == "dev" else ()
-)
+CORS_ORIGINS = parse_origins(_server.cors_origins) + (_DEV_FRONTEND if declared_env_mode() == "dev" else ())
 
 config = rx.Config(
     app_name="discount_deals",

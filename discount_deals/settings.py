@@ -204,13 +204,13 @@ def parse_origins(raw: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(origins))
 
 
-def _security_settings() -> SecuritySettings:
+def _security_settings(server: ServerSettings) -> SecuritySettings:
     attempts = _env_int("DD_REGISTER_MAX_ATTEMPTS", 50)
     window = _env_int("DD_REGISTER_WINDOW_SECONDS", 3600)
     if attempts < 1 or window < 1:
         raise ValueError("DD_REGISTER_MAX_ATTEMPTS and DD_REGISTER_WINDOW_SECONDS must be at least 1")
     return SecuritySettings(
-        cors_origins=parse_origins(os.environ.get("DD_CORS_ORIGINS", "")),
+        cors_origins=parse_origins(server.cors_origins),
         register_max_attempts=attempts,
         register_window_seconds=window,
     )
@@ -240,6 +240,7 @@ class ServerSettings:
     port: str  # PORT, the default of ``--port`` (checked by the command line)
     shutdown_timeout: int  # DD_SHUTDOWN_TIMEOUT: seconds SIGTERM gives requests in flight
     access_log: bool  # DD_ACCESS_LOG
+    cors_origins: str = ""  # DD_CORS_ORIGINS as written (parse_origins checks it; rxconfig.py reads it)
 
 
 def server_settings() -> ServerSettings:
@@ -263,6 +264,7 @@ def server_settings() -> ServerSettings:
         port=os.environ.get("PORT", "3000"),
         shutdown_timeout=int(shutdown) if shutdown.isdigit() and int(shutdown) > 0 else 30,
         access_log=(text("DD_ACCESS_LOG") or "1").lower() not in ("0", "false", "no", "off"),
+        cors_origins=text("DD_CORS_ORIGINS"),
     )
 
 
@@ -384,7 +386,7 @@ def get_settings() -> Settings:
         write_wait_seconds=_env_float("DD_WRITE_WAIT_SECONDS", 5.0),
         write_queue_limit=_env_int("DD_WRITE_QUEUE_LIMIT", 200),
         checkout=_checkout_settings(secret),
-        security=_security_settings(),
+        security=_security_settings(server),
     )
 
 

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..reflex_adapter import declared_env_mode
+from ..reflex_adapter import declared_env_mode, leave_websocket_origins_to_the_app
 from ..settings import get_settings
 from . import csp
 
@@ -210,9 +210,7 @@ class _Responder:
 
 
 def hand_websocket_origins_to_us(app) -> None:
-    """Turn off engine.io's own origin check of Reflex's websocket: :class:`SecurityHeaders`
-    already refused every upgrade from an origin that is neither this site nor allowed, and
-    engine.io, given the ``DD_CORS_ORIGINS`` list, would refuse this very site."""
-    sio = getattr(app, "sio", None)
-    if sio is not None:
-        sio.eio.cors_allowed_origins = []
+    """Leave the websocket's origin check to :class:`SecurityHeaders`, which already refused every
+    upgrade from an origin that is neither this site nor allowed: engine.io, given the
+    ``DD_CORS_ORIGINS`` list, would refuse this very site."""
+    leave_websocket_origins_to_the_app(app)
