@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_audit import ACTION_FILTERS, TARGET_FILTERS, AdminActivityState
+from ..state.admin.activity import ACTION_FILTERS, TARGET_FILTERS, AdminActivityState
 from .admin_ui import PANEL, form_input, labelled, pager
 from .ui import FIELD_INPUT, badge_class, button, button_class, icon, spinner
 

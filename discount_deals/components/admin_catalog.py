@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_catalog import NO_CATEGORY, STATUS_FILTERS, AdminCategoriesState, AdminProductsState
+from ..state.admin.categories import AdminCategoriesState
+from ..state.admin.product_form import NO_CATEGORY, STATUS_FILTERS
+from ..state.admin.products import AdminProductsState
 from .admin_ui import PANEL, checkbox, form_input, labelled, pager, search_box
 from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon, spinner
 
@@ -279,7 +281,7 @@ def categories_tab() -> rx.Component:
         ),
         rx.el.section(
             rx.el.div(
-                rx.el.h2("Categories (", C.count, ")", class_name="text-lg font-semibold text-gray-900"),
+                rx.el.h2("Categories (", C.total, ")", class_name="text-lg font-semibold text-gray-900"),
                 button(icon("refresh-cw", 16), "Refresh", variant="outline", size="sm", on_click=C.refresh),
                 class_name="mb-2 flex items-center justify-between",
             ),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_coupons import KINDS, STATUS_FILTERS, AdminCouponsState
+from ..state.admin.coupons import KINDS, STATUS_FILTERS, AdminCouponsState
 from .admin_ui import PANEL, form_input, labelled, pager, search_box
 from .ui import FIELD_INPUT, badge_class, button_class, icon, spinner
 

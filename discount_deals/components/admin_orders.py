@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_orders import (
-    DELIVERY_FILTERS,
-    PAYMENT_FILTERS,
-    STATUS_FILTERS,
-    AdminOrdersState,
-    AdminOrderView,
-    StatusAction,
-)
-from ..state.orders import OrderLineView, TimelineEntry
+from ..state.account.order_views import OrderLineView, TimelineEntry
+from ..state.admin.order_views import DELIVERY_FILTERS, PAYMENT_FILTERS, STATUS_FILTERS, AdminOrderView, StatusAction
+from ..state.admin.orders import AdminOrdersState
 from .admin_ui import PANEL, pager, search_box
 from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, icon
 
@@ -202,18 +196,18 @@ def order_page() -> rx.Component:
                      class_name=button_class("ghost", "sm")),
         rx.el.div(
             rx.el.div(
-                rx.el.h2("Order #", O.short_id, class_name="font-mono text-xl font-bold text-gray-900"),
-                rx.el.p(O.created_text, " · ", O.customer, " · ", O.email, class_name="text-sm text-gray-600"),
+                rx.el.h2("Order #", O.shown.short_id, class_name="font-mono text-xl font-bold text-gray-900"),
+                rx.el.p(O.shown.created_text, " · ", O.shown.customer, " · ", O.shown.email, class_name="text-sm text-gray-600"),
             ),
-            rx.el.div(_badge(O.payment_status_text, O.payment_badge), _badge(O.status_text, O.status_badge),
+            rx.el.div(_badge(O.shown.payment_status_text, O.shown.payment_badge), _badge(O.shown.status_text, O.shown.status_badge),
                       class_name="flex gap-2"),
             class_name="mt-3 flex flex-wrap items-start justify-between gap-3",
         ),
         rx.cond(
-            O.attention_text != "",
+            O.shown.attention_text != "",
             rx.el.div(
-                rx.el.p(icon("triangle-alert", 16), O.attention_text, class_name="flex items-start gap-2"),
-                rx.cond(O.refund_due, button("Mark refunded", variant="outline", on_click=O.mark_refunded,
+                rx.el.p(icon("triangle-alert", 16), O.shown.attention_text, class_name="flex items-start gap-2"),
+                rx.cond(O.shown.refund_due, button("Mark refunded", variant="outline", on_click=O.mark_refunded,
                                              disabled=O.working)),
                 role="alert",
                 class_name="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 "
@@ -238,25 +232,25 @@ def order_page() -> rx.Component:
                 rx.el.h3("Items", class_name="font-semibold text-gray-900"),
                 rx.el.ul(rx.foreach(O.lines, _line), aria_label="Order items", class_name="divide-y divide-gray-100"),
                 rx.el.dl(
-                    _total("Subtotal", O.subtotal_text),
-                    rx.cond(O.has_discount, _total("Coupon", O.discount_text)),
-                    _total(rx.cond(O.pickup, "Pickup", "Delivery"), O.shipping_text),
-                    _total("Tax", O.tax_text),
-                    _total("Total", O.total_text, "border-t border-gray-200 pt-2 font-bold"),
+                    _total("Subtotal", O.totals.subtotal_text),
+                    rx.cond(O.totals.has_discount, _total("Coupon", "-" + O.totals.discount_text)),
+                    _total(rx.cond(O.shown.pickup, "Pickup", "Delivery"), O.totals.shipping_text),
+                    _total("Tax", O.totals.tax_text),
+                    _total("Total", O.totals.total_text, "border-t border-gray-200 pt-2 font-bold"),
                     class_name="mt-3 space-y-1",
                 ),
             ),
             rx.el.div(
                 rx.el.section(
-                    rx.el.h3(rx.cond(O.pickup, "Pickup", "Delivery"), class_name="font-semibold text-gray-900"),
-                    rx.el.p(O.delivery_title, class_name="text-sm font-medium"),
-                    rx.el.p(O.delivery_detail, class_name="text-sm text-gray-700"),
+                    rx.el.h3(rx.cond(O.shown.pickup, "Pickup", "Delivery"), class_name="font-semibold text-gray-900"),
+                    rx.el.p(O.shown.delivery_title, class_name="text-sm font-medium"),
+                    rx.el.p(O.shown.delivery_detail, class_name="text-sm text-gray-700"),
                 ),
                 rx.el.section(
                     rx.el.h3("Payment", class_name="font-semibold text-gray-900"),
-                    rx.el.p(O.payment_text, class_name="text-sm"),
-                    rx.cond(O.payment_reference != "",
-                            rx.el.p("Reference: ", O.payment_reference, class_name="break-all text-xs text-gray-600")),
+                    rx.el.p(O.shown.payment_text, class_name="text-sm"),
+                    rx.cond(O.shown.payment_reference != "",
+                            rx.el.p("Reference: ", O.shown.payment_reference, class_name="break-all text-xs text-gray-600")),
                 ),
                 rx.el.section(
                     rx.el.h3("Timeline", class_name="font-semibold text-gray-900"),

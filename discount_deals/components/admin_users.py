@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_users import ROLE_CHOICES, ROLE_FILTERS, AdminUsersState
+from ..state.admin.users import ROLE_CHOICES, ROLE_FILTERS, AdminUsersState
 from .admin_ui import PANEL, pager, search_box
 from .ui import FIELD_INPUT, badge_class, button_class, icon
 

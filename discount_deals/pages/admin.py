@@ -16,8 +16,8 @@ from ..components.admin_overview import overview_tab
 from ..components.admin_stores import stores_tab
 from ..components.admin_users import users_tab
 from ..components.ui import icon, spinner
-from ..state.admin import TABS, AdminState
-from ..state.session import SessionState
+from ..state.admin.gate import TABS, AdminState
+from ..state.account.session import SessionState
 
 
 def _tab_button(tab: str, text: str, tag: str) -> rx.Component:

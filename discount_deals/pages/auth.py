@@ -9,7 +9,7 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, card, icon
-from ..state.auth import LoginState, RegisterState
+from ..state.account.auth import LoginState, RegisterState
 
 
 def _auth_card(*children, heading: str, subtitle) -> rx.Component:

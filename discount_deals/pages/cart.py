@@ -5,7 +5,7 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, badge, button, button_class, card, icon, link_button, spinner
-from ..state.cart import CartRow, CartState
+from ..state.shop.cart import CartRow, CartState
 
 
 def empty_cart() -> rx.Component:
@@ -96,10 +96,10 @@ def order_summary() -> rx.Component:
     return card(
         rx.el.h2("Order Summary", class_name="text-lg font-bold text-gray-900"),
         rx.el.dl(
-            summary_row("Subtotal", CartState.subtotal_text),
-            rx.cond(CartState.has_savings, summary_row("You save", CartState.savings_text, "text-green-800")),
-            summary_row("Shipping", CartState.shipping_text),
-            summary_row("Tax", CartState.tax_text),
+            summary_row("Subtotal", CartState.totals.subtotal_text),
+            rx.cond(CartState.totals.has_savings, summary_row("You save", CartState.totals.savings_text, "text-green-800")),
+            summary_row("Shipping", CartState.totals.shipping_text),
+            summary_row("Tax", CartState.totals.tax_text),
             class_name="mt-4 space-y-2",
         ),
         rx.el.div(
@@ -112,9 +112,9 @@ def order_summary() -> rx.Component:
             class_name="mt-4 flex gap-2",
         ),
         rx.cond(
-            CartState.free_shipping_gap_text != "",
+            CartState.totals.free_shipping_gap_text != "",
             rx.el.p(
-                "Add ", CartState.free_shipping_gap_text, " more for free shipping",
+                "Add ", CartState.totals.free_shipping_gap_text, " more for free shipping",
                 class_name="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900",
             ),
         ),
@@ -123,7 +123,7 @@ def order_summary() -> rx.Component:
         rx.el.div(
             rx.el.div(
                 rx.el.span("Total", class_name="text-base font-bold"),
-                rx.el.span(CartState.total_text, class_name="text-xl font-extrabold"),
+                rx.el.span(CartState.totals.total_text, class_name="text-xl font-extrabold"),
                 class_name="flex items-center justify-between max-lg:flex-col max-lg:items-start max-lg:leading-tight",
             ),
             rx.el.div(checkout_button(), class_name="lg:mt-4 max-lg:flex-1 [&>*]:mt-0"),

@@ -5,8 +5,9 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, button_class, card, icon, link_button, spinner
-from ..state.checkout import NETWORK_CHOICES, AddressOption, CheckoutState, ReviewLine, StoreOption
-from ..state.session import SessionState
+from ..state.shop.checkout import CheckoutState
+from ..state.shop.checkout_options import NETWORK_CHOICES, AddressOption, ReviewLine, StoreOption
+from ..state.account.session import SessionState
 
 C = CheckoutState
 SECTION_TITLE = "flex items-center gap-2 text-lg font-bold text-gray-900"
@@ -55,7 +56,7 @@ def delivery_section() -> rx.Component:
                 "delivery_method", "delivery", ~C.pickup, C.set_delivery, "Home delivery",
                 "Free over " + C.free_over_text + ", otherwise " + C.delivery_fee_text + ".",
                 "delivery-home",
-                rx.el.span(rx.cond(C.pickup, C.delivery_fee_text, C.shipping_text), class_name="font-semibold"),
+                rx.el.span(rx.cond(C.pickup, C.delivery_fee_text, C.totals.shipping_text), class_name="font-semibold"),
             ),
             _choice(
                 "delivery_method", "pickup", C.pickup, C.set_delivery, "Pickup at a partner store",
@@ -279,14 +280,14 @@ def review() -> rx.Component:
                  class_name="mt-3 divide-y divide-gray-100"),
         coupon_field(),
         rx.el.dl(
-            _row("Subtotal", C.subtotal_text),
-            rx.cond(C.has_savings, _row("You save", C.savings_text, "text-green-800")),
-            _row(rx.cond(C.pickup, "Pickup", "Delivery"), C.shipping_text),
-            rx.cond(C.has_discount, _row("Coupon", C.discount_text, "text-green-800")),
-            _row("Tax", C.tax_text),
+            _row("Subtotal", C.totals.subtotal_text),
+            rx.cond(C.totals.has_savings, _row("You save", C.totals.savings_text, "text-green-800")),
+            _row(rx.cond(C.pickup, "Pickup", "Delivery"), C.totals.shipping_text),
+            rx.cond(C.totals.has_discount, _row("Coupon", C.totals.discount_text, "text-green-800")),
+            _row("Tax", C.totals.tax_text),
             rx.el.div(
                 rx.el.dt("Total", class_name="text-base font-bold"),
-                rx.el.dd(C.total_text, class_name="text-xl font-extrabold"),
+                rx.el.dd(C.totals.total_text, class_name="text-xl font-extrabold"),
                 class_name="flex items-center justify-between border-t border-gray-200 pt-3",
             ),
             aria_label="Order total",

@@ -6,8 +6,8 @@ from .. import routes
 from ..components.layout import layout
 from ..components.product_card import product_grid
 from ..components.ui import icon, link_button, spinner
-from ..state.favorites import FavoritesState
-from ..state.session import SessionState
+from ..state.shop.favorites import FavoritesState
+from ..state.account.session import SessionState
 
 
 def favorites() -> rx.Component:

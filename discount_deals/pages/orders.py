@@ -5,7 +5,9 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.ui import badge_class, button, card, icon, link_button
-from ..state.orders import OrderCard, OrderDetailState, OrderLineView, OrdersState, TimelineEntry
+from ..state.account.order_detail import OrderDetailState
+from ..state.account.order_views import OrderCard, OrderLineView, TimelineEntry
+from ..state.account.orders import OrdersState
 
 D = OrderDetailState
 
@@ -146,13 +148,13 @@ def order_details() -> rx.Component:
         rx.el.h2("Items", class_name="mt-6 text-lg font-bold text-gray-900"),
         rx.el.ul(rx.foreach(OrderDetailState.lines, order_line), aria_label="Order items"),
         rx.el.dl(
-            _total_row("Subtotal", OrderDetailState.subtotal_text),
-            rx.cond(OrderDetailState.has_discount, _total_row("Discount", "-" + OrderDetailState.discount_text)),
-            _total_row("Shipping", OrderDetailState.shipping_text),
-            _total_row("Tax", OrderDetailState.tax_text),
+            _total_row("Subtotal", OrderDetailState.totals.subtotal_text),
+            rx.cond(OrderDetailState.totals.has_discount, _total_row("Discount", "-" + OrderDetailState.totals.discount_text)),
+            _total_row("Shipping", OrderDetailState.totals.shipping_text),
+            _total_row("Tax", OrderDetailState.totals.tax_text),
             rx.el.div(
                 rx.el.dt("Total", class_name="text-base font-bold"),
-                rx.el.dd(OrderDetailState.total_text, class_name="text-xl font-extrabold"),
+                rx.el.dd(OrderDetailState.totals.total_text, class_name="text-xl font-extrabold"),
                 class_name="flex items-center justify-between border-t border-gray-200 pt-3",
             ),
             aria_label="Order total",

@@ -4,8 +4,8 @@ import reflex as rx
 
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge, button, button_class, card, icon, labelled_upload, spinner
-from ..state.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
-from ..state.session import SessionState
+from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
+from ..state.account.session import SessionState
 
 IMAGE_TYPES = {"image/png": [".png"], "image/jpeg": [".jpg", ".jpeg"], "image/gif": [".gif"], "image/webp": [".webp"]}
 

@@ -9,20 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 from typing import Any, ClassVar
 
 import reflex as rx
 
-from ..db import session_scope, write_session
-from ..models import User
-from ..services import ServiceError, bulk_import, catalog
-from ..settings import get_settings
-from .actions import toast
-from .admin import NotAdmin, require_admin
-from .admin_catalog import AdminCategoriesState, AdminProductRow, AdminProductsState
-from ..display import money_text
+from ...models import User
+from ...services import ServiceError, bulk_import
+from ..actions import busy_call, toast
+from ..guards import admin_event
+from .bulk_input import (
+    import_rows,
+    listed,
+    read_rows,
+    read_upload,
+    resolve_categories,
+    row_from_upload,
+    template_categories,
+)
+from .categories import AdminCategoriesState
+from .gate import admin_tab
+from .products import AdminProductsState
 
 log = logging.getLogger("discount_deals.admin")
 
@@ -33,11 +40,7 @@ COMPLETE = "Complete!"
 # Each checkpoint stays on screen at least this long, so that even a small upload (done in a few
 # milliseconds) shows its steps instead of jumping from 0 to 100.
 STEP_PAUSE_S = 0.15
-# The result card lists at most this many problems (the per-client state stays small).
-MAX_LISTED = 100
 
-JSON_UPLOAD_ACCEPT = {"application/json": [".json"]}
-CSV_UPLOAD_ACCEPT = {"text/csv": [".csv"]}
 
 
 @dataclasses.dataclass
@@ -46,53 +49,6 @@ class BulkResult:
     success: bool = False
     message: str = ""
     errors: list[str] = dataclasses.field(default_factory=list)
-
-
-def _listed(messages: list[str]) -> list[str]:
-    if len(messages) <= MAX_LISTED:
-        return messages
-    return [*messages[:MAX_LISTED], f"... and {len(messages) - MAX_LISTED} more"]
-
-
-def _template_categories() -> list[str]:
-    """Names of existing categories for the product templates (the demo's when there are none)."""
-    with session_scope() as session:
-        found, _count = catalog.list_categories(session, limit=2)
-    return [c.name for c in found] or ["Groceries", "Beverages"]
-
-
-def read_rows(method: str, json_text: str, csv_data: bytes, kind: str) -> tuple[list | None, tuple[str, str] | None]:
-    """The uploaded rows, or a toast (title, description) saying why there are none."""
-    plural = "products" if kind == "product" else "categories"
-    if method == "csv":
-        if not csv_data:
-            return None, ("Error", "Please select a CSV file")
-        parse = bulk_import.parse_products_csv if kind == "product" else bulk_import.parse_categories_csv
-        try:
-            return parse(csv_data), None
-        except ServiceError as exc:
-            return None, ("Error", exc.detail)
-    if not json_text.strip():
-        return None, ("Error", "Please enter JSON data or upload a file")
-    try:
-        rows = json.loads(json_text)
-    except ValueError:
-        return None, ("Invalid JSON", "Please check your JSON format")
-    if not isinstance(rows, list):
-        return None, ("Error", f"Data must be an array of {plural}")
-    return rows, None
-
-
-async def _read_upload(files: list[rx.UploadFile]) -> tuple[str, bytes] | str:
-    """The first uploaded file's name and bytes, or the reason it was refused."""
-    if not files:
-        return "No file was received."
-    limit = get_settings().bulk_max_bytes
-    upload = files[0]
-    data = await upload.read(limit + 1)
-    if len(data) > limit:
-        return f"The file is too large: at most {limit // (1024 * 1024)} MB per upload."
-    return (upload.name or "upload", data)
 
 
 def _toast(title: str, description: str, kind: str = "error"):
@@ -120,30 +76,18 @@ class _BulkUpload(rx.State, mixin=True):
     def show_progress(self) -> bool:
         return self.uploading or self.progress == 100
 
-    @rx.event
-    async def set_method(self, method: str):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
+    @admin_event
+    def set_method(self, admin: User, method: str):
         if method in ("json", "csv") and not self.uploading:
             self.method = method
 
-    @rx.event
-    async def set_json_text(self, text: str):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
+    @admin_event
+    def set_json_text(self, admin: User, text: str):
         self.json_text = text
 
-    @rx.event
-    async def pick_json_file(self, files: list[rx.UploadFile]):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
-        read = await _read_upload(files)
+    @admin_event
+    async def pick_json_file(self, admin: User, files: list[rx.UploadFile]):
+        read = await read_upload(files)
         if isinstance(read, str):
             return _toast("Error", read)
         name, data = read
@@ -153,13 +97,9 @@ class _BulkUpload(rx.State, mixin=True):
             return _toast("Error", "The file must be UTF-8 text.")
         self.json_file_name = name
 
-    @rx.event
-    async def pick_csv_file(self, files: list[rx.UploadFile]):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
-        read = await _read_upload(files)
+    @admin_event
+    async def pick_csv_file(self, admin: User, files: list[rx.UploadFile]):
+        read = await read_upload(files)
         if isinstance(read, str):
             return _toast("Error", read)
         name, data = read
@@ -179,7 +119,7 @@ class _BulkUpload(rx.State, mixin=True):
         self.uploading = False
         self.progress = 0
         if message is not None:
-            self.result = BulkResult(shown=True, success=False, message=message, errors=_listed(errors or []))
+            self.result = BulkResult(shown=True, success=False, message=message, errors=listed(errors or []))
 
     # --- the one upload pipeline (SPEC §4, §5) ------------------------------------------------------
     # Both tabs run the same steps: read the input, check the required fields, prepare the rows
@@ -209,62 +149,58 @@ class _BulkUpload(rx.State, mixin=True):
         """Refresh the lists the upload changed (under the state lock); the toasts to show."""
         return []
 
-    @rx.event(background=True)
-    async def upload(self):
+    @admin_event(background=True)
+    async def upload(self, admin: User):
         """Read, check, prepare, import; progress 0 → 25 → 50 → 100 (SPEC §4)."""
-        kind = self.KIND
-        plural = "products" if kind == "product" else "categories"
+        async for update in busy_call(self, "uploading", lambda: self._run_upload(admin), then=lambda toasts: toasts,
+                                      failure=("Upload Failed", "Upload failed")):
+            yield update
+
+    async def _run_upload(self, admin: User) -> list[Any]:
+        """The pipeline, the state lock taken only to change state; returns the toasts to show."""
         async with self:
-            if self.uploading:
-                return
-            try:
-                admin = await require_admin(self)
-            except NotAdmin as refused:
-                yield refused.redirect
-                return
             method, json_text, csv_data = self.method, self.json_text, self._csv_data
-            self.uploading, self.progress = True, 0
+            self.progress = 0
             self._at_stage(VALIDATING)
             self.result = BulkResult()
         await asyncio.sleep(STEP_PAUSE_S)
-
-        rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, kind)
-        if rows is None:
-            async with self:
-                self._stop()
-            yield _toast(*problem)
-            return
-        await self._before_check()
-        checked = bulk_import.check_required_fields(rows, kind)
-        if not checked.rows:
-            async with self:
-                self._stop("Validation failed", checked.messages)
-            yield _toast("Validation Error", f"No valid {plural} found")
-            return
-        prepared = await self._prepare(checked)
-        if isinstance(prepared, _Refusal):
-            async with self:
-                self._stop(prepared.message, prepared.errors)
-            yield _toast(*prepared.toast)
-            return
-
+        ready = await self._read_and_prepare(method, json_text, csv_data)
+        if isinstance(ready, _Refusal):
+            return await self._stopped(ready)
+        checked, prepared = ready
         try:
-            result = await asyncio.to_thread(_import, kind, admin, prepared.rows)
+            result = await asyncio.to_thread(import_rows, self.KIND, admin, prepared.rows)
         except ServiceError as exc:
-            async with self:
-                self._stop(exc.detail, checked.messages)
-            yield _toast("Upload Failed", exc.detail)
-            return
+            return await self._stopped(_Refusal(exc.detail, checked.messages, ("Upload Failed", exc.detail)))
         except Exception as exc:
-            log.exception("bulk %s upload failed", kind)
-            async with self:
-                self._stop(str(exc) or "Upload failed", checked.messages)
-            yield _toast("Upload Failed", str(exc) or "Upload failed")
-            return
+            log.exception("bulk %s upload failed", self.KIND)
+            text = str(exc) or "Upload failed"
+            return await self._stopped(_Refusal(text, checked.messages, ("Upload Failed", text)))
+        return await self._finish(admin, checked, prepared, result)
 
-        refused = bulk_import.refused_row_messages(result, prepared.rows, prepared.positions, kind)
+    async def _read_and_prepare(self, method: str, json_text: str, csv_data: bytes):
+        """(checked rows, rows to import), or why the upload stops before the server call."""
+        plural = "products" if self.KIND == "product" else "categories"
+        rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, self.KIND)
+        if rows is None:
+            return _Refusal(None, [], problem)
+        await self._before_check()
+        checked = bulk_import.check_required_fields(rows, self.KIND)
+        if not checked.rows:
+            return _Refusal("Validation failed", checked.messages, ("Validation Error", f"No valid {plural} found"))
+        prepared = await self._prepare(checked)
+        return prepared if isinstance(prepared, _Refusal) else (checked, prepared)
+
+    async def _stopped(self, refusal: _Refusal) -> list[Any]:
+        async with self:
+            self._stop(refusal.message, refusal.errors)
+        return [_toast(*refusal.toast)]
+
+    async def _finish(self, admin: User, checked: bulk_import.CheckedRows, prepared: bulk_import.CheckedRows,
+                      result: bulk_import.ImportResult) -> list[Any]:
+        """Show the result card; refresh what the upload changed."""
+        refused = bulk_import.refused_row_messages(result, prepared.rows, prepared.positions, self.KIND)
         created = len(result.created)
-        toasts: list[Any] = []
         async with self:
             self.progress, self.uploading = 100, False
             self._at_stage(COMPLETE)
@@ -272,45 +208,32 @@ class _BulkUpload(rx.State, mixin=True):
                 shown=True,
                 success=created > 0,
                 message=f"Upload completed: {created} created, {len(result.errors)} already exist",
-                errors=_listed(checked.messages + refused),
+                errors=listed(checked.messages + refused),
             )
-            if created:
-                self._clear_input()
-                toasts = await self._after_import(admin, result, prepared.rows)
-        if not created:
-            yield _toast("Upload Failed", result.detail)
-        for event in toasts:
-            yield event
+            if not created:
+                return [_toast("Upload Failed", result.detail)]
+            self._clear_input()
+            return await self._after_import(admin, result, prepared.rows)
 
 
 @dataclasses.dataclass(frozen=True)
 class _Refusal:
     """Why an upload stops before the server call: the result card's message and lines, a toast."""
 
-    message: str
+    message: str | None  # None: no result card (nothing was read)
     errors: list[str]
     toast: tuple[str, str]
 
 
-def _import(kind: str, admin: User, rows: list[dict[str, Any]]) -> bulk_import.ImportResult:
-    with write_session() as session:
-        if kind == "product":
-            return bulk_import.import_products(session, admin, rows)
-        return bulk_import.import_categories(session, admin, rows)
-
-
+@admin_tab("bulk-products")
 class BulkProductsState(_BulkUpload, rx.State):
     KIND: ClassVar[str] = "product"
     stage: str = ""
 
-    @rx.event
-    async def download_template(self, fmt: str):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
+    @admin_event
+    def download_template(self, admin: User, fmt: str):
         fmt = "csv" if fmt == "csv" else "json"
-        text = bulk_import.products_template(_template_categories(), fmt)
+        text = bulk_import.products_template(template_categories(), fmt)
         mime = "text/csv" if fmt == "csv" else "application/json"
         return rx.download(data=text, filename=f"products-template.{fmt}", mime_type=mime)
 
@@ -325,7 +248,7 @@ class BulkProductsState(_BulkUpload, rx.State):
     async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
         await self._checkpoint(25, RESOLVING)
         try:
-            resolved = await asyncio.to_thread(_resolve_categories, checked)
+            resolved = await asyncio.to_thread(resolve_categories, checked)
         except Exception:
             log.exception("bulk upload: categories could not be read")
             failed = "Failed to fetch categories from server"
@@ -350,34 +273,6 @@ class BulkProductsState(_BulkUpload, rx.State):
         return [_toast("Warning", "Products uploaded but refresh failed. Please refresh the page manually.", "warning")]
 
 
-def _resolve_categories(checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows:
-    with session_scope() as session:
-        return bulk_import.resolve_product_categories(session, checked)
-
-
-def _row_from_upload(row: dict[str, Any], product_id: str) -> AdminProductRow:
-    """A list row for a product just uploaded, from what was uploaded (the database is not read:
-    this is the fallback for when reading it just failed)."""
-    discount = row.get("discount_price")
-    return AdminProductRow(
-        id=product_id,
-        name=str(row.get("name") or "").strip(),
-        description=str(row.get("description") or ""),
-        image_url=str(row.get("image_url") or "") or "/placeholder.webp",
-        status=str(row.get("status") or "active"),
-        category=str(row.get("category_name") or ""),
-        price_text=_money_or_text(row.get("price")),
-        discount_text="" if discount in (None, "") else _money_or_text(discount),
-    )
-
-
-def _money_or_text(value: Any) -> str:
-    try:
-        return money_text(catalog.parse_money(value))
-    except ValueError:
-        return str(value)
-
-
 def _refresh_products(
     products: AdminProductsState, admin: User, result: bulk_import.ImportResult, rows: list[dict[str, Any]]
 ) -> str:
@@ -385,20 +280,21 @@ def _refresh_products(
     failed and the new products were put at the top of the list instead, or "failed"."""
     try:
         products.page = 1
-        products._load_rows(admin)
+        products._fill(admin)
         return "updated"
     except Exception:
         log.exception("product list refresh after a bulk upload failed")
     try:
-        added = [_row_from_upload(rows[p.index], p.id) for p in result.created]
+        added = [row_from_upload(rows[p.index], p.id) for p in result.created]
         products.rows = [*added, *products.rows][: max(len(products.rows), len(added))]
-        products.count += len(added)
+        products.total += len(added)
         return "added" if added else "failed"
     except Exception:
         log.exception("adding uploaded products to the list failed")
         return "failed"
 
 
+@admin_tab("bulk-categories")
 class BulkCategoriesState(_BulkUpload, rx.State):
     KIND: ClassVar[str] = "category"
 
@@ -406,12 +302,8 @@ class BulkCategoriesState(_BulkUpload, rx.State):
     def stage(self) -> str:
         return f"{self.progress}% complete"
 
-    @rx.event
-    async def download_template(self, fmt: str):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
+    @admin_event
+    def download_template(self, admin: User, fmt: str):
         fmt = "csv" if fmt == "csv" else "json"
         mime = "text/csv" if fmt == "csv" else "application/json"
         return rx.download(data=bulk_import.categories_template(fmt), filename=f"categories-template.{fmt}", mime_type=mime)
@@ -426,10 +318,7 @@ class BulkCategoriesState(_BulkUpload, rx.State):
     async def _after_import(self, admin: User, result: bulk_import.ImportResult,
                             rows: list[dict[str, Any]]) -> list[Any]:
         try:
-            categories = await self.get_state(AdminCategoriesState)
-            categories._fetch()
-            products = await self.get_state(AdminProductsState)
-            products._load_categories()
+            await (await self.get_state(AdminCategoriesState))._changed(admin)
         except Exception:
             log.exception("category lists refresh after a bulk upload failed")
         return []

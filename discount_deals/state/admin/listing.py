@@ -1,0 +1,80 @@
+"""What the back office's paged lists share: one page of rows in state, filled through
+:func:`..actions.load_list` (loading and error states), paging, and a search box. Each list
+tab is its own flat state built from :class:`AdminList` (a Reflex mixin) and says how to load
+one page (:meth:`AdminList._load_rows`)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from ...models import User
+from ..actions import load_list
+from ..guards import admin_event
+from ..paging import clamp_page, page_count, page_label
+
+
+class AdminList(rx.State, mixin=True):
+    PAGE_SIZE: ClassVar[int] = 20
+    SEARCH_LIMIT: ClassVar[int] = 100
+    LIST_NAME: ClassVar[str] = "admin list"  # as the log names a failure
+
+    page: int = 1
+    total: int = 0
+    total_pages: int = 0
+    search: str = ""
+    loading: bool = False
+    failed: bool = False
+
+    @rx.var
+    def page_text(self) -> str:
+        return page_label(self.page, self.total_pages)
+
+    def _offset(self) -> int:
+        return (self.page - 1) * self.PAGE_SIZE
+
+    def _load_rows(self, admin: User) -> int:
+        """Put the current page's rows in state; returns how many rows match in all."""
+        raise NotImplementedError
+
+    def _fill(self, admin: User) -> None:
+        self.total = self._load_rows(admin)
+        self.total_pages = page_count(self.total, self.PAGE_SIZE)
+
+    def _fetch(self, admin: User):
+        """Load the current page: the loading state shows first, the error state on failure."""
+        return load_list(self, lambda: self._fill(admin), self.LIST_NAME)
+
+    def _reload(self, admin: User):
+        """Refresh the page in place after a change (no loading state: the rows stay meanwhile)."""
+        return load_list(self, lambda: self._fill(admin), self.LIST_NAME, loading=None)
+
+    def _refetch(self, admin: User):
+        """The filters changed: back to the first page."""
+        self.page = 1
+        return self._fetch(admin)
+
+    def _apply_query(self, query: str) -> None:
+        """A link from elsewhere in the back office (``/admin?tab=...&q=...``): search for it."""
+        self.search = query
+        self.page = 1
+
+    @admin_event
+    def load(self, admin: User):
+        return self._fetch(admin)
+
+    @admin_event
+    def go_to_page(self, admin: User, page: int):
+        self.page = clamp_page(page, self.total_pages)
+        return self._fetch(admin)
+
+    @admin_event
+    def set_search(self, admin: User, value: str):
+        self.search = (value or "").strip()[: self.SEARCH_LIMIT]
+        return self._refetch(admin)
+
+
+def choice(value: Any, choices: list[tuple[str, str]], default: str) -> str:
+    """``value`` when it is one of a select's choices, else ``default``."""
+    return value if value in dict(choices) else default

@@ -1,0 +1,174 @@
+"""Admin Products tab: the product form (add and edit modes) and the paged product list (filtered
+by status and stock, each deal's window shown, low stock restocked in one step, exported as
+CSV). Every event is for admins only; the services check again."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from ...db import session_scope, write_session
+from ...models import User
+from ...services import catalog, exports
+from ..actions import busy_call, load_list
+from ..guards import admin_event
+from .gate import admin_tab
+from .listing import AdminList, choice
+from .product_form import (
+    ALL_PRODUCTS,
+    REQUIRED_MESSAGE,
+    STATUS_FILTERS,
+    AdminProductRow,
+    CategoryOption,
+    ProductFormValues,
+    form_values,
+    product_payload,
+    product_row,
+    restock_fields,
+)
+
+# Every category is offered in the product form's select (the API hands out the same 1,000).
+CATEGORY_OPTIONS_LIMIT = 1000
+RESTOCK_FAILED = ("Error", "Could not restock the product.")
+
+
+def restocked(done: tuple[str, int]):
+    name, stock = done
+    return "Stock updated", f"{name} now has {stock} in stock."
+
+
+@admin_tab("products")
+class AdminProductsState(AdminList, rx.State):
+    PAGE_SIZE: ClassVar[int] = 10
+    LIST_NAME: ClassVar[str] = "admin product list"
+    rows: list[AdminProductRow] = []
+    status_filter: str = ALL_PRODUCTS
+    categories: list[CategoryOption] = []
+    restocking: str = ""  # id of the product being restocked
+
+    editing_id: str = ""
+    form: ProductFormValues = rx.field(default_factory=ProductFormValues)
+    # Bumped to remount the (uncontrolled) form with new starting values: Edit, Cancel, after a save.
+    form_key: int = 0
+    saving: bool = False
+
+    @rx.var
+    def heading(self) -> str:
+        return f"Products ({self.total})"
+
+    def _load_categories(self) -> None:
+        with session_scope() as session:
+            found, _count = catalog.list_categories(session, limit=CATEGORY_OPTIONS_LIMIT)
+        self.categories = [CategoryOption(id=c.id, name=c.name) for c in found]
+
+    def _load_rows(self, admin: User) -> int:
+        status = "" if self.status_filter == ALL_PRODUCTS else self.status_filter
+        with session_scope() as session:
+
+            def page_of(page: int) -> catalog.ProductPage:
+                return catalog.list_products(
+                    session, search=self.search, page=page, page_size=self.PAGE_SIZE, include_inactive=True,
+                    actor=admin, status=status,
+                )
+
+            result = page_of(self.page)
+            if not result.items and self.page > 1 and result.count:
+                self.page = max(1, result.total_pages)  # the last page went away: show the new last one
+                result = page_of(self.page)
+        self.rows = [product_row(p, c) for p, c in result.items]
+        return result.count
+
+    def _reset_form(self) -> None:
+        self.editing_id = ""
+        self.form = ProductFormValues()
+        self.form_key += 1
+
+    @admin_event
+    def load(self, admin: User):
+        def load() -> None:
+            self._load_categories()
+            self._fill(admin)
+
+        return load_list(self, load, self.LIST_NAME)
+
+    @admin_event
+    def set_status_filter(self, admin: User, value: str):
+        self.status_filter = choice(value, STATUS_FILTERS, ALL_PRODUCTS)
+        return self._refetch(admin)
+
+    @admin_event
+    async def restock(self, admin: User, form: dict[str, Any]):
+        """Add the units typed in a row (low or out of stock) to that product's stock."""
+        product_id, units = restock_fields(form)
+
+        def add() -> tuple[str, int]:
+            with write_session() as session:
+                product = catalog.restock(session, admin, product_id, units)
+                done = (product.name, product.stock)
+            self._fill(admin)
+            return done
+
+        async for update in busy_call(self, "restocking", add, busy=product_id, success=restocked,
+                                      failure=RESTOCK_FAILED):
+            yield update
+
+    @admin_event
+    def export(self, admin: User):
+        """Download every product as CSV (the bulk-upload template's columns)."""
+        token = exports.download_token(admin, "products")
+        filename = exports.export_filename("products")
+        return rx.download(url=f"/api/admin/exports/products.csv?token={token}", filename=filename)
+
+    @admin_event
+    def save(self, admin: User, form: dict[str, Any]):
+        """Create (add mode) or update (edit mode) from the form's values."""
+        payload = product_payload(form)
+        if payload is None:
+            return rx.toast.error("Error", description=REQUIRED_MESSAGE)
+        editing = self.editing_id
+
+        def save() -> None:
+            with write_session() as session:
+                if editing:
+                    catalog.update_product(session, admin, editing, payload)
+                else:
+                    catalog.create_product(session, admin, payload)
+            self._reset_form()
+            self._fill(admin)
+
+        return busy_call(
+            self, "saving", save, success=("Product updated" if editing else "Product created", None),
+            failure=("Error", "Failed to update product" if editing else "Failed to create product"),
+        )
+
+    def _edit(self, admin: User, product_id: str):
+        with session_scope() as session:
+            product, _category = catalog.get_product(session, product_id, actor=admin)
+        if not any(option.id == product.category_id for option in self.categories):
+            self._load_categories()
+        self.editing_id = product.id
+        self.form = form_values(product)
+        self.form_key += 1
+        return rx.call_script("document.getElementById('product-form')?.scrollIntoView({behavior: 'smooth'})")
+
+    @admin_event
+    def edit(self, admin: User, product_id: str):
+        """Fill the form with a product (edit mode)."""
+        return busy_call(self, None, lambda: self._edit(admin, product_id), then=lambda scroll: scroll)
+
+    @admin_event
+    def cancel_edit(self, admin: User):
+        self._reset_form()
+
+    @admin_event
+    def delete(self, admin: User, product_id: str):
+        def delete() -> None:
+            with write_session() as session:
+                catalog.delete_product(session, admin, product_id)
+            if self.editing_id == product_id:
+                self._reset_form()
+            self._fill(admin)
+
+        return busy_call(self, None, delete, success=("Product deleted", None),
+                         failure=("Error", "Failed to delete product"))
