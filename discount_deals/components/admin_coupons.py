@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin.coupons import KINDS, STATUS_FILTERS, AdminCouponsState
-from .admin_ui import PANEL, form_input, labelled, pager, search_box
-from .ui import FIELD_INPUT, badge_class, button_class, icon, spinner
+from ..state.admin.coupons import KINDS, AdminCouponsState
+from .admin_ui import PANEL, filter_select, form_input, labelled, list_states, pager, search_and_filter, search_box
+from .ui import FIELD_INPUT, badge_class, button_class, icon
 
 C = AdminCouponsState
 
@@ -47,16 +47,14 @@ def coupon_form() -> rx.Component:
     )
 
 
+_STATUS_BADGES = {"active": "success", "inactive": "secondary", "expired": "outline"}
+
+
 def _status(row) -> rx.Component:
     return rx.el.span(
         row.status_text,
-        class_name=rx.match(
-            row.status,
-            ("active", badge_class("success")),
-            ("inactive", badge_class("secondary")),
-            ("expired", badge_class("outline")),
-            badge_class("warning"),
-        ),
+        class_name=rx.match(row.status, *[(status, badge_class(variant)) for status, variant in _STATUS_BADGES.items()],
+                            badge_class("warning")),
     )
 
 
@@ -88,30 +86,12 @@ def _row(row) -> rx.Component:
 def coupon_list() -> rx.Component:
     return rx.el.section(
         rx.el.h2(C.heading, class_name="mb-3 text-lg font-semibold text-gray-900"),
-        rx.el.div(
-            rx.el.div(search_box("admin_coupon_search", "Search coupons", "Search by code...", C.search,
-                                 C.set_search), class_name="flex-1"),
-            rx.el.div(
-                rx.el.label("Show", html_for="admin_coupon_status", class_name="sr-only"),
-                rx.el.select(*[rx.el.option(text, value=value) for value, text in STATUS_FILTERS],
-                             id="admin_coupon_status", value=C.status_filter, on_change=C.set_status_filter,
-                             class_name=FIELD_INPUT + " sm:w-44"),
-            ),
-            class_name="flex flex-col gap-3 sm:flex-row",
+        search_and_filter(
+            search_box("admin_coupon_search", "Search coupons", "Search by code...", C.search, C.set_search),
+            filter_select("Show", "admin_coupon_status", C, "status_filter"),
         ),
-        rx.cond(
-            C.loading & (C.rows.length() == 0),
-            spinner("Loading coupons..."),
-            rx.cond(
-                C.failed,
-                rx.el.p("Failed to load coupons", role="alert", class_name="py-10 text-center text-red-700"),
-                rx.cond(
-                    C.rows.length() > 0,
-                    rx.el.ul(rx.foreach(C.rows, _row), aria_label="Coupons", class_name="mt-2"),
-                    rx.el.p("No coupons found", class_name="py-10 text-center text-gray-600"),
-                ),
-            ),
-        ),
+        list_states(C, "coupons", rx.el.ul(rx.foreach(C.rows, _row), aria_label="Coupons", class_name="mt-2"),
+                    "No coupons found"),
         pager(C.page, C.total_pages, C.page_text, C.go_to_page, "Coupon pages"),
         aria_label="Coupon list",
         class_name=PANEL,

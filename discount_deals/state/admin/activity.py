@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
+from sqlmodel import Session
 
 from ... import routes
-from ...db import session_scope
 from ...models import AuditEvent, User
 from ...services import ServiceError, audit
 from ..actions import load_list
@@ -144,12 +144,11 @@ class AdminActivityState(AdminList, rx.State):
             date_to=_day(self.date_to),
         )
 
-    def _load_rows(self, admin: User) -> int:
-        with session_scope() as session:
-            events, total = audit.list_events(session, admin, self._filters(), offset=self._offset(),
-                                              limit=self.PAGE_SIZE)
-            self.rows = [activity_row(event) for event in events]
-        return total
+    def _query(self, session: Session, admin: User) -> tuple[list[AuditEvent], int]:
+        return audit.list_events(session, admin, self._filters(), offset=self._offset(), limit=self.PAGE_SIZE)
+
+    def _row(self, item: AuditEvent) -> ActivityRow:
+        return activity_row(item)
 
     def _refused(self, error: Exception) -> None:
         """A refused filter (e.g. dates the wrong way round) is said, not shown as a failure."""

@@ -7,9 +7,10 @@ import dataclasses
 from typing import Any, ClassVar
 
 import reflex as rx
+from sqlmodel import Session
 
-from ...db import session_scope, write_session
-from ...models import User
+from ...db import write_session
+from ...models import Category, User
 from ...services import catalog
 from ..actions import busy_call, load_list, toast
 from ..forms import form_text
@@ -35,11 +36,11 @@ class AdminCategoriesState(AdminList, rx.State):
     rows: list[CategoryRow] = []
     form_key: int = 0
 
-    def _load_rows(self, admin: User) -> int:
-        with session_scope() as session:
-            found, total = catalog.list_categories(session, offset=self._offset(), limit=self.PAGE_SIZE)
-        self.rows = [CategoryRow(id=c.id, name=c.name, slug=c.slug, description=c.description) for c in found]
-        return total
+    def _query(self, session: Session, admin: User) -> tuple[list[Category], int]:
+        return catalog.list_categories(session, offset=self._offset(), limit=self.PAGE_SIZE)
+
+    def _row(self, item: Category) -> CategoryRow:
+        return CategoryRow(id=item.id, name=item.name, slug=item.slug, description=item.description)
 
     def _fetch(self, admin: User):
         """Refill the list in place (no loading state); a failure says so in a toast too."""

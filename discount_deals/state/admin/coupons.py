@@ -9,7 +9,9 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from ...db import session_scope, write_session
+from sqlmodel import Session
+
+from ...db import write_session
 from ...display import money_text
 from ...models import Coupon, User
 from ...services import coupons
@@ -17,7 +19,7 @@ from ..actions import busy_call, error_text
 from ..forms import form_text
 from ..guards import admin_event
 from .gate import admin_tab
-from .listing import AdminList, choice
+from .listing import AdminList
 
 ALL = "all"
 STATUS_FILTERS: list[tuple[str, str]] = [
@@ -92,6 +94,7 @@ def coupon_payload(form: dict[str, Any]) -> dict[str, Any]:
 class AdminCouponsState(AdminList, rx.State):
     LIST_NAME: ClassVar[str] = "admin coupon list"
     SEARCH_LIMIT: ClassVar[int] = 64
+    FILTERS: ClassVar[dict] = {"status_filter": (STATUS_FILTERS, ALL)}
     rows: list[CouponRow] = []
     status_filter: str = ALL
     saving: bool = False
@@ -101,19 +104,13 @@ class AdminCouponsState(AdminList, rx.State):
     def heading(self) -> str:
         return f"Coupons ({self.total})"
 
-    def _load_rows(self, admin: User) -> int:
+    def _query(self, session: Session, admin: User) -> tuple[list[Coupon], int]:
         status = "" if self.status_filter == ALL else self.status_filter
-        with session_scope() as session:
-            found, total = coupons.list_coupons(
-                session, admin, search=self.search, status=status, offset=self._offset(), limit=self.PAGE_SIZE,
-            )
-            self.rows = [coupon_row(c) for c in found]
-        return total
+        return coupons.list_coupons(session, admin, search=self.search, status=status, offset=self._offset(),
+                                    limit=self.PAGE_SIZE)
 
-    @admin_event
-    def set_status_filter(self, admin: User, value: str):
-        self.status_filter = choice(value, STATUS_FILTERS, ALL)
-        return self._refetch(admin)
+    def _row(self, item: Coupon) -> CouponRow:
+        return coupon_row(item)
 
     @admin_event
     async def create(self, admin: User, form: dict[str, Any]):

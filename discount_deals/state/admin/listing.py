@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import reflex as rx
+from sqlmodel import Session
 
+from ...db import session_scope
 from ...models import User
 from ..actions import load_list
 from ..guards import admin_event
@@ -19,6 +21,8 @@ class AdminList(rx.State, mixin=True):
     PAGE_SIZE: ClassVar[int] = 20
     SEARCH_LIMIT: ClassVar[int] = 100
     LIST_NAME: ClassVar[str] = "admin list"  # as the log names a failure
+    # The list's filter selects: state field -> (its choices, the default).
+    FILTERS: ClassVar[dict[str, tuple[list[tuple[str, str]], str]]] = {}
 
     page: int = 1
     total: int = 0
@@ -34,13 +38,20 @@ class AdminList(rx.State, mixin=True):
     def _offset(self) -> int:
         return (self.page - 1) * self.PAGE_SIZE
 
-    def _load_rows(self, admin: User) -> int:
-        """Put the current page's rows in state; returns how many rows match in all."""
+    def _query(self, session: Session, admin: User) -> tuple[list[Any], int]:
+        """The current page's items (what the service lists) and how many match in all."""
+        raise NotImplementedError
+
+    def _row(self, item: Any) -> Any:
+        """One item as the list shows it."""
         raise NotImplementedError
 
     def _fill(self, admin: User) -> None:
-        self.total = self._load_rows(admin)
-        self.total_pages = page_count(self.total, self.PAGE_SIZE)
+        with session_scope() as session:
+            found, total = self._query(session, admin)
+            self.rows = [self._row(item) for item in found]
+        self.total = total
+        self.total_pages = page_count(total, self.PAGE_SIZE)
 
     def _fetch(self, admin: User):
         """Load the current page: the loading state shows first, the error state on failure."""
@@ -68,6 +79,15 @@ class AdminList(rx.State, mixin=True):
     def go_to_page(self, admin: User, page: int):
         self.page = clamp_page(page, self.total_pages)
         return self._fetch(admin)
+
+    @admin_event
+    def set_filter(self, admin: User, name: str, value: str):
+        """A filter select changed (``name`` is one of the list's FILTERS; anything else is ignored)."""
+        if name not in self.FILTERS:
+            return None
+        choices, default = self.FILTERS[name]
+        setattr(self, name, choice(value, choices, default))
+        return self._refetch(admin)
 
     @admin_event
     def set_search(self, admin: User, value: str):

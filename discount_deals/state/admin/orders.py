@@ -10,6 +10,7 @@ from typing import ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
+from sqlmodel import Session
 
 from ...db import session_scope, write_session
 from ...models import OrderStatus, User
@@ -20,7 +21,7 @@ from ..account.order_views import OrderLineView, OrderTotals, TimelineEntry, cus
 from ..actions import busy_call
 from ..guards import admin_event
 from .gate import admin_tab
-from .listing import AdminList, choice
+from .listing import AdminList
 from .order_views import (
     ALL,
     DELIVERY_FILTERS,
@@ -39,6 +40,8 @@ from .order_views import (
 @admin_tab("orders")
 class AdminOrdersState(AdminList, rx.State):
     LIST_NAME: ClassVar[str] = "admin order list"
+    FILTERS: ClassVar[dict] = {"status_filter": (STATUS_FILTERS, ALL), "payment_filter": (PAYMENT_FILTERS, ALL),
+                               "delivery_filter": (DELIVERY_FILTERS, ALL)}
     status_filter: str = ALL
     payment_filter: str = ALL
     delivery_filter: str = ALL
@@ -81,32 +84,16 @@ class AdminOrdersState(AdminList, rx.State):
             attention_only=self.attention_only,
         )
 
-    def _load_rows(self, admin: User) -> int:
-        with session_scope() as session:
-            found, total = lifecycle.admin_orders(session, admin, self._filters(), offset=self._offset(),
-                                                  limit=self.PAGE_SIZE)
-        self.rows = [order_row(row) for row in found]
-        return total
+    def _query(self, session: Session, admin: User) -> tuple[list[lifecycle.AdminOrderRow], int]:
+        return lifecycle.admin_orders(session, admin, self._filters(), offset=self._offset(), limit=self.PAGE_SIZE)
+
+    def _row(self, item: lifecycle.AdminOrderRow) -> AdminOrderView:
+        return order_row(item)
 
     @admin_event
     def load(self, admin: User):
         self.order_id = ""
         return self._fetch(admin)
-
-    @admin_event
-    def set_status_filter(self, admin: User, value: str):
-        self.status_filter = choice(value, STATUS_FILTERS, ALL)
-        return self._refetch(admin)
-
-    @admin_event
-    def set_payment_filter(self, admin: User, value: str):
-        self.payment_filter = choice(value, PAYMENT_FILTERS, ALL)
-        return self._refetch(admin)
-
-    @admin_event
-    def set_delivery_filter(self, admin: User, value: str):
-        self.delivery_filter = choice(value, DELIVERY_FILTERS, ALL)
-        return self._refetch(admin)
 
     @admin_event
     def set_date_from(self, admin: User, value: str):

@@ -8,15 +8,14 @@ from typing import Any
 
 import reflex as rx
 
-from ...db import session_scope, write_session
+from ...db import session_scope
 from ...display import money_text
 from ...models import User
-from ...services import catalog, reports
-from ..actions import busy_call, load_list
+from ...services import reports
+from ..actions import load_list
 from ..guards import admin_event
 from .gate import admin_tab
-from .product_form import restock_fields
-from .products import RESTOCK_FAILED, restocked
+from .products import restock_product
 
 PERIOD_DAYS = 30
 
@@ -73,16 +72,6 @@ class AdminOverviewState(rx.State):
         return self._refresh(admin)
 
     @admin_event
-    async def restock(self, admin: User, form: dict[str, Any]):
-        """Add the units typed beside a low-stock product to its stock, then refresh the list."""
-        product_id, units = restock_fields(form)
-
-        def add() -> tuple[str, int]:
-            with write_session() as session:
-                product = catalog.restock(session, admin, product_id, units)
-                return product.name, product.stock
-
-        async for update in busy_call(self, None, add, success=restocked, failure=RESTOCK_FAILED):
-            yield update
-        for update in self._refresh(admin):
-            yield update
+    def restock(self, admin: User, form: dict[str, Any]):
+        """Add the units typed beside a low-stock product to its stock, then refresh the figures."""
+        return restock_product(self, admin, form, lambda: [*self._refresh(admin)])

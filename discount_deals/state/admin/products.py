@@ -4,17 +4,19 @@ CSV). Every event is for admins only; the services check again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import reflex as rx
+from sqlmodel import Session
 
 from ...db import session_scope, write_session
-from ...models import User
+from ...models import Category, Product, User
 from ...services import catalog, exports
 from ..actions import busy_call, load_list
 from ..guards import admin_event
 from .gate import admin_tab
-from .listing import AdminList, choice
+from .listing import AdminList
 from .product_form import (
     ALL_PRODUCTS,
     REQUIRED_MESSAGE,
@@ -30,18 +32,31 @@ from .product_form import (
 
 # Every category is offered in the product form's select (the API hands out the same 1,000).
 CATEGORY_OPTIONS_LIMIT = 1000
-RESTOCK_FAILED = ("Error", "Could not restock the product.")
 
 
-def restocked(done: tuple[str, int]):
-    name, stock = done
-    return "Stock updated", f"{name} now has {stock} in stock."
+def restock_product(state: rx.State, admin: User, form: dict[str, Any], refresh: Callable[[], Any],
+                    flag: str | None = None):
+    """Add the units typed in a row's restock form to that product's stock, then ``refresh`` what
+    shows it (``flag``, if any, names the product meanwhile)."""
+    product_id, units = restock_fields(form)
+
+    def add() -> tuple[str, int]:
+        with write_session() as session:
+            product = catalog.restock(session, admin, product_id, units)
+            done = (product.name, product.stock)
+        refresh()
+        return done
+
+    return busy_call(state, flag, add, busy=product_id if flag else True,
+                     success=lambda done: ("Stock updated", f"{done[0]} now has {done[1]} in stock."),
+                     failure=("Error", "Could not restock the product."))
 
 
 @admin_tab("products")
 class AdminProductsState(AdminList, rx.State):
     PAGE_SIZE: ClassVar[int] = 10
     LIST_NAME: ClassVar[str] = "admin product list"
+    FILTERS: ClassVar[dict] = {"status_filter": (STATUS_FILTERS, ALL_PRODUCTS)}
     rows: list[AdminProductRow] = []
     status_filter: str = ALL_PRODUCTS
     categories: list[CategoryOption] = []
@@ -62,22 +77,21 @@ class AdminProductsState(AdminList, rx.State):
             found, _count = catalog.list_categories(session, limit=CATEGORY_OPTIONS_LIMIT)
         self.categories = [CategoryOption(id=c.id, name=c.name) for c in found]
 
-    def _load_rows(self, admin: User) -> int:
+    def _query(self, session: Session, admin: User) -> tuple[list[tuple[Product, Category]], int]:
         status = "" if self.status_filter == ALL_PRODUCTS else self.status_filter
-        with session_scope() as session:
 
-            def page_of(page: int) -> catalog.ProductPage:
-                return catalog.list_products(
-                    session, search=self.search, page=page, page_size=self.PAGE_SIZE, include_inactive=True,
-                    actor=admin, status=status,
-                )
+        def page_of(page: int) -> catalog.ProductPage:
+            return catalog.list_products(session, search=self.search, page=page, page_size=self.PAGE_SIZE,
+                                         include_inactive=True, actor=admin, status=status)
 
+        result = page_of(self.page)
+        if not result.items and self.page > 1 and result.count:
+            self.page = max(1, result.total_pages)  # the last page went away: show the new last one
             result = page_of(self.page)
-            if not result.items and self.page > 1 and result.count:
-                self.page = max(1, result.total_pages)  # the last page went away: show the new last one
-                result = page_of(self.page)
-        self.rows = [product_row(p, c) for p, c in result.items]
-        return result.count
+        return result.items, result.count
+
+    def _row(self, item: tuple[Product, Category]) -> AdminProductRow:
+        return product_row(*item)
 
     def _reset_form(self) -> None:
         self.editing_id = ""
@@ -93,25 +107,9 @@ class AdminProductsState(AdminList, rx.State):
         return load_list(self, load, self.LIST_NAME)
 
     @admin_event
-    def set_status_filter(self, admin: User, value: str):
-        self.status_filter = choice(value, STATUS_FILTERS, ALL_PRODUCTS)
-        return self._refetch(admin)
-
-    @admin_event
-    async def restock(self, admin: User, form: dict[str, Any]):
+    def restock(self, admin: User, form: dict[str, Any]):
         """Add the units typed in a row (low or out of stock) to that product's stock."""
-        product_id, units = restock_fields(form)
-
-        def add() -> tuple[str, int]:
-            with write_session() as session:
-                product = catalog.restock(session, admin, product_id, units)
-                done = (product.name, product.stock)
-            self._fill(admin)
-            return done
-
-        async for update in busy_call(self, "restocking", add, busy=product_id, success=restocked,
-                                      failure=RESTOCK_FAILED):
-            yield update
+        return restock_product(self, admin, form, lambda: self._fill(admin), flag="restocking")
 
     @admin_event
     def export(self, admin: User):

@@ -8,13 +8,15 @@ from typing import ClassVar
 
 import reflex as rx
 
-from ...db import session_scope, write_session
+from sqlmodel import Session
+
+from ...db import write_session
 from ...models import Role, User
 from ...services import users as users_service
 from ..actions import busy_call, refusal_detail
 from ..guards import admin_event
 from .gate import admin_tab
-from .listing import AdminList, choice
+from .listing import AdminList
 
 ALL_ROLES = "all"
 ROLE_FILTERS: list[tuple[str, str]] = [
@@ -65,6 +67,7 @@ def user_row(user: User) -> UserRow:
 @admin_tab("users")
 class AdminUsersState(AdminList, rx.State):
     LIST_NAME: ClassVar[str] = "admin user list"
+    FILTERS: ClassVar[dict] = {"role_filter": (ROLE_FILTERS, ALL_ROLES)}
     role_filter: str = ALL_ROLES
     rows: list[UserRow] = []
 
@@ -76,19 +79,12 @@ class AdminUsersState(AdminList, rx.State):
     def filtered(self) -> bool:
         return self.search != "" or self.role_filter != ALL_ROLES
 
-    def _load_rows(self, admin: User) -> int:
-        with session_scope() as session:
-            found, total = users_service.list_users(
-                session, admin, search=self.search, role=self.role_filter, offset=self._offset(),
-                limit=self.PAGE_SIZE,
-            )
-        self.rows = [user_row(user) for user in found]
-        return total
+    def _query(self, session: Session, admin: User) -> tuple[list[User], int]:
+        return users_service.list_users(session, admin, search=self.search, role=self.role_filter,
+                                        offset=self._offset(), limit=self.PAGE_SIZE)
 
-    @admin_event
-    def set_role_filter(self, admin: User, value: str):
-        self.role_filter = choice(value, ROLE_FILTERS, ALL_ROLES)
-        return self._refetch(admin)
+    def _row(self, item: User) -> UserRow:
+        return user_row(item)
 
     async def _change(self, admin: User, change, success, failure: str, describe=None):
         """One account changes; the list shows what is stored afterwards either way."""
