@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state.admin.activity import ACTION_FILTERS, TARGET_FILTERS, AdminActivityState
-from .admin_ui import PANEL, form_input, heading_bar, labelled, list_states, pager
+from .admin_ui import form_input, heading_bar, labelled, list_panel
 from .ui import FIELD_INPUT, badge_class, button, button_class, icon
 
 A = AdminActivityState
@@ -76,16 +76,17 @@ def _event(row) -> rx.Component:
 
 
 def activity_tab() -> rx.Component:
-    return rx.el.section(
+    return list_panel(
+        A,
         heading_bar("Activity", rx.el.span(A.summary, class_name="text-sm text-gray-600", aria_live="polite"),
                     class_name=""),
-        rx.el.p("Every change made in the back office: who, what, when, and what it was before.",
-                class_name="text-sm text-gray-600"),
-        activity_filters(),
-        rx.cond(A.error != "", rx.el.p(A.error, role="alert", class_name="mt-3 text-sm text-red-700")),
-        list_states(A, "activity", rx.el.ol(rx.foreach(A.rows, _event), aria_label="Activity events", class_name="mt-4"),
-                    rx.cond(A.filtered, "No activity matches these filters", "No activity yet")),
-        pager(A.page, A.total_pages, A.page_text, A.go_to_page, "Activity pages"),
-        aria_label="Activity",
-        class_name=PANEL,
+        rx.fragment(
+            rx.el.p("Every change made in the back office: who, what, when, and what it was before.",
+                    class_name="text-sm text-gray-600"),
+            activity_filters(),
+            rx.cond(A.error != "", rx.el.p(A.error, role="alert", class_name="mt-3 text-sm text-red-700")),
+        ),
+        rx.el.ol(rx.foreach(A.rows, _event), aria_label="Activity events", class_name="mt-4"),
+        "activity", rx.cond(A.filtered, "No activity matches these filters", "No activity yet"),
+        label="Activity", pages_label="Activity pages",
     )

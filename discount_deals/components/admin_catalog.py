@@ -11,15 +11,16 @@ from .admin_ui import (
     PANEL,
     checkbox,
     filter_select,
+    form_beside_list,
     form_input,
     heading_bar,
     labelled,
-    list_states,
+    list_panel,
     pager,
     search_and_filter,
     search_box,
 )
-from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon
+from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon, icon_button
 
 S = AdminProductsState
 F = AdminProductsState.form
@@ -191,14 +192,8 @@ def _product_row(row) -> rx.Component:
                 on_click=S.edit(row.id),
                 class_name=button_class("outline", "icon"),
             ),
-            rx.el.button(
-                icon("trash-2", 16),
-                type="button",
-                aria_label="Delete " + row.name,
-                title="Delete",
-                on_click=S.delete(row.id),
-                class_name=button_class("outline", "icon", "text-red-700 hover:bg-red-50"),
-            ),
+            icon_button("trash-2", "Delete " + row.name, S.delete(row.id), "text-red-700 hover:bg-red-50",
+                        title="Delete"),
             class_name="flex shrink-0 gap-2",
         ),
         class_name="flex items-start gap-3 border-b border-gray-200 py-3 last:border-b-0",
@@ -206,27 +201,21 @@ def _product_row(row) -> rx.Component:
 
 
 def product_list() -> rx.Component:
-    return rx.el.section(
+    return list_panel(
+        S,
         heading_bar(S.heading, button(icon("download", 16), "Export CSV", variant="outline", size="sm",
                                       on_click=S.export)),
         search_and_filter(
             search_box("admin_product_search", "Search products", "Search products...", S.search, S.set_search),
             filter_select("Show", "admin_product_status", S, "status_filter", width="sm:w-52"),
         ),
-        list_states(S, "products", rx.el.ul(rx.foreach(S.rows, _product_row), aria_label="Products", class_name="mt-2"),
-                    "No products found"),
-        pager(S.page, S.total_pages, S.page_text, S.go_to_page, "Products pages"),
-        aria_label="Product list",
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(S.rows, _product_row), aria_label="Products", class_name="mt-2"),
+        "products", "No products found", label="Product list", pages_label="Products pages",
     )
 
 
 def products_tab() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(product_form(), class_name="lg:col-span-2"),
-        rx.el.div(product_list(), class_name="lg:col-span-3"),
-        class_name="grid items-start gap-6 lg:grid-cols-5",
-    )
+    return form_beside_list(product_form(), product_list())
 
 
 # --- categories --------------------------------------------------------------------------------
@@ -245,14 +234,8 @@ def _category_row(row) -> rx.Component:
             rx.cond(row.description != "", rx.el.p(row.description, class_name="mt-1 text-sm text-gray-600")),
             class_name="min-w-0 flex-1",
         ),
-        rx.el.button(
-            icon("trash-2", 16),
-            type="button",
-            aria_label="Delete category " + row.name,
-            title="Delete",
-            on_click=C.delete(row.id),
-            class_name=button_class("outline", "icon", "shrink-0 text-red-700 hover:bg-red-50"),
-        ),
+        icon_button("trash-2", "Delete category " + row.name, C.delete(row.id),
+                    "shrink-0 text-red-700 hover:bg-red-50", title="Delete"),
         class_name="flex items-start gap-3 border-b border-gray-200 py-3 last:border-b-0",
     )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state.admin.coupons import KINDS, AdminCouponsState
-from .admin_ui import PANEL, filter_select, form_input, labelled, list_states, pager, search_and_filter, search_box
-from .ui import FIELD_INPUT, badge_class, button_class, icon
+from .admin_ui import PANEL, filter_select, form_beside_list, form_input, labelled, list_panel, search_and_filter, search_box
+from .ui import FIELD_INPUT, badge_class, button_class, submit_button
 
 C = AdminCouponsState
 
@@ -33,13 +33,7 @@ def coupon_form() -> rx.Component:
                        hint="The smallest subtotal it applies to.", class_name="sm:col-span-2"),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
-        rx.el.button(
-            icon("plus", 16),
-            rx.cond(C.saving, "Creating...", "Create Coupon"),
-            type="submit",
-            disabled=C.saving,
-            class_name=button_class("primary", "md", "mt-6 w-full justify-center"),
-        ),
+        submit_button(C.saving, "Create Coupon", "Creating...", class_name="mt-6 w-full justify-center"),
         key=C.form_key,
         on_submit=C.create,
         aria_label="Create Coupon",
@@ -84,23 +78,17 @@ def _row(row) -> rx.Component:
 
 
 def coupon_list() -> rx.Component:
-    return rx.el.section(
+    return list_panel(
+        C,
         rx.el.h2(C.heading, class_name="mb-3 text-lg font-semibold text-gray-900"),
         search_and_filter(
             search_box("admin_coupon_search", "Search coupons", "Search by code...", C.search, C.set_search),
             filter_select("Show", "admin_coupon_status", C, "status_filter"),
         ),
-        list_states(C, "coupons", rx.el.ul(rx.foreach(C.rows, _row), aria_label="Coupons", class_name="mt-2"),
-                    "No coupons found"),
-        pager(C.page, C.total_pages, C.page_text, C.go_to_page, "Coupon pages"),
-        aria_label="Coupon list",
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(C.rows, _row), aria_label="Coupons", class_name="mt-2"),
+        "coupons", "No coupons found", label="Coupon list", pages_label="Coupon pages",
     )
 
 
 def coupons_tab() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(coupon_form(), class_name="lg:col-span-2"),
-        rx.el.div(coupon_list(), class_name="lg:col-span-3"),
-        class_name="grid items-start gap-6 lg:grid-cols-5",
-    )
+    return form_beside_list(coupon_form(), coupon_list())

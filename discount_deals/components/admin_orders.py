@@ -7,7 +7,7 @@ import reflex as rx
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
 from .blocks import line_item, timeline, total_row
-from .admin_ui import PANEL, filter_select, heading_bar, list_states, pager, search_box, status_badge
+from .admin_ui import PANEL, filter_select, heading_bar, list_panel, search_box, showing, status_badge
 from .ui import FIELD_INPUT, FIELD_LABEL, button, button_class, icon
 
 O = AdminOrdersState
@@ -88,16 +88,15 @@ def _row(row: AdminOrderView) -> rx.Component:
 
 
 def order_list() -> rx.Component:
-    return rx.el.div(
+    return list_panel(
+        O,
         heading_bar("Orders", button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=O.export,
                                      title="The order lines of the orders placed in the chosen dates"),
                     class_name=""),
         filters(),
-        list_states(O, "orders", rx.el.ul(rx.foreach(O.rows, _row), aria_label="Orders", class_name="mt-4"),
-                    rx.cond(O.filtered, "No orders match these filters", "No orders yet"), replace=True),
-        rx.el.p(O.showing_text, class_name="mt-3 text-sm text-gray-700", aria_live="polite"),
-        pager(O.page, O.total_pages, O.page_text, O.go_to_page, "Orders pages"),
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(O.rows, _row), aria_label="Orders", class_name="mt-4"),
+        "orders", rx.cond(O.filtered, "No orders match these filters", "No orders yet"),
+        label="Orders", pages_label="Orders pages", replace=True, footer=showing(O.showing_text),
     )
 
 

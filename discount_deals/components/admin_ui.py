@@ -161,3 +161,31 @@ def heading_bar(heading, *actions: rx.Component, class_name: str = "mb-3") -> rx
     """A section's heading with its buttons on the right."""
     return rx.el.div(rx.el.h2(heading, class_name="text-lg font-semibold text-gray-900"), *actions,
                      class_name=f"flex items-center justify-between gap-2 {class_name}")
+
+
+def list_panel(state, heading: rx.Component, filters: rx.Component, items: rx.Component, noun: str, empty, *,
+               label: str, pages_label: str, replace: bool = False, footer: rx.Component | None = None) -> rx.Component:
+    """A tab's list: its heading, filters, the rows (or their loading, error or empty state), the pager."""
+    return rx.el.section(
+        heading,
+        filters,
+        list_states(state, noun, items, empty, replace=replace),
+        footer if footer is not None else rx.fragment(),
+        pager(state.page, state.total_pages, state.page_text, state.go_to_page, pages_label),
+        aria_label=label,
+        class_name=PANEL,
+    )
+
+
+def form_beside_list(form: rx.Component, listing: rx.Component) -> rx.Component:
+    """A tab with a form on the left and its list on the right (stacked on phones)."""
+    return rx.el.div(
+        rx.el.div(form, class_name="lg:col-span-2"),
+        rx.el.div(listing, class_name="lg:col-span-3"),
+        class_name="grid items-start gap-6 lg:grid-cols-5",
+    )
+
+
+def showing(text) -> rx.Component:
+    """The "Showing 20 of 143 orders" line under a list (announced when it changes)."""
+    return rx.el.p(text, class_name="mt-3 text-sm text-gray-700", aria_live="polite")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state.admin.users import ROLE_CHOICES, AdminUsersState
-from .admin_ui import PANEL, filter_select, list_states, pager, search_and_filter, search_box, status_badge
+from .admin_ui import filter_select, list_panel, search_and_filter, search_box, showing, status_badge
 from .ui import FIELD_INPUT, badge_class, button_class
 
 U = AdminUsersState
@@ -52,7 +52,8 @@ def _user_row(row) -> rx.Component:
 
 
 def users_tab() -> rx.Component:
-    return rx.el.section(
+    return list_panel(
+        U,
         rx.el.h2("User Management", class_name="text-lg font-semibold text-gray-900"),
         search_and_filter(
             search_box("admin_user_search", "Search users", "Search users by email, username, or name...", U.search,
@@ -60,12 +61,7 @@ def users_tab() -> rx.Component:
             filter_select("Filter by role", "admin_role_filter", U, "role_filter"),
             class_name="mt-4",
         ),
-        list_states(
-            U, "users", rx.el.ul(rx.foreach(U.rows, _user_row), aria_label="Users", class_name="mt-2"),
-            rx.cond(U.filtered, "No users match your search criteria", "No users found"), replace=True,
-        ),
-        rx.el.p(U.showing_text, class_name="mt-3 text-sm text-gray-700", aria_live="polite"),
-        pager(U.page, U.total_pages, U.page_text, U.go_to_page, "Users pages"),
-        aria_label="User Management",
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(U.rows, _user_row), aria_label="Users", class_name="mt-2"),
+        "users", rx.cond(U.filtered, "No users match your search criteria", "No users found"),
+        label="User Management", pages_label="Users pages", replace=True, footer=showing(U.showing_text),
     )

@@ -3,7 +3,19 @@
 import reflex as rx
 
 from ..components.layout import layout
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge, button, button_class, card, icon, labelled_upload, spinner
+from ..components.ui import (
+    FIELD_INPUT,
+    FIELD_LABEL,
+    badge,
+    button,
+    button_class,
+    card,
+    icon,
+    labelled_upload,
+    spinner,
+    submit_button,
+    tab_button,
+)
 from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
 from ..state.account.session import SessionState
 
@@ -64,19 +76,14 @@ def avatar() -> rx.Component:
 
 def _tab(label: str, value: str) -> rx.Component:
     selected = ProfileState.tab == value
-    return rx.el.button(
+    return tab_button(
         label,
-        type="button",
-        role="tab",
-        id=f"tab-{value}",
-        aria_selected=rx.cond(selected, "true", "false"),
-        aria_controls=f"panel-{value}",
+        tab_id=f"tab-{value}",
+        panel_id=f"panel-{value}",
+        selected=selected,
         on_click=ProfileState.set_tab(value),
-        class_name=rx.cond(
-            selected,
-            "flex-1 rounded-md bg-white px-4 py-2 text-sm font-semibold text-gray-900 shadow-sm",
-            "flex-1 rounded-md px-4 py-2 text-sm font-medium text-gray-700 hover:text-gray-900",
-        ),
+        selected_class="flex-1 rounded-md bg-white px-4 py-2 text-sm font-semibold text-gray-900 shadow-sm",
+        idle_class="flex-1 rounded-md px-4 py-2 text-sm font-medium text-gray-700 hover:text-gray-900",
     )
 
 
@@ -104,12 +111,7 @@ def personal_info() -> rx.Component:
             ),
             class_name="mt-4",
         ),
-        button(
-            rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
-            type="submit",
-            disabled=ProfileState.saving,
-            class_name="mt-6",
-        ),
+        submit_button(ProfileState.saving, "Save Changes", "Saving...", class_name="mt-6"),
         key=ProfileState.form_version,
         on_submit=ProfileState.save,
     )
@@ -184,12 +186,7 @@ def address_form() -> rx.Component:
             rx.el.label("Set as default", html_for="address-default", class_name="text-sm text-gray-800"),
             class_name="mt-4 flex items-center gap-2",
         ),
-        button(
-            rx.cond(ProfileState.adding, "Adding...", "Add Address"),
-            type="submit",
-            disabled=ProfileState.adding,
-            class_name="mt-4",
-        ),
+        submit_button(ProfileState.adding, "Add Address", "Adding...", class_name="mt-4"),
         key=ProfileState.address_form_version,
         on_submit=ProfileState.add_address,
         class_name="mt-6 border-t border-gray-200 pt-6",
