@@ -145,7 +145,8 @@ def register() -> rx.Component:
                            auto_complete="family-name"),
                     class_name="grid gap-4 sm:grid-cols-2",
                 ),
-                *[_input(label, name, input_id, _error(name), **props) for label, name, input_id, props in REGISTER_INPUTS],
+                *[_input(label, name, input_id, _error(name), **props)
+                  for label, name, input_id, props in REGISTER_INPUTS],
                 _gender_field(),
                 _submit(RegisterState, "Create Account", "Creating account..."),
                 key=RegisterState.form_version,

@@ -1,4 +1,5 @@
-"""Page arithmetic shared by the paged screens (one rule for "how many pages", its label, and which page may be asked for)."""
+"""Page arithmetic shared by the paged screens: one rule for "how many pages", its label, and
+which page may be asked for."""
 
 from __future__ import annotations
 

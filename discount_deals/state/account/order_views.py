@@ -130,9 +130,8 @@ def is_pickup(order: Order) -> bool:
 
 def address_text(address: dict | None) -> str:
     address = address or {}
-    return ", ".join(
-        str(address.get(key)) for key in ("line1", "line2", "city", "state", "postal_code", "country") if address.get(key)
-    )
+    keys = ("line1", "line2", "city", "state", "postal_code", "country")
+    return ", ".join(str(address.get(key)) for key in keys if address.get(key))
 
 
 def store_text(store: dict | None) -> str:

@@ -20,8 +20,8 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...models import Role, User
-from ...services import NotAuthenticated, ServiceError
+from ...models import User
+from ...services import NotAuthenticated, ServiceError, permissions
 from ...services.auth import refresh_tokens, revoke_refresh_token, user_for_access_token
 
 log = logging.getLogger("discount_deals.session")
@@ -60,6 +60,7 @@ class SessionState(rx.State):
     email: str = ""
     username: str = ""
     role: str = ""
+    is_admin: bool = False  # services.permissions says so (the header offers the back office)
     # False until the first check of the stored tokens has finished (protected pages wait for it).
     auth_checked: bool = False
 
@@ -67,9 +68,6 @@ class SessionState(rx.State):
     def is_logged_in(self) -> bool:
         return self.user_id != ""
 
-    @rx.var
-    def is_admin(self) -> bool:
-        return self.role == Role.ADMIN.value
 
     @rx.var
     def greeting(self) -> str:
@@ -88,6 +86,7 @@ class SessionState(rx.State):
     def _remember(self, user: User | None) -> None:
         if user is None:
             self.user_id = self.first_name = self.last_name = self.email = self.username = self.role = ""
+            self.is_admin = False
             return
         self.user_id = user.id
         self.first_name = user.first_name
@@ -95,6 +94,7 @@ class SessionState(rx.State):
         self.email = user.email
         self.username = user.username
         self.role = user.role
+        self.is_admin = permissions.is_admin(user)
 
     async def _forget_user_states(self) -> None:
         """Empty every state registered with :func:`per_user` (cart, favourites, orders, ...)."""

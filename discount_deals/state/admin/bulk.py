@@ -108,6 +108,21 @@ class _BulkUpload(rx.State, mixin=True):
             return _toast("Error", "Please select a CSV file")
         self.csv_name, self._csv_data = name, data
 
+    def _template(self, fmt: str) -> str:
+        """The upload template in ``fmt`` (csv or json), rows the importer accepts as they are."""
+        raise NotImplementedError
+
+    @admin_event
+    def download_template(self, admin: User, fmt: str):
+        fmt = "csv" if fmt == "csv" else "json"
+        plural = "products" if self.KIND == "product" else "categories"
+
+        def download():
+            return rx.download(data=self._template(fmt), filename=f"{plural}-template.{fmt}",
+                               mime_type="text/csv" if fmt == "csv" else "application/json")
+
+        return busy_call(self, None, download, then=lambda event: event)
+
     def _clear_input(self) -> None:
         self.json_text = ""
         self.json_file_name = ""
@@ -230,12 +245,8 @@ class BulkProductsState(_BulkUpload, rx.State):
     KIND: ClassVar[str] = "product"
     stage: str = ""
 
-    @admin_event
-    def download_template(self, admin: User, fmt: str):
-        fmt = "csv" if fmt == "csv" else "json"
-        text = bulk_import.products_template(template_categories(), fmt)
-        mime = "text/csv" if fmt == "csv" else "application/json"
-        return rx.download(data=text, filename=f"products-template.{fmt}", mime_type=mime)
+    def _template(self, fmt: str) -> str:
+        return bulk_import.products_template(template_categories(), fmt)
 
     def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
         super()._stop(message, errors)
@@ -302,11 +313,8 @@ class BulkCategoriesState(_BulkUpload, rx.State):
     def stage(self) -> str:
         return f"{self.progress}% complete"
 
-    @admin_event
-    def download_template(self, admin: User, fmt: str):
-        fmt = "csv" if fmt == "csv" else "json"
-        mime = "text/csv" if fmt == "csv" else "application/json"
-        return rx.download(data=bulk_import.categories_template(fmt), filename=f"categories-template.{fmt}", mime_type=mime)
+    def _template(self, fmt: str) -> str:
+        return bulk_import.categories_template(fmt)
 
     async def _before_check(self) -> None:
         await self._checkpoint(25)
