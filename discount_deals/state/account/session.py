@@ -60,14 +60,13 @@ class SessionState(rx.State):
     email: str = ""
     username: str = ""
     role: str = ""
-    is_admin: bool = False  # services.permissions says so (the header offers the back office)
     # False until the first check of the stored tokens has finished (protected pages wait for it).
     auth_checked: bool = False
+    is_admin: bool = False  # services.permissions says so (the header offers the back office)
 
     @rx.var
     def is_logged_in(self) -> bool:
         return self.user_id != ""
-
 
     @rx.var
     def greeting(self) -> str:
