@@ -87,6 +87,12 @@ def _tab(label: str, value: str) -> rx.Component:
     )
 
 
+def _panel(content: rx.Component, value: str) -> rx.Component:
+    """The panel a tab shows (the others stay in the page, hidden)."""
+    return rx.el.div(content, role="tabpanel", id=f"panel-{value}", aria_labelledby=f"tab-{value}",
+                     hidden=ProfileState.tab != value, class_name="mt-6")
+
+
 def personal_info() -> rx.Component:
     return rx.el.form(
         rx.el.div(
@@ -222,22 +228,8 @@ def profile_body() -> rx.Component:
                     aria_label="Profile sections",
                     class_name="flex gap-1 rounded-lg bg-gray-100 p-1",
                 ),
-                rx.el.div(
-                    personal_info(),
-                    role="tabpanel",
-                    id="panel-personal",
-                    aria_labelledby="tab-personal",
-                    hidden=ProfileState.tab != "personal",
-                    class_name="mt-6",
-                ),
-                rx.el.div(
-                    addresses(),
-                    role="tabpanel",
-                    id="panel-addresses",
-                    aria_labelledby="tab-addresses",
-                    hidden=ProfileState.tab != "addresses",
-                    class_name="mt-6",
-                ),
+                _panel(personal_info(), "personal"),
+                _panel(addresses(), "addresses"),
                 class_name="p-6 lg:col-span-2",
             ),
             class_name="grid items-start gap-6 lg:grid-cols-3",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -85,28 +86,33 @@ class _BulkUpload(rx.State, mixin=True):
     def set_json_text(self, admin: User, text: str):
         self.json_text = text
 
-    @admin_event
-    async def pick_json_file(self, admin: User, files: list[rx.UploadFile]):
+    async def _pick(self, files: list[rx.UploadFile], take: Callable[[str, bytes], Any]):
+        """The picked file to ``take`` (name, bytes), or why it was refused."""
         read = await read_upload(files)
-        if isinstance(read, str):
-            return _toast("Error", read)
-        name, data = read
+        return _toast("Error", read) if isinstance(read, str) else take(*read)
+
+    @admin_event
+    def pick_json_file(self, admin: User, files: list[rx.UploadFile]):
+        return self._pick(files, self._take_json)
+
+    def _take_json(self, name: str, data: bytes):
         try:
             self.json_text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             return _toast("Error", "The file must be UTF-8 text.")
         self.json_file_name = name
+        return None
 
     @admin_event
-    async def pick_csv_file(self, admin: User, files: list[rx.UploadFile]):
-        read = await read_upload(files)
-        if isinstance(read, str):
-            return _toast("Error", read)
-        name, data = read
+    def pick_csv_file(self, admin: User, files: list[rx.UploadFile]):
+        return self._pick(files, self._take_csv)
+
+    def _take_csv(self, name: str, data: bytes):
         if not data.strip():
             self.csv_name, self._csv_data = "", b""
             return _toast("Error", "Please select a CSV file")
         self.csv_name, self._csv_data = name, data
+        return None
 
     def _template(self, fmt: str) -> str:
         """The upload template in ``fmt`` (csv or json), rows the importer accepts as they are."""

@@ -5,12 +5,13 @@ one page (:meth:`AdminList._load_rows`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import reflex as rx
 from sqlmodel import Session
 
-from ...db import session_scope
+from ...db import session_scope, write_session
 from ...models import User
 from ..actions import load_list
 from ..guards import admin_event
@@ -98,3 +99,13 @@ class AdminList(rx.State, mixin=True):
 def choice(value: Any, choices: list[tuple[str, str]], default: str) -> str:
     """``value`` when it is one of a select's choices, else ``default``."""
     return value if value in dict(choices) else default
+
+
+def create_or_update(admin: User, editing: str, data: Any, create: Callable, update: Callable) -> None:
+    """Save a tab's form in one transaction: update the object being edited (``editing``, its id)
+    or, when nothing is, create one (``create(session, admin, data)`` / ``update(..., id, data)``)."""
+    with write_session() as session:
+        if editing:
+            update(session, admin, editing, data)
+        else:
+            create(session, admin, data)

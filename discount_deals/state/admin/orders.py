@@ -92,6 +92,7 @@ class AdminOrdersState(AdminList, rx.State):
 
     @admin_event
     def load(self, admin: User):
+        """The list (also "Back to orders" from an order's page)."""
         self.order_id = ""
         return self._fetch(admin)
 
@@ -158,11 +159,6 @@ class AdminOrdersState(AdminList, rx.State):
         async for update in busy_call(self, None, lambda: self._show(admin, order_id), describe=lambda exc: exc.detail,
                                       success=None, then=lambda _none: rx.call_script("window.scrollTo({top: 0})")):
             yield update
-
-    @admin_event
-    def close_order(self, admin: User):
-        self.order_id = ""
-        return self._fetch(admin)
 
     @admin_event
     def ask_confirm(self, admin: User, status: str):

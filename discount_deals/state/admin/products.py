@@ -16,7 +16,7 @@ from ...services import catalog, exports
 from ..actions import busy_call, load_list
 from ..guards import admin_event
 from .gate import admin_tab
-from .listing import AdminList
+from .listing import AdminList, create_or_update
 from .product_form import (
     ALL_PRODUCTS,
     REQUIRED_MESSAGE,
@@ -127,11 +127,7 @@ class AdminProductsState(AdminList, rx.State):
         editing = self.editing_id
 
         def save() -> None:
-            with write_session() as session:
-                if editing:
-                    catalog.update_product(session, admin, editing, payload)
-                else:
-                    catalog.create_product(session, admin, payload)
+            create_or_update(admin, editing, payload, catalog.create_product, catalog.update_product)
             self._reset_form()
             self._fill(admin)
 

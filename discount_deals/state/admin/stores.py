@@ -13,6 +13,7 @@ from ..actions import busy_call, error_text, load_list
 from ..forms import form_fields
 from ..guards import admin_event
 from .gate import admin_tab
+from .listing import create_or_update
 
 STORE_FIELDS = ("name", "retailer", "address", "city", "phone", "opening_hours")
 
@@ -85,11 +86,7 @@ class AdminStoresState(rx.State):
         editing = self.editing_id
 
         def save() -> None:
-            with write_session() as session:
-                if editing:
-                    store_service.update_store(session, admin, editing, data)
-                else:
-                    store_service.create_store(session, admin, data)
+            create_or_update(admin, editing, data, store_service.create_store, store_service.update_store)
             self._reset_form()
             self._load_rows()
 
