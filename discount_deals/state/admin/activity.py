@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date
+from collections.abc import Callable
 from typing import Any, ClassVar
 from urllib.parse import urlencode
 
@@ -155,9 +156,9 @@ class AdminActivityState(AdminList, rx.State):
         if isinstance(error, ServiceError):
             self.rows, self.total, self.failed, self.error = [], 0, False, error.detail
 
-    def _fetch(self, admin: User):
+    def _fetch(self, admin: User, fill: Callable[[User], None] | None = None):
         self.error = ""
-        return load_list(self, lambda: self._fill(admin), self.LIST_NAME, on_error=self._refused)
+        return load_list(self, lambda: (fill or self._fill)(admin), self.LIST_NAME, on_error=self._refused)
 
     def _apply_query(self, query: str) -> None:
         """A link from elsewhere in the back office: the history of one object (by id)."""

@@ -4,6 +4,7 @@ is for admins only; the services check again (and refuse to delete a category in
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -42,9 +43,9 @@ class AdminCategoriesState(AdminList, rx.State):
     def _row(self, item: Category) -> CategoryRow:
         return CategoryRow(id=item.id, name=item.name, slug=item.slug, description=item.description)
 
-    def _fetch(self, admin: User):
+    def _fetch(self, admin: User, fill: Callable[[User], None] | None = None):
         """Refill the list in place (no loading state); a failure says so in a toast too."""
-        return load_list(self, lambda: self._fill(admin), self.LIST_NAME, loading=None,
+        return load_list(self, lambda: (fill or self._fill)(admin), self.LIST_NAME, loading=None,
                          on_error=lambda _error: toast(FETCH_FAILED))
 
     @admin_event

@@ -54,9 +54,10 @@ class AdminList(rx.State, mixin=True):
         self.total = total
         self.total_pages = page_count(total, self.PAGE_SIZE)
 
-    def _fetch(self, admin: User):
-        """Load the current page: the loading state shows first, the error state on failure."""
-        return load_list(self, lambda: self._fill(admin), self.LIST_NAME)
+    def _fetch(self, admin: User, fill: Callable[[User], None] | None = None):
+        """Load the current page (``fill`` it; by default :meth:`_fill`): the loading state shows
+        first, the error state on failure."""
+        return load_list(self, lambda: (fill or self._fill)(admin), self.LIST_NAME)
 
     def _reload(self, admin: User):
         """Refresh the page in place after a change (no loading state: the rows stay meanwhile)."""
@@ -72,9 +73,13 @@ class AdminList(rx.State, mixin=True):
         self.search = query
         self.page = 1
 
+    def _open(self, admin: User) -> None:
+        """The tab opens (or its Try Again is pressed): load the page, and anything else it shows."""
+        self._fill(admin)
+
     @admin_event
     def load(self, admin: User):
-        return self._fetch(admin)
+        return self._fetch(admin, self._open)
 
     @admin_event
     def go_to_page(self, admin: User, page: int):

@@ -90,11 +90,10 @@ class AdminOrdersState(AdminList, rx.State):
     def _row(self, item: lifecycle.AdminOrderRow) -> AdminOrderView:
         return order_row(item)
 
-    @admin_event
-    def load(self, admin: User):
+    def _open(self, admin: User) -> None:
         """The list (also "Back to orders" from an order's page)."""
         self.order_id = ""
-        return self._fetch(admin)
+        self._fill(admin)
 
     @admin_event
     def set_date_from(self, admin: User, value: str):

@@ -13,7 +13,7 @@ from sqlmodel import Session
 from ...db import session_scope, write_session
 from ...models import Category, Product, User
 from ...services import catalog, exports
-from ..actions import busy_call, load_list
+from ..actions import busy_call
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import AdminList, create_or_update
@@ -98,13 +98,9 @@ class AdminProductsState(AdminList, rx.State):
         self.form = ProductFormValues()
         self.form_key += 1
 
-    @admin_event
-    def load(self, admin: User):
-        def load() -> None:
-            self._load_categories()
-            self._fill(admin)
-
-        return load_list(self, load, self.LIST_NAME)
+    def _open(self, admin: User) -> None:
+        self._load_categories()  # the form's select
+        self._fill(admin)
 
     @admin_event
     def restock(self, admin: User, form: dict[str, Any]):
