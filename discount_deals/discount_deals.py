@@ -22,17 +22,18 @@ from .pages.product import product_page
 from .pages.products import products
 from .pages.profile import profile
 from .pages.test_home import test_home
-from .state.admin import AdminState
-from .state.auth import LoginState, RegisterState
-from .state.cart import CartState
-from .state.catalog import HomeState, ProductsState
-from .state.checkout import CheckoutState
-from .state.favorites import FavoritesState
-from .state.not_found import NotFoundState
-from .state.orders import OrderDetailState, OrdersState
-from .state.product import ProductPageState
-from .state.profile import ProfileState
-from .state.session import SessionState
+from .state.account.auth import LoginState, RegisterState
+from .state.account.order_detail import OrderDetailState
+from .state.account.orders import OrdersState
+from .state.account.profile import ProfileState
+from .state.account.session import SessionState
+from .state.admin.gate import AdminState
+from .state.shop.cart import CartState
+from .state.shop.catalog import HomeState, ProductsState
+from .state.shop.checkout import CheckoutState
+from .state.shop.favorites import FavoritesState
+from .state.shop.not_found import NotFoundState
+from .state.shop.product import ProductPageState
 from .timers import release_unpaid_orders
 
 configure_logging()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_audit import ACTION_FILTERS, TARGET_FILTERS, AdminActivityState
-from .admin_ui import PANEL, form_input, labelled, pager
-from .ui import FIELD_INPUT, badge_class, button, button_class, icon, spinner
+from ..state.admin.activity import ACTION_FILTERS, TARGET_FILTERS, AdminActivityState
+from .admin_ui import form_input, heading_bar, labelled, list_panel
+from .ui import FIELD_INPUT, badge_class, button, button_class, icon
 
 A = AdminActivityState
 
@@ -76,37 +76,17 @@ def _event(row) -> rx.Component:
 
 
 def activity_tab() -> rx.Component:
-    return rx.el.section(
-        rx.el.div(
-            rx.el.h2("Activity", class_name="text-lg font-semibold text-gray-900"),
-            rx.el.span(A.summary, class_name="text-sm text-gray-600", aria_live="polite"),
-            class_name="flex items-baseline justify-between gap-2",
+    return list_panel(
+        A,
+        heading_bar("Activity", rx.el.span(A.summary, class_name="text-sm text-gray-600", aria_live="polite"),
+                    class_name=""),
+        rx.fragment(
+            rx.el.p("Every change made in the back office: who, what, when, and what it was before.",
+                    class_name="text-sm text-gray-600"),
+            activity_filters(),
+            rx.cond(A.error != "", rx.el.p(A.error, role="alert", class_name="mt-3 text-sm text-red-700")),
         ),
-        rx.el.p("Every change made in the back office: who, what, when, and what it was before.",
-                class_name="text-sm text-gray-600"),
-        activity_filters(),
-        rx.cond(A.error != "", rx.el.p(A.error, role="alert", class_name="mt-3 text-sm text-red-700")),
-        rx.cond(
-            A.loading & (A.rows.length() == 0),
-            spinner("Loading activity..."),
-            rx.cond(
-                A.failed,
-                rx.el.div(
-                    rx.el.p("Failed to load activity", class_name="font-semibold text-gray-900"),
-                    rx.el.button("Try Again", type="button", on_click=A.load,
-                                 class_name=button_class("outline", "md", "mt-3")),
-                    role="alert",
-                    class_name="py-10 text-center",
-                ),
-                rx.cond(
-                    A.rows.length() > 0,
-                    rx.el.ol(rx.foreach(A.rows, _event), aria_label="Activity events", class_name="mt-4"),
-                    rx.el.p(rx.cond(A.filtered, "No activity matches these filters", "No activity yet"),
-                            class_name="py-10 text-center text-gray-600"),
-                ),
-            ),
-        ),
-        pager(A.page, A.total_pages, A.page_text, A.go_to_page, "Activity pages"),
-        aria_label="Activity",
-        class_name=PANEL,
+        rx.el.ol(rx.foreach(A.rows, _event), aria_label="Activity events", class_name="mt-4"),
+        "activity", rx.cond(A.filtered, "No activity matches these filters", "No activity yet"),
+        label="Activity", pages_label="Activity pages",
     )

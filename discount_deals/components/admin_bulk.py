@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_bulk import CSV_UPLOAD_ACCEPT, JSON_UPLOAD_ACCEPT, BulkCategoriesState, BulkProductsState
+from ..state.admin.bulk import BulkCategoriesState, BulkProductsState
+from ..state.admin.bulk_input import CSV_UPLOAD_ACCEPT, JSON_UPLOAD_ACCEPT
 from .admin_ui import PANEL
 from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon, labelled_upload
 

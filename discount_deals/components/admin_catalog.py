@@ -4,9 +4,23 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_catalog import NO_CATEGORY, STATUS_FILTERS, AdminCategoriesState, AdminProductsState
-from .admin_ui import PANEL, checkbox, form_input, labelled, pager, search_box
-from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon, spinner
+from ..state.admin.categories import AdminCategoriesState
+from ..state.admin.product_form import NO_CATEGORY
+from ..state.admin.products import AdminProductsState
+from .admin_ui import (
+    PANEL,
+    checkbox,
+    filter_select,
+    form_beside_list,
+    form_input,
+    heading_bar,
+    labelled,
+    list_panel,
+    pager,
+    search_and_filter,
+    search_box,
+)
+from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon, icon_button
 
 S = AdminProductsState
 F = AdminProductsState.form
@@ -30,55 +44,60 @@ def _select(text: str, name: str, default_value, options, required: bool = False
     )
 
 
+def _product_fields() -> rx.Component:
+    """The form's fields, filled with the product being edited (or the defaults)."""
+    return rx.el.div(
+        form_input("Name", "product_name", required=True, default_value=F.name, class_name="sm:col-span-2"),
+        rx.el.div(_textarea("Description", "product_description", F.description), class_name="sm:col-span-2"),
+        form_input("Brand", "product_brand", default_value=F.brand),
+        _select(
+            "Category",
+            "product_category",
+            F.category,
+            [
+                rx.el.option("Select a category", value=NO_CATEGORY, disabled=True),
+                rx.foreach(S.categories, lambda c: rx.el.option(c.name, value=c.id)),
+            ],
+            required=True,
+        ),
+        form_input("Price", "product_price", required=True, placeholder="0.00", input_mode="decimal",
+                   default_value=F.price),
+        form_input("Discount Price", "product_discount_price", placeholder="0.00", input_mode="decimal",
+                   default_value=F.discount_price),
+        form_input("Discount Start", "product_discount_start", type="datetime-local", default_value=F.discount_start),
+        form_input("Discount End", "product_discount_end", type="datetime-local", default_value=F.discount_end),
+        form_input("Image URL", "product_image_url", input_mode="url", placeholder="https://...",
+                   hint="Leave blank for the default picture.", default_value=F.image_url,
+                   class_name="sm:col-span-2"),
+        form_input("Tags", "product_tags", hint="Comma-separated, e.g. rice, staples", default_value=F.tags,
+                   class_name="sm:col-span-2"),
+        form_input("Related Product IDs", "product_related_products", hint="Comma-separated product ids",
+                   default_value=F.related_products, class_name="sm:col-span-2"),
+        form_input("Stock", "product_stock", type="number", min="0", step="1", placeholder="0",
+                   default_value=F.stock),
+        form_input("Rating", "product_rating", type="number", min="0", max="5", step="0.1", placeholder="0",
+                   default_value=F.rating),
+        _select(
+            "Status",
+            "product_status",
+            F.status,
+            [rx.el.option("Active", value="active"), rx.el.option("Inactive", value="inactive")],
+        ),
+        rx.el.div(
+            checkbox("Available", "product_is_available", F.is_available),
+            checkbox("Featured", "product_is_featured", F.is_featured),
+            class_name="flex flex-wrap items-center gap-6 sm:col-span-2",
+        ),
+        class_name="grid gap-4 sm:grid-cols-2",
+    )
+
+
 def product_form() -> rx.Component:
     editing = S.editing_id != ""
     return rx.el.form(
         rx.el.h2(rx.cond(editing, "Edit Product", "Add New Product"), class_name="text-lg font-semibold text-gray-900"),
         rx.el.p("Fields marked * are required.", class_name="mb-4 text-xs text-gray-600"),
-        rx.el.div(
-            form_input("Name", "product_name", required=True, default_value=F.name, class_name="sm:col-span-2"),
-            rx.el.div(_textarea("Description", "product_description", F.description), class_name="sm:col-span-2"),
-            form_input("Brand", "product_brand", default_value=F.brand),
-            _select(
-                "Category",
-                "product_category",
-                F.category,
-                [
-                    rx.el.option("Select a category", value=NO_CATEGORY, disabled=True),
-                    rx.foreach(S.categories, lambda c: rx.el.option(c.name, value=c.id)),
-                ],
-                required=True,
-            ),
-            form_input("Price", "product_price", required=True, placeholder="0.00", input_mode="decimal",
-                       default_value=F.price),
-            form_input("Discount Price", "product_discount_price", placeholder="0.00", input_mode="decimal",
-                       default_value=F.discount_price),
-            form_input("Discount Start", "product_discount_start", type="datetime-local", default_value=F.discount_start),
-            form_input("Discount End", "product_discount_end", type="datetime-local", default_value=F.discount_end),
-            form_input("Image URL", "product_image_url", input_mode="url", placeholder="https://...",
-                       hint="Leave blank for the default picture.", default_value=F.image_url,
-                       class_name="sm:col-span-2"),
-            form_input("Tags", "product_tags", hint="Comma-separated, e.g. rice, staples", default_value=F.tags,
-                       class_name="sm:col-span-2"),
-            form_input("Related Product IDs", "product_related_products", hint="Comma-separated product ids",
-                       default_value=F.related_products, class_name="sm:col-span-2"),
-            form_input("Stock", "product_stock", type="number", min="0", step="1", placeholder="0",
-                       default_value=F.stock),
-            form_input("Rating", "product_rating", type="number", min="0", max="5", step="0.1", placeholder="0",
-                       default_value=F.rating),
-            _select(
-                "Status",
-                "product_status",
-                F.status,
-                [rx.el.option("Active", value="active"), rx.el.option("Inactive", value="inactive")],
-            ),
-            rx.el.div(
-                checkbox("Available", "product_is_available", F.is_available),
-                checkbox("Featured", "product_is_featured", F.is_featured),
-                class_name="flex flex-wrap items-center gap-6 sm:col-span-2",
-            ),
-            class_name="grid gap-4 sm:grid-cols-2",
-        ),
+        _product_fields(),
         rx.el.div(
             rx.el.button(
                 rx.cond(editing, icon("save", 16), icon("plus", 16)),
@@ -173,14 +192,8 @@ def _product_row(row) -> rx.Component:
                 on_click=S.edit(row.id),
                 class_name=button_class("outline", "icon"),
             ),
-            rx.el.button(
-                icon("trash-2", 16),
-                type="button",
-                aria_label="Delete " + row.name,
-                title="Delete",
-                on_click=S.delete(row.id),
-                class_name=button_class("outline", "icon", "text-red-700 hover:bg-red-50"),
-            ),
+            icon_button("trash-2", "Delete " + row.name, S.delete(row.id), "text-red-700 hover:bg-red-50",
+                        title="Delete"),
             class_name="flex shrink-0 gap-2",
         ),
         class_name="flex items-start gap-3 border-b border-gray-200 py-3 last:border-b-0",
@@ -188,50 +201,21 @@ def _product_row(row) -> rx.Component:
 
 
 def product_list() -> rx.Component:
-    return rx.el.section(
-        rx.el.div(
-            rx.el.h2(S.heading, class_name="text-lg font-semibold text-gray-900"),
-            button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=S.export),
-            class_name="mb-3 flex items-center justify-between gap-2",
+    return list_panel(
+        S,
+        heading_bar(S.heading, button(icon("download", 16), "Export CSV", variant="outline", size="sm",
+                                      on_click=S.export)),
+        search_and_filter(
+            search_box("admin_product_search", "Search products", "Search products...", S.search, S.set_search),
+            filter_select("Show", "admin_product_status", S, "status_filter", width="sm:w-52"),
         ),
-        rx.el.div(
-            rx.el.div(
-                search_box("admin_product_search", "Search products", "Search products...", S.search, S.set_search),
-                class_name="flex-1",
-            ),
-            rx.el.div(
-                rx.el.label("Show", html_for="admin_product_status", class_name="sr-only"),
-                rx.el.select(
-                    *[rx.el.option(text, value=value) for value, text in STATUS_FILTERS],
-                    id="admin_product_status",
-                    value=S.status_filter,
-                    on_change=S.set_status_filter,
-                    class_name=FIELD_INPUT + " sm:w-52",
-                ),
-            ),
-            class_name="flex flex-col gap-3 sm:flex-row",
-        ),
-        rx.cond(
-            S.loading & (S.rows.length() == 0),
-            spinner("Loading products..."),
-            rx.cond(
-                S.rows.length() > 0,
-                rx.el.ul(rx.foreach(S.rows, _product_row), aria_label="Products", class_name="mt-2"),
-                rx.el.p("No products found", class_name="py-10 text-center text-gray-600"),
-            ),
-        ),
-        pager(S.page, S.total_pages, S.page_text, S.go_to_page, "Products pages"),
-        aria_label="Product list",
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(S.rows, _product_row), aria_label="Products", class_name="mt-2"),
+        "products", "No products found", label="Product list", pages_label="Products pages",
     )
 
 
 def products_tab() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(product_form(), class_name="lg:col-span-2"),
-        rx.el.div(product_list(), class_name="lg:col-span-3"),
-        class_name="grid items-start gap-6 lg:grid-cols-5",
-    )
+    return form_beside_list(product_form(), product_list())
 
 
 # --- categories --------------------------------------------------------------------------------
@@ -250,14 +234,8 @@ def _category_row(row) -> rx.Component:
             rx.cond(row.description != "", rx.el.p(row.description, class_name="mt-1 text-sm text-gray-600")),
             class_name="min-w-0 flex-1",
         ),
-        rx.el.button(
-            icon("trash-2", 16),
-            type="button",
-            aria_label="Delete category " + row.name,
-            title="Delete",
-            on_click=C.delete(row.id),
-            class_name=button_class("outline", "icon", "shrink-0 text-red-700 hover:bg-red-50"),
-        ),
+        icon_button("trash-2", "Delete category " + row.name, C.delete(row.id),
+                    "shrink-0 text-red-700 hover:bg-red-50", title="Delete"),
         class_name="flex items-start gap-3 border-b border-gray-200 py-3 last:border-b-0",
     )
 
@@ -279,7 +257,7 @@ def categories_tab() -> rx.Component:
         ),
         rx.el.section(
             rx.el.div(
-                rx.el.h2("Categories (", C.count, ")", class_name="text-lg font-semibold text-gray-900"),
+                rx.el.h2("Categories (", C.total, ")", class_name="text-lg font-semibold text-gray-900"),
                 button(icon("refresh-cw", 16), "Refresh", variant="outline", size="sm", on_click=C.refresh),
                 class_name="mb-2 flex items-center justify-between",
             ),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_coupons import KINDS, STATUS_FILTERS, AdminCouponsState
-from .admin_ui import PANEL, form_input, labelled, pager, search_box
-from .ui import FIELD_INPUT, badge_class, button_class, icon, spinner
+from ..state.admin.coupons import KINDS, AdminCouponsState
+from .admin_ui import PANEL, filter_select, form_beside_list, form_input, labelled, list_panel, search_and_filter, search_box
+from .ui import FIELD_INPUT, badge_class, button_class, submit_button
 
 C = AdminCouponsState
 
@@ -33,13 +33,7 @@ def coupon_form() -> rx.Component:
                        hint="The smallest subtotal it applies to.", class_name="sm:col-span-2"),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
-        rx.el.button(
-            icon("plus", 16),
-            rx.cond(C.saving, "Creating...", "Create Coupon"),
-            type="submit",
-            disabled=C.saving,
-            class_name=button_class("primary", "md", "mt-6 w-full justify-center"),
-        ),
+        submit_button(C.saving, "Create Coupon", "Creating...", class_name="mt-6 w-full justify-center"),
         key=C.form_key,
         on_submit=C.create,
         aria_label="Create Coupon",
@@ -47,16 +41,14 @@ def coupon_form() -> rx.Component:
     )
 
 
+_STATUS_BADGES = {"active": "success", "inactive": "secondary", "expired": "outline"}
+
+
 def _status(row) -> rx.Component:
     return rx.el.span(
         row.status_text,
-        class_name=rx.match(
-            row.status,
-            ("active", badge_class("success")),
-            ("inactive", badge_class("secondary")),
-            ("expired", badge_class("outline")),
-            badge_class("warning"),
-        ),
+        class_name=rx.match(row.status, *[(status, badge_class(variant)) for status, variant in _STATUS_BADGES.items()],
+                            badge_class("warning")),
     )
 
 
@@ -86,41 +78,17 @@ def _row(row) -> rx.Component:
 
 
 def coupon_list() -> rx.Component:
-    return rx.el.section(
+    return list_panel(
+        C,
         rx.el.h2(C.heading, class_name="mb-3 text-lg font-semibold text-gray-900"),
-        rx.el.div(
-            rx.el.div(search_box("admin_coupon_search", "Search coupons", "Search by code...", C.search,
-                                 C.set_search), class_name="flex-1"),
-            rx.el.div(
-                rx.el.label("Show", html_for="admin_coupon_status", class_name="sr-only"),
-                rx.el.select(*[rx.el.option(text, value=value) for value, text in STATUS_FILTERS],
-                             id="admin_coupon_status", value=C.status_filter, on_change=C.set_status_filter,
-                             class_name=FIELD_INPUT + " sm:w-44"),
-            ),
-            class_name="flex flex-col gap-3 sm:flex-row",
+        search_and_filter(
+            search_box("admin_coupon_search", "Search coupons", "Search by code...", C.search, C.set_search),
+            filter_select("Show", "admin_coupon_status", C, "status_filter"),
         ),
-        rx.cond(
-            C.loading & (C.rows.length() == 0),
-            spinner("Loading coupons..."),
-            rx.cond(
-                C.failed,
-                rx.el.p("Failed to load coupons", role="alert", class_name="py-10 text-center text-red-700"),
-                rx.cond(
-                    C.rows.length() > 0,
-                    rx.el.ul(rx.foreach(C.rows, _row), aria_label="Coupons", class_name="mt-2"),
-                    rx.el.p("No coupons found", class_name="py-10 text-center text-gray-600"),
-                ),
-            ),
-        ),
-        pager(C.page, C.total_pages, C.page_text, C.go_to_page, "Coupon pages"),
-        aria_label="Coupon list",
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(C.rows, _row), aria_label="Coupons", class_name="mt-2"),
+        "coupons", "No coupons found", label="Coupon list", pages_label="Coupon pages",
     )
 
 
 def coupons_tab() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(coupon_form(), class_name="lg:col-span-2"),
-        rx.el.div(coupon_list(), class_name="lg:col-span-3"),
-        class_name="grid items-start gap-6 lg:grid-cols-5",
-    )
+    return form_beside_list(coupon_form(), coupon_list())

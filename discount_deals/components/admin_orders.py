@@ -4,42 +4,18 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_orders import (
-    DELIVERY_FILTERS,
-    PAYMENT_FILTERS,
-    STATUS_FILTERS,
-    AdminOrdersState,
-    AdminOrderView,
-    StatusAction,
-)
-from ..state.orders import OrderLineView, TimelineEntry
-from .admin_ui import PANEL, pager, search_box
-from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, icon
+from ..state.admin.order_views import AdminOrderView, StatusAction
+from ..state.admin.orders import AdminOrdersState
+from .blocks import line_item, timeline, total_row
+from .admin_ui import PANEL, filter_select, heading_bar, list_panel, search_box, showing, status_badge
+from .ui import FIELD_INPUT, FIELD_LABEL, button, button_class, icon
 
 O = AdminOrdersState
+P = AdminOrdersState.shown  # the order on screen
 
 
 def _badge(text, variant) -> rx.Component:
-    return rx.el.span(
-        text,
-        class_name=rx.match(
-            variant,
-            ("success", badge_class("success")),
-            ("destructive", badge_class("destructive")),
-            ("warning", badge_class("warning")),
-            badge_class("secondary"),
-        ),
-    )
-
-
-def _select(label: str, control_id: str, choices: list[tuple[str, str]], value, on_change) -> rx.Component:
-    return rx.el.div(
-        rx.el.label(label, html_for=control_id, class_name=FIELD_LABEL),
-        rx.el.select(
-            *[rx.el.option(text, value=code) for code, text in choices],
-            id=control_id, value=value, on_change=on_change, class_name=FIELD_INPUT,
-        ),
-    )
+    return status_badge(text, variant, ("success", "destructive", "warning"))
 
 
 def _date_input(label: str, control_id: str, value, on_change) -> rx.Component:
@@ -54,9 +30,9 @@ def filters() -> rx.Component:
         search_box("admin_order_search", "Search orders", "Search by order number or customer email...", O.search,
                    O.set_search),
         rx.el.div(
-            _select("Status", "admin_order_status", STATUS_FILTERS, O.status_filter, O.set_status_filter),
-            _select("Payment", "admin_order_payment", PAYMENT_FILTERS, O.payment_filter, O.set_payment_filter),
-            _select("Delivery", "admin_order_delivery", DELIVERY_FILTERS, O.delivery_filter, O.set_delivery_filter),
+            filter_select("Status", "admin_order_status", O, "status_filter", "", visible_label=True),
+            filter_select("Payment", "admin_order_payment", O, "payment_filter", "", visible_label=True),
+            filter_select("Delivery", "admin_order_delivery", O, "delivery_filter", "", visible_label=True),
             _date_input("From", "admin_order_from", O.date_from, O.set_date_from),
             _date_input("To", "admin_order_to", O.date_to, O.set_date_to),
             class_name="grid grid-cols-2 gap-3 md:grid-cols-5",
@@ -112,78 +88,19 @@ def _row(row: AdminOrderView) -> rx.Component:
 
 
 def order_list() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(
-            rx.el.h2("Orders", class_name="text-lg font-semibold text-gray-900"),
-            button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=O.export,
-                   title="The order lines of the orders placed in the chosen dates"),
-            class_name="flex items-center justify-between gap-2",
-        ),
+    return list_panel(
+        O,
+        heading_bar("Orders", button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=O.export,
+                                     title="The order lines of the orders placed in the chosen dates"),
+                    class_name=""),
         filters(),
-        rx.cond(
-            O.loading,
-            rx.el.p("Loading orders...", role="status", class_name="py-10 text-center text-gray-600"),
-            rx.cond(
-                O.failed,
-                rx.el.div(
-                    rx.el.p("Failed to load orders", class_name="font-semibold text-gray-900"),
-                    rx.el.button("Try Again", type="button", on_click=O.load,
-                                 class_name=button_class("outline", "md", "mt-3")),
-                    role="alert",
-                    class_name="py-10 text-center",
-                ),
-                rx.cond(
-                    O.rows.length() > 0,
-                    rx.el.ul(rx.foreach(O.rows, _row), aria_label="Orders", class_name="mt-4"),
-                    rx.el.p(rx.cond(O.filtered, "No orders match these filters", "No orders yet"),
-                            class_name="py-10 text-center text-gray-600"),
-                ),
-            ),
-        ),
-        rx.el.p(O.showing_text, class_name="mt-3 text-sm text-gray-700", aria_live="polite"),
-        pager(O.page, O.total_pages, O.page_text, O.go_to_page, "Orders pages"),
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(O.rows, _row), aria_label="Orders", class_name="mt-4"),
+        "orders", rx.cond(O.filtered, "No orders match these filters", "No orders yet"),
+        label="Orders", pages_label="Orders pages", replace=True, footer=showing(O.showing_text),
     )
 
 
 # --- one order ---------------------------------------------------------------------------------
-
-
-def _line(line: OrderLineView) -> rx.Component:
-    return rx.el.li(
-        rx.el.img(src=line.image_url, alt="", width="40", height="40", loading="lazy",
-                  class_name="h-10 w-10 shrink-0 rounded bg-gray-100 object-cover"),
-        rx.el.div(
-            rx.el.p(line.name, class_name="text-sm font-medium text-gray-900"),
-            rx.el.p("Qty: ", line.quantity, " × ", line.unit_text, class_name="text-xs text-gray-600"),
-            class_name="min-w-0 flex-1",
-        ),
-        rx.el.span(line.line_text, class_name="text-sm font-semibold"),
-        class_name="flex items-center gap-3 py-2",
-    )
-
-
-def _total(label, value, class_name: str = "") -> rx.Component:
-    return rx.el.div(rx.el.dt(label, class_name="text-gray-700"), rx.el.dd(value, class_name="font-medium"),
-                     class_name=f"flex justify-between text-sm {class_name}")
-
-
-def _event(entry: TimelineEntry) -> rx.Component:
-    return rx.el.li(
-        rx.el.span(
-            aria_hidden="true",
-            class_name=rx.match(
-                entry.tone,
-                ("good", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-green-700"),
-                ("bad", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-red-700"),
-                "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-gray-400",
-            ),
-        ),
-        rx.el.p(entry.title, class_name="text-sm font-semibold text-gray-900"),
-        rx.el.p(entry.when, class_name="text-xs text-gray-600"),
-        rx.cond(entry.note != "", rx.el.p(entry.note, class_name="text-sm text-gray-700")),
-        class_name="relative pb-3 pl-5 last:pb-0",
-    )
 
 
 def _action(action: StatusAction) -> rx.Component:
@@ -196,77 +113,90 @@ def _action(action: StatusAction) -> rx.Component:
     )
 
 
+def _order_header() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.h2("Order #", P.short_id, class_name="font-mono text-xl font-bold text-gray-900"),
+            rx.el.p(P.created_text, " · ", P.customer, " · ", P.email, class_name="text-sm text-gray-600"),
+        ),
+        rx.el.div(_badge(P.payment_status_text, P.payment_badge), _badge(P.status_text, P.status_badge),
+                  class_name="flex gap-2"),
+        class_name="mt-3 flex flex-wrap items-start justify-between gap-3",
+    )
+
+
+def _attention() -> rx.Component:
+    """The order's flag (e.g. a refund is due), with "Mark refunded" when it is."""
+    return rx.cond(
+        P.attention_text != "",
+        rx.el.div(
+            rx.el.p(icon("triangle-alert", 16), P.attention_text, class_name="flex items-start gap-2"),
+            rx.cond(P.refund_due, button("Mark refunded", variant="outline", on_click=O.mark_refunded,
+                                         disabled=O.working)),
+            role="alert",
+            class_name="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 "
+            "py-3 text-sm text-amber-900",
+        ),
+    )
+
+
+def _status_actions() -> rx.Component:
+    return rx.el.div(
+        rx.cond(
+            O.actions.length() > 0,
+            rx.el.div(rx.foreach(O.actions, _action), class_name="flex flex-wrap gap-2"),
+            rx.el.p("No further status changes.", class_name="text-sm text-gray-600"),
+        ),
+        rx.cond(O.confirming != "",
+                rx.el.button("Keep order", type="button", on_click=O.cancel_confirm,
+                             class_name=button_class("ghost", "md"))),
+        role="group",
+        aria_label="Change status",
+        class_name="mt-4 flex flex-wrap items-center gap-2",
+    )
+
+
+def _items() -> rx.Component:
+    return rx.el.section(
+        rx.el.h3("Items", class_name="font-semibold text-gray-900"),
+        rx.el.ul(rx.foreach(O.lines, line_item), aria_label="Order items", class_name="divide-y divide-gray-100"),
+        rx.el.dl(
+            total_row("Subtotal", O.totals.subtotal_text),
+            rx.cond(O.totals.has_discount, total_row("Coupon", "-" + O.totals.discount_text)),
+            total_row(rx.cond(P.pickup, "Pickup", "Delivery"), O.totals.shipping_text),
+            total_row("Tax", O.totals.tax_text),
+            total_row("Total", O.totals.total_text, "border-t border-gray-200 pt-2 font-bold"),
+            class_name="mt-3 space-y-1",
+        ),
+    )
+
+
+def _delivery_and_payment() -> rx.Component:
+    return rx.el.div(
+        rx.el.section(
+            rx.el.h3(rx.cond(P.pickup, "Pickup", "Delivery"), class_name="font-semibold text-gray-900"),
+            rx.el.p(P.delivery_title, class_name="text-sm font-medium"),
+            rx.el.p(P.delivery_detail, class_name="text-sm text-gray-700"),
+        ),
+        rx.el.section(
+            rx.el.h3("Payment", class_name="font-semibold text-gray-900"),
+            rx.el.p(P.payment_text, class_name="text-sm"),
+            rx.cond(P.payment_reference != "",
+                    rx.el.p("Reference: ", P.payment_reference, class_name="break-all text-xs text-gray-600")),
+        ),
+        timeline(O.timeline, rx.el.h3("Timeline", class_name="font-semibold text-gray-900")),
+        class_name="space-y-4",
+    )
+
+
 def order_page() -> rx.Component:
     return rx.el.div(
-        rx.el.button(icon("arrow-left", 16), "Back to orders", type="button", on_click=O.close_order,
+        rx.el.button(icon("arrow-left", 16), "Back to orders", type="button", on_click=O.load,
                      class_name=button_class("ghost", "sm")),
-        rx.el.div(
-            rx.el.div(
-                rx.el.h2("Order #", O.short_id, class_name="font-mono text-xl font-bold text-gray-900"),
-                rx.el.p(O.created_text, " · ", O.customer, " · ", O.email, class_name="text-sm text-gray-600"),
-            ),
-            rx.el.div(_badge(O.payment_status_text, O.payment_badge), _badge(O.status_text, O.status_badge),
-                      class_name="flex gap-2"),
-            class_name="mt-3 flex flex-wrap items-start justify-between gap-3",
-        ),
-        rx.cond(
-            O.attention_text != "",
-            rx.el.div(
-                rx.el.p(icon("triangle-alert", 16), O.attention_text, class_name="flex items-start gap-2"),
-                rx.cond(O.refund_due, button("Mark refunded", variant="outline", on_click=O.mark_refunded,
-                                             disabled=O.working)),
-                role="alert",
-                class_name="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 "
-                "py-3 text-sm text-amber-900",
-            ),
-        ),
-        rx.el.div(
-            rx.cond(
-                O.actions.length() > 0,
-                rx.el.div(rx.foreach(O.actions, _action), class_name="flex flex-wrap gap-2"),
-                rx.el.p("No further status changes.", class_name="text-sm text-gray-600"),
-            ),
-            rx.cond(O.confirming != "",
-                    rx.el.button("Keep order", type="button", on_click=O.cancel_confirm,
-                                 class_name=button_class("ghost", "md"))),
-            role="group",
-            aria_label="Change status",
-            class_name="mt-4 flex flex-wrap items-center gap-2",
-        ),
-        rx.el.div(
-            rx.el.section(
-                rx.el.h3("Items", class_name="font-semibold text-gray-900"),
-                rx.el.ul(rx.foreach(O.lines, _line), aria_label="Order items", class_name="divide-y divide-gray-100"),
-                rx.el.dl(
-                    _total("Subtotal", O.subtotal_text),
-                    rx.cond(O.has_discount, _total("Coupon", O.discount_text)),
-                    _total(rx.cond(O.pickup, "Pickup", "Delivery"), O.shipping_text),
-                    _total("Tax", O.tax_text),
-                    _total("Total", O.total_text, "border-t border-gray-200 pt-2 font-bold"),
-                    class_name="mt-3 space-y-1",
-                ),
-            ),
-            rx.el.div(
-                rx.el.section(
-                    rx.el.h3(rx.cond(O.pickup, "Pickup", "Delivery"), class_name="font-semibold text-gray-900"),
-                    rx.el.p(O.delivery_title, class_name="text-sm font-medium"),
-                    rx.el.p(O.delivery_detail, class_name="text-sm text-gray-700"),
-                ),
-                rx.el.section(
-                    rx.el.h3("Payment", class_name="font-semibold text-gray-900"),
-                    rx.el.p(O.payment_text, class_name="text-sm"),
-                    rx.cond(O.payment_reference != "",
-                            rx.el.p("Reference: ", O.payment_reference, class_name="break-all text-xs text-gray-600")),
-                ),
-                rx.el.section(
-                    rx.el.h3("Timeline", class_name="font-semibold text-gray-900"),
-                    rx.el.ol(rx.foreach(O.timeline, _event), aria_label="Order timeline",
-                             class_name="mt-2 ml-1 border-l-2 border-gray-200"),
-                ),
-                class_name="space-y-4",
-            ),
-            class_name="mt-6 grid gap-6 lg:grid-cols-2",
-        ),
+        _order_header(),
+        _attention(),
+        _status_actions(),
+        rx.el.div(_items(), _delivery_and_payment(), class_name="mt-6 grid gap-6 lg:grid-cols-2"),
         class_name=PANEL,
     )
 

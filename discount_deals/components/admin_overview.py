@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..services.reports import LOW_STOCK_THRESHOLD
-from ..state.admin_overview import PERIOD_DAYS, AdminOverviewState
+from ..state.admin.overview import PERIOD_DAYS, AdminOverviewState
 from .admin_catalog import restock_form
 from .admin_ui import PANEL
 from .ui import badge, badge_class

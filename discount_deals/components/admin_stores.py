@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_stores import AdminStoresState, StoreRow
+from ..state.admin.stores import AdminStoresState, StoreRow
 from .admin_ui import PANEL, labelled
 from .ui import FIELD_INPUT, badge, button, button_class
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import reflex as rx
 
-from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon
+from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
 
 PANEL = "rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
 
@@ -107,3 +107,85 @@ def search_box(input_id: str, text: str, placeholder: str, value: rx.Var, on_cha
         ),
         class_name="relative",
     )
+
+
+def status_badge(text, variant, variants: tuple[str, ...], default: str = "secondary") -> rx.Component:
+    """A badge whose colour is the state's ``variant`` (one of ``variants``, else ``default``)."""
+    return rx.el.span(
+        text,
+        class_name=rx.match(variant, *[(name, badge_class(name)) for name in variants], badge_class(default)),
+    )
+
+
+def filter_select(text: str, control_id: str, state, name: str, width: str = "sm:w-44", *,
+                  visible_label: bool = False) -> rx.Component:
+    """One of a list state's FILTERS as a select (its label shown above it, or read by screen
+    readers only beside a search box)."""
+    choices, _default = state.FILTERS[name]
+    return rx.el.div(
+        rx.el.label(text, html_for=control_id, class_name=FIELD_LABEL if visible_label else "sr-only"),
+        rx.el.select(*[rx.el.option(label_text, value=code) for code, label_text in choices], id=control_id,
+                     value=getattr(state, name), on_change=lambda value: state.set_filter(name, value),
+                     class_name=f"{FIELD_INPUT} {width}".strip()),
+    )
+
+
+def search_and_filter(search: rx.Component, *filters: rx.Component, class_name: str = "") -> rx.Component:
+    return rx.el.div(rx.el.div(search, class_name="flex-1"), *filters,
+                     class_name=f"flex flex-col gap-3 sm:flex-row {class_name}".strip())
+
+
+def list_states(state, noun: str, rows: rx.Component, empty, *, replace: bool = False) -> rx.Component:
+    """A tab's list, or what stands in its place: "Loading <noun>..." (over rows already shown only
+    when ``replace``), "Failed to load <noun>" with Try Again, or the ``empty`` text."""
+    loading = state.loading if replace else state.loading & (state.rows.length() == 0)
+    return rx.cond(
+        loading,
+        rx.el.p(f"Loading {noun}...", role="status", class_name="py-10 text-center text-gray-600"),
+        rx.cond(
+            state.failed,
+            rx.el.div(
+                icon("circle-alert", 32, class_name="mx-auto text-red-700"),
+                rx.el.p(f"Failed to load {noun}", class_name="mt-2 font-semibold text-gray-900"),
+                rx.el.button("Try Again", type="button", on_click=state.load,
+                             class_name=button_class("outline", "md", "mt-3")),
+                role="alert",
+                class_name="py-10 text-center",
+            ),
+            rx.cond(state.rows.length() > 0, rows, rx.el.p(empty, class_name="py-10 text-center text-gray-600")),
+        ),
+    )
+
+
+def heading_bar(heading, *actions: rx.Component, class_name: str = "mb-3") -> rx.Component:
+    """A section's heading with its buttons on the right."""
+    return rx.el.div(rx.el.h2(heading, class_name="text-lg font-semibold text-gray-900"), *actions,
+                     class_name=f"flex items-center justify-between gap-2 {class_name}")
+
+
+def list_panel(state, heading: rx.Component, filters: rx.Component, items: rx.Component, noun: str, empty, *,
+               label: str, pages_label: str, replace: bool = False, footer: rx.Component | None = None) -> rx.Component:
+    """A tab's list: its heading, filters, the rows (or their loading, error or empty state), the pager."""
+    return rx.el.section(
+        heading,
+        filters,
+        list_states(state, noun, items, empty, replace=replace),
+        footer if footer is not None else rx.fragment(),
+        pager(state.page, state.total_pages, state.page_text, state.go_to_page, pages_label),
+        aria_label=label,
+        class_name=PANEL,
+    )
+
+
+def form_beside_list(form: rx.Component, listing: rx.Component) -> rx.Component:
+    """A tab with a form on the left and its list on the right (stacked on phones)."""
+    return rx.el.div(
+        rx.el.div(form, class_name="lg:col-span-2"),
+        rx.el.div(listing, class_name="lg:col-span-3"),
+        class_name="grid items-start gap-6 lg:grid-cols-5",
+    )
+
+
+def showing(text) -> rx.Component:
+    """The "Showing 20 of 143 orders" line under a list (announced when it changes)."""
+    return rx.el.p(text, class_name="mt-3 text-sm text-gray-700", aria_live="polite")

@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.admin_users import ROLE_CHOICES, ROLE_FILTERS, AdminUsersState
-from .admin_ui import PANEL, pager, search_box
-from .ui import FIELD_INPUT, badge_class, button_class, icon
+from ..state.admin.users import ROLE_CHOICES, AdminUsersState
+from .admin_ui import filter_select, list_panel, search_and_filter, search_box, showing, status_badge
+from .ui import FIELD_INPUT, badge_class, button_class
 
 U = AdminUsersState
 
 
 def _role_badge(row) -> rx.Component:
-    return rx.el.span(
-        row.role,
-        class_name=rx.match(
-            row.badge,
-            ("destructive", badge_class("destructive")),
-            ("default", badge_class("default")),
-            ("secondary", badge_class("secondary")),
-            badge_class("outline"),
-        ),
-    )
+    return status_badge(row.role, row.badge, ("destructive", "default", "secondary"), default="outline")
 
 
 def _user_row(row) -> rx.Component:
@@ -61,57 +52,16 @@ def _user_row(row) -> rx.Component:
 
 
 def users_tab() -> rx.Component:
-    return rx.el.section(
+    return list_panel(
+        U,
         rx.el.h2("User Management", class_name="text-lg font-semibold text-gray-900"),
-        rx.el.div(
-            rx.el.div(
-                search_box(
-                    "admin_user_search", "Search users", "Search users by email, username, or name...", U.search,
-                    U.set_search,
-                ),
-                class_name="flex-1",
-            ),
-            rx.el.div(
-                rx.el.label("Filter by role", html_for="admin_role_filter", class_name="sr-only"),
-                rx.el.select(
-                    *[rx.el.option(text, value=value) for value, text in ROLE_FILTERS],
-                    id="admin_role_filter",
-                    value=U.role_filter,
-                    on_change=U.set_role_filter,
-                    class_name=FIELD_INPUT + " sm:w-44",
-                ),
-            ),
-            class_name="mt-4 flex flex-col gap-3 sm:flex-row",
+        search_and_filter(
+            search_box("admin_user_search", "Search users", "Search users by email, username, or name...", U.search,
+                       U.set_search),
+            filter_select("Filter by role", "admin_role_filter", U, "role_filter"),
+            class_name="mt-4",
         ),
-        rx.cond(
-            U.loading,
-            rx.el.div(
-                rx.el.span(class_name="h-6 w-6 animate-spin rounded-full border-4 border-gray-200 border-t-orange-700"),
-                rx.el.p("Loading users...", class_name="text-sm text-gray-600"),
-                role="status",
-                class_name="flex items-center justify-center gap-3 py-10",
-            ),
-            rx.cond(
-                U.failed,
-                rx.el.div(
-                    icon("circle-alert", 32, class_name="mx-auto text-red-700"),
-                    rx.el.p("Failed to load users", class_name="mt-2 font-semibold text-gray-900"),
-                    rx.el.button("Try Again", type="button", on_click=U.load, class_name=button_class("outline", "md", "mt-3")),
-                    role="alert",
-                    class_name="py-10 text-center",
-                ),
-                rx.cond(
-                    U.rows.length() > 0,
-                    rx.el.ul(rx.foreach(U.rows, _user_row), aria_label="Users", class_name="mt-2"),
-                    rx.el.p(
-                        rx.cond(U.filtered, "No users match your search criteria", "No users found"),
-                        class_name="py-10 text-center text-gray-600",
-                    ),
-                ),
-            ),
-        ),
-        rx.el.p(U.showing_text, class_name="mt-3 text-sm text-gray-700", aria_live="polite"),
-        pager(U.page, U.total_pages, U.page_text, U.go_to_page, "Users pages"),
-        aria_label="User Management",
-        class_name=PANEL,
+        rx.el.ul(rx.foreach(U.rows, _user_row), aria_label="Users", class_name="mt-2"),
+        "users", rx.cond(U.filtered, "No users match your search criteria", "No users found"),
+        label="User Management", pages_label="Users pages", replace=True, footer=showing(U.showing_text),
     )

@@ -5,10 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.cart import CartState
-from ..state.favorites import FavoritesState
-from ..state.search import HeaderSearchState
-from ..state.session import SessionState
+from ..state.shop.cart import CartState
+from ..state.shop.favorites import FavoritesState
+from ..state.shop.search import HeaderSearchState
+from ..state.account.session import SessionState
 from .ui import badge_class, button_class, icon
 
 ACCOUNT_MENU_ID = "account-menu"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state.cart import CartState
-from ..state.favorites import FavoritesState
+from ..state.shop.cart import CartState
+from ..state.shop.favorites import FavoritesState
 from ..display import ProductView
 from . import card_style as S
 from .ui import icon

@@ -134,3 +134,29 @@ def labelled_upload(upload: rx.Component, label: str) -> rx.Component:
         raise RuntimeError("rx.upload.root has no file input to label")
     file_input.custom_attrs = {**file_input.custom_attrs, "aria-label": label}
     return upload
+
+
+def tab_button(*children: Any, tab_id: str, panel_id: str, selected: Any, on_click: Any,
+               selected_class: str, idle_class: str) -> rx.Component:
+    """One tab of a tab list (``role="tab"``, tied to the panel it shows)."""
+    return rx.el.button(
+        *children,
+        type="button",
+        role="tab",
+        id=tab_id,
+        aria_selected=rx.cond(selected, "true", "false"),
+        aria_controls=panel_id,
+        on_click=on_click,
+        class_name=rx.cond(selected, selected_class, idle_class),
+    )
+
+
+def submit_button(busy: Any, idle_text: str, busy_text: str, class_name: str = "", **props: Any) -> rx.Component:
+    """A form's submit button, disabled and saying so (``busy_text``) while ``busy``."""
+    return button(rx.cond(busy, busy_text, idle_text), type="submit", disabled=busy, class_name=class_name, **props)
+
+
+def icon_button(tag: str, label: Any, on_click: Any, extra: str = "", **props: Any) -> rx.Component:
+    """A square outline button showing only an icon; ``label`` is its accessible name."""
+    return rx.el.button(icon(tag, 16), type="button", aria_label=label, on_click=on_click,
+                        class_name=button_class("outline", "icon", extra), **props)

@@ -15,27 +15,22 @@ from ..components.admin_orders import orders_tab
 from ..components.admin_overview import overview_tab
 from ..components.admin_stores import stores_tab
 from ..components.admin_users import users_tab
-from ..components.ui import icon, spinner
-from ..state.admin import TABS, AdminState
-from ..state.session import SessionState
+from ..components.ui import icon, spinner, tab_button
+from ..state.admin.gate import TABS, AdminState
+from ..state.account.session import SessionState
 
 
 def _tab_button(tab: str, text: str, tag: str) -> rx.Component:
     selected = AdminState.tab == tab
-    return rx.el.button(
+    return tab_button(
         icon(tag, 18),
         rx.el.span(text, class_name="whitespace-nowrap"),
-        type="button",
-        role="tab",
-        id=f"admin-tab-{tab}",
-        aria_selected=rx.cond(selected, "true", "false"),
-        aria_controls="admin-panel",
+        tab_id=f"admin-tab-{tab}",
+        panel_id="admin-panel",
+        selected=selected,
         on_click=AdminState.set_tab(tab),
-        class_name=rx.cond(
-            selected,
-            "flex items-center gap-3 rounded-md bg-orange-700 px-3 py-2 text-sm font-medium text-white",
-            "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-gray-800 hover:bg-gray-100",
-        ),
+        selected_class="flex items-center gap-3 rounded-md bg-orange-700 px-3 py-2 text-sm font-medium text-white",
+        idle_class="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-gray-800 hover:bg-gray-100",
     )
 
 

@@ -9,7 +9,7 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, card, icon
-from ..state.auth import LoginState, RegisterState
+from ..state.account.auth import LoginState, RegisterState
 
 
 def _auth_card(*children, heading: str, subtitle) -> rx.Component:
@@ -53,6 +53,25 @@ def _input(label: str, name: str, input_id: str, error=None, **props) -> rx.Comp
     )
 
 
+def _submit(state, idle: str, busy: str) -> rx.Component:
+    return button(
+        rx.cond(state.loading, busy, idle),
+        type="submit",
+        size="lg",
+        disabled=state.loading | ~rx.State.is_hydrated,
+        class_name="w-full justify-center",
+    )
+
+
+def _switch(question: str, action: str, href: str) -> rx.Component:
+    """The line under a form that leads to the other one ("Don't have an account? Create one")."""
+    return rx.el.p(
+        question,
+        rx.el.a(action, href=href, class_name="font-semibold text-orange-700 underline"),
+        class_name="mt-6 text-center text-sm text-gray-700",
+    )
+
+
 def login() -> rx.Component:
     return layout(
         _auth_card(
@@ -67,22 +86,12 @@ def login() -> rx.Component:
                         LoginState.error, role="alert", class_name="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800"
                     ),
                 ),
-                button(
-                    rx.cond(LoginState.loading, "Logging in...", "Login"),
-                    type="submit",
-                    size="lg",
-                    disabled=LoginState.loading | ~rx.State.is_hydrated,
-                    class_name="w-full justify-center",
-                ),
+                _submit(LoginState, "Login", "Logging in..."),
                 on_submit=LoginState.submit,
                 no_validate=True,  # the spec's own message, not the browser's, for empty fields
                 class_name="mt-6 space-y-4",
             ),
-            rx.el.p(
-                "Don't have an account? ",
-                rx.el.a("Create one", href=routes.REGISTER, class_name="font-semibold text-orange-700 underline"),
-                class_name="mt-6 text-center text-sm text-gray-700",
-            ),
+            _switch("Don't have an account? ", "Create one", routes.REGISTER),
             heading="Welcome Back",
             subtitle=LoginState.subtitle,
         )
@@ -93,85 +102,59 @@ def _error(name: str):
     return RegisterState.errors.get(name, "")
 
 
+# (label, field name, input id, extra input props) of the register form's text fields, in order.
+REGISTER_INPUTS = [
+    ("Username", "username", "register-username", {"auto_complete": "username"}),
+    ("Email", "email", "register-email", {"type": "email", "auto_complete": "email"}),
+    ("Password", "password", "register-password", {"type": "password", "auto_complete": "new-password"}),
+    ("Phone Number", "phonenumber", "register-phone", {"type": "tel", "auto_complete": "tel"}),
+    ("Date of Birth", "date_of_birth", "register-dob", {"type": "date", "auto_complete": "bday"}),
+]
+
+
+def _gender_field() -> rx.Component:
+    return rx.el.div(
+        rx.el.label("Gender", html_for="register-gender", class_name=FIELD_LABEL),
+        rx.el.select(
+            # Shown until a choice is made; disabled, so it is never sent as a value.
+            rx.el.option("Select gender", value="", disabled=True),
+            rx.el.option("Male", value="male"),
+            rx.el.option("Female", value="female"),
+            rx.el.option("Other", value="other"),
+            id="register-gender",
+            name="gender",
+            default_value="",
+            aria_describedby="register-gender-error",
+            class_name=FIELD_INPUT,
+        ),
+        rx.cond(
+            _error("gender") != "",
+            rx.el.p(_error("gender"), id="register-gender-error", class_name="mt-1 text-sm text-red-700"),
+        ),
+    )
+
+
 def register() -> rx.Component:
     return layout(
         _auth_card(
             rx.el.form(
                 rx.el.div(
-                    _input(
-                        "First Name",
-                        "first_name",
-                        "register-first-name",
-                        _error("first_name"),
-                        auto_complete="given-name",
-                    ),
-                    _input(
-                        "Last Name", "last_name", "register-last-name", _error("last_name"), auto_complete="family-name"
-                    ),
+                    _input("First Name", "first_name", "register-first-name", _error("first_name"),
+                           auto_complete="given-name"),
+                    _input("Last Name", "last_name", "register-last-name", _error("last_name"),
+                           auto_complete="family-name"),
                     class_name="grid gap-4 sm:grid-cols-2",
                 ),
-                _input("Username", "username", "register-username", _error("username"), auto_complete="username"),
-                _input("Email", "email", "register-email", _error("email"), type="email", auto_complete="email"),
-                _input(
-                    "Password",
-                    "password",
-                    "register-password",
-                    _error("password"),
-                    type="password",
-                    auto_complete="new-password",
-                ),
-                _input(
-                    "Phone Number",
-                    "phonenumber",
-                    "register-phone",
-                    _error("phonenumber"),
-                    type="tel",
-                    auto_complete="tel",
-                ),
-                _input(
-                    "Date of Birth",
-                    "date_of_birth",
-                    "register-dob",
-                    _error("date_of_birth"),
-                    type="date",
-                    auto_complete="bday",
-                ),
-                rx.el.div(
-                    rx.el.label("Gender", html_for="register-gender", class_name=FIELD_LABEL),
-                    rx.el.select(
-                        # Shown until a choice is made; disabled, so it is never sent as a value.
-                        rx.el.option("Select gender", value="", disabled=True),
-                        rx.el.option("Male", value="male"),
-                        rx.el.option("Female", value="female"),
-                        rx.el.option("Other", value="other"),
-                        id="register-gender",
-                        name="gender",
-                        default_value="",
-                        aria_describedby="register-gender-error",
-                        class_name=FIELD_INPUT,
-                    ),
-                    rx.cond(
-                        _error("gender") != "",
-                        rx.el.p(_error("gender"), id="register-gender-error", class_name="mt-1 text-sm text-red-700"),
-                    ),
-                ),
-                button(
-                    rx.cond(RegisterState.loading, "Creating account...", "Create Account"),
-                    type="submit",
-                    size="lg",
-                    disabled=RegisterState.loading | ~rx.State.is_hydrated,
-                    class_name="w-full justify-center",
-                ),
+                *[_input(label, name, input_id, _error(name), **props)
+                  for label, name, input_id, props in REGISTER_INPUTS],
+                _gender_field(),
+                _submit(RegisterState, "Create Account", "Creating account..."),
                 key=RegisterState.form_version,
                 on_submit=RegisterState.submit,
                 no_validate=True,  # the spec's messages, shown per field, instead of the browser's
                 class_name="mt-6 space-y-4",
             ),
-            rx.el.p(
-                "Already have an account? ",
-                rx.el.a("Sign in", href=routes.LOGIN, class_name="font-semibold text-orange-700 underline"),
-                class_name="mt-6 text-center text-sm text-gray-700",
-            ),
+            _switch("Already have an account? ", "Sign in", routes.LOGIN),
             heading="Create Account",
             subtitle="Join us to start saving on amazing deals",
         )

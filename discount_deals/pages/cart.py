@@ -2,20 +2,10 @@
 
 import reflex as rx
 
-from .. import routes
 from ..components.layout import layout
-from ..components.ui import FIELD_INPUT, badge, button, button_class, card, icon, link_button, spinner
-from ..state.cart import CartRow, CartState
-
-
-def empty_cart() -> rx.Component:
-    return rx.el.div(
-        icon("shopping-cart", 48, class_name="mx-auto text-gray-400"),
-        rx.el.h1("Your cart is empty", class_name="mt-4 text-2xl font-bold text-gray-900"),
-        rx.el.p("Find something you love in our deals.", class_name="mt-2 text-gray-600"),
-        link_button("Continue Shopping", href=routes.PRODUCTS, class_name="mt-6"),
-        class_name="mx-auto max-w-md py-16 text-center",
-    )
+from ..components.blocks import empty_state, total_row
+from ..components.ui import FIELD_INPUT, badge, button, button_class, card, icon, spinner
+from ..state.shop.cart import CartRow, CartState
 
 
 def quantity_controls(row: CartRow) -> rx.Component:
@@ -84,22 +74,14 @@ def cart_item(row: CartRow) -> rx.Component:
     )
 
 
-def summary_row(label: str, value, class_name: str = "") -> rx.Component:
-    return rx.el.div(
-        rx.el.dt(label, class_name="text-gray-700"),
-        rx.el.dd(value, class_name="font-medium text-gray-900"),
-        class_name=f"flex justify-between text-sm {class_name}",
-    )
-
-
 def order_summary() -> rx.Component:
     return card(
         rx.el.h2("Order Summary", class_name="text-lg font-bold text-gray-900"),
         rx.el.dl(
-            summary_row("Subtotal", CartState.subtotal_text),
-            rx.cond(CartState.has_savings, summary_row("You save", CartState.savings_text, "text-green-800")),
-            summary_row("Shipping", CartState.shipping_text),
-            summary_row("Tax", CartState.tax_text),
+            total_row("Subtotal", CartState.totals.subtotal_text),
+            rx.cond(CartState.totals.has_savings, total_row("You save", CartState.totals.savings_text, "text-green-800")),
+            total_row("Shipping", CartState.totals.shipping_text),
+            total_row("Tax", CartState.totals.tax_text),
             class_name="mt-4 space-y-2",
         ),
         rx.el.div(
@@ -112,9 +94,9 @@ def order_summary() -> rx.Component:
             class_name="mt-4 flex gap-2",
         ),
         rx.cond(
-            CartState.free_shipping_gap_text != "",
+            CartState.totals.free_shipping_gap_text != "",
             rx.el.p(
-                "Add ", CartState.free_shipping_gap_text, " more for free shipping",
+                "Add ", CartState.totals.free_shipping_gap_text, " more for free shipping",
                 class_name="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900",
             ),
         ),
@@ -123,7 +105,7 @@ def order_summary() -> rx.Component:
         rx.el.div(
             rx.el.div(
                 rx.el.span("Total", class_name="text-base font-bold"),
-                rx.el.span(CartState.total_text, class_name="text-xl font-extrabold"),
+                rx.el.span(CartState.totals.total_text, class_name="text-xl font-extrabold"),
                 class_name="flex items-center justify-between max-lg:flex-col max-lg:items-start max-lg:leading-tight",
             ),
             rx.el.div(checkout_button(), class_name="lg:mt-4 max-lg:flex-1 [&>*]:mt-0"),
@@ -159,7 +141,7 @@ def cart() -> rx.Component:
             spinner("Loading cart..."),
             rx.cond(
                 CartState.rows.length() == 0,
-                empty_cart(),
+                empty_state("shopping-cart", "Your cart is empty", "Find something you love in our deals.", "Continue Shopping"),
                 rx.el.div(
                     rx.el.div(
                         rx.el.div(

@@ -4,9 +4,11 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, button_class, card, icon, link_button, spinner
-from ..state.checkout import NETWORK_CHOICES, AddressOption, CheckoutState, ReviewLine, StoreOption
-from ..state.session import SessionState
+from ..components.blocks import empty_state, grand_total_row, line_item, total_row
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, button_class, card, icon, spinner
+from ..state.shop.checkout import CheckoutState
+from ..state.shop.checkout_options import NETWORK_CHOICES, AddressOption, StoreOption
+from ..state.account.session import SessionState
 
 C = CheckoutState
 SECTION_TITLE = "flex items-center gap-2 text-lg font-bold text-gray-900"
@@ -55,7 +57,7 @@ def delivery_section() -> rx.Component:
                 "delivery_method", "delivery", ~C.pickup, C.set_delivery, "Home delivery",
                 "Free over " + C.free_over_text + ", otherwise " + C.delivery_fee_text + ".",
                 "delivery-home",
-                rx.el.span(rx.cond(C.pickup, C.delivery_fee_text, C.shipping_text), class_name="font-semibold"),
+                rx.el.span(rx.cond(C.pickup, C.delivery_fee_text, C.totals.shipping_text), class_name="font-semibold"),
             ),
             _choice(
                 "delivery_method", "pickup", C.pickup, C.set_delivery, "Pickup at a partner store",
@@ -226,28 +228,6 @@ def payment_section() -> rx.Component:
 # --- review ------------------------------------------------------------------------------------------
 
 
-def _review_line(line: ReviewLine) -> rx.Component:
-    return rx.el.li(
-        rx.el.img(src=line.image_url, alt="", width="48", height="48", loading="lazy",
-                  class_name="h-12 w-12 shrink-0 rounded-md bg-gray-100 object-cover"),
-        rx.el.div(
-            rx.el.p(line.name, class_name="truncate text-sm font-medium text-gray-900"),
-            rx.el.p("Qty: ", line.quantity, " × ", line.unit_text, class_name="text-xs text-gray-600"),
-            class_name="min-w-0 flex-1",
-        ),
-        rx.el.span(line.line_text, class_name="text-sm font-semibold text-gray-900"),
-        class_name="flex items-center gap-3 py-2",
-    )
-
-
-def _row(label, value, class_name: str = "") -> rx.Component:
-    return rx.el.div(
-        rx.el.dt(label, class_name="text-gray-700"),
-        rx.el.dd(value, class_name="font-medium text-gray-900"),
-        class_name=f"flex justify-between text-sm {class_name}",
-    )
-
-
 def coupon_field() -> rx.Component:
     return rx.cond(
         C.coupon_code != "",
@@ -275,20 +255,16 @@ def coupon_field() -> rx.Component:
 def review() -> rx.Component:
     return card(
         rx.el.h2("Review your order", class_name="text-lg font-bold text-gray-900"),
-        rx.el.ul(rx.foreach(C.lines, _review_line), aria_label="Order lines",
+        rx.el.ul(rx.foreach(C.lines, line_item), aria_label="Order lines",
                  class_name="mt-3 divide-y divide-gray-100"),
         coupon_field(),
         rx.el.dl(
-            _row("Subtotal", C.subtotal_text),
-            rx.cond(C.has_savings, _row("You save", C.savings_text, "text-green-800")),
-            _row(rx.cond(C.pickup, "Pickup", "Delivery"), C.shipping_text),
-            rx.cond(C.has_discount, _row("Coupon", C.discount_text, "text-green-800")),
-            _row("Tax", C.tax_text),
-            rx.el.div(
-                rx.el.dt("Total", class_name="text-base font-bold"),
-                rx.el.dd(C.total_text, class_name="text-xl font-extrabold"),
-                class_name="flex items-center justify-between border-t border-gray-200 pt-3",
-            ),
+            total_row("Subtotal", C.totals.subtotal_text),
+            rx.cond(C.totals.has_savings, total_row("You save", C.totals.savings_text, "text-green-800")),
+            total_row(rx.cond(C.pickup, "Pickup", "Delivery"), C.totals.shipping_text),
+            rx.cond(C.totals.has_discount, total_row("Coupon", C.totals.discount_text, "text-green-800")),
+            total_row("Tax", C.totals.tax_text),
+            grand_total_row(C.totals.total_text),
             aria_label="Order total",
             class_name="mt-4 space-y-2",
         ),
@@ -314,16 +290,6 @@ def review() -> rx.Component:
     )
 
 
-def empty_checkout() -> rx.Component:
-    return rx.el.div(
-        icon("shopping-cart", 48, class_name="mx-auto text-gray-400"),
-        rx.el.h1("Your cart is empty", class_name="mt-4 text-2xl font-bold text-gray-900"),
-        rx.el.p("Add something to your cart to check out.", class_name="mt-2 text-gray-600"),
-        link_button("Continue Shopping", href=routes.PRODUCTS, class_name="mt-6"),
-        class_name="mx-auto max-w-md py-16 text-center",
-    )
-
-
 def checkout_body() -> rx.Component:
     return rx.el.div(
         rx.el.h1("Checkout", class_name="mb-6 text-2xl font-bold text-gray-900 sm:text-3xl"),
@@ -345,7 +311,7 @@ def checkout() -> rx.Component:
     return layout(
         rx.cond(
             SessionState.is_logged_in & C.loaded,
-            rx.cond(C.empty & ~C.busy, empty_checkout(), checkout_body()),
+            rx.cond(C.empty & ~C.busy, empty_state("shopping-cart", "Your cart is empty", "Add something to your cart to check out.", "Continue Shopping"), checkout_body()),
             spinner("Loading checkout..."),
         )
     )

@@ -2,12 +2,12 @@
 
 import reflex as rx
 
-from .. import routes
 from ..components.layout import layout
 from ..components.product_card import product_grid
-from ..components.ui import icon, link_button, spinner
-from ..state.favorites import FavoritesState
-from ..state.session import SessionState
+from ..components.blocks import empty_state
+from ..components.ui import spinner
+from ..state.shop.favorites import FavoritesState
+from ..state.account.session import SessionState
 
 
 def favorites() -> rx.Component:
@@ -21,13 +21,8 @@ def favorites() -> rx.Component:
                     rx.el.p(FavoritesState.count, " saved items", class_name="mb-6 text-sm text-gray-600"),
                     product_grid(FavoritesState.items),
                 ),
-                rx.el.div(
-                    icon("heart", 48, class_name="mx-auto text-gray-400"),
-                    rx.el.h1("No favorites yet", class_name="mt-4 text-2xl font-bold text-gray-900"),
-                    rx.el.p("Tap the heart on any product to save it here.", class_name="mt-2 text-gray-600"),
-                    link_button("Browse Products", href=routes.PRODUCTS, class_name="mt-6"),
-                    class_name="mx-auto max-w-md py-16 text-center",
-                ),
+                empty_state("heart", "No favorites yet", "Tap the heart on any product to save it here.",
+                            "Browse Products"),
             ),
             spinner("Checking your session..."),
         )

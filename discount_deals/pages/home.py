@@ -8,7 +8,7 @@ from ..components.card_style import SKELETON_LINE
 from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
 from ..page_slots import SLOT_BRAND_COUNT, SLOT_FEATURED
 from ..components.ui import icon, link_button
-from ..state.catalog import HomeState
+from ..state.shop.catalog import HomeState
 
 STATS = [
     ("500+", "Products", "package"),

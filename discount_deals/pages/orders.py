@@ -4,8 +4,11 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
-from ..components.ui import badge_class, button, card, icon, link_button
-from ..state.orders import OrderCard, OrderDetailState, OrderLineView, OrdersState, TimelineEntry
+from ..components.blocks import empty_state, grand_total_row, line_item, timeline, total_row
+from ..components.ui import badge_class, button, card, icon
+from ..state.account.order_detail import OrderDetailState
+from ..state.account.order_views import OrderCard
+from ..state.account.orders import OrdersState
 
 D = OrderDetailState
 
@@ -63,16 +66,6 @@ def order_card(order: OrderCard) -> rx.Component:
     )
 
 
-def empty_orders() -> rx.Component:
-    return rx.el.div(
-        icon("package", 48, class_name="mx-auto text-gray-400"),
-        rx.el.h2("No orders yet", class_name="mt-4 text-xl font-bold text-gray-900"),
-        rx.el.p("When you place an order, it will show up here.", class_name="mt-2 text-gray-600"),
-        link_button("Start Shopping", href=routes.PRODUCTS, class_name="mt-6"),
-        class_name="mx-auto max-w-md py-16 text-center",
-    )
-
-
 def orders() -> rx.Component:
     return layout(
         rx.el.div(
@@ -93,39 +86,11 @@ def orders() -> rx.Component:
                         aria_label="Orders",
                         class_name="mt-6 grid gap-4 md:grid-cols-2",
                     ),
-                    empty_orders(),
+                    empty_state("package", "No orders yet", "When you place an order, it will show up here.", "Start Shopping", heading="h2"),
                 ),
             ),
             class_name="mx-auto max-w-4xl",
         )
-    )
-
-
-def order_line(line: OrderLineView) -> rx.Component:
-    return rx.el.li(
-        rx.el.img(
-            src=line.image_url,
-            alt="",
-            width="56",
-            height="56",
-            loading="lazy",
-            class_name="h-14 w-14 shrink-0 rounded-md bg-gray-100 object-cover",
-        ),
-        rx.el.div(
-            rx.el.p(line.name, class_name="font-semibold text-gray-900"),
-            rx.el.p("Qty: ", line.quantity, " × ", line.unit_text, class_name="text-sm text-gray-600"),
-            class_name="min-w-0 flex-1",
-        ),
-        rx.el.span(line.line_text, class_name="font-semibold text-gray-900"),
-        class_name="flex items-center gap-4 border-b border-gray-200 py-3 last:border-b-0",
-    )
-
-
-def _total_row(label: str, value, class_name: str = "") -> rx.Component:
-    return rx.el.div(
-        rx.el.dt(label, class_name="text-gray-700"),
-        rx.el.dd(value, class_name="font-medium text-gray-900"),
-        class_name=f"flex justify-between text-sm {class_name}",
     )
 
 
@@ -144,17 +109,13 @@ def order_details() -> rx.Component:
             class_name="flex flex-wrap items-start justify-between gap-4",
         ),
         rx.el.h2("Items", class_name="mt-6 text-lg font-bold text-gray-900"),
-        rx.el.ul(rx.foreach(OrderDetailState.lines, order_line), aria_label="Order items"),
+        rx.el.ul(rx.foreach(OrderDetailState.lines, lambda line: line_item(line, large=True)), aria_label="Order items"),
         rx.el.dl(
-            _total_row("Subtotal", OrderDetailState.subtotal_text),
-            rx.cond(OrderDetailState.has_discount, _total_row("Discount", "-" + OrderDetailState.discount_text)),
-            _total_row("Shipping", OrderDetailState.shipping_text),
-            _total_row("Tax", OrderDetailState.tax_text),
-            rx.el.div(
-                rx.el.dt("Total", class_name="text-base font-bold"),
-                rx.el.dd(OrderDetailState.total_text, class_name="text-xl font-extrabold"),
-                class_name="flex items-center justify-between border-t border-gray-200 pt-3",
-            ),
+            total_row("Subtotal", OrderDetailState.totals.subtotal_text),
+            rx.cond(OrderDetailState.totals.has_discount, total_row("Discount", "-" + OrderDetailState.totals.discount_text)),
+            total_row("Shipping", OrderDetailState.totals.shipping_text),
+            total_row("Tax", OrderDetailState.totals.tax_text),
+            grand_total_row(OrderDetailState.totals.total_text),
             aria_label="Order total",
             class_name="mt-4 space-y-2",
         ),
@@ -162,7 +123,7 @@ def order_details() -> rx.Component:
         rx.cond(D.refund_text != "", rx.el.p(D.refund_text, role="status",
                 class_name="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900")),
         actions(),
-        timeline(),
+        order_timeline(),
         class_name="p-6",
     )
 
@@ -251,31 +212,9 @@ def actions() -> rx.Component:
     )
 
 
-def _timeline_entry(entry: TimelineEntry) -> rx.Component:
-    return rx.el.li(
-        rx.el.span(
-            class_name=rx.match(
-                entry.tone,
-                ("good", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-green-700"),
-                ("bad", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-red-700"),
-                "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-gray-400",
-            ),
-            aria_hidden="true",
-        ),
-        rx.el.p(entry.title, class_name="font-semibold text-gray-900"),
-        rx.el.p(entry.when, class_name="text-xs text-gray-600"),
-        rx.cond(entry.note != "", rx.el.p(entry.note, class_name="text-sm text-gray-700")),
-        class_name="relative pb-4 pl-5 last:pb-0",
-    )
-
-
-def timeline() -> rx.Component:
-    return rx.el.section(
-        rx.el.h2("Timeline", class_name="text-lg font-bold text-gray-900"),
-        rx.el.ol(rx.foreach(D.timeline, _timeline_entry), aria_label="Order timeline",
-                 class_name="mt-3 ml-1 border-l-2 border-gray-200"),
-        class_name="mt-6",
-    )
+def order_timeline() -> rx.Component:
+    return rx.el.div(timeline(D.timeline, rx.el.h2("Timeline", class_name="text-lg font-bold text-gray-900")),
+                     class_name="mt-6")
 
 
 def order_error() -> rx.Component:

@@ -22,8 +22,8 @@ from ..components.product_card import (
 )
 from ..components.ui import button_class, icon
 from ..page_slots import SLOT_PRODUCT
-from ..state.cart import CartState
-from ..state.product import ProductPageState
+from ..state.shop.cart import CartState
+from ..state.shop.product import ProductPageState
 from .not_found import not_found_content
 
 P = ProductPageState

@@ -8,7 +8,7 @@ from ..components.card_style import SKELETON_LINE
 from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
 from ..page_slots import SLOT_LISTING, SLOT_LISTING_COUNT
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
-from ..state.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
+from ..state.shop.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
 
 def _select(label: str, input_id: str, value, on_change, options) -> rx.Component:

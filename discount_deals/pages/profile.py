@@ -3,9 +3,21 @@
 import reflex as rx
 
 from ..components.layout import layout
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge, button, button_class, card, icon, labelled_upload, spinner
-from ..state.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
-from ..state.session import SessionState
+from ..components.ui import (
+    FIELD_INPUT,
+    FIELD_LABEL,
+    badge,
+    button,
+    button_class,
+    card,
+    icon,
+    labelled_upload,
+    spinner,
+    submit_button,
+    tab_button,
+)
+from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
+from ..state.account.session import SessionState
 
 IMAGE_TYPES = {"image/png": [".png"], "image/jpeg": [".jpg", ".jpeg"], "image/gif": [".gif"], "image/webp": [".webp"]}
 
@@ -64,20 +76,21 @@ def avatar() -> rx.Component:
 
 def _tab(label: str, value: str) -> rx.Component:
     selected = ProfileState.tab == value
-    return rx.el.button(
+    return tab_button(
         label,
-        type="button",
-        role="tab",
-        id=f"tab-{value}",
-        aria_selected=rx.cond(selected, "true", "false"),
-        aria_controls=f"panel-{value}",
+        tab_id=f"tab-{value}",
+        panel_id=f"panel-{value}",
+        selected=selected,
         on_click=ProfileState.set_tab(value),
-        class_name=rx.cond(
-            selected,
-            "flex-1 rounded-md bg-white px-4 py-2 text-sm font-semibold text-gray-900 shadow-sm",
-            "flex-1 rounded-md px-4 py-2 text-sm font-medium text-gray-700 hover:text-gray-900",
-        ),
+        selected_class="flex-1 rounded-md bg-white px-4 py-2 text-sm font-semibold text-gray-900 shadow-sm",
+        idle_class="flex-1 rounded-md px-4 py-2 text-sm font-medium text-gray-700 hover:text-gray-900",
     )
+
+
+def _panel(content: rx.Component, value: str) -> rx.Component:
+    """The panel a tab shows (the others stay in the page, hidden)."""
+    return rx.el.div(content, role="tabpanel", id=f"panel-{value}", aria_labelledby=f"tab-{value}",
+                     hidden=ProfileState.tab != value, class_name="mt-6")
 
 
 def personal_info() -> rx.Component:
@@ -104,12 +117,7 @@ def personal_info() -> rx.Component:
             ),
             class_name="mt-4",
         ),
-        button(
-            rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
-            type="submit",
-            disabled=ProfileState.saving,
-            class_name="mt-6",
-        ),
+        submit_button(ProfileState.saving, "Save Changes", "Saving...", class_name="mt-6"),
         key=ProfileState.form_version,
         on_submit=ProfileState.save,
     )
@@ -184,12 +192,7 @@ def address_form() -> rx.Component:
             rx.el.label("Set as default", html_for="address-default", class_name="text-sm text-gray-800"),
             class_name="mt-4 flex items-center gap-2",
         ),
-        button(
-            rx.cond(ProfileState.adding, "Adding...", "Add Address"),
-            type="submit",
-            disabled=ProfileState.adding,
-            class_name="mt-4",
-        ),
+        submit_button(ProfileState.adding, "Add Address", "Adding...", class_name="mt-4"),
         key=ProfileState.address_form_version,
         on_submit=ProfileState.add_address,
         class_name="mt-6 border-t border-gray-200 pt-6",
@@ -225,22 +228,8 @@ def profile_body() -> rx.Component:
                     aria_label="Profile sections",
                     class_name="flex gap-1 rounded-lg bg-gray-100 p-1",
                 ),
-                rx.el.div(
-                    personal_info(),
-                    role="tabpanel",
-                    id="panel-personal",
-                    aria_labelledby="tab-personal",
-                    hidden=ProfileState.tab != "personal",
-                    class_name="mt-6",
-                ),
-                rx.el.div(
-                    addresses(),
-                    role="tabpanel",
-                    id="panel-addresses",
-                    aria_labelledby="tab-addresses",
-                    hidden=ProfileState.tab != "addresses",
-                    class_name="mt-6",
-                ),
+                _panel(personal_info(), "personal"),
+                _panel(addresses(), "addresses"),
                 class_name="p-6 lg:col-span-2",
             ),
             class_name="grid items-start gap-6 lg:grid-cols-3",

@@ -4,7 +4,7 @@ import reflex as rx
 
 from ..components.layout import layout
 from .home import featured_grid
-from ..state.catalog import HomeState
+from ..state.shop.catalog import HomeState
 
 PARTNERS = [
     ("Shoprite", "bg-red-700"),

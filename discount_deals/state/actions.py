@@ -1,40 +1,45 @@
-"""One way for an event handler to run a service call: a busy flag, the spec's toasts, a log line.
+"""The one way an event handler does I/O: a busy flag, the spec's toasts, a logged failure, an
+error state. Two members, one for each kind of handler:
 
-Every screen that changes something did the same dance: refuse a second click while the first
-runs, show the busy state, call the service, toast success or the refusal (or a fixed sentence
-when something unexpected broke, which is logged), and clear the flag whatever happened.
-:func:`busy_call` is that dance once::
+- :func:`busy_call` for an action (save, delete, place, pay): refuse a second click while the
+  first runs, show the busy state, run the work, toast success or the refusal (or a fixed
+  sentence when something unexpected broke, which is logged), clear the flag whatever happened::
 
-    @rx.event
-    async def save(self, form: dict):
-        user = ...  # who is asking: checked before, each state has its own way
-        async for update in busy_call(
-            self, "saving", lambda: self._save(user, form),
-            success=("Profile updated", PROFILE_UPDATED),
-            failure=("Update failed", "Could not update profile."),
-            describe=error_text,
-        ):
-            yield update
+      @user_event
+      async def save(self, user: User, form: dict):
+          async for update in busy_call(
+              self, "saving", lambda: self._save(user, form),
+              success=("Profile updated", PROFILE_UPDATED),
+              failure=("Update failed", "Could not update profile."),
+              describe=error_text,
+          ):
+              yield update
 
-``work`` runs with the state lock held (as every non-background handler does); it may be a
-coroutine function. ``success`` is a (title, description) pair, a function of the result
-giving one (or None for no toast), or None.
+- :func:`load_list` for filling a screen: ``loading`` on (and ``failed`` off) while it loads,
+  shown to the browser first; a failure is logged and leaves ``failed`` set.
+
+Both work in background events too (``@rx.event(background=True)``): there the flags change
+under the state lock (``async with self``) and the work runs without it, so a provider call or a
+pause never holds the tab's lock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import reflex as rx
+from reflex.istate.proxy import StateProxy
 
 from ..services import ServiceError
 
 log = logging.getLogger("discount_deals.state")
 
 Toast = tuple[str, str | None] | tuple[str, str | None, str]  # (title, description or None[, kind])
+UNEXPECTED = ("Error", "Something went wrong. Please try again.")
 
 
 def toast(spec: Toast | None):
@@ -50,29 +55,49 @@ def refusal_detail(exc: ServiceError) -> str:
     return exc.detail
 
 
+def error_text(exc: ServiceError) -> str:
+    """A service refusal as one line: its field errors ("email: ...") when it has any, else its message."""
+    if exc.fields:
+        return "; ".join(f"{name}: {' '.join(messages)}" for name, messages in exc.fields.items())
+    return exc.detail
+
+
+def locked(state: Any):
+    """``async with locked(state):`` takes the state lock in a background event (whose ``self`` is
+    a proxy that may change state only inside ``async with self``); a foreground event holds the
+    lock already, so there it does nothing."""
+    return state if isinstance(state, StateProxy) else contextlib.nullcontext()
+
+
 async def busy_call(
     state: rx.State,
     flag: str | None,
     work: Callable[[], Any],
     *,
     success: Toast | Callable[[Any], Toast | None] | None = None,
-    failure: tuple[str, str | None] = ("Error", "Something went wrong. Please try again."),
+    failure: tuple[str, str | None] = UNEXPECTED,
     describe: Callable[[ServiceError], str] = refusal_detail,
     on_refusal: Callable[[ServiceError], Any] | None = None,
     busy: bool | str = True,
     passes: tuple[type[BaseException], ...] = (),
+    then: Callable[[Any], Any] | None = None,
 ) -> AsyncIterator[Any]:
-    """Run ``work`` with ``state.<flag>`` set to ``busy`` (ignored while it is set already),
-    then toast; the flag goes back to False (or "" for a text flag naming what is busy).
+    """Run ``work`` (a function, or a coroutine function) with ``state.<flag>`` set to ``busy``
+    (ignored while it is set already), then toast; the flag goes back to False (or "" for a text
+    flag naming what is busy).
 
-    A service refusal is toasted as ``failure[0]`` with ``describe(exc)`` (``failure[1]`` when
-    that is empty) and handed to ``on_refusal`` (e.g. to reload what is shown); exceptions in
-    ``passes`` (e.g. an expired session the handler redirects on) reach the caller; anything
-    else is logged and toasted as ``failure``."""
+    ``success`` is a (title, description) pair or a function of the result giving one (or None
+    for no toast); ``then`` gives the events that follow a success (e.g. a redirect; it may be an
+    async generator, which runs without the lock in a background event). A service
+    refusal is handed to ``on_refusal`` (e.g. to reload what is shown; under the state lock) and
+    toasted as ``failure[0]`` with ``describe(exc)`` (``failure[1]`` when that is empty), unless
+    ``on_refusal`` returns the events to show instead; exceptions in ``passes`` reach the caller;
+    anything else is logged and toasted as ``failure``."""
     if flag is not None:
-        if getattr(state, flag):
-            return
-        setattr(state, flag, busy)
+        async with locked(state):
+            if getattr(state, flag):
+                return
+            setattr(state, flag, busy)
         yield None  # the busy state reaches the browser before the work starts
     try:
         result = work()
@@ -81,9 +106,11 @@ async def busy_call(
     except passes:
         raise
     except ServiceError as exc:
+        shown = None
         if on_refusal is not None:
-            on_refusal(exc)
-        yield toast((failure[0], describe(exc) or failure[1] or None, "error"))
+            async with locked(state):
+                shown = on_refusal(exc)
+        yield shown if shown is not None else toast((failure[0], describe(exc) or failure[1] or None, "error"))
     except Exception:
         log.exception("%s.%s failed", type(state).__name__, getattr(work, "__name__", "work"))
         yield toast((failure[0], failure[1] or None, "error"))
@@ -91,22 +118,67 @@ async def busy_call(
         event = toast(success(result) if callable(success) else success)
         if event is not None:
             yield event
+        if then is not None:
+            async for event in events_of(then(result)):
+                yield event
     finally:
         if flag is not None:
-            setattr(state, flag, type(busy)())
+            async with locked(state):
+                setattr(state, flag, type(busy)())
 
 
-def load_list(state: rx.State, load: Callable[[], None], what: str) -> Iterator[None]:
-    """Refill a list screen: ``state.loading`` on (and ``state.failed`` off) while ``load`` runs,
-    shown to the browser first; an unexpected error is logged as "``what`` failed" and leaves
-    ``state.failed`` set (the screen's error state). Handlers yield what this yields."""
-    state.loading = True
-    state.failed = False
-    yield None
+async def events_of(result: Any) -> AsyncIterator[Any]:
+    """Whatever a handler or a step gave (an event or a list of them, a coroutine, a generator,
+    an async generator) as the events it stands for, one by one, as Reflex would take them."""
+    if inspect.isawaitable(result):
+        result = await result
+    if inspect.isasyncgen(result):
+        async for event in result:
+            yield event
+    elif inspect.isgenerator(result):
+        try:
+            while True:
+                yield next(result)
+        except StopIteration as stop:
+            if stop.value is not None:
+                yield stop.value
+    elif result is not None:
+        yield result
+
+
+def load_list(
+    state: rx.State,
+    load: Callable[[], Any],
+    what: str,
+    *,
+    loading: str | None = "loading",
+    failed: str | None = "failed",
+    on_error: Callable[[Exception], Any] | None = None,
+) -> Iterator[Any]:
+    """Fill a screen: ``state.<loading>`` on (and ``state.<failed>`` off) while ``load`` runs,
+    shown to the browser first; a refusal is logged as a warning, anything else as "``what``
+    failed", and either leaves ``state.<failed>`` set (the screen's error state) and gives the
+    exception to ``on_error``. What ``load`` or ``on_error`` return (an event, or None) follows.
+    Handlers yield (or return) what this yields; pass None for a flag the screen does not have."""
+    _flag(state, loading, True)
+    _flag(state, failed, False)
+    if loading is not None:
+        yield None
     try:
-        load()
-    except Exception:
-        log.exception("%s failed", what)
-        state.failed = True
+        after = load()
+    except Exception as exc:
+        if isinstance(exc, ServiceError):
+            log.warning("%s refused: %s", what, exc.detail)
+        else:
+            log.exception("%s failed", what)
+        _flag(state, failed, True)
+        after = on_error(exc) if on_error is not None else None
     finally:
-        state.loading = False
+        _flag(state, loading, False)
+    if after is not None:
+        yield after
+
+
+def _flag(state: Any, name: str | None, value: bool) -> None:
+    if name is not None:
+        setattr(state, name, value)

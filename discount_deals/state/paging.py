@@ -1,8 +1,10 @@
-"""Page arithmetic shared by the admin tabs' states (one rule for "how many pages" and its label)."""
+"""Page arithmetic shared by the paged screens: one rule for "how many pages", its label, and
+which page may be asked for."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 
 def page_count(total: int, page_size: int) -> int:
@@ -13,3 +15,8 @@ def page_count(total: int, page_size: int) -> int:
 def page_label(page: int, pages: int) -> str:
     """``Page 2 of 5``; an empty list reads ``Page 1 of 1``."""
     return f"Page {page} of {max(pages, 1)}"
+
+
+def clamp_page(page: Any, pages: int) -> int:
+    """A requested page number kept between 1 and the last page."""
+    return max(1, min(int(page), max(pages, 1)))

@@ -541,8 +541,8 @@ def _handler(state, name: str) -> str:
 
 
 def test_a_customer_cannot_call_admin_events(page: Page, live_user, live_server, live_product, e2e_category, browser):
-    from discount_deals.state.admin_catalog import AdminProductsState
-    from discount_deals.state.admin_users import AdminUsersState
+    from discount_deals.state.admin.products import AdminProductsState
+    from discount_deals.state.admin.users import AdminUsersState
 
     victim = live_product()
     customer, _ = live_user()

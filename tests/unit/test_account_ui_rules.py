@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from discount_deals.services import ServiceError
-from discount_deals.state.auth import safe_redirect_target
-from discount_deals.state.orders import is_completed, items_text, status_label
-from discount_deals.state.profile import error_text
+from discount_deals.state.account.auth import safe_redirect_target
+from discount_deals.state.account.order_views import is_completed, items_text, status_label
+from discount_deals.state.actions import error_text
 
 
 @pytest.mark.parametrize(

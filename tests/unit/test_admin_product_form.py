@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from discount_deals.models import Product
 from discount_deals.services.catalog import comma_list
-from discount_deals.state.admin_catalog import (
+from discount_deals.state.admin.product_form import (
     NO_CATEGORY,
     form_values,
     parse_stock_text,

@@ -7,9 +7,9 @@ from decimal import Decimal
 from types import SimpleNamespace
 
 from discount_deals.models import AuditEvent, Coupon
-from discount_deals.state.admin_audit import activity_row, change_lines, target_href
-from discount_deals.state.admin_catalog import deal_text, restock_fields
-from discount_deals.state.admin_coupons import coupon_payload, coupon_row
+from discount_deals.state.admin.activity import activity_row, change_lines, target_href
+from discount_deals.state.admin.product_form import deal_text, restock_fields
+from discount_deals.state.admin.coupons import coupon_payload, coupon_row
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 END = datetime(2026, 12, 8, 18, 30, tzinfo=UTC)

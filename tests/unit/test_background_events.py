@@ -3,8 +3,8 @@ they take the Reflex state lock only to read and change state (issue 12, item 10
 
 import pytest
 
-from discount_deals.state.auth import LoginState, RegisterState
-from discount_deals.state.checkout import CheckoutState
+from discount_deals.state.account.auth import LoginState, RegisterState
+from discount_deals.state.shop.checkout import CheckoutState
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from discount_deals.services import ValidationFailed
 from discount_deals.services.checkout import display_phone, network_for, normalise_phone
 from discount_deals.services.pricing import DeliveryRule, PricedLine, cart_totals, from_minor_units, minor_units
 from discount_deals.settings import get_settings
-from discount_deals.state.orders import is_completed, status_label
+from discount_deals.state.account.order_views import is_completed, status_label
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The header's search field sends the shopper to /products with the search in the URL."""
 
-from discount_deals.state.search import search_url
+from discount_deals.state.shop.search import search_url
 
 
 def test_search_url_encodes_and_trims_the_text():

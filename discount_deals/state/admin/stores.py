@@ -6,12 +6,14 @@ import dataclasses
 
 import reflex as rx
 
-from ..db import session_scope, write_session
-from ..models import PickupStore, User
-from ..services import pickup_stores as store_service
-from .actions import busy_call
-from .admin import NotAdmin, require_admin
-from .profile import error_text
+from ...db import session_scope, write_session
+from ...models import PickupStore, User
+from ...services import pickup_stores as store_service
+from ..actions import busy_call, error_text, load_list
+from ..forms import form_fields
+from ..guards import admin_event
+from .gate import admin_tab
+from .listing import create_or_update
 
 STORE_FIELDS = ("name", "retailer", "address", "city", "phone", "opening_hours")
 
@@ -42,6 +44,7 @@ def _row(store: PickupStore) -> StoreRow:
     return StoreRow(**{name: getattr(store, name) for name in ("id", *STORE_FIELDS, "is_active")})
 
 
+@admin_tab("stores")
 class AdminStoresState(rx.State):
     rows: list[StoreRow] = []
     editing_id: str = ""
@@ -50,7 +53,7 @@ class AdminStoresState(rx.State):
     saving: bool = False
     loading: bool = False
 
-    def _load_rows(self, admin: User) -> None:
+    def _load_rows(self) -> None:
         with session_scope() as session:
             self.rows = [_row(s) for s in store_service.list_stores(session, include_inactive=True)]
 
@@ -59,21 +62,13 @@ class AdminStoresState(rx.State):
         self.form = StoreForm()
         self.form_version += 1
 
-    @rx.event
-    async def load(self):
-        try:
-            admin = await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
+    @admin_event
+    def load(self, admin: User):
         self._reset_form()
-        self._load_rows(admin)
+        return load_list(self, self._load_rows, "admin store list", loading=None, failed=None)
 
-    @rx.event
-    async def edit(self, store_id: str):
-        try:
-            await require_admin(self)
-        except NotAdmin as refused:
-            return refused.redirect
+    @admin_event
+    def edit(self, admin: User, store_id: str):
         row = next((r for r in self.rows if r.id == store_id), None)
         if row is None:
             return
@@ -81,52 +76,33 @@ class AdminStoresState(rx.State):
         self.form = StoreForm(**{name: getattr(row, name) for name in STORE_FIELDS})
         self.form_version += 1
 
-    @rx.event
-    def cancel_edit(self):
+    @admin_event
+    def cancel_edit(self, admin: User):
         self._reset_form()
 
-    @rx.event
-    async def save(self, form_data: dict):
-        if self.saving:
-            return
-        try:
-            admin = await require_admin(self)
-        except NotAdmin as refused:
-            yield refused.redirect
-            return
-        data = {name: form_data.get(name) if isinstance(form_data.get(name), str) else "" for name in STORE_FIELDS}
+    @admin_event
+    def save(self, admin: User, form_data: dict):
+        data = form_fields(form_data, STORE_FIELDS)
         editing = self.editing_id
 
         def save() -> None:
-            with write_session() as session:
-                if editing:
-                    store_service.update_store(session, admin, editing, data)
-                else:
-                    store_service.create_store(session, admin, data)
+            create_or_update(admin, editing, data, store_service.create_store, store_service.update_store)
             self._reset_form()
-            self._load_rows(admin)
+            self._load_rows()
 
-        async for update in busy_call(
+        return busy_call(
             self, "saving", save, success=("Store updated" if editing else "Store added", data["name"].strip()),
             failure=("Error", "Could not save the store."), describe=error_text,
-        ):
-            yield update
+        )
 
-    @rx.event
-    async def set_active(self, store_id: str, active: bool):
-        try:
-            admin = await require_admin(self)
-        except NotAdmin as refused:
-            yield refused.redirect
-            return
-
+    @admin_event
+    def set_active(self, admin: User, store_id: str, active: bool):
         def change() -> str:
             with write_session() as session:
                 name = store_service.update_store(session, admin, store_id, {"is_active": bool(active)}).name
-            self._load_rows(admin)
+            self._load_rows()
             return name
 
         shown = ("Store shown at checkout", "Store hidden from checkout")[0 if active else 1]
-        async for update in busy_call(self, None, change, success=lambda name: (shown, name),
-                                      failure=("Error", "Could not change the store.")):
-            yield update
+        return busy_call(self, None, change, success=lambda name: (shown, name),
+                         failure=("Error", "Could not change the store."))

@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 import reflex as rx
 
-from .. import routes
+from ... import routes
 
 MAX_SEARCH = 100  # as /products reads it
 

@@ -5,21 +5,22 @@ Every rule is services.coupons; every change lands in the audit trail."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
-from ..db import session_scope, write_session
-from ..models import Coupon, User
-from ..services import coupons
-from .actions import busy_call, load_list
-from .admin import NotAdmin, require_admin
-from .profile import error_text
-from ..display import money_text
-from .paging import page_count, page_label
+from sqlmodel import Session
 
+from ...db import write_session
+from ...display import money_text
+from ...models import Coupon, User
+from ...services import coupons
+from ..actions import busy_call, error_text
+from ..forms import form_text
+from ..guards import admin_event
+from .gate import admin_tab
+from .listing import AdminList
 
-COUPONS_PAGE_SIZE = 20
 ALL = "all"
 STATUS_FILTERS: list[tuple[str, str]] = [
     (ALL, "All coupons"),
@@ -77,8 +78,7 @@ def coupon_payload(form: dict[str, Any]) -> dict[str, Any]:
     """The service's fields from the form (blank optional fields mean none)."""
 
     def text(name: str) -> str:
-        value = form.get(name)
-        return value.strip() if isinstance(value, str) else ""
+        return form_text(form, name, strip=True)
 
     return {
         "code": text("coupon_code"),
@@ -90,97 +90,30 @@ def coupon_payload(form: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class AdminCouponsState(rx.State):
+@admin_tab("coupons")
+class AdminCouponsState(AdminList, rx.State):
+    LIST_NAME: ClassVar[str] = "admin coupon list"
+    SEARCH_LIMIT: ClassVar[int] = 64
+    FILTERS: ClassVar[dict] = {"status_filter": (STATUS_FILTERS, ALL)}
     rows: list[CouponRow] = []
-    count: int = 0
-    page: int = 1
-    search: str = ""
     status_filter: str = ALL
-    loading: bool = False
-    failed: bool = False
     saving: bool = False
     form_key: int = 0
 
     @rx.var
-    def total_pages(self) -> int:
-        return page_count(self.count, COUPONS_PAGE_SIZE)
-
-    @rx.var
-    def page_text(self) -> str:
-        return page_label(self.page, self.total_pages)
-
-    @rx.var
     def heading(self) -> str:
-        return f"Coupons ({self.count})"
+        return f"Coupons ({self.total})"
 
-    def _load_rows(self, admin: User) -> None:
+    def _query(self, session: Session, admin: User) -> tuple[list[Coupon], int]:
         status = "" if self.status_filter == ALL else self.status_filter
-        with session_scope() as session:
-            found, count = coupons.list_coupons(
-                session, admin, search=self.search, status=status,
-                offset=(self.page - 1) * COUPONS_PAGE_SIZE, limit=COUPONS_PAGE_SIZE,
-            )
-            self.rows = [coupon_row(c) for c in found]
-        self.count = count
-        self.failed = False
+        return coupons.list_coupons(session, admin, search=self.search, status=status, offset=self._offset(),
+                                    limit=self.PAGE_SIZE)
 
-    def _fetch(self, admin: User):
-        """Load one page; the list shows its loading state first and its error state on failure."""
-        return load_list(self, lambda: self._load_rows(admin), "admin coupon list")
+    def _row(self, item: Coupon) -> CouponRow:
+        return coupon_row(item)
 
-    async def _admin_or_redirect(self):
-        try:
-            return await require_admin(self), None
-        except NotAdmin as refused:
-            return None, refused.redirect
-
-    @rx.event
-    async def load(self):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
-        for update in self._fetch(admin):
-            yield update
-
-    @rx.event
-    async def set_search(self, value: str):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
-        self.search = (value or "").strip()[:64]
-        self.page = 1
-        for update in self._fetch(admin):
-            yield update
-
-    @rx.event
-    async def set_status_filter(self, value: str):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
-        self.status_filter = value if value in dict(STATUS_FILTERS) else ALL
-        self.page = 1
-        for update in self._fetch(admin):
-            yield update
-
-    @rx.event
-    async def go_to_page(self, page: int):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
-        self.page = max(1, min(int(page), max(self.total_pages, 1)))
-        for update in self._fetch(admin):
-            yield update
-
-    @rx.event
-    async def create(self, form: dict[str, Any]):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
+    @admin_event
+    async def create(self, admin: User, form: dict[str, Any]):
         data = coupon_payload(form)
 
         def create() -> str:
@@ -188,7 +121,7 @@ class AdminCouponsState(rx.State):
                 code = coupons.admin_create_coupon(session, admin, data).code
             self.form_key += 1
             self.page = 1
-            self._load_rows(admin)
+            self._fill(admin)
             return code
 
         async for update in busy_call(
@@ -197,21 +130,16 @@ class AdminCouponsState(rx.State):
         ):
             yield update
 
-    @rx.event
-    async def set_active(self, coupon_id: str, active: bool):
+    @admin_event
+    def set_active(self, admin: User, coupon_id: str, active: bool):
         """Deactivate a coupon (no new order can use it) or reactivate it."""
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
 
         def change() -> str:
             with write_session() as session:
                 code = coupons.set_active(session, admin, coupon_id, bool(active)).code
-            self._load_rows(admin)
+            self._fill(admin)
             return code
 
         done = "Coupon reactivated" if active else "Coupon deactivated"
-        async for update in busy_call(self, None, change, success=lambda code: (done, code),
-                                      failure=("Error", "Could not change the coupon."), describe=error_text):
-            yield update
+        return busy_call(self, None, change, success=lambda code: (done, code),
+                         failure=("Error", "Could not change the coupon."), describe=error_text)

@@ -1,8 +1,13 @@
 """The browser session: tokens in localStorage (the spec's keys) checked on the server.
 
-Every protected event asks :meth:`SessionState._authenticated_user`, which validates the access
-token, refreshes it once with the refresh token when it has expired, and when that fails
-clears tokens, user and cart and sends the browser to /login.
+Every protected event goes through one guard (:mod:`discount_deals.state.guards`), which asks
+:meth:`SessionState._authenticated_user`: it validates the access token, refreshes it once with
+the refresh token when it has expired, and when that fails clears the session and sends the
+browser to /login.
+
+States that hold one user's data (cart, favourites, orders, profile, ...) register themselves
+with :func:`per_user`; the session resets them at login, logout and expiry without importing
+them.
 """
 
 from __future__ import annotations
@@ -13,11 +18,11 @@ from urllib.parse import quote
 
 import reflex as rx
 
-from .. import routes
-from ..db import session_scope, write_session
-from ..models import Role, User
-from ..services import NotAuthenticated, ServiceError
-from ..services.auth import refresh_tokens, revoke_refresh_token, user_for_access_token
+from ... import routes
+from ...db import session_scope, write_session
+from ...models import User
+from ...services import NotAuthenticated, ServiceError, permissions
+from ...services.auth import refresh_tokens, revoke_refresh_token, user_for_access_token
 
 log = logging.getLogger("discount_deals.session")
 
@@ -31,6 +36,16 @@ REMOVE_SESSION_KEYS = rx.call_script(
 
 class SessionExpired(Exception):
     """The stored tokens no longer work: the user must log in again."""
+
+
+_PER_USER_STATES: list[type[rx.State]] = []
+
+
+def per_user(state_class: type[rx.State]) -> type[rx.State]:
+    """Class decorator: this state holds one user's data, and its ``_forget()`` empties it. The
+    session calls it at login, at logout and when the session expires."""
+    _PER_USER_STATES.append(state_class)
+    return state_class
 
 
 class SessionState(rx.State):
@@ -47,14 +62,11 @@ class SessionState(rx.State):
     role: str = ""
     # False until the first check of the stored tokens has finished (protected pages wait for it).
     auth_checked: bool = False
+    is_admin: bool = False  # services.permissions says so (the header offers the back office)
 
     @rx.var
     def is_logged_in(self) -> bool:
         return self.user_id != ""
-
-    @rx.var
-    def is_admin(self) -> bool:
-        return self.role == Role.ADMIN.value
 
     @rx.var
     def greeting(self) -> str:
@@ -73,6 +85,7 @@ class SessionState(rx.State):
     def _remember(self, user: User | None) -> None:
         if user is None:
             self.user_id = self.first_name = self.last_name = self.email = self.username = self.role = ""
+            self.is_admin = False
             return
         self.user_id = user.id
         self.first_name = user.first_name
@@ -80,22 +93,18 @@ class SessionState(rx.State):
         self.email = user.email
         self.username = user.username
         self.role = user.role
+        self.is_admin = permissions.is_admin(user)
+
+    async def _forget_user_states(self) -> None:
+        """Empty every state registered with :func:`per_user` (cart, favourites, orders, ...)."""
+        for state_class in _PER_USER_STATES:
+            (await self.get_state(state_class))._forget()
 
     async def _clear(self) -> None:
         """Forget tokens, user, cart and cached data (orders, profile) in this browser."""
-        from .cart import CartState
-        from .favorites import FavoritesState
-        from .orders import OrderDetailState, OrdersState
-        from .profile import ProfileState
-
         self.access_token = self.refresh_token = self.stored_user = ""
         self._remember(None)
-        cart = await self.get_state(CartState)
-        cart._forget()
-        favorites = await self.get_state(FavoritesState)
-        favorites._switch_user("")
-        for private in (OrdersState, OrderDetailState, ProfileState):
-            (await self.get_state(private))._forget()
+        await self._forget_user_states()
 
     async def _authenticated_user(self) -> User | None:
         """The logged-in user, refreshing the access token once if needed.

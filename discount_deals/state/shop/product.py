@@ -4,20 +4,18 @@ products. Unknown and hidden products show the not-found page (and the server an
 from __future__ import annotations
 
 import dataclasses
-import logging
 
 import reflex as rx
 
-from .. import routes
-from ..db import session_scope
-from ..public_url import absolute_url
-from ..services import NotFound
-from ..services import catalog
-from ..services.related import related_products
+from ... import routes
+from ...db import session_scope
+from ...display import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
+from ...public_url import absolute_url
+from ...services import NotFound
+from ...services import catalog
+from ...services.related import related_products
+from ..actions import load_list
 from .cart import CartState
-from ..display import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
-
-log = logging.getLogger("discount_deals.pages")
 
 MAX_QUANTITY = 99  # a quantity box's ceiling; the cart service checks the stock itself
 
@@ -67,36 +65,34 @@ class ProductPageState(rx.State):
         self.quantity = 1
         self.share_url = ""
 
+    def _load(self, requested: str) -> None:
+        with session_scope() as session:
+            product, category = catalog.get_product(session, requested)  # hidden ones too: not found
+            related = related_products(session, product)
+            detail = ProductDetail(
+                **dataclasses.asdict(product_view(product, category)),
+                tags=list(product.tags or []),
+                category_href=category_listing_path(category.slug) if category else "",
+            )
+            self.related = [product_view(p, c) for p, c in related]
+        self.product = detail
+        self.quantity = min(max(1, self.quantity), max(1, detail.stock))
+        self.share_url = absolute_url(product_path(detail.id), self.router.url.origin)
+        self.status = "found"
+
+    def _not_shown(self, error: Exception) -> None:
+        """Unknown and hidden products read as not found (the server answers 404), anything else failed."""
+        self._forget()
+        self.status = "missing" if isinstance(error, NotFound) else "failed"
+
     @rx.event
     def load(self):
         requested = requested_product_id(self.router.url.path)
         if requested != self.product.id:
             self._forget()
             yield
-        try:
-            with session_scope() as session:
-                product, category = catalog.get_product(session, requested)  # hidden ones too: not found
-                related = related_products(session, product)
-                detail = ProductDetail(
-                    **dataclasses.asdict(product_view(product, category)),
-                    tags=list(product.tags or []),
-                    category_href=category_listing_path(category.slug) if category else "",
-                )
-                self.related = [product_view(p, c) for p, c in related]
-        except NotFound:
-            log.warning("404 page not found: %s", self.router.url.path)
-            self._forget()
-            self.status = "missing"
-            return
-        except Exception:
-            log.exception("product page failed")
-            self._forget()
-            self.status = "failed"
-            return
-        self.product = detail
-        self.quantity = min(max(1, self.quantity), max(1, detail.stock))
-        self.share_url = absolute_url(product_path(detail.id), self.router.url.origin)
-        self.status = "found"
+        yield from load_list(self, lambda: self._load(requested), f"product page {self.router.url.path}",
+                             loading=None, failed=None, on_error=self._not_shown)
 
     @rx.event
     def change_quantity(self, step: int):

@@ -12,16 +12,18 @@ from typing import Any
 
 import reflex as rx
 
-from .. import routes
-from ..db import session_scope, write_session
-from ..models import User
-from ..services import ServiceError
-from ..services import auth as auth_service
-from ..services import cart as cart_service
-from ..services import users as user_service
-from ..settings import client_ip
-from .cart import CartState, _read_guest_cart
-from .favorites import FavoritesState
+from ... import routes
+from ...db import session_scope, write_session
+from ...models import User
+from ...services import ServiceError
+from ...services import auth as auth_service
+from ...services import cart as cart_service
+from ...services import users as user_service
+from ...settings import client_ip
+from ..actions import busy_call
+from ..forms import form_fields, form_text
+from ..shop.cart import CartState, read_guest_cart
+from ..shop.favorites import FavoritesState
 from .session import SessionState
 
 log = logging.getLogger("discount_deals.auth")
@@ -81,6 +83,11 @@ def _push_guest_cart(user: User, entries: list[dict]) -> None:
         cart_service.merge_guest_cart(session, user, [(e["product"]["id"], e["quantity"]) for e in entries])
 
 
+def _client(state: rx.State) -> str:
+    """The address the request came from (behind the proxies settings trust)."""
+    return client_ip(state.router.session.client_ip, state.router.headers.raw_headers.get("x-forwarded-for"))
+
+
 class LoginState(rx.State):
     loading: bool = False
     error: str = ""
@@ -98,16 +105,34 @@ class LoginState(rx.State):
         self.error = ""
         self.redirect_to = safe_redirect_target(self.router.url.query_parameters.get("redirectTo"))
 
-    def _client(self) -> str:
-        headers = self.router.headers.raw_headers
-        return client_ip(self.router.session.client_ip, headers.get("x-forwarded-for"))
+    async def _log_in(self, email: str, password: str, client: str) -> User:
+        """Check the password, start the session, bring the guest's cart and favourites along.
+        The slow parts (hashing, copying the cart) run in worker threads without the state lock."""
+        user, tokens, summary = await asyncio.to_thread(_login, email, password, client)
+        async with self:
+            await (await self.get_state(SessionState))._start(user, tokens.access, tokens.refresh, summary)
+            entries = read_guest_cart((await self.get_state(CartState)).cart_storage)
+        if entries:
+            await asyncio.to_thread(_push_guest_cart, user, entries)
+        async with self:
+            # A login starts every per-user state afresh (SPEC §4: the orders store is reset).
+            await (await self.get_state(SessionState))._forget_user_states()
+            cart = await self.get_state(CartState)
+            favorites = await self.get_state(FavoritesState)
+            moved = favorites._switch_user(user.id)  # the guest's favourites join the user's list
+            for what, refresh in (("cart reload", lambda: cart._reload(user)),
+                                  ("favourites sync", lambda: favorites._sync_with_server(user, moved))):
+                try:
+                    refresh()
+                except Exception:
+                    log.exception("%s after login failed", what)
+        return user
 
     @rx.event(background=True)
     async def submit(self, form: dict):
         """A background event: the password check (tens of milliseconds of hashing) and copying the
         guest cart run without the state lock; the lock is taken only to read and change state."""
-        email = form.get("email") if isinstance(form.get("email"), str) else ""
-        password = form.get("password") if isinstance(form.get("password"), str) else ""
+        email, password = form_text(form, "email"), form_text(form, "password")
         async with self:
             if self.loading:
                 return
@@ -115,50 +140,14 @@ class LoginState(rx.State):
                 self.error = FILL_ALL_FIELDS
                 return
             self.error = ""
-            self.loading = True
-            client = self._client()
-            redirect_to = self.redirect_to
-        try:
-            user, tokens, summary = await asyncio.to_thread(_login, email[:254], password[:256], client)
-        except ServiceError as exc:
-            async with self:
-                self.loading = False
-            yield rx.toast.error("Login failed", description=exc.detail or auth_service.INVALID_CREDENTIALS)
-            return
-        except Exception:
-            log.exception("login failed")
-            async with self:
-                self.loading = False
-            yield rx.toast.error("Login failed", description=auth_service.INVALID_CREDENTIALS)
-            return
-
-        async with self:
-            session_state = await self.get_state(SessionState)
-            await session_state._start(user, tokens.access, tokens.refresh, summary)
-            from .orders import OrdersState
-
-            (await self.get_state(OrdersState))._forget()  # SPEC §4: a login resets the orders store
-            entries = _read_guest_cart((await self.get_state(CartState)).cart_storage)
-        if entries:
-            await asyncio.to_thread(_push_guest_cart, user, entries)
-
-        async with self:
-            cart = await self.get_state(CartState)
-            cart._forget()
-            try:
-                cart._reload(user)
-            except Exception:
-                log.exception("cart reload after login failed")
-
-            favorites = await self.get_state(FavoritesState)
-            moved = favorites._switch_user(user.id)  # the guest's favourites join the user's list
-            try:
-                favorites._sync_with_server(user, moved)
-            except Exception:
-                log.exception("favourites sync after login failed")
-            self.loading = False
-        yield rx.toast.success("Welcome back!", description="You have been successfully logged in")
-        yield rx.redirect(redirect_to or routes.HOME)
+            client, redirect_to = _client(self), self.redirect_to
+        async for update in busy_call(
+            self, "loading", lambda: self._log_in(email[:254], password[:256], client),
+            success=("Welcome back!", "You have been successfully logged in"),
+            failure=("Login failed", auth_service.INVALID_CREDENTIALS),
+            then=lambda _user: rx.redirect(redirect_to or routes.HOME),
+        ):
+            yield update
 
 
 class RegisterState(rx.State):
@@ -186,36 +175,30 @@ class RegisterState(rx.State):
             errors["password"] = problem
         return errors
 
+    def _show_refusal(self, exc: ServiceError) -> None:
+        self.errors = {name.split(".")[-1]: messages[0] for name, messages in exc.fields.items() if messages}
+
+    async def _register(self, payload: dict[str, Any], client: str) -> None:
+        await asyncio.to_thread(_register, payload, client)
+        async with self:
+            self.form_version += 1
+
     @rx.event(background=True)
     async def submit(self, form: dict):
         """A background event, like logging in: the password is hashed without the state lock."""
-        data = {name: form.get(name) if isinstance(form.get(name), str) else "" for name in REGISTER_FIELDS}
+        data = form_fields(form, REGISTER_FIELDS)
         async with self:
             if self.loading:
                 return
-            errors = self._local_errors(data)
-            self.errors = errors
-            if errors:
+            self.errors = self._local_errors(data)
+            if self.errors:
                 return
-            self.loading = True
+            client = _client(self)
         payload = {**data, "role": "customer", "metadata": {}}
-        try:
-            client = client_ip(self.router.session.client_ip, self.router.headers.raw_headers.get("x-forwarded-for"))
-            await asyncio.to_thread(_register, payload, client)
-        except ServiceError as exc:
-            async with self:
-                self.loading = False
-                self.errors = {name.split(".")[-1]: messages[0] for name, messages in exc.fields.items() if messages}
-            yield rx.toast.error("Registration failed", description=exc.detail or "Failed to create account")
-            return
-        except Exception:
-            log.exception("registration failed")
-            async with self:
-                self.loading = False
-            yield rx.toast.error("Registration failed", description="Failed to create account")
-            return
-        async with self:
-            self.loading = False
-            self.form_version += 1
-        yield rx.toast.success("Account created!", description=ACCOUNT_CREATED)
-        yield rx.redirect(routes.LOGIN)
+        async for update in busy_call(
+            self, "loading", lambda: self._register(payload, client),
+            success=("Account created!", ACCOUNT_CREATED),
+            failure=("Registration failed", "Failed to create account"), on_refusal=self._show_refusal,
+            then=lambda _none: rx.redirect(routes.LOGIN),
+        ):
+            yield update

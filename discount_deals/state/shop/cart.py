@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import logging
 
 import reflex as rx
 
-from .. import routes
-from ..db import session_scope, write_session
-from ..models import User
-from ..services import ServiceError
-from ..services import cart as cart_service
-from ..services import catalog
-from ..services.pricing import PricedLine, cart_totals, priced_line
-from .actions import busy_call
-from .session import SessionExpired, SessionState
-from ..display import money_text, product_snapshot
+from ... import routes
+from ...db import session_scope, write_session
+from ...display import money_text, product_snapshot
+from ...models import User
+from ...services import ServiceError
+from ...services import cart as cart_service
+from ...services import catalog
+from ...services.pricing import PricedLine, cart_totals, priced_line
+from ..account.session import per_user
+from ..actions import busy_call, load_list
+from ..guards import current_user, user_event
+from .totals import TotalsView, totals_view
 
-log = logging.getLogger("discount_deals.cart")
-
+LOGIN_REQUIRED = ("Login Required", "Please log in to proceed with checkout.", "error")
 ADD_FAILED = "Failed to add item to cart. Please try again."
 UPDATE_FAILED = "Failed to update quantity. Please try again."
 REMOVE_FAILED = "Failed to remove item. Please try again."
@@ -47,7 +47,7 @@ class CartRow:
     stock: int = 0
 
 
-def _read_guest_cart(raw: str) -> list[dict]:
+def read_guest_cart(raw: str) -> list[dict]:
     """The entries of the client's ``cart-storage`` ({state: {cart: [...]}, version}); junk reads as empty."""
     try:
         data = json.loads(raw) if raw else {}
@@ -63,23 +63,18 @@ def _read_guest_cart(raw: str) -> list[dict]:
     return cleaned
 
 
-def _write_guest_cart(entries: list[dict]) -> str:
+def write_guest_cart(entries: list[dict]) -> str:
     return json.dumps({"state": {"cart": entries}, "version": 0}) if entries else ""
 
 
+@per_user
 class CartState(rx.State):
     cart_storage: str = rx.LocalStorage(name="cart-storage")
 
     rows: list[CartRow] = []
     cart_id: str = ""
     item_count: int = 0
-    subtotal_text: str = ""
-    savings_text: str = ""
-    has_savings: bool = False
-    shipping_text: str = ""
-    tax_text: str = ""
-    total_text: str = ""
-    free_shipping_gap_text: str = ""
+    totals: TotalsView = TotalsView()
     updating: bool = False
     loaded: bool = False
     coupon: str = ""
@@ -90,10 +85,6 @@ class CartState(rx.State):
 
     # --- helpers -----------------------------------------------------------------------------
 
-    async def _user(self) -> User | None:
-        session_state = await self.get_state(SessionState)
-        return await session_state._authenticated_user()
-
     def _forget(self) -> None:
         self.cart_storage = ""
         self.rows = []
@@ -103,13 +94,7 @@ class CartState(rx.State):
     def _set_totals(self, lines: list[PricedLine]) -> None:
         totals = cart_totals(lines)
         self.item_count = totals.item_count
-        self.subtotal_text = money_text(totals.subtotal)
-        self.savings_text = money_text(totals.savings)
-        self.has_savings = totals.savings > 0
-        self.shipping_text = "Free" if totals.shipping == 0 and totals.item_count else money_text(totals.shipping)
-        self.tax_text = money_text(totals.tax)
-        self.total_text = money_text(totals.total)
-        self.free_shipping_gap_text = money_text(totals.free_shipping_gap) if totals.free_shipping_gap > 0 else ""
+        self.totals = totals_view(totals)
 
     def _show(self, rows: list[tuple[str, object, object, int]]) -> None:
         """Render lines given as (key, product, category, quantity)."""
@@ -144,11 +129,11 @@ class CartState(rx.State):
                 self.cart_id = lines[0].cart_id if lines else ""
                 self._show([(line.id, line.product, line.category, line.quantity) for line in lines])
             else:
-                entries = _read_guest_cart(self.cart_storage)
+                entries = read_guest_cart(self.cart_storage)
                 found = catalog.products_by_ids(session, [e["product"]["id"] for e in entries])
                 kept = [e for e in entries if e["product"]["id"] in found]
                 if len(kept) != len(entries):
-                    self.cart_storage = _write_guest_cart(kept)
+                    self.cart_storage = write_guest_cart(kept)
                 self._show(
                     [(e["product"]["id"], *found[e["product"]["id"]], e["quantity"]) for e in kept]
                 )
@@ -164,7 +149,7 @@ class CartState(rx.State):
 
     def _guest_set(self, product_id: str, quantity: int, *, add: bool) -> str:
         """Change a guest line after checking the product and its stock; returns the product name."""
-        entries = _read_guest_cart(self.cart_storage)
+        entries = read_guest_cart(self.cart_storage)
         with session_scope() as session:
             product, category = catalog.get_product(session, product_id)
             current = next((e for e in entries if e["product"]["id"] == product_id), None)
@@ -175,46 +160,41 @@ class CartState(rx.State):
             entries.append({"product": snapshot, "quantity": wanted, "price": snapshot["price"]})
         else:
             current.update(product=snapshot, quantity=wanted, price=snapshot["price"])
-        self.cart_storage = _write_guest_cart(entries)
+        self.cart_storage = write_guest_cart(entries)
         return product.name
 
     # --- events ------------------------------------------------------------------------------
 
+    def _refill(self, user: User | None):
+        return load_list(self, lambda: self._reload(user), "cart reload", loading=None, failed=None)
+
     @rx.event
     async def load(self):
-        try:
-            self._reload(await self._user())
-        except SessionExpired:
-            self.loaded = True
+        """Every page: the header's cart badge (an expired session reads as a guest here: the
+        session's own page-load check sends that browser to /login)."""
+        return self._refill(await current_user(self))
 
-    @rx.event
-    async def refresh(self):
+    @user_event(guests=True)
+    def refresh(self, user: User | None):
         """The 'Refresh Cart' button."""
-        try:
-            self._reload(await self._user())
-        except SessionExpired:
-            return (await self.get_state(SessionState))._login_redirect()
+        return self._refill(user)
 
-    @rx.event
-    async def add_to_cart(self, product_id: str):
+    @user_event(guests=True)
+    def add_to_cart(self, user: User | None, product_id: str):
         """A card's 'Add to Cart': one more of the product."""
-        async for update in self._add(product_id, 1):
-            yield update
+        return self._add(user, product_id, 1)
 
-    @rx.event
-    async def add_quantity(self, product_id: str, quantity: int):
+    @user_event(guests=True)
+    def add_quantity(self, user: User | None, product_id: str, quantity: int):
         """The product page's 'Add to Cart' with the chosen quantity."""
         try:
             quantity = int(quantity)
         except (TypeError, ValueError):
-            return
-        if quantity >= 1:
-            async for update in self._add(product_id, quantity):
-                yield update
+            return None
+        return self._add(user, product_id, quantity) if quantity >= 1 else None
 
-    async def _add(self, product_id: str, quantity: int):
-        async def add() -> str:
-            user = await self._user()
+    def _add(self, user: User | None, product_id: str, quantity: int):
+        def add() -> str:
             if user is not None:
                 with write_session() as session:
                     item = cart_service.add_item(session, user, product_id, quantity)
@@ -224,17 +204,12 @@ class CartState(rx.State):
             self._reload(user)
             return name
 
-        try:
-            async for update in busy_call(
-                self, "updating", add, success=lambda name: ("Added to cart!", f"{name} has been added to your cart."),
-                failure=("Error", ADD_FAILED), describe=lambda exc: exc.detail if exc.status == 400 else ADD_FAILED,
-                passes=(SessionExpired,),
-            ):
-                yield update
-        except SessionExpired:
-            yield (await self.get_state(SessionState))._login_redirect()
+        return busy_call(
+            self, "updating", add, success=lambda name: ("Added to cart!", f"{name} has been added to your cart."),
+            failure=("Error", ADD_FAILED), describe=lambda exc: exc.detail if exc.status == 400 else ADD_FAILED,
+        )
 
-    async def _change(self, key: str, quantity: int):
+    async def _change(self, user: User | None, key: str, quantity: int):
         """Set a line's quantity (0 removes it): optimistic, then refetched, also after an error."""
         row = next((r for r in self.rows if r.key == key), None)
         if row is None:
@@ -244,56 +219,46 @@ class CartState(rx.State):
             return
         row.quantity = quantity
         self.rows = [r for r in self.rows if r.quantity > 0]
-        seen: dict[str, User | None] = {}
 
-        async def change() -> None:
-            user = seen["user"] = await self._user()
+        def change() -> None:
             if user is not None:
                 if not key or key == row.product_id:  # a line the server never gave an id to
                     raise ServiceError("Cart item not found or missing ID")
                 with write_session() as session:
                     cart_service.set_quantity(session, user, key, quantity)
             elif quantity == 0:
-                entries = [e for e in _read_guest_cart(self.cart_storage) if e["product"]["id"] != key]
-                self.cart_storage = _write_guest_cart(entries)
+                entries = [e for e in read_guest_cart(self.cart_storage) if e["product"]["id"] != key]
+                self.cart_storage = write_guest_cart(entries)
             else:
                 self._guest_set(key, quantity, add=False)
 
         fallback = REMOVE_FAILED if quantity == 0 else UPDATE_FAILED
         done = "Item removed successfully!" if quantity == 0 else "Quantity updated successfully!"
-        try:
-            async for update in busy_call(
-                self, "updating", change, success=(done, None), failure=("Error", fallback),
-                describe=lambda exc: exc.detail if exc.status == 400 else fallback, passes=(SessionExpired,),
-            ):
-                yield update
-        except SessionExpired:
-            yield (await self.get_state(SessionState))._login_redirect()
-            return
-        user = seen.get("user")
-        try:
-            self._reload(user)
-        except Exception:
-            log.exception("cart reload failed")
+        async for update in busy_call(
+            self, "updating", change, success=(done, None), failure=("Error", fallback),
+            describe=lambda exc: exc.detail if exc.status == 400 else fallback,
+        ):
+            yield update
+        for update in self._refill(user):
+            yield update
 
-    @rx.event
-    async def increment(self, key: str):
+    def _quantity(self, key: str) -> int:
         row = next((r for r in self.rows if r.key == key), None)
-        async for update in self._change(key, (row.quantity if row else 0) + 1):
-            yield update
+        return row.quantity if row else 0
 
-    @rx.event
-    async def decrement(self, key: str):
-        row = next((r for r in self.rows if r.key == key), None)
-        if row is not None and row.quantity <= 1:
-            return  # the minus button never goes below 1; removing is the remove button's job
-        async for update in self._change(key, (row.quantity if row else 0) - 1):
-            yield update
+    @user_event(guests=True)
+    def increment(self, user: User | None, key: str):
+        return self._change(user, key, self._quantity(key) + 1)
 
-    @rx.event
-    async def remove(self, key: str):
-        async for update in self._change(key, 0):
-            yield update
+    @user_event(guests=True)
+    def decrement(self, user: User | None, key: str):
+        if 0 < self._quantity(key) <= 1:
+            return None  # the minus button never goes below 1; removing is the remove button's job
+        return self._change(user, key, self._quantity(key) - 1)
+
+    @user_event(guests=True)
+    def remove(self, user: User | None, key: str):
+        return self._change(user, key, 0)
 
     @rx.event
     def set_coupon(self, value: str):
@@ -307,13 +272,7 @@ class CartState(rx.State):
             return rx.toast.info("Enter a coupon code first")
         return rx.toast.success("Coupon added", description=f"{code} will be checked at checkout.")
 
-    @rx.event
-    async def checkout(self):
+    @user_event(login_to=routes.CHECKOUT, notice=LOGIN_REQUIRED)
+    def checkout(self, user: User):
         """'Proceed to Checkout': the checkout page; guests log in first and come back to it."""
-        session_state = await self.get_state(SessionState)
-        if not session_state.access_token:
-            return [
-                rx.toast.error("Login Required", description="Please log in to proceed with checkout."),
-                session_state._login_redirect(routes.CHECKOUT),
-            ]
         return rx.redirect(routes.CHECKOUT)

@@ -1,7 +1,7 @@
 """The profile page (/profile): personal info, photo and saved addresses, through services.users.
 
-Every handler asks the session for the user first (the token is checked on the server), and
-the services allow a user to change only their own account, profile and addresses.
+Every handler is for a signed-in user (the token is checked on the server), and the services
+allow a user to change only their own account, profile and addresses.
 """
 
 from __future__ import annotations
@@ -9,21 +9,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import logging
 from typing import Any
 
 import reflex as rx
 
-from .. import routes
-from ..db import session_scope, write_session
-from ..models import User
-from ..services import ServiceError
-from ..services import users as user_service
-from ..settings import get_settings
-from .actions import busy_call
-from .session import SessionExpired, SessionState
-
-log = logging.getLogger("discount_deals.profile")
+from ...db import session_scope, write_session
+from ...models import User
+from ...services import users as user_service
+from ...settings import get_settings
+from ..actions import busy_call, error_text
+from ..forms import form_checked, form_fields, form_text
+from ..guards import user_event
+from .session import SessionState, per_user
 
 PERSONAL_FIELDS = ("first_name", "last_name", "username", "email", "phonenumber", "date_of_birth", "gender")
 ADDRESS_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
@@ -35,13 +32,6 @@ MAX_PHOTO_BYTES = get_settings().max_image_bytes
 PHOTO_REJECTED = (
     f"Please choose an image file (PNG, JPEG, GIF or WebP) of at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB."
 )
-
-
-def error_text(exc: ServiceError) -> str:
-    """A service refusal as one line: its field errors ("email: ...") when it has any, else its message."""
-    if exc.fields:
-        return "; ".join(f"{name}: {' '.join(messages)}" for name, messages in exc.fields.items())
-    return exc.detail
 
 
 @dataclasses.dataclass
@@ -56,17 +46,13 @@ class AddressView:
     is_default: bool = False
 
 
-def _text(form: dict, name: str) -> str:
-    value = form.get(name)
-    return value if isinstance(value, str) else ""
-
-
 def _save_photo(user: User, profile_id: str, data: bytes) -> None:
     """Runs in a worker thread: the picture is verified and re-encoded before the write lock is taken."""
     with write_session() as session:
         user_service.update_profile(session, user, profile_id, image=data)
 
 
+@per_user
 class ProfileState(rx.State):
     loaded: bool = False
     tab: str = "personal"
@@ -91,6 +77,7 @@ class ProfileState(rx.State):
     form_version: int = 0
     address_form_version: int = 0
     _profile_id: str = ""
+    _photo: bytes = b""  # a picked photo on its way from the upload event to the background one
 
     @rx.var
     def initial(self) -> str:
@@ -105,14 +92,7 @@ class ProfileState(rx.State):
         self._profile_id = ""
         self.saving = self.adding = self.uploading = False
         self.address_busy = ""
-
-    async def _user(self) -> User:
-        """The logged-in user; SessionExpired for guests and dead sessions."""
-        return await (await self.get_state(SessionState))._require_user()
-
-    async def _to_login(self):
-        self._forget()
-        return (await self.get_state(SessionState))._login_redirect(routes.PROFILE)
+        self._photo = b""
 
     async def _refresh(self, user: User) -> None:
         """Re-read the account (SPEC §7: /users/me/ is refetched after every change)."""
@@ -141,36 +121,22 @@ class ProfileState(rx.State):
 
     # --- events ------------------------------------------------------------------------------
 
-    @rx.event
-    async def load(self):
-        try:
-            user = await self._user()
-        except SessionExpired:
-            yield await self._to_login()
-            return
+    @user_event
+    async def load(self, user: User):
         self.saving = self.adding = self.uploading = False
         self.address_busy = ""
-        try:
-            await self._refresh(user)
-        except Exception:
-            log.exception("profile failed to load")
-            yield rx.toast.error("Error", description="Could not load your profile.")
+        async for update in busy_call(self, None, lambda: self._refresh(user), describe=lambda _exc: "",
+                                      failure=("Error", "Could not load your profile.")):
+            yield update
 
     @rx.event
     def set_tab(self, tab: str):
         self.tab = tab if tab in ("personal", "addresses") else "personal"
 
-    @rx.event
-    async def save(self, form: dict):
-        if self.saving:
-            return
-        try:
-            user = await self._user()
-        except SessionExpired:
-            yield await self._to_login()
-            return
-        changes: dict[str, Any] = {name: _text(form, name) for name in PERSONAL_FIELDS}
-        changes["profile"] = {"bio": _text(form, "bio"), "website": _text(form, "website")}
+    @user_event
+    async def save(self, user: User, form: dict):
+        changes: dict[str, Any] = form_fields(form, PERSONAL_FIELDS)
+        changes["profile"] = {"bio": form_text(form, "bio"), "website": form_text(form, "website")}
 
         async def save() -> None:
             with write_session() as session:
@@ -181,24 +147,28 @@ class ProfileState(rx.State):
                                       failure=UPDATE_FAILED, describe=error_text):
             yield update
 
-    @rx.event
-    async def upload_photo(self, files: list[rx.UploadFile]):
+    @user_event
+    async def upload_photo(self, user: User, files: list[rx.UploadFile]):
+        """The picked file is read here (an upload event cannot run in the background); checking
+        and re-encoding it runs in :meth:`save_photo`, without the state lock."""
         if self.uploading or not files:
-            return
-        try:
-            user = await self._user()
-        except SessionExpired:
-            yield await self._to_login()
-            return
+            return None
+        self._photo = await files[0].read(MAX_PHOTO_BYTES + 1)  # one byte over the limit is enough to refuse it
+        return ProfileState.save_photo
 
-        async def upload() -> None:
-            limit = get_settings().max_image_bytes
-            data = await files[0].read(limit + 1)  # one byte over the limit is enough to refuse it
-            await asyncio.to_thread(_save_photo, user, self._profile_id, data)
-            await self._refresh(user)
+    @user_event(background=True)
+    async def save_photo(self, user: User):
+        async with self:
+            data, self._photo = self._photo, b""
+            profile_id = self._profile_id
+
+        async def save() -> None:
+            await asyncio.to_thread(_save_photo, user, profile_id, data)
+            async with self:
+                await self._refresh(user)
 
         # A refusal reads e.g. "Upload a valid image. ..."
-        async for update in busy_call(self, "uploading", upload, success=("Profile updated", PROFILE_UPDATED),
+        async for update in busy_call(self, "uploading", save, success=("Profile updated", PROFILE_UPDATED),
                                       failure=UPDATE_FAILED):
             yield update
 
@@ -207,17 +177,10 @@ class ProfileState(rx.State):
         """The file picker refused the file (not an image, or too large) before uploading it."""
         return rx.toast.error("Update failed", description=PHOTO_REJECTED)
 
-    @rx.event
-    async def add_address(self, form: dict):
-        if self.adding:
-            return
-        try:
-            user = await self._user()
-        except SessionExpired:
-            yield await self._to_login()
-            return
-        data: dict[str, Any] = {name: _text(form, name) for name in ADDRESS_FIELDS}
-        data["is_default"] = form.get("is_default") in ("on", "true", True)
+    @user_event
+    async def add_address(self, user: User, form: dict):
+        data: dict[str, Any] = form_fields(form, ADDRESS_FIELDS)
+        data["is_default"] = form_checked(form, "is_default")
 
         async def add() -> None:
             with write_session() as session:
@@ -229,49 +192,28 @@ class ProfileState(rx.State):
                                       failure=("Error", "Could not add address."), describe=error_text):
             yield update
 
-    @rx.event
-    async def set_default(self, address_id: str):
-        if self.address_busy:
-            return
-        try:
-            user = await self._user()
-        except SessionExpired:
-            yield await self._to_login()
-            return
-        async for update in self._address_call(
+    @user_event
+    def set_default(self, user: User, address_id: str):
+        return self._address_call(
             address_id, lambda session: user_service.update_address(session, user, address_id, {"is_default": True}),
             user, ("Default address set", None), "Could not update address.",
-        ):
-            yield update
+        )
 
-    @rx.event
-    async def delete_address(self, address_id: str):
-        if self.address_busy:
-            return
-        try:
-            user = await self._user()
-        except SessionExpired:
-            yield await self._to_login()
-            return
-        async for update in self._address_call(
+    @user_event
+    def delete_address(self, user: User, address_id: str):
+        return self._address_call(
             address_id, lambda session: user_service.delete_address(session, user, address_id),
             user, ("Address deleted", None), "Could not delete address.",
-        ):
-            yield update
+        )
 
     async def _address_call(self, address_id: str, change, user: User, success, fallback: str):
         """One saved address changes (``address_busy`` names it meanwhile), then the account is re-read."""
-        self.address_busy = address_id
-        yield
 
         async def run() -> None:
             with write_session() as session:
                 change(session)
             await self._refresh(user)
 
-        try:
-            async for update in busy_call(self, None, run, success=success, failure=("Error", fallback),
-                                          describe=error_text):
-                yield update
-        finally:
-            self.address_busy = ""
+        async for update in busy_call(self, "address_busy", run, busy=address_id, success=success,
+                                      failure=("Error", fallback), describe=error_text):
+            yield update

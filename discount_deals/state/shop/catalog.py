@@ -6,19 +6,16 @@ products on screen.
 
 from __future__ import annotations
 
-import logging
 from urllib.parse import urlencode
 
 import reflex as rx
 
-from .. import routes
-from ..db import session_scope
-from ..services import ServiceError
-from ..services import catalog
-from ..settings import get_settings
-from ..display import ProductView, product_view
-
-log = logging.getLogger("discount_deals.catalog")
+from ... import routes
+from ...db import session_scope
+from ...display import ProductView, product_view
+from ...services import catalog
+from ...settings import get_settings
+from ..actions import load_list
 
 ALL = "all"
 BEST_MATCH = ("relevance", "Best match")  # offered, and the default, while a search is active
@@ -142,41 +139,35 @@ class ProductsState(rx.State):
         except ValueError:
             self.page = 1
 
+    def _load_page(self):
+        with session_scope() as session:
+            if not self.categories:
+                self.categories = [c.name for c in catalog.list_categories(session)[0]]
+            if not self.brands:
+                self.brands = catalog.list_brands(session)
+            result = catalog.list_products(
+                session,
+                search=self.search,
+                category=self.category,
+                brand=self.brand,
+                price_range=self.price_range,
+                ordering=self.sort_value,
+                page=self.page,
+                page_size=get_settings().page_size,
+            )
+        if self.page > max(result.total_pages, 1):
+            return rx.redirect(self._url(page=1))
+        self.products = [product_view(p, c) for p, c in result.items]
+        self.count = result.count
+        self.total_pages = result.total_pages
+        return None
+
     @rx.event
     def load(self):
-        """Read the filters from the URL and query one page."""
+        """Read the filters from the URL and query one page (SPEC §8: a failure is only logged;
+        the list stays and loading ends)."""
         self._read_query()
-        self.loading = True
-        yield
-        try:
-            with session_scope() as session:
-                if not self.categories:
-                    self.categories = [c.name for c in catalog.list_categories(session)[0]]
-                if not self.brands:
-                    self.brands = catalog.list_brands(session)
-                result = catalog.list_products(
-                    session,
-                    search=self.search,
-                    category=self.category,
-                    brand=self.brand,
-                    price_range=self.price_range,
-                    ordering=self.sort_value,
-                    page=self.page,
-                    page_size=get_settings().page_size,
-                )
-                if self.page > max(result.total_pages, 1):
-                    yield rx.redirect(self._url(page=1))
-                    return
-                self.products = [product_view(p, c) for p, c in result.items]
-                self.count = result.count
-                self.total_pages = result.total_pages
-        except ServiceError as exc:
-            log.warning("product list refused: %s", exc.detail)
-        except Exception:
-            # SPEC §8: list errors are only logged; the list stays and loading ends.
-            log.exception("product list failed")
-        finally:
-            self.loading = False
+        return load_list(self, self._load_page, "product list", failed=None)
 
     @rx.event
     def apply_search(self, value: str):
@@ -229,16 +220,16 @@ class HomeState(rx.State):
     melcom_count: int = 0
     loaded: bool = False
 
+    def _load(self) -> None:
+        with session_scope() as session:
+            self.featured = [product_view(p, c) for p, c in catalog.featured_products(session, limit=4)]
+            counts = catalog.brand_counts(session, list(BRANDS_SHOWN))
+        self.shoprite_count = counts.get("shoprite", 0)
+        self.melcom_count = counts.get("melcom", 0)
+
     @rx.event
     def load(self):
-        try:
-            with session_scope() as session:
-                self.featured = [product_view(p, c) for p, c in catalog.featured_products(session, limit=4)]
-                counts = catalog.brand_counts(session, list(BRANDS_SHOWN))
-            self.shoprite_count = counts.get("shoprite", 0)
-            self.melcom_count = counts.get("melcom", 0)
-        except Exception:
-            log.exception("home page data failed")
+        yield from load_list(self, self._load, "home page data", loading=None, failed=None)
         self.loaded = True
 
     @rx.event

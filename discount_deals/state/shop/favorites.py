@@ -5,22 +5,22 @@ logged-in user also on the server (services.favourites), so they follow the user
 from __future__ import annotations
 
 import json
-import logging
 from datetime import UTC, datetime
 
 import reflex as rx
 
-from .. import routes
-from ..db import session_scope, write_session
-from ..services import ServiceError
-from ..services import catalog
-from ..services import favourites as favourites_service
-from .session import SessionExpired, SessionState
-from ..display import ProductView, product_snapshot, product_view
-
-log = logging.getLogger("discount_deals.favorites")
+from ...db import session_scope, write_session
+from ...display import ProductView, product_snapshot, product_view
+from ...models import User
+from ...services import ServiceError
+from ...services import catalog
+from ...services import favourites as favourites_service
+from ..account.session import per_user
+from ..actions import busy_call, load_list
+from ..guards import current_user, user_event
 
 GUEST = "guest"
+UNAVAILABLE = "This product is no longer available."
 
 
 def _read(raw: str) -> dict[str, list[dict]]:
@@ -53,6 +53,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+@per_user
 class FavoritesState(rx.State):
     favorites_storage: str = rx.LocalStorage(name="favorites-storage")
     active_user_id: str = rx.LocalStorage(name="activeFavoritesUserId")
@@ -115,39 +116,36 @@ class FavoritesState(rx.State):
         self.favorites_storage = _write(lists, user.id)
         self.ids = [e["product"]["id"] for e in lists[user.id]]
 
+    def _forget(self) -> None:
+        """Logged out: the guest's list is the one shown (the user's stays stored for next time)."""
+        self._switch_user("")
+
+    def _sync(self, user: User | None, moved: list[str]) -> None:
+        if user is not None:
+            self._sync_with_server(user, moved)
+
     @rx.event
     async def load(self):
         """Activate the right list for whoever is logged in (every page: the header shows the count)."""
-        session_state = await self.get_state(SessionState)
-        try:
-            user = await session_state._authenticated_user()
-        except SessionExpired:
-            user = None
+        user = await current_user(self)
         moved = self._switch_user(user.id if user else "")
-        if user is not None:
-            try:
-                self._sync_with_server(user, moved)
-            except Exception:
-                log.exception("favourites sync failed")
+        for update in load_list(self, lambda: self._sync(user, moved), "favourites sync", loading=None, failed=None):
+            yield update
         self.loaded = True
 
-    @rx.event
-    async def load_page(self):
-        """/favorites: only for logged-in users (others go to /login and come back)."""
-        session_state = await self.get_state(SessionState)
-        if not session_state.is_logged_in:
-            return session_state._login_redirect(routes.FAVORITES)
+    def _show_items(self) -> None:
         with session_scope() as session:
             found = catalog.products_by_ids(session, self.ids)
         self.items = [product_view(*found[pid]) for pid in self.ids if pid in found]
 
-    @rx.event
-    async def toggle(self, product_id: str):
-        session_state = await self.get_state(SessionState)
-        try:
-            user = await session_state._authenticated_user()
-        except SessionExpired:
-            return session_state._login_redirect()
+    @user_event
+    def load_page(self, user: User):
+        """/favorites: only for logged-in users (others go to /login and come back)."""
+        return load_list(self, self._show_items, "favourites page", loading=None, failed=None)
+
+    def _toggle(self, user: User | None, product_id: str) -> bool:
+        """Add or remove ``product_id`` in the active list (and on the server for a user); True
+        when it was removed."""
         key = user.id if user else GUEST
         lists = _read(self.favorites_storage)
         mine = lists.setdefault(key, [])
@@ -161,10 +159,7 @@ class FavoritesState(rx.State):
                     except ServiceError:
                         pass  # not on the server: the browser list was the only copy
             else:
-                try:
-                    product, category = catalog.get_product(session, product_id)
-                except ServiceError:
-                    return rx.toast.error("Error", description="This product is no longer available.")
+                product, category = catalog.get_product(session, product_id)
                 mine.append({"product": product_snapshot(product, category), "addedAt": _now()})
                 if user is not None:
                     favourites_service.add_favourite(session, user, product_id)
@@ -172,4 +167,12 @@ class FavoritesState(rx.State):
         self.active_user_id = user.id if user else ""
         self.ids = [e["product"]["id"] for e in mine]
         self.items = [item for item in self.items if item.id in self.ids]
-        return rx.toast.success("Removed from favorites" if present else "Added to favorites")
+        return present
+
+    @user_event(guests=True)
+    def toggle(self, user: User | None, product_id: str):
+        return busy_call(
+            self, None, lambda: self._toggle(user, product_id),
+            success=lambda removed: ("Removed from favorites" if removed else "Added to favorites", None),
+            describe=lambda _refusal: UNAVAILABLE,
+        )

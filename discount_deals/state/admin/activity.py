@@ -4,23 +4,23 @@ when, each event linking to what it changed (services.audit; read-only)."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 from datetime import date
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
+from sqlmodel import Session
 
-from .. import routes
-from ..db import session_scope
-from ..models import AuditEvent, User
-from ..services import ServiceError, audit
-from .admin import NotAdmin, require_admin
-from .paging import page_count, page_label
+from ... import routes
+from ...models import AuditEvent, User
+from ...services import ServiceError, audit
+from ..actions import load_list
+from ..forms import form_text
+from ..guards import admin_event
+from .gate import admin_tab
+from .listing import AdminList, choice
 
-log = logging.getLogger("discount_deals.admin")
-
-ACTIVITY_PAGE_SIZE = 25
 ANY = "any"
 ACTION_FILTERS: list[tuple[str, str]] = [(ANY, "All actions"), *audit.ACTIONS.items()]
 TARGET_FILTERS: list[tuple[str, str]] = [(ANY, "Everything"), *audit.TARGET_TYPES.items()]
@@ -111,33 +111,24 @@ def _day(raw: Any) -> date | None:
         return None
 
 
-class AdminActivityState(rx.State):
+@admin_tab("activity")
+class AdminActivityState(AdminList, rx.State):
+    PAGE_SIZE: ClassVar[int] = 25
+    LIST_NAME: ClassVar[str] = "activity list"
     rows: list[ActivityRow] = []
-    count: int = 0
-    page: int = 1
     actor: str = ""
     action: str = ANY
     target_type: str = ANY
     target_id: str = ""
     date_from: str = ""
     date_to: str = ""
-    loading: bool = False
-    failed: bool = False
-    error: str = ""
+    error: str = ""  # why the service refused the filters
     form_key: int = 0
 
     @rx.var
-    def total_pages(self) -> int:
-        return page_count(self.count, ACTIVITY_PAGE_SIZE)
-
-    @rx.var
-    def page_text(self) -> str:
-        return page_label(self.page, self.total_pages)
-
-    @rx.var
     def summary(self) -> str:
-        noun = "event" if self.count == 1 else "events"
-        return f"{self.count} {noun}"
+        noun = "event" if self.total == 1 else "events"
+        return f"{self.total} {noun}"
 
     @rx.var
     def filtered(self) -> bool:
@@ -154,35 +145,20 @@ class AdminActivityState(rx.State):
             date_to=_day(self.date_to),
         )
 
-    def _load_rows(self, admin: User) -> None:
-        try:
-            with session_scope() as session:
-                events, count = audit.list_events(
-                    session, admin, self._filters(), offset=(self.page - 1) * ACTIVITY_PAGE_SIZE,
-                    limit=ACTIVITY_PAGE_SIZE,
-                )
-                self.rows = [activity_row(event) for event in events]
-            self.count = count
-            self.failed, self.error = False, ""
-        except ServiceError as exc:
-            self.rows, self.count, self.failed, self.error = [], 0, False, exc.detail
-        except Exception:
-            log.exception("activity list failed")
-            self.failed, self.error = True, ""
+    def _query(self, session: Session, admin: User) -> tuple[list[AuditEvent], int]:
+        return audit.list_events(session, admin, self._filters(), offset=self._offset(), limit=self.PAGE_SIZE)
 
-    def _fetch(self, admin: User):
-        self.loading = True
-        yield
-        try:
-            self._load_rows(admin)
-        finally:
-            self.loading = False
+    def _row(self, item: AuditEvent) -> ActivityRow:
+        return activity_row(item)
 
-    async def _admin_or_redirect(self):
-        try:
-            return await require_admin(self), None
-        except NotAdmin as refused:
-            return None, refused.redirect
+    def _refused(self, error: Exception) -> None:
+        """A refused filter (e.g. dates the wrong way round) is said, not shown as a failure."""
+        if isinstance(error, ServiceError):
+            self.rows, self.total, self.failed, self.error = [], 0, False, error.detail
+
+    def _fetch(self, admin: User, fill: Callable[[User], None] | None = None):
+        self.error = ""
+        return load_list(self, lambda: (fill or self._fill)(admin), self.LIST_NAME, on_error=self._refused)
 
     def _apply_query(self, query: str) -> None:
         """A link from elsewhere in the back office: the history of one object (by id)."""
@@ -195,52 +171,20 @@ class AdminActivityState(rx.State):
         self.page = 1
         self.form_key += 1
 
-    @rx.event
-    async def load(self):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
-        for update in self._fetch(admin):
-            yield update
-
-    @rx.event
-    async def apply_filters(self, form: dict[str, Any]):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
-
+    @admin_event
+    def apply_filters(self, admin: User, form: dict[str, Any]):
         def text(name: str, limit: int = 254) -> str:
-            value = form.get(name)
-            return value.strip()[:limit] if isinstance(value, str) else ""
+            return form_text(form, name, strip=True, limit=limit)
 
         self.actor = text("activity_actor")
-        self.action = text("activity_action") if text("activity_action") in dict(ACTION_FILTERS) else ANY
-        self.target_type = text("activity_target_type") if text("activity_target_type") in dict(TARGET_FILTERS) else ANY
+        self.action = choice(text("activity_action"), ACTION_FILTERS, ANY)
+        self.target_type = choice(text("activity_target_type"), TARGET_FILTERS, ANY)
         self.target_id = text("activity_target_id", 64)
         self.date_from = text("activity_date_from", 10) if _day(text("activity_date_from", 10)) else ""
         self.date_to = text("activity_date_to", 10) if _day(text("activity_date_to", 10)) else ""
-        self.page = 1
-        for update in self._fetch(admin):
-            yield update
+        return self._refetch(admin)
 
-    @rx.event
-    async def clear_filters(self):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
+    @admin_event
+    def clear_filters(self, admin: User):
         self._clear()
-        for update in self._fetch(admin):
-            yield update
-
-    @rx.event
-    async def go_to_page(self, page: int):
-        admin, redirect = await self._admin_or_redirect()
-        if redirect is not None:
-            yield redirect
-            return
-        self.page = max(1, min(int(page), max(self.total_pages, 1)))
-        for update in self._fetch(admin):
-            yield update
+        return self._fetch(admin)

@@ -1,0 +1,88 @@
+"""Blocks several screens share: an empty state, the rows of a totals list, an order line, an
+order's timeline."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from .. import routes
+from .ui import icon, link_button
+
+
+def empty_state(tag: str, title: str, text: str, action: str, href: str = routes.PRODUCTS,
+                heading: str = "h1") -> rx.Component:
+    """Nothing to show yet: an icon, a heading, a sentence and a way on."""
+    make_heading = rx.el.h1 if heading == "h1" else rx.el.h2
+    size = "text-2xl" if heading == "h1" else "text-xl"
+    return rx.el.div(
+        icon(tag, 48, class_name="mx-auto text-gray-400"),
+        make_heading(title, class_name=f"mt-4 {size} font-bold text-gray-900"),
+        rx.el.p(text, class_name="mt-2 text-gray-600"),
+        link_button(action, href=href, class_name="mt-6"),
+        class_name="mx-auto max-w-md py-16 text-center",
+    )
+
+
+def total_row(label, value, class_name: str = "") -> rx.Component:
+    """One line of a totals list (a ``dl``): "Subtotal ... $12.00"."""
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-gray-700"),
+        rx.el.dd(value, class_name="font-medium text-gray-900"),
+        class_name=f"flex justify-between text-sm {class_name}",
+    )
+
+
+def grand_total_row(value) -> rx.Component:
+    """The last, large line of a totals list."""
+    return rx.el.div(
+        rx.el.dt("Total", class_name="text-base font-bold"),
+        rx.el.dd(value, class_name="text-xl font-extrabold"),
+        class_name="flex items-center justify-between border-t border-gray-200 pt-3",
+    )
+
+
+def line_item(line, *, large: bool = False) -> rx.Component:
+    """An order (or review) line: picture, name, "Qty: 2 × $4.00" and the line's total."""
+    size = 56 if large else 48
+    return rx.el.li(
+        rx.el.img(src=line.image_url, alt="", width=str(size), height=str(size), loading="lazy",
+                  class_name=f"{'h-14 w-14' if large else 'h-12 w-12'} shrink-0 rounded-md bg-gray-100 object-cover"),
+        rx.el.div(
+            rx.el.p(line.name, class_name="font-semibold text-gray-900" if large
+                    else "truncate text-sm font-medium text-gray-900"),
+            rx.el.p("Qty: ", line.quantity, " × ", line.unit_text,
+                    class_name="text-sm text-gray-600" if large else "text-xs text-gray-600"),
+            class_name="min-w-0 flex-1",
+        ),
+        rx.el.span(line.line_text, class_name="font-semibold text-gray-900" if large
+                   else "text-sm font-semibold text-gray-900"),
+        class_name="flex items-center gap-4 border-b border-gray-200 py-3 last:border-b-0" if large
+        else "flex items-center gap-3 py-2",
+    )
+
+
+def _timeline_entry(entry) -> rx.Component:
+    return rx.el.li(
+        rx.el.span(
+            aria_hidden="true",
+            class_name=rx.match(
+                entry.tone,
+                ("good", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-green-700"),
+                ("bad", "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-red-700"),
+                "absolute -left-[5px] top-1.5 h-2.5 w-2.5 rounded-full bg-gray-400",
+            ),
+        ),
+        rx.el.p(entry.title, class_name="text-sm font-semibold text-gray-900"),
+        rx.el.p(entry.when, class_name="text-xs text-gray-600"),
+        rx.cond(entry.note != "", rx.el.p(entry.note, class_name="text-sm text-gray-700")),
+        class_name="relative pb-4 pl-5 last:pb-0",
+    )
+
+
+def timeline(entries, heading: rx.Component) -> rx.Component:
+    """An order's timeline, oldest first, each entry dotted green (good), red (bad) or grey."""
+    return rx.el.section(
+        heading,
+        rx.el.ol(rx.foreach(entries, _timeline_entry), aria_label="Order timeline",
+                 class_name="mt-2 ml-1 border-l-2 border-gray-200"),
+    )

@@ -1,0 +1,338 @@
+"""Admin Bulk Upload Products / Categories tabs (SPEC §2, §4, §5, §8).
+
+An upload runs as a background event so each progress checkpoint (0, 25, 50, 100) reaches the
+browser as it happens; the database work runs in a worker thread. Parsing (pandas for CSV), the
+checks and the inserts are services.bulk_import, the same code as the API's bulk endpoints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from ...models import User
+from ...services import ServiceError, bulk_import
+from ..actions import busy_call, toast
+from ..guards import admin_event
+from .bulk_input import (
+    import_rows,
+    listed,
+    read_rows,
+    read_upload,
+    resolve_categories,
+    row_from_upload,
+    template_categories,
+)
+from .categories import AdminCategoriesState
+from .gate import admin_tab
+from .products import AdminProductsState
+
+log = logging.getLogger("discount_deals.admin")
+
+VALIDATING = "Validating products..."
+RESOLVING = "Resolving category names..."
+UPLOADING = "Uploading to server..."
+COMPLETE = "Complete!"
+# Each checkpoint stays on screen at least this long, so that even a small upload (done in a few
+# milliseconds) shows its steps instead of jumping from 0 to 100.
+STEP_PAUSE_S = 0.15
+
+
+
+@dataclasses.dataclass
+class BulkResult:
+    shown: bool = False
+    success: bool = False
+    message: str = ""
+    errors: list[str] = dataclasses.field(default_factory=list)
+
+
+def _toast(title: str, description: str, kind: str = "error"):
+    return toast((title, description, kind))
+
+
+class _BulkUpload(rx.State, mixin=True):
+    """The input side both upload tabs share: JSON text or file, or a CSV file (each tab is its
+    own flat state built from this mixin)."""
+
+    method: str = "json"
+    json_text: str = ""
+    json_file_name: str = ""
+    csv_name: str = ""
+    _csv_data: bytes = b""
+    uploading: bool = False
+    progress: int = 0
+    result: BulkResult = rx.field(default_factory=BulkResult)
+
+    @rx.var
+    def has_input(self) -> bool:
+        return bool(self.csv_name) if self.method == "csv" else self.json_text != ""
+
+    @rx.var
+    def show_progress(self) -> bool:
+        return self.uploading or self.progress == 100
+
+    @admin_event
+    def set_method(self, admin: User, method: str):
+        if method in ("json", "csv") and not self.uploading:
+            self.method = method
+
+    @admin_event
+    def set_json_text(self, admin: User, text: str):
+        self.json_text = text
+
+    async def _pick(self, files: list[rx.UploadFile], take: Callable[[str, bytes], Any]):
+        """The picked file to ``take`` (name, bytes), or why it was refused."""
+        read = await read_upload(files)
+        return _toast("Error", read) if isinstance(read, str) else take(*read)
+
+    @admin_event
+    def pick_json_file(self, admin: User, files: list[rx.UploadFile]):
+        return self._pick(files, self._take_json)
+
+    def _take_json(self, name: str, data: bytes):
+        try:
+            self.json_text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return _toast("Error", "The file must be UTF-8 text.")
+        self.json_file_name = name
+        return None
+
+    @admin_event
+    def pick_csv_file(self, admin: User, files: list[rx.UploadFile]):
+        return self._pick(files, self._take_csv)
+
+    def _take_csv(self, name: str, data: bytes):
+        if not data.strip():
+            self.csv_name, self._csv_data = "", b""
+            return _toast("Error", "Please select a CSV file")
+        self.csv_name, self._csv_data = name, data
+        return None
+
+    def _template(self, fmt: str) -> str:
+        """The upload template in ``fmt`` (csv or json), rows the importer accepts as they are."""
+        raise NotImplementedError
+
+    @admin_event
+    def download_template(self, admin: User, fmt: str):
+        fmt = "csv" if fmt == "csv" else "json"
+        plural = "products" if self.KIND == "product" else "categories"
+
+        def download():
+            return rx.download(data=self._template(fmt), filename=f"{plural}-template.{fmt}",
+                               mime_type="text/csv" if fmt == "csv" else "application/json")
+
+        return busy_call(self, None, download, then=lambda event: event)
+
+    def _clear_input(self) -> None:
+        self.json_text = ""
+        self.json_file_name = ""
+        self.csv_name = ""
+        self._csv_data = b""
+
+    def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
+        """End an upload that did not reach the server (the progress bar goes away)."""
+        self.uploading = False
+        self.progress = 0
+        if message is not None:
+            self.result = BulkResult(shown=True, success=False, message=message, errors=listed(errors or []))
+
+    # --- the one upload pipeline (SPEC §4, §5) ------------------------------------------------------
+    # Both tabs run the same steps: read the input, check the required fields, prepare the rows
+    # (products resolve their category names), import, report. What differs is in the hooks below.
+
+    KIND: ClassVar[str] = "product"  # or "category"
+
+    async def _checkpoint(self, progress: int, stage: str = "") -> None:
+        """Show a progress checkpoint, then leave it on screen a moment."""
+        async with self:
+            self.progress = progress
+            self._at_stage(stage)
+        await asyncio.sleep(STEP_PAUSE_S)
+
+    def _at_stage(self, stage: str) -> None:
+        """Products name each step; categories show their percentage (a computed var)."""
+
+    async def _before_check(self) -> None:
+        """A checkpoint before the required-field check (categories)."""
+
+    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
+        """The rows to import, or why the upload stops (products resolve category names here)."""
+        return checked
+
+    async def _after_import(self, admin: User, result: bulk_import.ImportResult,
+                            rows: list[dict[str, Any]]) -> list[Any]:
+        """Refresh the lists the upload changed (under the state lock); the toasts to show."""
+        return []
+
+    @admin_event(background=True)
+    async def upload(self, admin: User):
+        """Read, check, prepare, import; progress 0 → 25 → 50 → 100 (SPEC §4)."""
+        async for update in busy_call(self, "uploading", lambda: self._run_upload(admin), then=lambda toasts: toasts,
+                                      failure=("Upload Failed", "Upload failed")):
+            yield update
+
+    async def _run_upload(self, admin: User) -> list[Any]:
+        """The pipeline, the state lock taken only to change state; returns the toasts to show."""
+        async with self:
+            method, json_text, csv_data = self.method, self.json_text, self._csv_data
+            self.progress = 0
+            self._at_stage(VALIDATING)
+            self.result = BulkResult()
+        await asyncio.sleep(STEP_PAUSE_S)
+        ready = await self._read_and_prepare(method, json_text, csv_data)
+        if isinstance(ready, _Refusal):
+            return await self._stopped(ready)
+        checked, prepared = ready
+        try:
+            result = await asyncio.to_thread(import_rows, self.KIND, admin, prepared.rows)
+        except ServiceError as exc:
+            return await self._stopped(_Refusal(exc.detail, checked.messages, ("Upload Failed", exc.detail)))
+        except Exception as exc:
+            log.exception("bulk %s upload failed", self.KIND)
+            text = str(exc) or "Upload failed"
+            return await self._stopped(_Refusal(text, checked.messages, ("Upload Failed", text)))
+        return await self._finish(admin, checked, prepared, result)
+
+    async def _read_and_prepare(self, method: str, json_text: str, csv_data: bytes):
+        """(checked rows, rows to import), or why the upload stops before the server call."""
+        plural = "products" if self.KIND == "product" else "categories"
+        rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, self.KIND)
+        if rows is None:
+            return _Refusal(None, [], problem)
+        await self._before_check()
+        checked = bulk_import.check_required_fields(rows, self.KIND)
+        if not checked.rows:
+            return _Refusal("Validation failed", checked.messages, ("Validation Error", f"No valid {plural} found"))
+        prepared = await self._prepare(checked)
+        return prepared if isinstance(prepared, _Refusal) else (checked, prepared)
+
+    async def _stopped(self, refusal: _Refusal) -> list[Any]:
+        async with self:
+            self._stop(refusal.message, refusal.errors)
+        return [_toast(*refusal.toast)]
+
+    async def _finish(self, admin: User, checked: bulk_import.CheckedRows, prepared: bulk_import.CheckedRows,
+                      result: bulk_import.ImportResult) -> list[Any]:
+        """Show the result card; refresh what the upload changed."""
+        refused = bulk_import.refused_row_messages(result, prepared.rows, prepared.positions, self.KIND)
+        created = len(result.created)
+        async with self:
+            self.progress, self.uploading = 100, False
+            self._at_stage(COMPLETE)
+            self.result = BulkResult(
+                shown=True,
+                success=created > 0,
+                message=f"Upload completed: {created} created, {len(result.errors)} already exist",
+                errors=listed(checked.messages + refused),
+            )
+            if not created:
+                return [_toast("Upload Failed", result.detail)]
+            self._clear_input()
+            return await self._after_import(admin, result, prepared.rows)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Refusal:
+    """Why an upload stops before the server call: the result card's message and lines, a toast."""
+
+    message: str | None  # None: no result card (nothing was read)
+    errors: list[str]
+    toast: tuple[str, str]
+
+
+@admin_tab("bulk-products")
+class BulkProductsState(_BulkUpload, rx.State):
+    KIND: ClassVar[str] = "product"
+    stage: str = ""
+
+    def _template(self, fmt: str) -> str:
+        return bulk_import.products_template(template_categories(), fmt)
+
+    def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
+        super()._stop(message, errors)
+        self.stage = ""
+
+    def _at_stage(self, stage: str) -> None:
+        if stage:
+            self.stage = stage
+
+    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
+        await self._checkpoint(25, RESOLVING)
+        try:
+            resolved = await asyncio.to_thread(resolve_categories, checked)
+        except Exception:
+            log.exception("bulk upload: categories could not be read")
+            failed = "Failed to fetch categories from server"
+            return _Refusal(failed, [], ("Error", failed))
+        if resolved.messages:
+            return _Refusal("Category resolution failed", checked.messages + resolved.messages,
+                            ("Category Resolution Error", f"{len(resolved.messages)} products have invalid categories"))
+        if not resolved.rows:
+            none = "No products with valid categories found"
+            return _Refusal(none, checked.messages, ("No Valid Products", none))
+        await self._checkpoint(50, UPLOADING)
+        return resolved
+
+    async def _after_import(self, admin: User, result: bulk_import.ImportResult,
+                            rows: list[dict[str, Any]]) -> list[Any]:
+        products = await self.get_state(AdminProductsState)
+        refreshed = _refresh_products(products, admin, result, rows)
+        if refreshed == "updated":
+            return [_toast("Products Updated", "The product list has been refreshed.", "success")]
+        if refreshed == "added":
+            return [_toast("Products Added", f"{len(result.created)} products were added to the list.", "success")]
+        return [_toast("Warning", "Products uploaded but refresh failed. Please refresh the page manually.", "warning")]
+
+
+def _refresh_products(
+    products: AdminProductsState, admin: User, result: bulk_import.ImportResult, rows: list[dict[str, Any]]
+) -> str:
+    """Reload the product list after an upload (SPEC §4): "updated", or "added" when the reload
+    failed and the new products were put at the top of the list instead, or "failed"."""
+    try:
+        products.page = 1
+        products._fill(admin)
+        return "updated"
+    except Exception:
+        log.exception("product list refresh after a bulk upload failed")
+    try:
+        added = [row_from_upload(rows[p.index], p.id) for p in result.created]
+        products.rows = [*added, *products.rows][: max(len(products.rows), len(added))]
+        products.total += len(added)
+        return "added" if added else "failed"
+    except Exception:
+        log.exception("adding uploaded products to the list failed")
+        return "failed"
+
+
+@admin_tab("bulk-categories")
+class BulkCategoriesState(_BulkUpload, rx.State):
+    KIND: ClassVar[str] = "category"
+
+    @rx.var
+    def stage(self) -> str:
+        return f"{self.progress}% complete"
+
+    def _template(self, fmt: str) -> str:
+        return bulk_import.categories_template(fmt)
+
+    async def _before_check(self) -> None:
+        await self._checkpoint(25)
+
+    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
+        await self._checkpoint(50)
+        return checked
+
+    async def _after_import(self, admin: User, result: bulk_import.ImportResult,
+                            rows: list[dict[str, Any]]) -> list[Any]:
+        try:
+            await (await self.get_state(AdminCategoriesState))._changed(admin)
+        except Exception:
+            log.exception("category lists refresh after a bulk upload failed")
+        return []

@@ -1,0 +1,104 @@
+"""Reading a bulk upload (SPEC §5): the file or JSON text to rows, the checks' messages as the
+result card lists them, the imports (services.bulk_import) run in worker threads, and a list row
+for an uploaded product."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import reflex as rx
+
+from ...db import session_scope, write_session
+from ...display import money_text
+from ...models import User
+from ...services import ServiceError, bulk_import, catalog
+from ...settings import get_settings
+from .product_form import AdminProductRow
+
+JSON_UPLOAD_ACCEPT = {"application/json": [".json"]}
+CSV_UPLOAD_ACCEPT = {"text/csv": [".csv"]}
+# The result card lists at most this many problems (the per-client state stays small).
+MAX_LISTED = 100
+
+
+def listed(messages: list[str]) -> list[str]:
+    if len(messages) <= MAX_LISTED:
+        return messages
+    return [*messages[:MAX_LISTED], f"... and {len(messages) - MAX_LISTED} more"]
+
+
+def template_categories() -> list[str]:
+    """Names of existing categories for the product templates (the demo's when there are none)."""
+    with session_scope() as session:
+        found, _count = catalog.list_categories(session, limit=2)
+    return [c.name for c in found] or ["Groceries", "Beverages"]
+
+
+def read_rows(method: str, json_text: str, csv_data: bytes, kind: str) -> tuple[list | None, tuple[str, str] | None]:
+    """The uploaded rows, or a toast (title, description) saying why there are none."""
+    plural = "products" if kind == "product" else "categories"
+    if method == "csv":
+        if not csv_data:
+            return None, ("Error", "Please select a CSV file")
+        parse = bulk_import.parse_products_csv if kind == "product" else bulk_import.parse_categories_csv
+        try:
+            return parse(csv_data), None
+        except ServiceError as exc:
+            return None, ("Error", exc.detail)
+    if not json_text.strip():
+        return None, ("Error", "Please enter JSON data or upload a file")
+    try:
+        rows = json.loads(json_text)
+    except ValueError:
+        return None, ("Invalid JSON", "Please check your JSON format")
+    if not isinstance(rows, list):
+        return None, ("Error", f"Data must be an array of {plural}")
+    return rows, None
+
+
+async def read_upload(files: list[rx.UploadFile]) -> tuple[str, bytes] | str:
+    """The first uploaded file's name and bytes, or the reason it was refused."""
+    if not files:
+        return "No file was received."
+    limit = get_settings().bulk_max_bytes
+    upload = files[0]
+    data = await upload.read(limit + 1)
+    if len(data) > limit:
+        return f"The file is too large: at most {limit // (1024 * 1024)} MB per upload."
+    return (upload.name or "upload", data)
+
+
+def import_rows(kind: str, admin: User, rows: list[dict[str, Any]]) -> bulk_import.ImportResult:
+    with write_session() as session:
+        if kind == "product":
+            return bulk_import.import_products(session, admin, rows)
+        return bulk_import.import_categories(session, admin, rows)
+
+
+def resolve_categories(checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows:
+    with session_scope() as session:
+        return bulk_import.resolve_product_categories(session, checked)
+
+
+def row_from_upload(row: dict[str, Any], product_id: str) -> AdminProductRow:
+    """A list row for a product just uploaded, from what was uploaded (the database is not read:
+    this is the fallback for when reading it just failed)."""
+    discount = row.get("discount_price")
+    return AdminProductRow(
+        id=product_id,
+        name=str(row.get("name") or "").strip(),
+        description=str(row.get("description") or ""),
+        image_url=str(row.get("image_url") or "") or "/placeholder.webp",
+        status=str(row.get("status") or "active"),
+        category=str(row.get("category_name") or ""),
+        price_text=money_or_text(row.get("price")),
+        discount_text="" if discount in (None, "") else money_or_text(discount),
+    )
+
+
+def money_or_text(value: Any) -> str:
+    try:
+        return money_text(catalog.parse_money(value))
+    except ValueError:
+        return str(value)

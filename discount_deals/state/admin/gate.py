@@ -1,0 +1,90 @@
+"""The admin back office (/admin): the gate and the tab bar.
+
+The page renders nothing but a spinner until :class:`AdminState` has confirmed an admin on the
+server. Each tab's state registers itself here with :func:`admin_tab` (the gate does not import
+the tabs): opening a tab runs that state's ``load``, and ``/admin?tab=products&q=Rice`` hands
+the query to its ``_apply_query``. Every admin event is guarded (:func:`..guards.admin_event`);
+the services check the role again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import reflex as rx
+
+from ...models import User
+from ..account.session import per_user
+from ..guards import admin_event
+
+TABS: list[tuple[str, str, str]] = [
+    ("overview", "Overview", "layout-dashboard"),
+    ("orders", "Orders", "shopping-bag"),
+    ("products", "Products", "package"),
+    ("bulk-products", "Bulk Upload Products", "upload"),
+    ("bulk-categories", "Bulk Upload Categories", "folder-up"),
+    ("categories", "Categories", "folder"),
+    ("users", "Users", "users"),
+    ("coupons", "Coupons", "ticket-percent"),
+    ("stores", "Pickup Stores", "store"),
+    ("activity", "Activity", "history"),
+]
+TAB_IDS = [tab for tab, _label, _icon in TABS]
+MAX_QUERY = 100
+
+_TAB_STATES: dict[str, type[rx.State]] = {}
+
+
+def admin_tab(tab: str) -> Callable[[type[rx.State]], type[rx.State]]:
+    """Class decorator: this state is the ``tab`` tab (its ``load`` runs when the tab opens)."""
+    if tab not in TAB_IDS:
+        raise ValueError(f"unknown admin tab {tab!r}")
+
+    def register(state_class: type[rx.State]) -> type[rx.State]:
+        _TAB_STATES[tab] = state_class
+        return state_class
+
+    return register
+
+
+@per_user
+class AdminState(rx.State):
+    tab: str = "overview"
+    # True once this browser's user was confirmed as an admin on the server (the page shows a
+    # spinner until then).
+    ready: bool = False
+
+    def _forget(self) -> None:
+        self.ready = False
+
+    def _tab_load(self):
+        state_class = _TAB_STATES.get(self.tab)
+        return state_class.load if state_class is not None and "load" in state_class.event_handlers else None
+
+    async def _apply_query(self, tab: str, query: str) -> None:
+        """``/admin?tab=products&q=Rice``: open a tab searched for one object (the Activity tab's
+        links to what an event changed)."""
+        state_class = _TAB_STATES.get(tab)
+        if state_class is not None and hasattr(state_class, "_apply_query"):
+            (await self.get_state(state_class))._apply_query(query.strip()[:MAX_QUERY])
+
+    @admin_event
+    async def load(self, admin: User):
+        """/admin: guests go to /login (and come back), other roles to /."""
+        self.ready = False
+        parameters = self.router.url.query_parameters
+        wanted = parameters.get("tab", "")
+        if wanted in TAB_IDS:
+            self.tab = wanted
+            query = parameters.get("q", "")
+            if isinstance(query, str) and query.strip():
+                await self._apply_query(wanted, query)
+        self.ready = True
+        return self._tab_load()
+
+    @admin_event
+    def set_tab(self, admin: User, tab: str):
+        if tab not in TAB_IDS:
+            return None
+        self.tab = tab
+        return self._tab_load()

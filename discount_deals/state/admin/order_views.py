@@ -1,0 +1,151 @@
+"""How the back office shows orders: the filters' choices, a row of the list, one order's page
+(the customer, delivery, payment, the flag, the next statuses the rules allow)."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+
+from ...display import money_text
+from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentStatus, User
+from ...services import order_status as lifecycle
+from ...services.order_rules import allowed_statuses
+from ..account.order_views import DATE_TIME, address_text, is_pickup, payment_method_text, store_text
+
+ALL = "all"
+STATUS_FILTERS = [(ALL, "All statuses")] + [
+    (s.value, lifecycle.STATUS_LABELS[s.value]) for s in OrderStatus if s != OrderStatus.COMPLETED
+]
+PAYMENT_FILTERS = [(ALL, "All payments")] + [(s.value, lifecycle.PAYMENT_LABELS[s.value]) for s in PaymentStatus]
+DELIVERY_FILTERS = [(ALL, "Delivery and pickup"), (DeliveryMethod.DELIVERY.value, "Home delivery"),
+                    (DeliveryMethod.PICKUP.value, "Pickup")]
+ACTION_LABELS = {
+    OrderStatus.PROCESSING.value: "Start processing",
+    OrderStatus.SHIPPED.value: "Mark shipped",
+    OrderStatus.READY_FOR_PICKUP.value: "Mark ready for pickup",
+    OrderStatus.DELIVERED.value: "Mark delivered",
+    OrderStatus.CANCELLED.value: "Cancel order",
+}
+STATUS_BADGES = {
+    OrderStatus.DELIVERED.value: "success",
+    OrderStatus.COMPLETED.value: "success",
+    OrderStatus.CANCELLED.value: "destructive",
+    OrderStatus.PENDING.value: "warning",
+}
+PAYMENT_BADGES = {
+    PaymentStatus.PAID.value: "success",
+    PaymentStatus.FAILED.value: "destructive",
+    PaymentStatus.REFUNDED.value: "secondary",
+}
+
+
+def payment_badge(order) -> str:
+    if lifecycle.payment_label(order) == "Not charged":
+        return "secondary"
+    return PAYMENT_BADGES.get(order.payment_status, "warning")
+
+
+@dataclasses.dataclass
+class AdminOrderView:
+    id: str = ""
+    short_id: str = ""
+    customer: str = ""
+    email: str = ""
+    created_text: str = ""
+    status_text: str = ""
+    status_badge: str = "secondary"
+    payment_text: str = ""
+    payment_badge: str = "warning"
+    delivery_text: str = ""
+    total_text: str = ""
+    attention: bool = False
+
+
+@dataclasses.dataclass
+class StatusAction:
+    status: str = ""
+    label: str = ""
+    danger: bool = False
+
+
+def order_row(row: lifecycle.AdminOrderRow) -> AdminOrderView:
+    order = row.order
+    return AdminOrderView(
+        id=order.id,
+        short_id=order.id[:8],
+        customer=row.name,
+        email=row.email,
+        created_text=order.created_at.strftime(DATE_TIME),
+        status_text=lifecycle.status_label(order.status),
+        status_badge=STATUS_BADGES.get(order.status, "secondary"),
+        payment_text=lifecycle.payment_label(order),
+        payment_badge=payment_badge(order),
+        delivery_text="Pickup" if is_pickup(order) else "Delivery",
+        total_text=money_text(order.total),
+        attention=bool(order.attention),
+    )
+
+
+
+
+@dataclasses.dataclass
+class AdminOrderPage:
+    """One order's page, but its lines, totals and timeline (lists of their own)."""
+
+    short_id: str = ""
+    customer: str = ""
+    email: str = ""
+    created_text: str = ""
+    status_text: str = ""
+    status_badge: str = "secondary"
+    payment_text: str = ""
+    payment_status_text: str = ""
+    payment_badge: str = "warning"
+    payment_reference: str = ""
+    pickup: bool = False
+    delivery_title: str = ""
+    delivery_detail: str = ""
+    attention_text: str = ""
+    refund_due: bool = False
+
+
+def order_page(order: Order, customer: User | None) -> AdminOrderPage:
+    name = f"{customer.first_name} {customer.last_name}".strip() if customer else ""
+    pickup = is_pickup(order)
+    store = order.pickup_store or {}
+    return AdminOrderPage(
+        short_id=order.id[:8],
+        customer=name or (customer.email if customer else "Deleted account"),
+        email=customer.email if customer else "",
+        created_text=order.created_at.strftime(DATE_TIME),
+        status_text=lifecycle.status_label(order.status),
+        status_badge=STATUS_BADGES.get(order.status, "secondary"),
+        payment_text=payment_method_text(order),
+        payment_status_text=lifecycle.payment_label(order),
+        payment_badge=payment_badge(order),
+        payment_reference=order.payment_reference or "",
+        pickup=pickup,
+        delivery_title=f"Pickup at {store.get('name') or 'a store'}" if pickup else "Home delivery",
+        delivery_detail=store_text(store) if pickup else (address_text(order.address) or "No address recorded"),
+        attention_text=(
+            f"{lifecycle.ATTENTION_LABELS.get(order.attention, order.attention)}: {order.attention_note}"
+            if order.attention else ""
+        ),
+        refund_due=order.attention == Attention.REFUND_DUE.value,
+    )
+
+
+def status_actions(order: Order) -> list[StatusAction]:
+    """The statuses the order may move to next (services.order_rules), as buttons."""
+    return [
+        StatusAction(status=s, label=ACTION_LABELS.get(s, s), danger=s == OrderStatus.CANCELLED.value)
+        for s in allowed_statuses(order)
+    ]
+
+
+def day(raw: str) -> date | None:
+    """A date field's value (YYYY-MM-DD), None when blank or not a date."""
+    try:
+        return date.fromisoformat(raw) if raw else None
+    except ValueError:
+        return None

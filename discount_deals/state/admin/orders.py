@@ -1,0 +1,203 @@
+"""Admin Orders tab: every order, newest first, filtered and paged in SQL; one order's page with
+its lines, delivery, payment and timeline; status changes through services.order_status.
+
+Every event is for admins only (:func:`..guards.admin_event`); the services check again.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+from urllib.parse import urlencode
+
+import reflex as rx
+from sqlmodel import Session
+
+from ...db import session_scope, write_session
+from ...models import OrderStatus, User
+from ...services import ServiceError, exports
+from ...services import order_status as lifecycle
+from ...services import orders as order_service
+from ..account.order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
+from ..actions import busy_call
+from ..guards import admin_event
+from .gate import admin_tab
+from .listing import AdminList
+from .order_views import (
+    ALL,
+    DELIVERY_FILTERS,
+    PAYMENT_FILTERS,
+    STATUS_FILTERS,
+    AdminOrderPage,
+    AdminOrderView,
+    StatusAction,
+    day,
+    order_page,
+    order_row,
+    status_actions,
+)
+
+
+@admin_tab("orders")
+class AdminOrdersState(AdminList, rx.State):
+    LIST_NAME: ClassVar[str] = "admin order list"
+    FILTERS: ClassVar[dict] = {"status_filter": (STATUS_FILTERS, ALL), "payment_filter": (PAYMENT_FILTERS, ALL),
+                               "delivery_filter": (DELIVERY_FILTERS, ALL)}
+    status_filter: str = ALL
+    payment_filter: str = ALL
+    delivery_filter: str = ALL
+    date_from: str = ""
+    date_to: str = ""
+    attention_only: bool = False
+    rows: list[AdminOrderView] = []
+
+    # The order on screen ("" shows the list).
+    order_id: str = ""
+    shown: AdminOrderPage = AdminOrderPage()
+    lines: list[OrderLineView] = []
+    totals: OrderTotals = OrderTotals()
+    timeline: list[TimelineEntry] = []
+    actions: list[StatusAction] = []
+    confirming: str = ""  # a status waiting for a second click (cancellation)
+    working: bool = False
+
+    @rx.var
+    def showing_text(self) -> str:
+        return f"Showing {len(self.rows)} of {self.total} orders"
+
+    @rx.var
+    def filtered(self) -> bool:
+        return (
+            self.status_filter != ALL or self.payment_filter != ALL or self.delivery_filter != ALL
+            or self.date_from != "" or self.date_to != "" or self.search != "" or self.attention_only
+        )
+
+    # --- the list ------------------------------------------------------------------------------
+
+    def _filters(self) -> lifecycle.OrderFilters:
+        return lifecycle.OrderFilters(
+            status="" if self.status_filter == ALL else self.status_filter,
+            payment_status="" if self.payment_filter == ALL else self.payment_filter,
+            delivery_method="" if self.delivery_filter == ALL else self.delivery_filter,
+            date_from=day(self.date_from),
+            date_to=day(self.date_to),
+            search=self.search,
+            attention_only=self.attention_only,
+        )
+
+    def _query(self, session: Session, admin: User) -> tuple[list[lifecycle.AdminOrderRow], int]:
+        return lifecycle.admin_orders(session, admin, self._filters(), offset=self._offset(), limit=self.PAGE_SIZE)
+
+    def _row(self, item: lifecycle.AdminOrderRow) -> AdminOrderView:
+        return order_row(item)
+
+    def _open(self, admin: User) -> None:
+        """The list (also "Back to orders" from an order's page)."""
+        self.order_id = ""
+        self._fill(admin)
+
+    @admin_event
+    def set_date_from(self, admin: User, value: str):
+        self.date_from = value if day(value) else ""
+        return self._refetch(admin)
+
+    @admin_event
+    def set_date_to(self, admin: User, value: str):
+        self.date_to = value if day(value) else ""
+        return self._refetch(admin)
+
+    @admin_event
+    def set_attention_only(self, admin: User, value: bool):
+        self.attention_only = bool(value)
+        return self._refetch(admin)
+
+    @admin_event
+    def clear_filters(self, admin: User):
+        self.status_filter = self.payment_filter = self.delivery_filter = ALL
+        self.date_from = self.date_to = self.search = ""
+        self.attention_only = False
+        return self._refetch(admin)
+
+    @admin_event
+    def export(self, admin: User):
+        """Download the order lines of the orders placed in the chosen dates as CSV (all dates
+        when none are chosen)."""
+        try:
+            days = exports.DateRange(day(self.date_from), day(self.date_to))
+        except ServiceError as exc:
+            return rx.toast.error("Error", description=exc.detail)
+        query = urlencode({"date_from": self.date_from, "date_to": self.date_to,
+                           "token": exports.download_token(admin, "orders")})
+        return rx.download(url=f"/api/admin/exports/orders.csv?{query}",
+                           filename=exports.export_filename("orders", days))
+
+    # --- one order ----------------------------------------------------------------------------
+
+    def _show(self, admin: User, order_id: str) -> None:
+        with session_scope() as session:
+            order = order_service.get_order(session, admin, order_id)
+            lines = order_service.order_items(session, order)
+            events = lifecycle.timeline(session, order)
+            customer = lifecycle.customer_of(session, order)
+        self.order_id = order.id
+        self.shown = order_page(order, customer)
+        self.lines = line_views(lines)
+        self.totals = order_totals(order)
+        self.timeline = customer_timeline(order, events, admin=True)
+        self.actions = status_actions(order)
+        self.confirming = ""
+
+    def _reshow(self, admin: User) -> None:
+        """Show what changed meanwhile (after a refusal); a gone order stays as it was shown."""
+        try:
+            self._show(admin, self.order_id)
+        except ServiceError:
+            pass
+
+    @admin_event
+    async def open_order(self, admin: User, order_id: str):
+        async for update in busy_call(self, None, lambda: self._show(admin, order_id), describe=lambda exc: exc.detail,
+                                      success=None, then=lambda _none: rx.call_script("window.scrollTo({top: 0})")):
+            yield update
+
+    @admin_event
+    def ask_confirm(self, admin: User, status: str):
+        self.confirming = status
+
+    @admin_event
+    def cancel_confirm(self, admin: User):
+        self.confirming = ""
+
+    def _change(self, admin: User, change, success, failure: str, on_refusal=None):
+        def run() -> None:
+            with write_session() as session:
+                change(session)
+            self._show(admin, self.order_id)
+
+        return busy_call(self, "working", run, success=success, failure=(failure, "Please try again."),
+                         on_refusal=on_refusal)
+
+    @admin_event
+    async def change_status(self, admin: User, status: str):
+        """Move the order on screen along (a cancellation asks for a second click first)."""
+        if self.working:
+            return
+        if status == OrderStatus.CANCELLED.value and self.confirming != status:
+            self.confirming = status
+            return
+        try:
+            async for update in self._change(
+                admin, lambda session: order_service.update_status(session, admin, self.order_id, status),
+                lambda _none: ("Order updated", f"Order #{self.shown.short_id} is now {self.shown.status_text}."),
+                "Could not update the order", on_refusal=lambda _refusal: self._reshow(admin),
+            ):
+                yield update
+        finally:
+            self.confirming = ""
+
+    @admin_event
+    def mark_refunded(self, admin: User):
+        return self._change(
+            admin, lambda session: lifecycle.mark_refunded(session, admin, self.order_id),
+            lambda _none: ("Refund recorded", f"Order #{self.shown.short_id} is marked as refunded."),
+            "Could not record the refund",
+        )

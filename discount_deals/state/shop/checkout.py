@@ -1,0 +1,392 @@
+"""The checkout page (/checkout): address or pickup store, payment method, review, place order.
+
+Everything comes from the services: the priced review from ``services.checkout.quote`` (the
+same pricing the order will be charged with), the options, the addresses, and the order from
+``services.orders.checkout``. Refusals are told apart by their ``code``, never by their text.
+
+Placing runs as a background event: the state lock is held only while the state changes, not
+while the order is written, the provider is called or the SPEC's pauses run. One attempt
+carries one idempotency key, so a double click (or a retry after a lost reply) places one order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from decimal import Decimal
+
+import reflex as rx
+
+from ... import routes
+from ...db import session_scope, write_session
+from ...display import money_text
+from ...models import Order, User
+from ...services import ServiceError, ValidationFailed
+from ...services import checkout as checkout_service
+from ...services import orders as order_service
+from ...services import users as user_service
+from ..account.order_detail import REDIRECTING, go_to_payment
+from ..account.orders import OrdersState
+from ..actions import busy_call, error_text, load_list, toast
+from ..forms import form_checked, form_fields
+from ..guards import user_event
+from .cart import LOGIN_REQUIRED, CartState
+from .checkout_options import (
+    ADDRESS_FIELDS,
+    ADDRESS_REQUIRED,
+    CASH,
+    CHECKOUT_FAILED,
+    DELIVERY,
+    MOMO,
+    PICKUP,
+    AddressOption,
+    ReviewLine,
+    StoreOption,
+    address_option,
+    phone_guess,
+    review_lines,
+    store_option,
+)
+from .totals import TotalsView, totals_view
+
+log = logging.getLogger("discount_deals.checkout")
+
+
+class CheckoutState(rx.State):
+    loaded: bool = False
+    empty: bool = False
+    lines: list[ReviewLine] = []
+    item_count: int = 0
+
+    delivery_method: str = DELIVERY
+    delivery_fee_text: str = ""  # the standard fee ("$5.99"), shown beside the option
+    free_over_text: str = ""
+
+    addresses: list[AddressOption] = []
+    address_id: str = ""
+    address_form_open: bool = False
+    saving_address: bool = False
+    address_form_version: int = 0
+
+    stores: list[StoreOption] = []
+    store_id: str = ""
+
+    payment_method: str = CASH
+    network: str = "mtn"
+    phone: str = ""
+    phone_error: str = ""
+
+    coupon: str = ""
+    coupon_code: str = ""  # the code applied to the totals
+    coupon_error: str = ""
+
+    totals: TotalsView = TotalsView()
+    _total: str = ""  # the exact total the review showed (the order is refused if it changed)
+
+    # "" (idle), "placing", "redirecting" (to the payment page), "done"
+    stage: str = ""
+    _attempt_key: str = ""
+
+    @rx.var
+    def busy(self) -> bool:
+        return self.stage != ""
+
+    @rx.var
+    def pickup(self) -> bool:
+        return self.delivery_method == PICKUP
+
+    @rx.var
+    def mobile_money(self) -> bool:
+        return self.payment_method == MOMO
+
+    @rx.var
+    def cash_hint(self) -> str:
+        return "Pay in cash when you collect your order." if self.delivery_method == PICKUP else (
+            "Pay in cash when your order is delivered."
+        )
+
+    @rx.var
+    def place_label(self) -> str:
+        if self.stage == "placing":
+            return "Placing order..."
+        if self.stage == "redirecting":
+            return "Redirecting to payment..."
+        return f"Place order · {self.totals.total_text}" if self.totals.total_text else "Place order"
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _show_quote(self, quote: checkout_service.Quote) -> None:
+        self.lines = review_lines(quote)
+        self.item_count = quote.totals.item_count
+        self.empty = not quote.lines
+        self.totals = totals_view(quote.totals)
+        self._total = f"{quote.totals.total:.2f}"
+
+    def _requote(self, user: User) -> None:
+        with session_scope() as session:
+            try:
+                quote = checkout_service.quote(
+                    session, user, delivery_method=self.delivery_method, coupon_code=self.coupon_code or None
+                )
+            except ValidationFailed as exc:
+                if not exc.code.startswith("coupon_"):
+                    raise
+                self.coupon_error = exc.detail  # the coupon expired meanwhile: price without it
+                self.coupon_code = ""
+                quote = checkout_service.quote(session, user, delivery_method=self.delivery_method)
+        self._show_quote(quote)
+
+    def _reprice(self, user: User):
+        """Re-price after a choice changed (the review is always what the order will cost)."""
+        return busy_call(self, None, lambda: self._requote(user), failure=("Checkout Error", None))
+
+    def _load_addresses(self, user: User, select: str = "") -> None:
+        with session_scope() as session:
+            addresses = user_service.list_addresses(session, user)
+        self.addresses = [address_option(a) for a in addresses]
+        ids = [a.id for a in self.addresses]
+        if select in ids:
+            self.address_id = select
+        elif self.address_id not in ids:
+            self.address_id = ids[0] if ids else ""  # the default comes first
+        self.address_form_open = self.address_form_open and bool(ids) or not ids
+
+    def _load(self, user: User) -> None:
+        with session_scope() as session:
+            options = checkout_service.checkout_options(session)
+            fresh = session.get(User, user.id) or user
+        self.delivery_fee_text = money_text(options.delivery_fee)
+        self.free_over_text = money_text(options.free_delivery_over)
+        self.stores = [store_option(store) for store in options.stores]
+        if self.store_id not in [s.id for s in self.stores]:
+            self.store_id = ""
+        if not self.phone:
+            self.phone = phone_guess(fresh.phonenumber)
+        self._load_addresses(user)
+        self._requote(user)
+
+    # --- events ------------------------------------------------------------------------------
+
+    @user_event
+    async def load(self, user: User):
+        """/checkout: guests log in first and come back here."""
+        if self.stage != "placing":  # a finished or abandoned attempt (back from the payment page)
+            self.stage = ""
+            self._attempt_key = ""
+        self.phone_error = self.coupon_error = ""
+        cart = await self.get_state(CartState)
+        if cart.coupon.strip() and not self.coupon_code:
+            self.coupon = cart.coupon.strip()
+            self.coupon_code = self.coupon
+        for update in load_list(self, lambda: self._load(user), "checkout page", loading=None, failed=None,
+                                on_error=lambda _error: toast(("Checkout Failed", CHECKOUT_FAILED, "error"))):
+            yield update
+        self.loaded = True
+
+    @user_event
+    def set_delivery(self, user: User, method: str):
+        if self.busy or method not in (DELIVERY, PICKUP):
+            return None
+        self.delivery_method = method
+        return self._reprice(user)
+
+    @rx.event
+    def set_address(self, address_id: str):
+        if not self.busy and address_id in [a.id for a in self.addresses]:
+            self.address_id = address_id
+
+    @rx.event
+    def set_store(self, store_id: str):
+        if not self.busy and store_id in [s.id for s in self.stores]:
+            self.store_id = store_id
+
+    @rx.event
+    def open_address_form(self):
+        self.address_form_open = True
+
+    @rx.event
+    def close_address_form(self):
+        self.address_form_open = not self.addresses  # with no address the form stays
+
+    @user_event
+    def add_address(self, user: User, form: dict):
+        """'Add Address' in the inline form: the same fields and rules as the profile's form."""
+        data = {**form_fields(form, ADDRESS_FIELDS), "is_default": form_checked(form, "is_default")}
+
+        def add() -> None:
+            with write_session() as session:
+                new_id = user_service.add_address(session, user, data).id
+            self.address_form_open = False
+            self._load_addresses(user, select=new_id)
+            self.address_form_version += 1
+
+        return busy_call(self, "saving_address", add, success=("Address added", None),
+                         failure=("Error", "Could not add address."), describe=error_text)
+
+    @rx.event
+    def set_payment(self, method: str):
+        if not self.busy and method in (CASH, MOMO):
+            self.payment_method = method
+            self.phone_error = ""
+
+    @rx.event
+    def set_network(self, network: str):
+        if network in checkout_service.NETWORKS:
+            self.network = network
+
+    @rx.event
+    def set_phone(self, value: str):
+        self.phone = value[:20]
+        self.phone_error = ""
+
+    @rx.event
+    def check_phone(self):
+        """On leaving the field: say at once when the number cannot be a Ghanaian mobile number."""
+        if self.phone.strip():
+            try:
+                checkout_service.normalise_phone(self.phone)
+                self.phone_error = ""
+            except ValidationFailed as exc:
+                self.phone_error = exc.detail
+
+    @rx.event
+    def set_coupon(self, value: str):
+        self.coupon = value[:64]
+        self.coupon_error = ""
+
+    def _apply_coupon(self, user: User, code: str):
+        with session_scope() as session:
+            order_service.find_coupon(session, code)
+        self.coupon_code = code
+        self.coupon_error = ""
+        self._requote(user)
+        if not self.coupon_code:
+            return None  # it cannot apply to this basket (e.g. below its minimum): coupon_error says why
+        return rx.toast.success("Coupon applied", description=f"{code.upper()} is taken off your total.")
+
+    def _coupon_refused(self, error: Exception) -> None:
+        self.coupon_error = error.detail if isinstance(error, ServiceError) else "Could not check the coupon."
+
+    @user_event
+    def apply_coupon(self, user: User):
+        code = self.coupon.strip()
+        if not code:
+            self.coupon_error = "Enter a coupon code first."
+            return None
+        return load_list(self, lambda: self._apply_coupon(user, code), "coupon", loading=None, failed=None,
+                         on_error=self._coupon_refused)
+
+    @user_event
+    async def remove_coupon(self, user: User):
+        self.coupon_code = self.coupon = self.coupon_error = ""
+        (await self.get_state(CartState))._clear_coupon()
+        return self._reprice(user)
+
+    # --- placing the order ------------------------------------------------------------------
+
+    def _problem(self):
+        """What must be fixed before placing (checked again by the server)."""
+        if self.delivery_method == DELIVERY and not self.address_id:
+            self.address_form_open = True
+            return rx.toast.error("Address Required", description=ADDRESS_REQUIRED)
+        if self.delivery_method == PICKUP and not self.store_id:
+            return rx.toast.error("Pickup store required", description="Choose the store where you will collect your order.")
+        if self.payment_method == MOMO:
+            try:
+                checkout_service.normalise_phone(self.phone)
+            except ValidationFailed as exc:
+                self.phone_error = exc.detail
+                return rx.toast.error("Mobile money number required", description=exc.detail)
+        return None
+
+    def _refused(self, user: User, exc: ServiceError):
+        """Show a refusal where it belongs, by its code, and re-price what changed meanwhile."""
+        shown = self._refusal_shown(exc)
+        try:
+            self._requote(user)
+        except Exception:
+            log.exception("checkout re-quote failed")
+        return shown
+
+    def _refusal_shown(self, exc: ServiceError):
+        if exc.code == "no_address":
+            self.address_form_open = True
+            return rx.toast.error("Address Required", description=ADDRESS_REQUIRED)
+        if exc.code in ("phone_invalid", "phone_required"):
+            self.phone_error = exc.detail
+        elif exc.code == "coupon_invalid":
+            self.coupon_error = exc.detail
+        elif exc.code == "total_changed":
+            return rx.toast.warning("Your order changed", description=exc.detail)
+        return rx.toast.error("Checkout Error", description=exc.detail)
+
+    def _start_attempt(self) -> dict:
+        """Mark this tab as placing and take what the order is made of (under the state lock)."""
+        self.stage = "placing"
+        self._attempt_key = self._attempt_key or uuid.uuid4().hex
+        momo = self.payment_method == MOMO
+        return {
+            "choice": checkout_service.CheckoutChoice(
+                delivery_method=self.delivery_method,
+                payment_method=self.payment_method,
+                address_id=self.address_id if self.delivery_method == DELIVERY else None,
+                pickup_store_id=self.store_id if self.delivery_method == PICKUP else None,
+                phone=self.phone if momo else None,
+                network=self.network if momo else None,
+            ),
+            "coupon_code": self.coupon_code or None,
+            "idempotency_key": self._attempt_key,
+            "site_origin": self.router.url.origin,
+            "expected_total": Decimal(self._total) if self._total else None,
+        }
+
+    async def _place(self, user: User, order_args: dict) -> Order:
+        """Write the order (in a worker thread, no lock held); the tab then shows it placed."""
+        try:
+            order: Order = await asyncio.to_thread(order_service.checkout, user, **order_args)
+        except Exception:
+            async with self:
+                self.stage = ""
+                self._attempt_key = ""
+            raise
+        async with self:
+            # SPEC §4: the order is recorded locally and the cart cleared (the service emptied it).
+            (await self.get_state(OrdersState))._record(user.id, order)
+            (await self.get_state(CartState))._after_order(user)
+            self.coupon = self.coupon_code = ""
+            self.stage = "redirecting" if order.payment_method == MOMO and order.payment_url else "done"
+            self._attempt_key = ""
+        return order
+
+    async def _after_placing(self, order: Order):
+        """Off to the provider for mobile money; otherwise (or when it could not be reached) to the order."""
+        if order.payment_method == MOMO and order.payment_url:
+            yield toast(REDIRECTING)
+            async for event in go_to_payment(order.payment_url):
+                yield event
+            return
+        if order.payment_method == MOMO:
+            yield rx.toast.error(
+                "Payment not started",
+                description="We could not reach the payment service. Your order is saved: pay for it from the order page.",
+            )
+        else:
+            where = "when you collect it" if order.delivery_method == PICKUP else "when it is delivered"
+            yield rx.toast.success("Order placed", description=f"Your order has been placed. You pay {where}.")
+        yield rx.redirect(f"{routes.ORDERS}/{order.id}")
+
+    @user_event(background=True, notice=LOGIN_REQUIRED)
+    async def place_order(self, user: User):
+        async with self:
+            if self.stage:
+                return  # this tab is already placing the order
+            problem = self._problem()
+            order_args = self._start_attempt() if problem is None else {}
+        if problem is not None:
+            yield problem
+            return
+        async for update in busy_call(self, None, lambda: self._place(user, order_args),
+                                      failure=("Checkout Failed", CHECKOUT_FAILED),
+                                      on_refusal=lambda exc: self._refused(user, exc), then=self._after_placing):
+            yield update

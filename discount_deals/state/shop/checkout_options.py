@@ -1,0 +1,77 @@
+"""What the checkout page offers and reviews: its choices (addresses, pickup stores, networks),
+the order lines as priced, and the page's fixed texts."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...display import money_text
+from ...models import Address, DeliveryMethod, PaymentMethod, PickupStore
+from ...services import ValidationFailed
+from ...services import checkout as checkout_service
+
+ADDRESS_REQUIRED = "You cannot proceed to checkout without an address. Please set your address in your profile."
+CHECKOUT_FAILED = "An error occurred during checkout. Please try again."
+ADDRESS_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
+DELIVERY = DeliveryMethod.DELIVERY.value
+PICKUP = DeliveryMethod.PICKUP.value
+CASH = PaymentMethod.CASH_ON_DELIVERY.value
+MOMO = PaymentMethod.MOBILE_MONEY.value
+NETWORK_CHOICES = [(code, name) for code, (name, _prefixes) in checkout_service.NETWORKS.items()]
+
+
+@dataclasses.dataclass
+class ReviewLine:
+    name: str = ""
+    quantity: int = 0
+    unit_text: str = ""
+    line_text: str = ""
+    image_url: str = ""
+
+
+@dataclasses.dataclass
+class AddressOption:
+    id: str = ""
+    title: str = ""
+    detail: str = ""
+    is_default: bool = False
+
+
+@dataclasses.dataclass
+class StoreOption:
+    id: str = ""
+    name: str = ""
+    detail: str = ""
+    hours: str = ""
+
+
+def address_option(address: Address) -> AddressOption:
+    rest = [address.line2, address.city, " ".join(p for p in (address.state, address.postal_code) if p), address.country]
+    return AddressOption(
+        id=address.id, title=address.line1, detail=", ".join(p for p in rest if p), is_default=address.is_default
+    )
+
+
+def store_option(store: PickupStore) -> StoreOption:
+    return StoreOption(id=store.id, name=store.name, detail=f"{store.address}, {store.city}", hours=store.opening_hours)
+
+
+def review_lines(quote: checkout_service.Quote) -> list[ReviewLine]:
+    return [
+        ReviewLine(
+            name=line.product.name,
+            quantity=line.quantity,
+            unit_text=money_text(line.unit_price),
+            line_text=money_text(line.line_total),
+            image_url=line.product.image_url,
+        )
+        for line in quote.lines
+    ]
+
+
+def phone_guess(raw: str) -> str:
+    """The profile's phone number, shown as 024 123 4567 when it is a Ghanaian mobile number."""
+    try:
+        return checkout_service.display_phone(checkout_service.normalise_phone(raw))
+    except ValidationFailed:
+        return ""

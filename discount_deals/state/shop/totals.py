@@ -1,0 +1,35 @@
+"""A basket's totals as the cart and the checkout show them (computed by services.pricing)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...display import money_text
+from ...services.pricing import CartTotals
+
+
+@dataclasses.dataclass
+class TotalsView:
+    subtotal_text: str = ""
+    savings_text: str = ""
+    has_savings: bool = False
+    shipping_text: str = ""
+    tax_text: str = ""
+    discount_text: str = ""  # "-$1.00": a coupon's amount off
+    has_discount: bool = False
+    total_text: str = ""
+    free_shipping_gap_text: str = ""  # how much more for free shipping ("" when nothing)
+
+
+def totals_view(totals: CartTotals) -> TotalsView:
+    return TotalsView(
+        subtotal_text=money_text(totals.subtotal),
+        savings_text=money_text(totals.savings),
+        has_savings=totals.savings > 0,
+        shipping_text="Free" if totals.shipping == 0 and totals.item_count else money_text(totals.shipping),
+        tax_text=money_text(totals.tax),
+        discount_text="-" + money_text(totals.discount),
+        has_discount=totals.discount > 0,
+        total_text=money_text(totals.total),
+        free_shipping_gap_text=money_text(totals.free_shipping_gap) if totals.free_shipping_gap > 0 else "",
+    )
