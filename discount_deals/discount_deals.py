@@ -77,7 +77,7 @@ app.register_lifespan_task(migrate_in_development)
 # The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
 SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."
-# A product page's description is the server's (discount_deals.prerender): the app adds none, or
+# A product page's description is the server's (discount_deals.web.first_html): the app adds none, or
 # the browser would end up with two.
 DESCRIPTIONS = {
     routes.HOME: first_html.HOME_DESCRIPTION,

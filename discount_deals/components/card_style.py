@@ -1,7 +1,7 @@
 """Class names and icons shared by the product card component and its server-rendered HTML.
 
 The first HTML of /, /products and a product page carries product cards rendered on the server
-(``discount_deals.prerender``); the app then replaces them with its own components. Both read
+(``discount_deals.web.first_html``); the app then replaces them with its own components. Both read
 their classes from here, so the two cannot drift apart and Tailwind (which scans the compiled
 components) emits every class the server's markup uses. No Reflex import: the server side uses it.
 """

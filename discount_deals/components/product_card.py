@@ -138,7 +138,7 @@ def skeleton_grid(count: int = 8) -> rx.Component:
 
 
 def server_rendered(slot: str, placeholder_html: str, **props) -> rx.Component:
-    """A place the server fills in the first HTML (``discount_deals.prerender``).
+    """A place the server fills in the first HTML (``discount_deals.web.first_html``).
 
     Its markup is set with dangerouslySetInnerHTML, which React does not compare or patch while
     hydrating: the server's content (products, counts) stays on screen until the state arrives

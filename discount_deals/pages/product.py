@@ -1,7 +1,7 @@
 """A product's page (/products/{id}): picture, prices, stock, quantity and add to cart, favourite,
 share (WhatsApp, copy link), description, tags and related products.
 
-The first HTML of this page is the server's (``discount_deals.prerender.render``): it fills the
+The first HTML of this page is the server's (``discount_deals.web.first_html.render``): it fills the
 ``product`` slot with the same markup, built from the same classes (``card_style``).
 """
 
