@@ -251,8 +251,12 @@ def register(session: Session, data: dict[str, Any], *, client: str | None = Non
     every field is checked first; a well-formed attempt from ``client`` (the caller's address)
     then counts against the registration throttle (:class:`RegistrationThrottled`, 429) before
     the database is asked whether the email or username is taken: that answer tells whether
-    someone has an account, so it is rationed. The count is committed here (it must stay
-    although the call raises): pass a session without pending work of your own.
+    someone has an account, so it is rationed.
+
+    Owns its transactions: the attempt is counted in a write transaction of its own, committed
+    before the password is hashed (:func:`.throttle.count_attempt`: the count must stay recorded
+    although the registration is refused and the caller's unit of work rolls back). The
+    account itself is written in ``session``, the caller's, which must not have begun to write.
     """
     data = _require_mapping(data)
     errors: Errors = {}
@@ -264,8 +268,7 @@ def register(session: Session, data: dict[str, Any], *, client: str | None = Non
         raise _fail(errors)
     if client is not None:
         limits = get_settings().security
-        count = throttle.hit(session, throttle.REGISTER, client, limits.register_window_seconds)
-        session.commit()
+        count = throttle.count_attempt(throttle.REGISTER, client, limits.register_window_seconds)
         if count.over(limits.register_max_attempts):
             raise RegistrationThrottled(count.retry_after())
     # Hash before the next query: a write session holds the database lock from then on.
