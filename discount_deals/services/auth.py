@@ -30,7 +30,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, delete, select
 
-from ..db import session_scope, write_session
+from ..db import write_session
 from ..models import AuthThrottle, RefreshFamily, User
 from ..settings import get_settings
 from . import NotAuthenticated, ServiceError, ValidationFailed, throttle
@@ -344,13 +344,12 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     hash, so a burst gets no more password checks than the limit; a success starts the count
     over. ``client`` is the caller's address.
 
-    Owns its transactions: the attempt is counted in a write transaction of its own, committed
-    before anything else (:func:`.throttle.count_attempt`: the count must stay recorded although
-    the login is refused and the caller's unit of work rolls back); the account is read in a
-    short read transaction, the password checked outside any transaction (the hash is slow, and
-    holds no lock), and a success clears the count (and upgrades an outdated hash) in a third.
-    ``session``, the caller's, is only read, after all that: the user comes back loaded in it.
-    Call this before the caller's session has begun to write.
+    Owns its transactions: the attempt is counted, and the account read, in a short write
+    transaction of its own, committed before the password is checked: the count must stay
+    recorded although the login is refused and the caller's unit of work rolls back, and no
+    lock may be held through the slow hash. A success clears the count (and upgrades an
+    outdated hash) in a second one. ``session``, the caller's, is only read, after both: the
+    user comes back loaded in it. Call this before the caller's session has begun to write.
     """
     missing = {
         name: ["This field is required."]
@@ -360,22 +359,32 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     }
     if missing:
         raise ValidationFailed("Please fill in all fields", fields=missing)
-    settings = get_settings()
     key = _attempt_key(email)
     attempt_key = _login_key(key, client)
-    oldest_kept = time.time() - 2 * max(settings.login_window_seconds, settings.security.register_window_seconds)
-    count = throttle.count_attempt(
-        throttle.LOGIN, attempt_key, settings.login_window_seconds, prune_older_than=oldest_kept
-    )
-    if count.over(settings.login_max_failures):
+    count, account = _count_login_attempt(key, attempt_key)
+    if count.over(get_settings().login_max_failures):
         raise LoginThrottled(count.retry_after())
-    with session_scope() as reading:
-        account = reading.exec(select(User).where(User.email == key)).first()
     if not verify_password(password, account.password_hash if account else None) or not account.is_active:
         raise NotAuthenticated(INVALID_CREDENTIALS)
     _forget_failed_logins(attempt_key, account, password)
     user = session.get(User, account.id) or account
     return user, issue_tokens(user)
+
+
+def _count_login_attempt(email_key: str, attempt_key: str) -> tuple[throttle.Count, User | None]:
+    """Count the attempt and, unless it is over the limit, read the account (see :func:`login`).
+
+    Owns its transactions: one short write transaction, committed before the hash.
+    """
+    settings = get_settings()
+    oldest_kept = time.time() - 2 * max(settings.login_window_seconds, settings.security.register_window_seconds)
+    with write_session() as session:
+        count = throttle.hit(session, throttle.LOGIN, attempt_key, settings.login_window_seconds)
+        if count.hits == 1:
+            throttle.prune(session, oldest_kept)
+        if count.over(settings.login_max_failures):
+            return count, None
+        return count, session.exec(select(User).where(User.email == email_key)).first()
 
 
 def _forget_failed_logins(attempt_key: str, user: User, password: str) -> None:

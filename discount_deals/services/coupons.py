@@ -330,6 +330,11 @@ def find_coupon(session: Session, code: str, at: datetime | None = None) -> Coup
     return coupon
 
 
+def given_coupon(session: Session, code: str | None, at: datetime | None = None) -> Coupon | None:
+    """:func:`find_coupon` for a code the shopper may have left blank (None then)."""
+    return find_coupon(session, code, at) if isinstance(code, str) and code.strip() else None
+
+
 def minimum_problem(coupon: Coupon, subtotal: Decimal) -> str | None:
     """Why the coupon does not apply to this subtotal, or None."""
     if coupon.min_subtotal is not None and subtotal < coupon.min_subtotal:

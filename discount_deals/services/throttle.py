@@ -10,8 +10,8 @@ per window, never "as many as arrived before the first one was recorded".
 Windows are fixed: the first attempt opens one of ``window`` seconds; the count starts over
 with the first attempt after it has passed.
 
-Owns its transactions: :func:`count_attempt` (logins and registrations count through it): an
-attempt's count is committed at once, since it must outlive the refusal it may cause (the
+Owns its transactions: :func:`count_attempt` (registrations count through it; a login counts
+in a transaction of its own that also reads the account, ``services.auth``): an attempt's count is committed at once, since it must outlive the refusal it may cause (the
 caller's unit of work rolls that back) and its lock must not be held through the slow or
 revealing work it rations.
 """
@@ -73,21 +73,17 @@ def hit(session: Session, scope: str, key: str, window: int, *, now: float | Non
     return Count(hits=hits, window_start=started, window=window)
 
 
-def count_attempt(scope: str, key: str, window: int, *, prune_older_than: float | None = None) -> Count:
+def count_attempt(scope: str, key: str, window: int) -> Count:
     """Count one attempt for ``(scope, key)`` (see :func:`hit`) and commit it at once.
 
     Owns its transactions: one short write transaction. The count must stay recorded although
     the request it counts is refused and its unit of work rolls back, and the row lock (on
     SQLite the database's write lock) must be released before the password hash or the
     "already exists" lookup the count rations. Call it before the caller's session has begun
-    to write: a caller holding SQLite's write lock would wait here for itself. The first
-    attempt of a window also drops counters older than ``prune_older_than`` (Unix time).
+    to write: a caller holding SQLite's write lock would wait here for itself.
     """
     with write_session() as session:
-        count = hit(session, scope, key, window)
-        if prune_older_than is not None and count.hits == 1:
-            prune(session, prune_older_than)
-    return count
+        return hit(session, scope, key, window)
 
 
 def reset(session: Session, scope: str, key: str) -> None:
