@@ -17,7 +17,6 @@ and only flushes; a reused refresh token's revocation is kept by :class:`TokenRe
 
 from __future__ import annotations
 
-import math
 import time
 import uuid
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from sqlmodel import Session, delete, select
 from ..db import write_session
 from ..models import AuthThrottle, RefreshFamily, User
 from ..settings import get_settings
-from . import NotAuthenticated, ServiceError, ValidationFailed, throttle
+from . import NotAuthenticated, ValidationFailed, throttle
 
 _passwords = CryptContext(
     schemes=["argon2"],
@@ -302,17 +301,11 @@ def token_is_valid(session: Session, token: str | None) -> bool:
 INVALID_CREDENTIALS = "Invalid credentials"
 
 
-class LoginThrottled(ServiceError):
+class LoginThrottled(throttle.Throttled):
     """Too many failed logins for one email from one client address (HTTP 429)."""
 
-    status = 429
-
     def __init__(self, retry_after: int):
-        minutes = math.ceil(retry_after / 60)
-        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
-        super().__init__(f"Too many failed login attempts. Please try again in {wait}.")
-        self.retry_after = retry_after
-        self.headers = {"Retry-After": str(retry_after)}
+        super().__init__("failed login attempts", retry_after)
 
 
 def _attempt_key(email: str) -> str:

@@ -29,6 +29,7 @@ from ..models import Coupon, CouponKind, User
 from ..settings import get_settings
 from . import Conflict, NotFound, ValidationFailed, audit, pricing
 from .permissions import require_admin
+from .text_match import contains
 
 COUPON_CODE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 INVALID_COUPON = "Invalid coupon code"
@@ -302,8 +303,7 @@ def list_coupons(
     conditions: list[Any] = []
     term = (search or "").strip().upper()[:64]
     if term:
-        escaped = re.sub(r"([\\%_])", r"\\\1", term)
-        conditions.append(func.upper(Coupon.code).like(f"%{escaped}%", escape="\\"))
+        conditions.append(contains(func.upper(Coupon.code), term))
     if status and status.strip():
         conditions.append(_status_clause(status.strip().lower(), pricing.now_utc()))
     count = session.exec(select(func.count()).select_from(Coupon).where(*conditions)).one()

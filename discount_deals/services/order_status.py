@@ -46,6 +46,7 @@ from .order_rules import (
     transition_problem,
 )
 from .permissions import require_admin, require_user
+from .text_match import contains, starts_with
 
 log = logging.getLogger("discount_deals.orders")
 
@@ -376,10 +377,7 @@ def admin_orders(
         conditions.append(Order.attention.is_not(None))
     term = filters.search.strip().lower().lstrip("#")[:100]
     if term:
-        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        conditions.append(
-            or_(Order.id.like(f"{escaped}%", escape="\\"), func.lower(User.email).like(f"%{escaped}%", escape="\\"))
-        )
+        conditions.append(or_(starts_with(Order.id, term), contains(func.lower(User.email), term)))
     base = select(Order, User.email, User.first_name, User.last_name).join(User, User.id == Order.user_id)
     counted = select(func.count()).select_from(Order).join(User, User.id == Order.user_id)
     for condition in conditions:

@@ -29,9 +29,24 @@ from sqlmodel import Session
 
 from ..db import write_session
 from ..models import AuthThrottle
+from . import ServiceError
 
 LOGIN = "login"
 REGISTER = "register"
+
+
+class Throttled(ServiceError):
+    """Too many attempts (HTTP 429, with ``Retry-After``): "Too many {attempts}. Please try
+    again in {n} minutes." """
+
+    status = 429
+
+    def __init__(self, attempts: str, retry_after: int, *, code: str = ""):
+        minutes = math.ceil(retry_after / 60)
+        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
+        super().__init__(f"Too many {attempts}. Please try again in {wait}.", code=code)
+        self.retry_after = retry_after
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 @dataclass(frozen=True)
