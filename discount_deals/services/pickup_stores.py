@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from ..models import Order, PickupStore, User
 from . import Conflict, NotFound, ValidationFailed, audit
-from .catalog.validation import CONTROL_CHARACTERS, has_control_characters
+from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
 from .permissions import require_admin
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {

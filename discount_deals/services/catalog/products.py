@@ -15,7 +15,8 @@ from .. import NotFound, ValidationFailed, audit
 from ..permissions import is_admin, require_admin
 from .categories import find_category
 from .listing import is_visible, visible_clause
-from .validation import MAX_STOCK, clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+from .fields import MAX_STOCK
+from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
 
 # The fields an admin edits, as the audit trail records them.
 AUDITED_FIELDS = (

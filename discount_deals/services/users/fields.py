@@ -16,7 +16,7 @@ from sqlmodel import Session, func, select
 
 from ...models import Gender, Role, User
 from .. import NotFound, ValidationFailed
-from ..catalog.validation import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
+from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
 USERNAME_RE = re.compile(r"^[\w.@+-]+$")
