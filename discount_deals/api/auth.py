@@ -15,7 +15,8 @@ from ..services import auth
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .routing import ApiRouter
 from .schemas import Message, documented
-from .users import UserOut, user_json
+from .user_schemas import UserOut
+from .users import user_json
 
 router = ApiRouter(tags=["auth"])
 
