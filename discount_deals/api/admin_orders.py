@@ -7,9 +7,9 @@ from datetime import date
 
 from fastapi import Request
 
-from ..services import ValidationFailed
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
+from ..services.exports import parse_day
 from ..services.permissions import require_admin
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .orders import order_json
@@ -24,14 +24,7 @@ ADMIN_ORDERS_PAGE_SIZE = 20
 
 
 def _date(request: Request, name: str) -> date | None:
-    raw = request.query_params.get(name, "").strip()
-    if not raw:
-        return None
-    try:
-        return date.fromisoformat(raw)
-    except ValueError:
-        message = "Use a date such as 2026-11-23."
-        raise ValidationFailed(f"Invalid {name}. {message}", fields={name: [message]}) from None
+    return parse_day(request.query_params.get(name), name)
 
 
 def filters_from(request: Request) -> lifecycle.OrderFilters:

@@ -27,7 +27,8 @@ from sqlmodel import Session, select
 
 from ..models import Coupon, CouponKind, User
 from ..settings import get_settings
-from . import Conflict, NotFound, ValidationFailed, audit, pricing
+from . import Conflict, ValidationFailed, audit, pricing
+from .rows import found
 from .permissions import require_admin
 from .text_match import contains
 
@@ -210,10 +211,7 @@ def admin_create_coupon(session: Session, actor: User | None, data: Mapping[str,
 
 def get_coupon(session: Session, actor: User | None, coupon_id: str) -> Coupon:
     require_admin(actor)
-    coupon = session.get(Coupon, coupon_id) if isinstance(coupon_id, str) else None
-    if coupon is None:
-        raise NotFound("Coupon not found.")
-    return coupon
+    return found(session, Coupon, coupon_id, "Coupon not found.")
 
 
 def update_coupon(session: Session, actor: User | None, coupon_id: str, data: Mapping[str, Any]) -> Coupon:

@@ -36,7 +36,7 @@ from ..models import (
     Product,
     User,
 )
-from . import Conflict, NotFound, ValidationFailed, audit, coupons
+from . import Conflict, ValidationFailed, audit, coupons
 from .order_rules import (
     ADMIN_TRANSITIONS,
     CUSTOMER_TRANSITIONS,
@@ -45,6 +45,7 @@ from .order_rules import (
     refund_due_on_cancel,
     transition_problem,
 )
+from .rows import found, owned
 from .permissions import require_admin, require_user
 from .text_match import contains, starts_with
 
@@ -219,9 +220,7 @@ def change_status(
 def admin_change_status(session: Session, actor: User | None, order_id: str, to_status: Any) -> Order:
     """An admin moves an order along (ADMIN_TRANSITIONS)."""
     require_admin(actor)
-    order = session.get(Order, order_id) if isinstance(order_id, str) else None
-    if order is None:
-        raise NotFound("Order not found.")
+    order = found(session, Order, order_id, "Order not found.")
     if not isinstance(to_status, str):
         to_status = ""
     return change_status(session, order, to_status, actor=actor)
@@ -234,9 +233,7 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
     ``not_cancellable``) once it is being prepared, delivered or already cancelled.
     """
     user = require_user(user)
-    order = session.get(Order, order_id) if isinstance(order_id, str) else None
-    if order is None or order.user_id != user.id:
-        raise NotFound("Order not found.")
+    order = owned(session, Order, order_id, user, "Order not found.")
     problem = cancel_problem(order)
     if problem is not None:
         raise Conflict(problem, code="not_cancellable")
@@ -250,9 +247,7 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
 def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
     """An admin records that the customer's money was given back (orders flagged "refund due")."""
     require_admin(actor)
-    order = session.get(Order, order_id) if isinstance(order_id, str) else None
-    if order is None:
-        raise NotFound("Order not found.")
+    order = found(session, Order, order_id, "Order not found.")
     if order.attention != Attention.REFUND_DUE.value:
         raise Conflict("This order has no refund due.", code="no_refund_due")
     previous = order.payment_status

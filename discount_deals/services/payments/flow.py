@@ -18,6 +18,7 @@ from ...models import Order, PaymentStatus, User
 from .. import Conflict, NotFound
 from .. import order_status as lifecycle
 from ..order_rules import owes_payment, payment_problem
+from ..rows import owned
 from ..permissions import require_user
 from .interface import PENDING, ChargeRequest, ProviderUnavailable
 from .providers import get_provider
@@ -72,9 +73,7 @@ def begin_payment(user: User | None, order_id: str, *, site_origin: str) -> tupl
     """
     user = require_user(user)
     with write_session() as session:
-        order = session.get(Order, order_id) if isinstance(order_id, str) else None
-        if order is None or order.user_id != user.id:
-            raise NotFound("Order not found.")
+        order = owned(session, Order, order_id, user, "Order not found.")
         problem = payment_problem(order)
         if problem:
             raise Conflict(problem, code="not_payable")
@@ -100,9 +99,7 @@ def check_payment(user: User | None, order_id: str) -> Order:
     """
     user = require_user(user)
     with session_scope() as session:
-        order = session.get(Order, order_id) if isinstance(order_id, str) else None
-        if order is None or order.user_id != user.id:
-            raise NotFound("Order not found.")
+        order = owned(session, Order, order_id, user, "Order not found.")
         reference = order.payment_reference
         waiting = owes_payment(order)
     if waiting and reference:

@@ -8,8 +8,9 @@ from sqlmodel import Session, col, func, select
 
 from ...models import Address, User
 from .. import ValidationFailed
+from ..rows import owned
 from ..permissions import require_user
-from .fields import ADDRESS_MAX_LENGTHS, MAX_ADDRESSES, Errors, clean_address, invalid, owned_row, require_mapping
+from .fields import ADDRESS_MAX_LENGTHS, MAX_ADDRESSES, Errors, clean_address, invalid, require_mapping
 
 
 def addresses_of(session: Session, user: User) -> list[Address]:
@@ -51,7 +52,7 @@ def list_addresses(session: Session, actor: User | None) -> list[Address]:
 
 def get_address(session: Session, actor: User | None, address_id: str) -> Address:
     """One of the actor's own addresses; anyone else's answers not found."""
-    return owned_row(session, Address, address_id, require_user(actor), "Address not found.")
+    return owned(session, Address, address_id, require_user(actor), "Address not found.")
 
 
 def add_address(session: Session, actor: User | None, data: dict[str, Any]) -> Address:

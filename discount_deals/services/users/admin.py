@@ -7,7 +7,8 @@ from typing import Any
 from sqlmodel import Session, col, func, or_, select
 
 from ...models import Role, User
-from .. import NotFound, ValidationFailed, audit
+from .. import ValidationFailed, audit
+from ..rows import found
 from ..permissions import require_admin
 from ..text_match import contains
 from .fields import ROLES
@@ -18,13 +19,6 @@ def _valid_role(role: Any, field: str = "role") -> str:
         message = "Select a valid role: admin, seller, manager, customer or user."
         raise ValidationFailed(message, fields={field: [message]})
     return role.strip().lower()
-
-
-def _user(session: Session, user_id: Any) -> User:
-    user = session.get(User, user_id) if isinstance(user_id, str) else None
-    if user is None:
-        raise NotFound("User not found.")
-    return user
 
 
 def _last_active_admin(session: Session) -> bool:
@@ -73,7 +67,7 @@ def change_role(session: Session, actor: User | None, user_id: str, role: str) -
     """Admin only: give ``user_id`` one of the roles. The last remaining admin cannot be demoted."""
     require_admin(actor)
     role = _valid_role(role)
-    user = _user(session, user_id)
+    user = found(session, User, user_id, "User not found.")
     if user.role == Role.ADMIN.value and role != Role.ADMIN.value:
         if _last_active_admin(session):
             message = "The last admin cannot be demoted."
@@ -94,7 +88,7 @@ def set_active(session: Session, actor: User | None, user_id: str, active: Any) 
     if not isinstance(active, bool):
         message = "Must be true or false."
         raise ValidationFailed(message, fields={"is_active": [message]})
-    user = _user(session, user_id)
+    user = found(session, User, user_id, "User not found.")
     if user.is_active == active:
         return user
     if not active:

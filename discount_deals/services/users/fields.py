@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from sqlmodel import Session, func, select
 
 from ...models import Gender, Role, User
-from .. import NotFound, ValidationFailed
+from .. import ValidationFailed
 from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
@@ -255,12 +255,3 @@ def clean_address(data: dict[str, Any], names: tuple[str, ...], errors: Errors) 
         else:
             errors["is_default"] = ["Must be true or false."]
     return clean
-
-
-def owned_row(session: Session, model: type, row_id: Any, owner: User, not_found: str):
-    """The ``model`` row with ``row_id`` that belongs to ``owner`` (its ``user_id``); anyone
-    else's, like a missing one, answers :class:`NotFound` with ``not_found``."""
-    row = session.get(model, row_id) if isinstance(row_id, str) else None
-    if row is None or row.user_id != owner.id:
-        raise NotFound(not_found)
-    return row

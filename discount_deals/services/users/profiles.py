@@ -10,8 +10,9 @@ from sqlmodel import Session, select
 from ...models import Profile, User
 from ...settings import get_settings
 from ..images import delete_stored_image, prepare_uploaded_image, save_prepared_image
+from ..rows import owned
 from ..permissions import require_user
-from .fields import Errors, clean_profile_changes, invalid, owned_row
+from .fields import Errors, clean_profile_changes, invalid
 
 
 def profile_of(session: Session, user: User) -> Profile:
@@ -30,7 +31,7 @@ def profile_dict(profile: Profile) -> dict[str, Any]:
 
 def get_profile(session: Session, actor: User | None, profile_id: str) -> Profile:
     """The actor's own profile by id; anyone else's answers not found."""
-    return owned_row(session, Profile, profile_id, require_user(actor), "Profile not found.")
+    return owned(session, Profile, profile_id, require_user(actor), "Profile not found.")
 
 
 def update_profile(
