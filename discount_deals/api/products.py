@@ -22,6 +22,7 @@ from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
 from ..services.catalog.listing import ORDERINGS, PRICE_RANGES, STATUS_FILTERS
+from ..services.form_rules import MUST_BE_BOOLEAN
 from ..services.permissions import is_admin
 from ..settings import get_settings
 from .admission import read_limiter
@@ -58,8 +59,7 @@ def _flag(raw: str, name: str) -> bool:
         return False
     if value in {"1", "true", "yes"}:
         return True
-    message = "Must be true or false."
-    raise ValidationFailed(f"Invalid {name}: {message.lower()}", fields={name: [message]})
+    raise ValidationFailed(f"Invalid {name}: {MUST_BE_BOOLEAN.lower()}", fields={name: [MUST_BE_BOOLEAN]})
 
 
 def _too_large() -> ServiceError:

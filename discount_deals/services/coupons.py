@@ -28,6 +28,7 @@ from sqlmodel import Session, select
 from ..models import Coupon, CouponKind, User
 from ..settings import get_settings
 from . import Conflict, ValidationFailed, audit, pricing
+from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
 from .rows import found
 from .permissions import require_admin
 from .text_match import contains
@@ -182,8 +183,7 @@ def admin_create_coupon(session: Session, actor: User | None, data: Mapping[str,
     min_subtotal?, active?}`` (``expires_at``: a date, valid through that day, or a date and time).
     Every problem is reported per field."""
     actor = require_admin(actor)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     errors: dict[str, list[str]] = {}
     values: dict[str, Any] = {}
 
@@ -200,10 +200,9 @@ def admin_create_coupon(session: Session, actor: User | None, data: Mapping[str,
     take("min_subtotal", lambda: clean_min_subtotal(data.get("min_subtotal")))
     active = data.get("active", True)
     if not isinstance(active, bool):
-        errors["active"] = ["Must be true or false."]
+        errors["active"] = [MUST_BE_BOOLEAN]
     if errors:
-        summary = "; ".join(f"{field}: {messages[0]}" for field, messages in errors.items())
-        raise ValidationFailed(f"Invalid coupon. {summary}", fields=errors)
+        raise refused(errors, "coupon")
     kind, value = values.pop("value")
     coupon = Coupon(kind=kind, value=value, active=active, **values)
     return _insert(session, actor, coupon, audit.SHOP)
@@ -219,8 +218,7 @@ def update_coupon(session: Session, actor: User | None, coupon_id: str, data: Ma
     fields stay; code, kind and value are fixed once orders may carry them). Switching a coupon
     off or on alone is recorded as ``coupon.deactivate`` / ``coupon.activate``."""
     coupon = get_coupon(session, actor, coupon_id)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     fixed = [field for field in ("code", "kind", "value") if field in data]
     if fixed:
         raise ValidationFailed(
@@ -236,14 +234,9 @@ def update_coupon(session: Session, actor: User | None, coupon_id: str, data: Ma
                 values[field] = clean(data[field])
             except ValidationFailed as exc:
                 errors.update(exc.fields)
-    if "active" in data:
-        if isinstance(data["active"], bool):
-            values["active"] = data["active"]
-        else:
-            errors["active"] = ["Must be true or false."]
+    take_flag(data, "active", values, errors)
     if errors:
-        summary = "; ".join(f"{field}: {messages[0]}" for field, messages in errors.items())
-        raise ValidationFailed(f"Invalid coupon. {summary}", fields=errors)
+        raise refused(errors, "coupon")
     before = audit.snapshot(coupon, AUDITED_FIELDS)
     for field, value in values.items():
         setattr(coupon, field, value)

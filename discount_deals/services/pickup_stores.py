@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from ..models import Order, PickupStore, User
 from . import Conflict, NotFound, ValidationFailed, audit
 from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
+from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
@@ -60,8 +61,7 @@ def snapshot(store: PickupStore) -> dict[str, str]:
 
 
 def _clean(data: Any, *, partial: bool) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     clean: dict[str, Any] = {}
     errors: dict[str, list[str]] = {}
     for name, (limit, required) in STORE_FIELDS.items():
@@ -85,14 +85,9 @@ def _clean(data: Any, *, partial: bool) -> dict[str, Any]:
             errors[name] = [f"At most {limit} characters."]
         else:
             clean[name] = value
-    if "is_active" in data:
-        if isinstance(data["is_active"], bool):
-            clean["is_active"] = data["is_active"]
-        else:
-            errors["is_active"] = ["Must be true or false."]
+    take_flag(data, "is_active", clean, errors)
     if errors:
-        summary = "; ".join(f"{name}: {messages[0]}" for name, messages in errors.items())
-        raise ValidationFailed(f"Invalid input. {summary}", fields=errors)
+        raise refused(errors)
     return clean
 
 

@@ -12,6 +12,7 @@ from ...models import Category, Product, User
 from ...models.base import new_id
 from .. import Conflict, ValidationFailed, audit
 from ..rows import found, save_unique
+from ..form_rules import require_object
 from ..permissions import require_admin
 from .validation import clean_category, validation_detail
 
@@ -70,8 +71,7 @@ def create_category(session: Session, actor: User | None, data: Mapping[str, Any
     """Create a category (admins only) from ``name``, optional ``slug`` (derived from the name
     when blank), ``description`` and ``parent`` (id, slug or name)."""
     require_admin(actor)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     values, errors = clean_category(data, resolve_parent=lambda value: find_category(session, value))
     if errors:
         raise ValidationFailed(validation_detail(errors, "category"), fields=errors)
@@ -110,8 +110,7 @@ def update_category(session: Session, actor: User | None, category_id: str, data
     A blank slug is derived from the name; a category cannot become its own ancestor."""
     require_admin(actor)
     category = _get(session, category_id)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     merged = {
         "name": data.get("name", category.name),
         "slug": data.get("slug", category.slug),

@@ -12,6 +12,7 @@ from sqlmodel import Session, select
 from ...models import Category, Product, User
 from .. import NotFound, ValidationFailed, audit
 from ..rows import found, save_unique
+from ..form_rules import require_object
 from ..permissions import is_admin, require_admin
 from .categories import find_category
 from .listing import is_visible, visible_clause
@@ -71,8 +72,7 @@ def product_name_taken(session: Session, name: str, *, exclude_id: str | None = 
 def _validate_for_write(
     session: Session, data: Mapping[str, Any], *, current: Product | None, partial: bool
 ) -> dict[str, Any]:
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     values, errors = clean_product(
         data,
         resolve_category=lambda value: find_category(session, value),

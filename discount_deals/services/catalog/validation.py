@@ -17,6 +17,7 @@ from typing import Any
 from ...models import Category, Product, ProductStatus
 from ...settings import get_settings
 from ..pricing import price_at
+from ..form_rules import field_summary
 from .fields import CategoryFields, ProductFields, as_utc, validate_fields
 
 REQUIRED = "This field is required."
@@ -254,8 +255,7 @@ def validation_detail(errors: Mapping[str, list[str]], what: str = "product") ->
     missing = [field for field, messages in errors.items() if REQUIRED in messages]
     if missing:
         return f"Please fill in all required fields: {', '.join(missing)}."
-    summary = "; ".join(f"{field}: {messages[0]}" for field, messages in errors.items())
-    return f"Invalid {what}. {summary}"
+    return f"Invalid {what}. {field_summary(errors)}"
 
 
 def missing_products_message(ids: set[str]) -> str:

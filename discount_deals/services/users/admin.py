@@ -8,6 +8,7 @@ from sqlmodel import Session, col, func, or_, select
 
 from ...models import Role, User
 from .. import ValidationFailed, audit
+from ..form_rules import MUST_BE_BOOLEAN
 from ..rows import found
 from ..permissions import require_admin
 from ..text_match import contains
@@ -86,8 +87,7 @@ def set_active(session: Session, actor: User | None, user_id: str, active: Any) 
     or reactivate it. Admins cannot deactivate themselves, and the last active admin stays."""
     actor = require_admin(actor)
     if not isinstance(active, bool):
-        message = "Must be true or false."
-        raise ValidationFailed(message, fields={"is_active": [message]})
+        raise ValidationFailed(MUST_BE_BOOLEAN, fields={"is_active": [MUST_BE_BOOLEAN]})
     user = found(session, User, user_id, "User not found.")
     if user.is_active == active:
         return user

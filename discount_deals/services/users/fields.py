@@ -16,6 +16,7 @@ from sqlmodel import Session, func, select
 
 from ...models import Gender, Role, User
 from .. import ValidationFailed
+from ..form_rules import require_object, take_flag
 from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
@@ -196,9 +197,7 @@ def clean_account(
 
 
 def require_mapping(data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
-    return data
+    return dict(require_object(data))
 
 
 
@@ -249,9 +248,5 @@ def clean_address(data: dict[str, Any], names: tuple[str, ...], errors: Errors) 
             errors[name] = [too_long(ADDRESS_MAX_LENGTHS[name])]
         else:
             clean[name] = text
-    if "is_default" in data and data["is_default"] is not None:
-        if isinstance(data["is_default"], bool):
-            clean["is_default"] = data["is_default"]
-        else:
-            errors["is_default"] = ["Must be true or false."]
+    take_flag(data, "is_default", clean, errors, none_is_absent=True)
     return clean
