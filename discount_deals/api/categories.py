@@ -23,7 +23,7 @@ from .products import (
 from .openapi import documents, paginated
 from .response_models import BulkResultOut, CategoryOut, CategoryPage
 from .routing import ApiRouter
-from .schemas import Message
+from .schemas import admin_errors, answer
 
 router = ApiRouter(tags=["categories"])
 
@@ -57,12 +57,7 @@ def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSe
     return category_json(catalog.create_category(session, user, payload))
 
 
-WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": Message, "description": "Invalid input"},
-    401: {"model": Message, "description": "Missing, expired or invalid access token"},
-    403: {"model": Message, "description": "Not an admin"},
-    404: {"model": Message, "description": "No such category"},
-}
+WRITE_ERRORS = {**admin_errors("Invalid input"), 404: answer("No such category")}
 
 
 @router.patch("/category/{category_id:category_id}/", responses=WRITE_ERRORS)
@@ -83,7 +78,7 @@ def replace_category(
 @router.delete(
     "/category/{category_id:category_id}/",
     status_code=204,
-    responses={**WRITE_ERRORS, 409: {"model": Message, "description": "Products are still in the category"}},
+    responses={**WRITE_ERRORS, 409: answer("Products are still in the category")},
 )
 def delete_category(category_id: str, session: WriteSessionDep, user: AdminUser):
     """Admin: delete a category that holds no products; 204."""

@@ -32,7 +32,7 @@ from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
 from .response_models import BulkResultOut
 from .routing import ApiRouter
-from .schemas import Message, ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
+from .schemas import ProductDataOut, ProductListOut, ProductPageOut, admin_errors, answer, product_json, product_out
 
 router = ApiRouter(tags=["products"])
 
@@ -323,10 +323,8 @@ class RestockIn(BaseModel):
 @router.post(
     "/products/{product_id:product_id}/restock/",
     responses={
-        400: {"model": Message, "description": "Invalid quantity"},
-        401: {"model": Message, "description": "Missing, expired or invalid access token"},
-        403: {"model": Message, "description": "Not an admin"},
-        404: {"model": Message, "description": "No such product"},
+        **admin_errors("Invalid quantity"),
+        404: answer("No such product"),
     },
     response_model=ProductDataOut,
 )

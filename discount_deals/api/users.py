@@ -28,7 +28,7 @@ from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep, client_ad
 from .pagination import Page, build_page, page_request
 from .openapi import declares, paginated
 from .routing import ApiRouter
-from .schemas import Message, absolute_url
+from .schemas import NOT_ADMIN, SIGNED_OUT, absolute_url, answer
 from .user_schemas import (
     AddressCreateIn,
     AddressIn,
@@ -48,11 +48,11 @@ router = ApiRouter(tags=["users"])
 LIST_PAGE_SIZE = 100
 
 AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": Message, "description": "Invalid input (with a field map)"},
-    401: {"model": Message, "description": "Missing, expired or invalid access token"},
+    400: answer("Invalid input (with a field map)"),
+    **SIGNED_OUT,
 }
-OWNER_ERRORS = {**AUTH_ERRORS, 404: {"model": Message, "description": "Not found, or not yours"}}
-ADMIN_ERRORS = {**AUTH_ERRORS, 403: {"model": Message, "description": "Not an admin"}}
+OWNER_ERRORS = {**AUTH_ERRORS, 404: answer("Not found, or not yours")}
+ADMIN_ERRORS = {**AUTH_ERRORS, **NOT_ADMIN}
 
 
 # --- serializers ---------------------------------------------------------------------------------
