@@ -9,6 +9,7 @@ from sqlmodel import Session
 
 from ..models import Category
 from ..services import bulk_import, catalog, idempotency
+from ..services.rows import values_of
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .bodies import body_limit, upload_body_limit
@@ -32,13 +33,7 @@ CATEGORY_PAGE_SIZE = 1000
 
 
 def category_json(category: Category) -> dict[str, Any]:
-    return {
-        "id": category.id,
-        "name": category.name,
-        "slug": category.slug,
-        "description": category.description,
-        "parent": category.parent_id,
-    }
+    return {**values_of(category, ("id", "name", "slug", "description")), "parent": category.parent_id}
 
 
 @router.get("/category/", **documents(CategoryPage))

@@ -22,6 +22,7 @@ from starlette.datastructures import UploadFile
 from ..models import User
 from ..services import ValidationFailed
 from ..services import users as accounts
+from ..services.rows import values_of
 from ..settings import get_settings
 from .bodies import body_limit, upload_body_limit
 from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep, client_address
@@ -70,16 +71,8 @@ def user_json(request: Request, session: Session, user: User) -> dict[str, Any]:
 
 
 def _admin_user_json(user: User) -> dict[str, Any]:
-    return AdminUserOut(
-        id=user.id,
-        email=user.email,
-        username=user.username,
-        first_name=user.first_name,
-        last_name=user.last_name,
-        role=user.role,
-        is_active=user.is_active,
-        date_joined=user.created_at,
-    ).model_dump(mode="json")
+    shown = values_of(user, ("id", "email", "username", "first_name", "last_name", "role", "is_active"))
+    return AdminUserOut(**shown, date_joined=user.created_at).model_dump(mode="json")
 
 
 # --- registration and own account ----------------------------------------------------------------

@@ -16,6 +16,7 @@ from . import Conflict, NotFound, ValidationFailed, audit
 from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
 from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
+from .rows import values_of
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
     # name: (max length, required)
@@ -49,15 +50,7 @@ def get_store(session: Session, store_id: Any, *, active_only: bool = True) -> P
 
 def snapshot(store: PickupStore) -> dict[str, str]:
     """What an order keeps of its pickup store."""
-    return {
-        "id": store.id,
-        "name": store.name,
-        "retailer": store.retailer,
-        "address": store.address,
-        "city": store.city,
-        "phone": store.phone,
-        "opening_hours": store.opening_hours,
-    }
+    return values_of(store, ("id", *STORE_FIELDS))
 
 
 def _clean(data: Any, *, partial: bool) -> dict[str, Any]:

@@ -10,6 +10,7 @@ by a savepoint inside the caller's transaction (the rest of it stands).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +37,11 @@ def owned(session: Session, model: type[Row], row_id: Any, owner: User, not_foun
     if row.user_id != owner.id:
         raise NotFound(not_found)
     return row
+
+
+def values_of(row: Any, names: Iterable[str]) -> dict[str, Any]:
+    """``{name: row.<name>}`` for each of ``names``, in that order (a row as plain data)."""
+    return {name: getattr(row, name) for name in names}
 
 
 def save_unique(session: Session, row: Row, field: str, taken: str) -> Row:

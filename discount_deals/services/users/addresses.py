@@ -8,7 +8,7 @@ from sqlmodel import Session, col, func, select
 
 from ...models import Address, User
 from .. import ValidationFailed
-from ..rows import owned
+from ..rows import owned, values_of
 from ..permissions import require_user
 from .fields import ADDRESS_MAX_LENGTHS, MAX_ADDRESSES, Errors, clean_address, invalid, require_mapping
 
@@ -25,16 +25,7 @@ def addresses_of(session: Session, user: User) -> list[Address]:
 
 
 def address_dict(address: Address) -> dict[str, Any]:
-    return {
-        "id": address.id,
-        "line1": address.line1,
-        "line2": address.line2,
-        "city": address.city,
-        "state": address.state,
-        "postal_code": address.postal_code,
-        "country": address.country,
-        "is_default": address.is_default,
-    }
+    return values_of(address, ("id", *ADDRESS_MAX_LENGTHS, "is_default"))
 
 
 def _clear_default(session: Session, user_id: str) -> None:
