@@ -25,9 +25,13 @@ from .cart import parse_quantity
 from .catalog import is_visible
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, default_address, order_totals, resolve_choice
 from .payments import open_payment, payment_deadline
+from .rows import values_of
 from .users import address_dict
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
+# What an order and its lines keep of the prices at the moment it was placed (services.pricing).
+ORDER_TOTALS = ("item_count", "subtotal", "savings", "discount", "shipping", "tax", "total")
+LINE_PRICES = ("unit_price", "original_price", "quantity", "line_total")
 
 PricedProducts = list[tuple[Product, pricing.PricedLine]]
 
@@ -215,13 +219,7 @@ def _new_order(
     return Order(
         user_id=user.id,
         status=OrderStatus.PENDING.value,
-        item_count=totals.item_count,
-        subtotal=totals.subtotal,
-        savings=totals.savings,
-        discount=totals.discount,
-        shipping=totals.shipping,
-        tax=totals.tax,
-        total=totals.total,
+        **values_of(totals, ORDER_TOTALS),
         coupon_code=coupon.code if coupon else None,
         address=_address_snapshot(choice.address) if choice.address is not None else None,
         idempotency_key=key,
@@ -244,12 +242,6 @@ def _address_snapshot(address: Address) -> dict[str, str]:
 
 def _order_item(order: Order, product: Product, line: pricing.PricedLine) -> OrderItem:
     return OrderItem(
-        order_id=order.id,
-        product_id=product.id,
-        name=product.name,
-        image_url=product.image_url,
-        unit_price=line.unit_price,
-        original_price=line.original_price,
-        quantity=line.quantity,
-        line_total=line.line_total,
+        order_id=order.id, product_id=product.id, name=product.name, image_url=product.image_url,
+        **values_of(line, LINE_PRICES),
     )
