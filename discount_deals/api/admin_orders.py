@@ -10,8 +10,7 @@ from fastapi import Request
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..services.exports import parse_day
-from ..services.permissions import require_admin
-from .deps import CurrentUser, SessionDep, WriteSessionDep
+from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
 from .orders import order_json
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
@@ -43,8 +42,7 @@ def filters_from(request: Request) -> lifecycle.OrderFilters:
 @router.get("/admin/orders/", **documents(OrderPage))
 @paginated
 @declares(403)
-def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dict:
-    require_admin(user)
+def list_orders(request: Request, session: SessionDep, user: AdminUser) -> dict:
     page = page_request(request, default_size=ADMIN_ORDERS_PAGE_SIZE)
     rows, count = lifecycle.admin_orders(session, user, filters_from(request), offset=page.offset,
                                          limit=page.page_size)
@@ -59,8 +57,7 @@ def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dic
 
 @router.get("/admin/orders/{order_id}/", **documents(OrderOut))
 @declares(403)
-def get_order(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
-    require_admin(user)
+def get_order(order_id: str, request: Request, session: SessionDep, user: AdminUser) -> dict:
     order = order_service.get_order(session, user, order_id)
     history = lifecycle.timeline(session, order)
     return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)

@@ -83,10 +83,11 @@ def is_visible(product: Product) -> bool:
     return product.status == ProductStatus.ACTIVE.value and bool(product.is_available)
 
 
-def visible_clause():
-    """SQL form of :func:`is_visible`, spelled with literals as the partial indexes' WHERE is,
-    so that the planner may use them (a bound parameter would not prove the index applies)."""
-    return (Product.status == literal_column("'active'")) & (Product.is_available == true())
+def visible_clause(products: Any = Product):
+    """SQL form of :func:`is_visible` (for ``products``, the table or an alias of it), spelled
+    with literals as the partial indexes' WHERE is, so that the planner may use them (a bound
+    parameter would not prove the index applies)."""
+    return (products.status == literal_column("'active'")) & (products.is_available == true())
 
 
 @dataclass(frozen=True)
@@ -381,9 +382,7 @@ def list_brands(session: Session) -> list[str]:
     holder = aliased(Product)
     has_visible = (
         select(holder.id)
-        .where(
-            holder.brand == spellings.c.brand, holder.status == ProductStatus.ACTIVE.value, holder.is_available == True
-        )
+        .where(holder.brand == spellings.c.brand, visible_clause(holder))
         .exists()
     )
     by_key: dict[str, str] = {}
