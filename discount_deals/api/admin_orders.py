@@ -11,7 +11,7 @@ from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..services.exports import parse_day
 from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
-from .orders import order_json
+from .orders import one_order_json, order_json
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
 from .response_models import OrderOut, OrderPage
@@ -59,8 +59,7 @@ def list_orders(request: Request, session: SessionDep, user: AdminUser) -> dict:
 @declares(403)
 def get_order(order_id: str, request: Request, session: SessionDep, user: AdminUser) -> dict:
     order = order_service.get_order(session, user, order_id)
-    history = lifecycle.timeline(session, order)
-    return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)
+    return one_order_json(request, session, order, admin=True)
 
 
 @router.post("/admin/orders/{order_id}/refunded/", **documents(OrderOut))
@@ -68,5 +67,4 @@ def get_order(order_id: str, request: Request, session: SessionDep, user: AdminU
 def mark_refunded(order_id: str, request: Request, session: WriteSessionDep, user: CurrentUser) -> dict:
     """Record that a customer owed a refund (order flagged "refund_due") was refunded."""
     order = lifecycle.mark_refunded(session, user, order_id)
-    history = lifecycle.timeline(session, order)
-    return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)
+    return one_order_json(request, session, order, admin=True)
