@@ -29,8 +29,8 @@ from ..models import Coupon, CouponKind, User
 from ..settings import get_settings
 from . import Conflict, ValidationFailed, audit, pricing
 from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
-from .rows import found
 from .permissions import require_admin
+from .rows import found
 from .text_match import contains
 
 COUPON_CODE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -45,8 +45,8 @@ from .order_rules import (
     refund_due_on_cancel,
     transition_problem,
 )
-from .rows import found, owned
 from .permissions import require_admin, require_user
+from .rows import found, owned
 from .text_match import contains, starts_with
 
 log = logging.getLogger("discount_deals.orders")

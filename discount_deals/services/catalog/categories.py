@@ -11,9 +11,9 @@ from sqlmodel import Session, func, or_, select
 from ...models import Category, Product, User
 from ...models.base import new_id
 from .. import Conflict, ValidationFailed, audit
-from ..rows import found, save_unique
 from ..form_rules import require_object
 from ..permissions import require_admin
+from ..rows import found, save_unique
 from .validation import clean_category, validation_detail
 
 

@@ -11,12 +11,12 @@ from sqlmodel import Session, select
 
 from ...models import Category, Product, User
 from .. import NotFound, ValidationFailed, audit
-from ..rows import found, save_unique
 from ..form_rules import require_object
 from ..permissions import is_admin, require_admin
+from ..rows import found, save_unique
 from .categories import find_category
-from .listing import is_visible, visible_clause
 from .fields import MAX_STOCK
+from .listing import is_visible, visible_clause
 from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
 
 # The fields an admin edits, as the audit trail records them.

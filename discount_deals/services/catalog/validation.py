@@ -16,8 +16,8 @@ from typing import Any
 
 from ...models import Category, Product, ProductStatus
 from ...settings import get_settings
-from ..pricing import price_at
 from ..form_rules import field_summary
+from ..pricing import price_at
 from .fields import CategoryFields, ProductFields, as_utc, validate_fields
 
 REQUIRED = "This field is required."

@@ -18,8 +18,8 @@ from ...models import Order, PaymentStatus, User
 from .. import Conflict, NotFound
 from .. import order_status as lifecycle
 from ..order_rules import owes_payment, payment_problem
-from ..rows import owned
 from ..permissions import require_user
+from ..rows import owned
 from .interface import PENDING, ChargeRequest, ProviderUnavailable
 from .providers import get_provider
 from .records import find_payment, open_payment, payment_deadline, return_url

@@ -8,8 +8,8 @@ from sqlmodel import Session, col, func, select
 
 from ...models import Address, User
 from .. import ValidationFailed
-from ..rows import owned, values_of
 from ..permissions import require_user
+from ..rows import owned, values_of
 from .fields import ADDRESS_MAX_LENGTHS, MAX_ADDRESSES, Errors, clean_address, invalid, require_mapping
 
 

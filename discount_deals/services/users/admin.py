@@ -9,8 +9,8 @@ from sqlmodel import Session, col, func, or_, select
 from ...models import Role, User
 from .. import ValidationFailed, audit
 from ..form_rules import MUST_BE_BOOLEAN
-from ..rows import found
 from ..permissions import require_admin
+from ..rows import found
 from ..text_match import contains
 from .fields import ROLES
 

@@ -10,8 +10,8 @@ from sqlmodel import Session, select
 from ...models import Profile, User
 from ...settings import get_settings
 from ..images import delete_stored_image, prepare_uploaded_image, save_prepared_image
-from ..rows import owned
 from ..permissions import require_user
+from ..rows import owned
 from .fields import Errors, clean_profile_changes, invalid
 
 
