@@ -98,15 +98,30 @@ def dispose_engines() -> None:
 
 
 @contextmanager
-def session_scope() -> Iterator[Session]:
-    """A session that commits when the block succeeds and rolls back when it raises."""
-    with Session(get_engine(), expire_on_commit=False) as session:
+def _unit_of_work(engine: Engine) -> Iterator[Session]:
+    with Session(engine, expire_on_commit=False) as session:
         try:
             yield session
             session.commit()
-        except BaseException:
-            session.rollback()
+        except BaseException as exc:
+            # A refusal that is itself a record (ServiceError.keeps_writes) keeps what was flushed.
+            if getattr(exc, "keeps_writes", False):
+                session.commit()
+            else:
+                session.rollback()
             raise
+
+
+@contextmanager
+def session_scope() -> Iterator[Session]:
+    """A unit of work: a session that commits when the block succeeds and rolls back when it
+    raises (except for a refusal whose ``keeps_writes`` is set: that one commits, then raises).
+
+    The faces (API dependencies, Reflex states, the command line) hold these; services take
+    the session and never commit it (see :mod:`discount_deals.services`).
+    """
+    with _unit_of_work(get_engine()) as session:
+        yield session
 
 
 @contextmanager
@@ -115,10 +130,5 @@ def write_session() -> Iterator[Session]:
     engine = get_engine()
     if engine.dialect.name == "sqlite":
         engine = engine.execution_options(sqlite_begin="IMMEDIATE")
-    with Session(engine, expire_on_commit=False) as session:
-        try:
-            yield session
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
+    with _unit_of_work(engine) as session:
+        yield session

@@ -17,16 +17,12 @@ from ..services import ValidationFailed, audit
 from .deps import AdminUser, SessionDep
 from .pagination import Page, build_page, page_request
 from .routing import ApiRouter
-from .schemas import Message
+from .schemas import PAST_THE_END, admin_errors, answer
 
 router = ApiRouter(tags=["admin"])
 
 AUDIT_PAGE_SIZE = 50
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": Message, "description": "Invalid filter"},
-    401: {"model": Message, "description": "Missing, expired or invalid access token"},
-    403: {"model": Message, "description": "Not an admin"},
-}
+ERRORS = admin_errors("Invalid filter")
 
 
 class AuditEventOut(BaseModel):
@@ -86,7 +82,7 @@ def filters_from(actor: str, action: str, target_type: str, target_id: str, date
 
 
 @router.get("/admin/audit/", response_model=Page[AuditEventOut],
-            responses={**ERRORS, 404: {"model": Message, "description": "A page past the end"}})
+            responses={**ERRORS, **PAST_THE_END})
 def list_events(
     request: Request,
     session: SessionDep,
@@ -108,7 +104,7 @@ def list_events(
 @router.get(
     "/admin/audit/{event_id}/",
     response_model=AuditEventOut,
-    responses={**ERRORS, 404: {"model": Message, "description": "No such event"}},
+    responses={**ERRORS, 404: answer("No such event")},
 )
 def get_event(event_id: str, session: SessionDep, user: AdminUser):
     return event_json(audit.get_event(session, user, event_id))

@@ -14,12 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..services import auth
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .routing import ApiRouter
-from .schemas import Message, documented
-from .users import UserOut, user_json
+from .schemas import SIGNED_OUT, Message, answer, documented
+from .user_schemas import UserOut
+from .users import user_json
 
 router = ApiRouter(tags=["auth"])
 
 INVALID_TOKEN = "Token is invalid or expired"
+# What the endpoints that take a refresh token in their body answer besides success.
+TOKEN_ERRORS = {400: answer(), 401: answer(INVALID_TOKEN)}
 
 
 class LoginIn(BaseModel):
@@ -65,9 +68,9 @@ class VerifyOut(BaseModel):
     "/auth/token/",
     response_model=TokenPairOut,
     responses={
-        400: {"model": Message, "description": "Email or password missing"},
-        401: {"model": Message, "description": "Invalid credentials"},
-        429: {"model": Message, "description": "Too many failed attempts; see the Retry-After header"},
+        400: answer("Email or password missing"),
+        401: answer("Invalid credentials"),
+        429: answer("Too many failed attempts; see the Retry-After header"),
     },
     summary="Log in with email and password",
 )
@@ -79,7 +82,7 @@ def obtain_token(body: LoginIn, request: Request, session: SessionDep):
 @router.post(
     "/auth/token/refresh/",
     response_model=AccessOut,
-    responses={400: {"model": Message}, 401: {"model": Message, "description": INVALID_TOKEN}},
+    responses=TOKEN_ERRORS,
     summary="A new access token, and the next refresh token, for a refresh token",
 )
 def refresh_token(body: RefreshIn, session: WriteSessionDep):
@@ -90,7 +93,7 @@ def refresh_token(body: RefreshIn, session: WriteSessionDep):
 @router.post(
     "/auth/token/verify/",
     response_model=VerifyOut,
-    responses={400: {"model": Message}, 401: {"model": VerifyOut, "description": INVALID_TOKEN}},
+    responses={400: answer(), 401: answer(INVALID_TOKEN, VerifyOut)},
     summary="Whether a token is valid",
 )
 def verify_token(body: VerifyIn, session: SessionDep):
@@ -102,7 +105,7 @@ def verify_token(body: VerifyIn, session: SessionDep):
 @router.post(
     "/auth/logout/",
     response_model=Message,
-    responses={400: {"model": Message}, 401: {"model": Message, "description": INVALID_TOKEN}},
+    responses=TOKEN_ERRORS,
     summary="Revoke a refresh token",
 )
 def logout(body: RefreshIn, session: WriteSessionDep):
@@ -113,7 +116,7 @@ def logout(body: RefreshIn, session: WriteSessionDep):
 @router.post(
     "/auth/logout-all/",
     response_model=Message,
-    responses={401: {"model": Message, "description": "Missing, expired or invalid access token"}},
+    responses=SIGNED_OUT,
     summary="Log out everywhere: every access and refresh token of the caller stops working",
 )
 def logout_everywhere(session: WriteSessionDep, user: CurrentUser):

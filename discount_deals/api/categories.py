@@ -9,6 +9,7 @@ from sqlmodel import Session
 
 from ..models import Category
 from ..services import bulk_import, catalog, idempotency
+from ..services.rows import values_of
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .bodies import body_limit, upload_body_limit
@@ -23,7 +24,7 @@ from .products import (
 from .openapi import documents, paginated
 from .response_models import BulkResultOut, CategoryOut, CategoryPage
 from .routing import ApiRouter
-from .schemas import Message
+from .schemas import admin_errors, answer
 
 router = ApiRouter(tags=["categories"])
 
@@ -32,13 +33,7 @@ CATEGORY_PAGE_SIZE = 1000
 
 
 def category_json(category: Category) -> dict[str, Any]:
-    return {
-        "id": category.id,
-        "name": category.name,
-        "slug": category.slug,
-        "description": category.description,
-        "parent": category.parent_id,
-    }
+    return {**values_of(category, ("id", "name", "slug", "description")), "parent": category.parent_id}
 
 
 @router.get("/category/", **documents(CategoryPage))
@@ -57,12 +52,7 @@ def create_category(payload: Annotated[dict[str, Any], Body()], session: WriteSe
     return category_json(catalog.create_category(session, user, payload))
 
 
-WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": Message, "description": "Invalid input"},
-    401: {"model": Message, "description": "Missing, expired or invalid access token"},
-    403: {"model": Message, "description": "Not an admin"},
-    404: {"model": Message, "description": "No such category"},
-}
+WRITE_ERRORS = {**admin_errors("Invalid input"), 404: answer("No such category")}
 
 
 @router.patch("/category/{category_id:category_id}/", responses=WRITE_ERRORS)
@@ -83,7 +73,7 @@ def replace_category(
 @router.delete(
     "/category/{category_id:category_id}/",
     status_code=204,
-    responses={**WRITE_ERRORS, 409: {"model": Message, "description": "Products are still in the category"}},
+    responses={**WRITE_ERRORS, 409: answer("Products are still in the category")},
 )
 def delete_category(category_id: str, session: WriteSessionDep, user: AdminUser):
     """Admin: delete a category that holds no products; 204."""

@@ -20,15 +20,8 @@ router = ApiRouter(tags=["checkout"])
 
 
 def store_json(store: PickupStore, *, admin: bool = False) -> dict:
-    data = {
-        "id": store.id,
-        "name": store.name,
-        "retailer": store.retailer,
-        "address": store.address,
-        "city": store.city,
-        "phone": store.phone,
-        "opening_hours": store.opening_hours,
-    }
+    """A store as the shop shows it (what an order keeps of it), with ``is_active`` for admins."""
+    data = store_service.snapshot(store)
     if admin:
         data["is_active"] = store.is_active
     return data

@@ -15,17 +15,13 @@ from ..services.pricing import money_str
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import Page, build_page, page_request
 from .routing import ApiRouter
-from .schemas import Message
+from .schemas import PAST_THE_END, admin_errors, answer
 
 router = ApiRouter(tags=["admin"])
 
 COUPON_PAGE_SIZE = 50
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": Message, "description": "Invalid input (with a field map)"},
-    401: {"model": Message, "description": "Missing, expired or invalid access token"},
-    403: {"model": Message, "description": "Not an admin"},
-}
-NOT_FOUND = {404: {"model": Message, "description": "No such coupon"}}
+ERRORS = admin_errors("Invalid input (with a field map)")
+NOT_FOUND = {404: answer("No such coupon")}
 
 
 class CouponOut(BaseModel):
@@ -67,7 +63,7 @@ CouponChanges = Annotated[dict[str, Any], Body(description="{active?, expires_at
 
 
 @router.get("/admin/coupons/", response_model=Page[CouponOut],
-            responses={**ERRORS, 404: {"model": Message, "description": "A page past the end"}})
+            responses={**ERRORS, **PAST_THE_END})
 def list_coupons(
     request: Request,
     session: SessionDep,

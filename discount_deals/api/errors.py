@@ -16,6 +16,7 @@ from starlette._utils import get_route_path
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..services import ServiceError
+from ..services.form_rules import NOT_AN_OBJECT, field_summary
 
 log = logging.getLogger("discount_deals.api")
 
@@ -55,9 +56,8 @@ def _validation_handler(_request: Request, exc: RequestValidationError) -> JSONR
             return error_response(400, "Invalid JSON body.")
         fields.setdefault(_field_name(tuple(error.get("loc", ()))), []).append(_message(error))
     if set(fields) == {"non_field_errors"}:
-        return error_response(400, "Invalid request body: a JSON object is expected.", fields)
-    summary = "; ".join(f"{name}: {messages[0]}" for name, messages in fields.items())
-    return error_response(400, f"Invalid input. {summary}", fields)
+        return error_response(400, NOT_AN_OBJECT, fields)
+    return error_response(400, f"Invalid input. {field_summary(fields)}", fields)
 
 
 def _service_handler(_request: Request, exc: ServiceError) -> JSONResponse:

@@ -21,15 +21,15 @@ from ..services.bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from ..services.permissions import require_admin
 from .deps import _Unauthorized, current_user
 from .routing import ApiRouter
-from .schemas import Message
+from .schemas import NOT_ADMIN, answer
 
 router = ApiRouter(tags=["admin"])
 
 CSV_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "The CSV file, streamed"},
-    400: {"model": Message, "description": "Invalid date"},
-    401: {"model": Message, "description": "Missing, expired or invalid access or download token"},
-    403: {"model": Message, "description": "Not an admin"},
+    400: answer("Invalid date"),
+    401: answer("Missing, expired or invalid access or download token"),
+    **NOT_ADMIN,
 }
 
 

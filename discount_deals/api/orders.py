@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import Body, Header, Request
 from pydantic import BaseModel, Field
+from sqlmodel import Session
 
 from ..db import session_scope
 from ..models import Order
@@ -168,11 +169,16 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
     return data
 
 
+def one_order_json(request: Request, session: Session, order: Order, *, admin: bool = False) -> dict:
+    """One order's answer: its lines and its timeline (``admin``: with the back office's fields)."""
+    history = lifecycle.timeline(session, order)
+    return order_json(request, order, order_service.order_items(session, order), history=history, admin=admin)
+
+
 def _placed_json(request: Request, order: Order) -> dict:
     # A fresh session: the order was committed by the service's own transaction.
     with session_scope() as session:
-        history = lifecycle.timeline(session, order)
-        return order_json(request, order, order_service.order_items(session, order), history=history)
+        return one_order_json(request, session, order)
 
 
 def site_origin(request: Request) -> str:
@@ -221,8 +227,7 @@ def list_orders(request: Request, session: SessionDep, user: CurrentUser) -> dic
 @router.get("/orders/{order_id:order_id}/", **documents(OrderOut))
 def get_order(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
     order = order_service.get_order(session, user, order_id)
-    history = lifecycle.timeline(session, order)
-    return order_json(request, order, order_service.order_items(session, order), history=history)
+    return one_order_json(request, session, order)
 
 
 @router.patch("/orders/{order_id:order_id}/", **documents(OrderOut))
@@ -232,8 +237,7 @@ def update_order_status(
 ) -> dict:
     """Admins: move an order to one of its allowed next statuses (recorded in its history)."""
     order = order_service.update_status(session, user, order_id, body.status)
-    history = lifecycle.timeline(session, order)
-    return order_json(request, order, order_service.order_items(session, order), history=history, admin=True)
+    return one_order_json(request, session, order, admin=True)
 
 
 @router.post("/orders/{order_id:order_id}/cancel/", **documents(OrderOut))
@@ -241,8 +245,7 @@ def cancel_order(order_id: str, request: Request, session: WriteSessionDep, user
     """The owner cancels a pending order (stock goes back once); 409 when it can no longer be
     cancelled, 404 for anyone else's order."""
     order = lifecycle.cancel_order(session, user, order_id)
-    history = lifecycle.timeline(session, order)
-    return order_json(request, order, order_service.order_items(session, order), history=history)
+    return one_order_json(request, session, order)
 
 
 @router.post("/orders/{order_id:order_id}/pay/", **documents(OrderOut))

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..db import write_session
 from ..services import NotFound, ValidationFailed, payments
+from .deps import SessionDep
 from .openapi import declares, documents
 from .response_models import WebhookOut
 from .routing import ApiRouter
@@ -82,18 +83,24 @@ form{{display:inline}} button{{font:inherit;font-weight:600;border:0;border-radi
 
 
 @router.get("/payments/fake/{reference}/", include_in_schema=False, response_class=HTMLResponse)
-def fake_page(reference: Reference):
+def fake_page(reference: Reference, session: SessionDep):
     fake = _fake()
-    shown = fake.page(reference)
+    shown = fake.page(session, reference)
     if shown["decided"]:
         return RedirectResponse(_with_reference(shown["callback_url"], reference), status_code=303)
     values = {key: html.escape(str(value)) for key, value in shown.items()}
     return HTMLResponse(PAGE.format(**values))
 
 
+def _record_decision(fake: payments.FakeProvider, reference: str, approve: bool) -> tuple[bytes, str, str]:
+    # Committed before the webhook is sent: the provider's record comes first, as with a real one.
+    with write_session() as session:
+        return fake.decide(session, reference, approve)
+
+
 async def _decide(request: Request, reference: str, approve: bool):
     fake = _fake()
-    raw, signature, callback_url = await run_in_threadpool(fake.decide, reference, approve)
+    raw, signature, callback_url = await run_in_threadpool(_record_decision, fake, reference, approve)
     # The fake provider calls our webhook as a real one would: a signed POST to the endpoint.
     transport = httpx.ASGITransport(app=request.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://payments.internal") as client:

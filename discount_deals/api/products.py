@@ -22,6 +22,7 @@ from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
 from ..services.catalog.listing import ORDERINGS, PRICE_RANGES, STATUS_FILTERS
+from ..services.form_rules import MUST_BE_BOOLEAN
 from ..services.permissions import is_admin
 from ..settings import get_settings
 from .admission import read_limiter
@@ -31,7 +32,7 @@ from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
 from .response_models import BulkResultOut
 from .routing import ApiRouter
-from .schemas import Message, ProductDataOut, ProductListOut, ProductPageOut, product_json, product_out
+from .schemas import ProductDataOut, ProductListOut, ProductPageOut, admin_errors, answer, product_json, product_out
 
 router = ApiRouter(tags=["products"])
 
@@ -58,8 +59,7 @@ def _flag(raw: str, name: str) -> bool:
         return False
     if value in {"1", "true", "yes"}:
         return True
-    message = "Must be true or false."
-    raise ValidationFailed(f"Invalid {name}: {message.lower()}", fields={name: [message]})
+    raise ValidationFailed(f"Invalid {name}: {MUST_BE_BOOLEAN.lower()}", fields={name: [MUST_BE_BOOLEAN]})
 
 
 def _too_large() -> ServiceError:
@@ -323,10 +323,8 @@ class RestockIn(BaseModel):
 @router.post(
     "/products/{product_id:product_id}/restock/",
     responses={
-        400: {"model": Message, "description": "Invalid quantity"},
-        401: {"model": Message, "description": "Missing, expired or invalid access token"},
-        403: {"model": Message, "description": "Not an admin"},
-        404: {"model": Message, "description": "No such product"},
+        **admin_errors("Invalid quantity"),
+        404: answer("No such product"),
     },
     response_model=ProductDataOut,
 )

@@ -59,6 +59,22 @@ class Message(BaseModel):
     detail: str
 
 
+def answer(description: str | None = None, model: type[BaseModel] = Message) -> dict[str, Any]:
+    """An OpenAPI response entry: the body's model and what the status means for this endpoint."""
+    return {"model": model} if description is None else {"model": model, "description": description}
+
+
+Responses = dict[int | str, dict[str, Any]]
+SIGNED_OUT: Responses = {401: answer("Missing, expired or invalid access token")}
+NOT_ADMIN: Responses = {403: answer("Not an admin")}
+PAST_THE_END: Responses = {404: answer("A page past the end")}
+
+
+def admin_errors(invalid: str) -> Responses:
+    """What an admin endpoint answers besides success: 400 (``invalid``), 401 and 403."""
+    return {400: answer(invalid), **SIGNED_OUT, **NOT_ADMIN}
+
+
 def documented(**schema: Any) -> Callable[[dict[str, Any]], None]:
     """A field's ``json_schema_extra`` that documents the real rule in place of the lenient
     parsing type: the services check these rules themselves, with the spec's messages, so the

@@ -1,4 +1,20 @@
-"""The rules of the shop. The API and the Reflex UI are thin faces over these modules."""
+"""The rules of the shop. The API and the Reflex UI are thin faces over these modules.
+
+Transactions belong to the faces. A service takes the caller's ``Session`` and never commits
+or rolls it back: it may flush, and it may use a savepoint (``session.begin_nested()``) to undo
+a part of its work inside the caller's transaction. The faces own the unit of work: the API
+routes through ``api.deps`` (``SessionDep``, ``WriteSessionDep``), the Reflex states, the
+command line and the timer through ``db.session_scope`` / ``db.write_session``, which commit
+when the block succeeds and roll back when it raises (but see :attr:`ServiceError.keeps_writes`).
+
+A few services must open transactions of their own: around a call to a payment provider (no
+transaction may stay open across the network), where a count must outlive the refusal it causes
+(login and registration throttles), where a read path brings stored prices up to date, and for
+the timer's per-order work. Each says so in a docstring paragraph starting "Owns its
+transactions:" that gives the reason, takes no session it would commit, and its module docstring
+names it under the same heading. ``tests/unit/test_transaction_ownership.py`` holds every
+module of this package to that.
+"""
 
 
 class ServiceError(Exception):
@@ -10,6 +26,10 @@ class ServiceError(Exception):
     """
 
     status = 400
+    #: True for a refusal whose writes are its record (the revoked family of a stolen refresh
+    #: token): the face's unit of work commits what the service flushed, then passes the error
+    #: on. Any other error rolls the unit of work back.
+    keeps_writes = False
 
     def __init__(
         self,

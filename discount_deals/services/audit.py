@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -150,6 +150,28 @@ def record(
     return event
 
 
+def update_recorded(
+    session: Session,
+    actor: User | None,
+    action: str,
+    row: Any,
+    values: Mapping[str, Any],
+    fields: Iterable[str],
+    *,
+    save: Callable[[Session, Any], Any],
+    label: Callable[[Any], str],
+) -> Any:
+    """Set ``values`` on ``row``, write it with ``save(session, row)`` and record the ``fields``
+    that changed as ``action`` on the row (its type is the action's first word)."""
+    fields = tuple(fields)
+    before = snapshot(row, fields)
+    for field, value in values.items():
+        setattr(row, field, value)
+    row = save(session, row)
+    record_change(session, actor, action, action.split(".")[0], row.id, before, snapshot(row, fields), label=label(row))
+    return row
+
+
 def record_change(
     session: Session,
     actor: User | None,
@@ -248,13 +270,10 @@ def list_events(
 
 
 def get_event(session: Session, actor: User | None, event_id: str) -> AuditEvent:
-    from . import NotFound
+    from .rows import found
 
     require_admin(actor)
-    event = session.get(AuditEvent, event_id) if isinstance(event_id, str) else None
-    if event is None:
-        raise NotFound("Event not found.")
-    return event
+    return found(session, AuditEvent, event_id, "Event not found.")
 
 
 def action_label(action: str) -> str:

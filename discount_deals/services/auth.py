@@ -7,11 +7,16 @@ every access and refresh token at once. Refresh tokens rotate within a family (`
 ``gen``; see :func:`refresh_tokens`). Login attempts are counted per email and client address
 in ``auth_throttle`` (see :mod:`.throttle`), so the limit holds across worker processes and
 under bursts.
+
+Owns its transactions: :func:`login` (the attempt count is committed before the password is
+checked: it must outlive a refused login, and no lock may be held through the slow hash; a
+success clears it in a transaction of its own). Everything else takes the caller's session
+and only flushes; a reused refresh token's revocation is kept by :class:`TokenReused`
+(``keeps_writes``), which the face's unit of work commits before answering 401.
 """
 
 from __future__ import annotations
 
-import math
 import time
 import uuid
 from dataclasses import dataclass
@@ -24,9 +29,10 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, delete, select
 
+from ..db import write_session
 from ..models import AuthThrottle, RefreshFamily, User
 from ..settings import get_settings
-from . import NotAuthenticated, ServiceError, ValidationFailed, throttle
+from . import NotAuthenticated, ValidationFailed, throttle
 
 _passwords = CryptContext(
     schemes=["argon2"],
@@ -185,6 +191,19 @@ def _retired_too_long(family: RefreshFamily, generation: int) -> bool:
     return raised is None or datetime.now(UTC) - raised > timedelta(seconds=ROTATION_LEEWAY_SECONDS)
 
 
+class TokenReused(NotAuthenticated):
+    """A refresh token retired longer than the leeway ago came back: two parties hold its family.
+
+    The family's revocation is this refusal's record (``keeps_writes``): the face's unit of work
+    commits it and then answers 401, as for any invalid token.
+    """
+
+    keeps_writes = True
+
+    def __init__(self):
+        super().__init__("Token is invalid or expired")
+
+
 def refresh_tokens(session: Session, refresh: str | None) -> tuple[TokenPair, User]:
     """Rotate a refresh token: a new access token and the next refresh token of its family.
 
@@ -192,8 +211,8 @@ def refresh_tokens(session: Session, refresh: str | None) -> tuple[TokenPair, Us
     ignores rotated tokens (the existing React client) keeps refreshing with its first one,
     while for a client that rotates, the older tokens retire as soon as it moves on. Presenting
     a token retired longer than :data:`ROTATION_LEEWAY_SECONDS` ago means two parties hold the
-    family (a stolen token): the whole family is revoked. That revocation is committed here,
-    although the call raises, so pass a session without pending work of your own.
+    family (a stolen token): the whole family is revoked and :class:`TokenReused` raised, whose
+    ``keeps_writes`` makes the caller's unit of work commit the revocation although it refuses.
     """
     claims, user, family = _valid_refresh(session, refresh)
     generation = _generation(claims)
@@ -201,8 +220,8 @@ def refresh_tokens(session: Session, refresh: str | None) -> tuple[TokenPair, Us
     if _retired_too_long(family, generation):
         family.revoked_at = now
         session.add(family)
-        session.commit()
-        raise NotAuthenticated("Token is invalid or expired")
+        session.flush()
+        raise TokenReused()
     if generation > family.floor:
         family.floor = generation
         family.floor_raised_at = now
@@ -282,17 +301,11 @@ def token_is_valid(session: Session, token: str | None) -> bool:
 INVALID_CREDENTIALS = "Invalid credentials"
 
 
-class LoginThrottled(ServiceError):
+class LoginThrottled(throttle.Throttled):
     """Too many failed logins for one email from one client address (HTTP 429)."""
 
-    status = 429
-
     def __init__(self, retry_after: int):
-        minutes = math.ceil(retry_after / 60)
-        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
-        super().__init__(f"Too many failed login attempts. Please try again in {wait}.")
-        self.retry_after = retry_after
-        self.headers = {"Retry-After": str(retry_after)}
+        super().__init__("failed login attempts", retry_after)
 
 
 def _attempt_key(email: str) -> str:
@@ -322,8 +335,14 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     made in the window, without looking at the password, and :class:`NotAuthenticated`
     ("Invalid credentials") otherwise. Every attempt is counted, atomically and before the
     hash, so a burst gets no more password checks than the limit; a success starts the count
-    over. ``client`` is the caller's address. This function commits ``session``: the count
-    must stay recorded although the call raises, so pass a session without pending work.
+    over. ``client`` is the caller's address.
+
+    Owns its transactions: the attempt is counted, and the account read, in a short write
+    transaction of its own, committed before the password is checked: the count must stay
+    recorded although the login is refused and the caller's unit of work rolls back, and no
+    lock may be held through the slow hash. A success clears the count (and upgrades an
+    outdated hash) in a second one. ``session``, the caller's, is only read, after both: the
+    user comes back loaded in it. Call this before the caller's session has begun to write.
     """
     missing = {
         name: ["This field is required."]
@@ -333,24 +352,45 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     }
     if missing:
         raise ValidationFailed("Please fill in all fields", fields=missing)
-    settings = get_settings()
     key = _attempt_key(email)
     attempt_key = _login_key(key, client)
-    count = throttle.hit(session, throttle.LOGIN, attempt_key, settings.login_window_seconds)
-    if count.hits == 1:
-        throttle.prune(session, time.time() - 2 * max(settings.login_window_seconds, settings.security.register_window_seconds))
-    # Commit the count before anything slow: it holds the row (and on SQLite the database) lock.
-    session.commit()
-    if count.over(settings.login_max_failures):
+    count, account = _count_login_attempt(key, attempt_key)
+    if count.over(get_settings().login_max_failures):
         raise LoginThrottled(count.retry_after())
-    user = session.exec(select(User).where(User.email == key)).first()
-    # End the read transaction before the slow hash.
-    session.commit()
-    if not verify_password(password, user.password_hash if user else None) or not user.is_active:
+    if not verify_password(password, account.password_hash if account else None) or not account.is_active:
         raise NotAuthenticated(INVALID_CREDENTIALS)
-    throttle.reset(session, throttle.LOGIN, attempt_key)
-    if password_needs_rehash(user.password_hash):
-        user.password_hash = hash_password(password)
-        session.add(user)
-    session.commit()
+    _forget_failed_logins(attempt_key, account, password)
+    user = session.get(User, account.id) or account
     return user, issue_tokens(user)
+
+
+def _count_login_attempt(email_key: str, attempt_key: str) -> tuple[throttle.Count, User | None]:
+    """Count the attempt and, unless it is over the limit, read the account (see :func:`login`).
+
+    Owns its transactions: one short write transaction, committed before the hash.
+    """
+    settings = get_settings()
+    oldest_kept = time.time() - 2 * max(settings.login_window_seconds, settings.security.register_window_seconds)
+    with write_session() as session:
+        count = throttle.hit(session, throttle.LOGIN, attempt_key, settings.login_window_seconds)
+        if count.hits == 1:
+            throttle.prune(session, oldest_kept)
+        if count.over(settings.login_max_failures):
+            return count, None
+        return count, session.exec(select(User).where(User.email == email_key)).first()
+
+
+def _forget_failed_logins(attempt_key: str, user: User, password: str) -> None:
+    """After a successful login: the count starts over, and an outdated hash is replaced.
+
+    Owns its transactions: one short write transaction (see :func:`login`); the new hash is
+    computed before it, so no lock is held through the hash.
+    """
+    new_hash = hash_password(password) if password_needs_rehash(user.password_hash) else None
+    with write_session() as session:
+        throttle.reset(session, throttle.LOGIN, attempt_key)
+        if new_hash is not None:
+            stored = session.get(User, user.id)
+            if stored is not None:
+                stored.password_hash = new_hash
+                session.add(stored)

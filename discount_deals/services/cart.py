@@ -22,7 +22,7 @@ from ..models import Cart, CartItem, Category, Product, User
 from . import NotFound, ServiceError, ValidationFailed
 from .catalog import is_visible
 from .permissions import require_user
-from .pricing import CartTotals, cart_totals, money, priced_line, product_price
+from .pricing import money, product_price
 
 log = logging.getLogger("discount_deals.cart")
 

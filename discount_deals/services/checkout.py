@@ -13,6 +13,7 @@ Refusals carry a ``code`` (``no_address``, ``phone_invalid``, ...) that faces br
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -23,6 +24,7 @@ from ..models import Address, Coupon, DeliveryMethod, PaymentMethod, PickupStore
 from . import NotFound, ValidationFailed, pricing
 from . import pickup_stores as store_service
 from .cart import CartLine, cart_lines
+from .coupons import check_minimum, given_coupon
 from .permissions import require_user
 
 NO_ADDRESS = "No address found"  # CLIENT-CONTRACT §5: the existing client looks for this text
@@ -205,17 +207,21 @@ def coupon_effect(coupon: Coupon | None) -> pricing.Coupon | None:
     return pricing.Coupon(kind=coupon.kind, value=coupon.value) if coupon else None
 
 
+def order_totals(lines: Iterable[pricing.PricedLine], coupon: Coupon | None, *, pickup: bool) -> pricing.CartTotals:
+    """What priced lines cost with a coupon and a delivery method: the quote and the order
+    alike (400 ``coupon_minimum`` when the basket is below the coupon's minimum)."""
+    totals = pricing.cart_totals(lines, coupon_effect(coupon), pickup=pickup)
+    if coupon is not None:
+        check_minimum(coupon, totals.subtotal)
+    return totals
+
+
 def quote(session: Session, user: User, *, delivery_method: str = "delivery", coupon_code: str | None = None) -> Quote:
     """The user's cart priced for a delivery method and coupon (400 "Invalid coupon code", or
     with code ``coupon_used_up`` / ``coupon_minimum`` when it cannot apply)."""
-    from .coupons import check_minimum, find_coupon
-
     require_user(user)
     pickup = check_delivery_method(delivery_method) == DeliveryMethod.PICKUP.value
-    coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
+    coupon = given_coupon(session, coupon_code)
     lines = cart_lines(session, user)
-    priced = [pricing.priced_line(line.product, line.quantity) for line in lines]
-    if coupon is not None:
-        check_minimum(coupon, pricing.cart_totals(priced).subtotal)
-    totals = pricing.cart_totals(priced, coupon_effect(coupon), pickup=pickup)
+    totals = order_totals([pricing.priced_line(line.product, line.quantity) for line in lines], coupon, pickup=pickup)
     return Quote(lines=lines, totals=totals, coupon=coupon)

@@ -27,8 +27,11 @@ from sqlmodel import Session, select
 
 from ..models import Coupon, CouponKind, User
 from ..settings import get_settings
-from . import Conflict, NotFound, ValidationFailed, audit, pricing
+from . import Conflict, ValidationFailed, audit, pricing
+from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
 from .permissions import require_admin
+from .rows import found
+from .text_match import contains
 
 COUPON_CODE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 INVALID_COUPON = "Invalid coupon code"
@@ -184,8 +187,7 @@ def admin_create_coupon(session: Session, actor: User | None, data: Mapping[str,
     min_subtotal?, active?}`` (``expires_at``: a date, valid through that day, or a date and time).
     Every problem is reported per field."""
     actor = require_admin(actor)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     errors: dict[str, list[str]] = {}
     values: dict[str, Any] = {}
 
@@ -202,10 +204,9 @@ def admin_create_coupon(session: Session, actor: User | None, data: Mapping[str,
     take("min_subtotal", lambda: clean_min_subtotal(data.get("min_subtotal")))
     active = data.get("active", True)
     if not isinstance(active, bool):
-        errors["active"] = ["Must be true or false."]
+        errors["active"] = [MUST_BE_BOOLEAN]
     if errors:
-        summary = "; ".join(f"{field}: {messages[0]}" for field, messages in errors.items())
-        raise ValidationFailed(f"Invalid coupon. {summary}", fields=errors)
+        raise refused(errors, "coupon")
     kind, value = values.pop("value")
     coupon = Coupon(kind=kind, value=value, active=active, **values)
     return _insert(session, actor, coupon, audit.SHOP)
@@ -213,10 +214,7 @@ def admin_create_coupon(session: Session, actor: User | None, data: Mapping[str,
 
 def get_coupon(session: Session, actor: User | None, coupon_id: str) -> Coupon:
     require_admin(actor)
-    coupon = session.get(Coupon, coupon_id) if isinstance(coupon_id, str) else None
-    if coupon is None:
-        raise NotFound("Coupon not found.")
-    return coupon
+    return found(session, Coupon, coupon_id, "Coupon not found.")
 
 
 def update_coupon(session: Session, actor: User | None, coupon_id: str, data: Mapping[str, Any]) -> Coupon:
@@ -224,8 +222,7 @@ def update_coupon(session: Session, actor: User | None, coupon_id: str, data: Ma
     fields stay; code, kind and value are fixed once orders may carry them). Switching a coupon
     off or on alone is recorded as ``coupon.deactivate`` / ``coupon.activate``."""
     coupon = get_coupon(session, actor, coupon_id)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     fixed = [field for field in ("code", "kind", "value") if field in data]
     if fixed:
         raise ValidationFailed(
@@ -241,14 +238,9 @@ def update_coupon(session: Session, actor: User | None, coupon_id: str, data: Ma
                 values[field] = clean(data[field])
             except ValidationFailed as exc:
                 errors.update(exc.fields)
-    if "active" in data:
-        if isinstance(data["active"], bool):
-            values["active"] = data["active"]
-        else:
-            errors["active"] = ["Must be true or false."]
+    take_flag(data, "active", values, errors)
     if errors:
-        summary = "; ".join(f"{field}: {messages[0]}" for field, messages in errors.items())
-        raise ValidationFailed(f"Invalid coupon. {summary}", fields=errors)
+        raise refused(errors, "coupon")
     before = audit.snapshot(coupon, AUDITED_FIELDS)
     for field, value in values.items():
         setattr(coupon, field, value)
@@ -306,8 +298,7 @@ def list_coupons(
     conditions: list[Any] = []
     term = (search or "").strip().upper()[:64]
     if term:
-        escaped = re.sub(r"([\\%_])", r"\\\1", term)
-        conditions.append(func.upper(Coupon.code).like(f"%{escaped}%", escape="\\"))
+        conditions.append(contains(func.upper(Coupon.code), term))
     if status and status.strip():
         conditions.append(_status_clause(status.strip().lower(), pricing.now_utc()))
     count = session.exec(select(func.count()).select_from(Coupon).where(*conditions)).one()
@@ -332,6 +323,11 @@ def find_coupon(session: Session, code: str, at: datetime | None = None) -> Coup
     if status != "active":
         raise ValidationFailed(INVALID_COUPON, code="coupon_invalid")
     return coupon
+
+
+def given_coupon(session: Session, code: str | None, at: datetime | None = None) -> Coupon | None:
+    """:func:`find_coupon` for a code the shopper may have left blank (None then)."""
+    return find_coupon(session, code, at) if isinstance(code, str) and code.strip() else None
 
 
 def minimum_problem(coupon: Coupon, subtotal: Decimal) -> str | None:

@@ -79,25 +79,30 @@ def product_rows(session: Session, actor: User | None) -> Iterator[list[Any]]:
 _PRODUCT_COLUMNS = [column for column in PRODUCT_TEMPLATE_COLUMNS if column != "category"]
 
 
+def _oldest_first(session: Session, query: Any, table: Any) -> Iterator[list[Any]]:
+    """The rows of ``query`` (which selects ``table``'s ``created_at`` and ``id``) oldest first,
+    :data:`CHUNK_ROWS` at a time, each chunk read after the last one's key (never an OFFSET)."""
+    query = query.order_by(table.c.created_at, table.c.id).limit(CHUNK_ROWS)
+    after: tuple[datetime, str] | None = None
+    while True:
+        paged = query
+        if after is not None:
+            paged = query.where(
+                or_(table.c.created_at > after[0], and_(table.c.created_at == after[0], table.c.id > after[1]))
+            )
+        chunk = session.execute(paged).all()
+        if not chunk:
+            return
+        yield chunk
+        after = (chunk[-1].created_at, chunk[-1].id)
+
+
 def _product_rows(session: Session) -> Iterator[list[Any]]:
     # Plain rows of the needed columns, not ORM objects: a third of the time, and nothing kept.
     table = Product.__table__
     columns = [table.c[name] for name in _PRODUCT_COLUMNS]
     names: dict[str, str] = {}
-    after: tuple[datetime, str] | None = None
-    while True:
-        query = (
-            select(table.c.created_at, table.c.id, table.c.category_id, *columns)
-            .order_by(table.c.created_at, table.c.id)
-            .limit(CHUNK_ROWS)
-        )
-        if after is not None:
-            query = query.where(
-                or_(table.c.created_at > after[0], and_(table.c.created_at == after[0], table.c.id > after[1]))
-            )
-        chunk = session.execute(query).all()
-        if not chunk:
-            return
+    for chunk in _oldest_first(session, select(table.c.created_at, table.c.id, table.c.category_id, *columns), table):
         missing = {row.category_id for row in chunk} - names.keys()
         if missing:
             names.update(session.execute(select(Category.id, Category.name).where(Category.id.in_(missing))).all())
@@ -106,7 +111,6 @@ def _product_rows(session: Session) -> Iterator[list[Any]]:
             values["category"] = names.get(row.category_id, row.category_id)
             values["rating"] = f"{float(values['rating'] or 0):g}"
             yield [values[column] for column in PRODUCT_TEMPLATE_COLUMNS]
-        after = (chunk[-1].created_at, chunk[-1].id)
 
 
 # --- orders ------------------------------------------------------------------------------------
@@ -161,23 +165,13 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
         "id", "created_at", "status", "payment_method", "payment_status", "delivery_method", "coupon_code",
         "subtotal", "savings", "discount", "shipping", "tax", "total",
     )]
-    after: tuple[datetime, str] | None = None
-    while True:
-        # A chunk of orders (their lines follow), in the order of the created_at index.
-        query = (
-            select(*order_columns, users.c.email, users.c.first_name, users.c.last_name)
-            .join(users, users.c.id == orders.c.user_id)
-            .where(*conditions)
-            .order_by(orders.c.created_at, orders.c.id)
-            .limit(CHUNK_ROWS)
-        )
-        if after is not None:
-            query = query.where(
-                or_(orders.c.created_at > after[0], and_(orders.c.created_at == after[0], orders.c.id > after[1]))
-            )
-        chunk = session.execute(query).all()
-        if not chunk:
-            return
+    # Chunks of orders (their lines follow), in the order of the created_at index.
+    query = (
+        select(*order_columns, users.c.email, users.c.first_name, users.c.last_name)
+        .join(users, users.c.id == orders.c.user_id)
+        .where(*conditions)
+    )
+    for chunk in _oldest_first(session, query, orders):
         lines: dict[str, list[Any]] = {order.id: [] for order in chunk}
         for item in session.execute(
             select(items.c.order_id, items.c.product_id, items.c.name, items.c.quantity, items.c.unit_price,
@@ -195,7 +189,6 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,
                     order.savings, order.discount, order.shipping, order.tax, order.total,
                 ]
-        after = (chunk[-1].created_at, chunk[-1].id)
 
 
 def export_filename(kind: str, days: DateRange = DateRange(), today: date | None = None) -> str:

@@ -41,6 +41,11 @@ def payment_problem(order: Order) -> str | None:
     return None
 
 
+def owes_payment(order: Order) -> bool:
+    """A mobile-money order whose money has not come in: awaited, or its last charge failed."""
+    return order.payment_method == PaymentMethod.MOBILE_MONEY.value and order.payment_status in OWING
+
+
 def is_payable(order: Order) -> bool:
     """A mobile-money order that is pending, still owes its money and is not flagged for an admin."""
     return payment_problem(order) is None

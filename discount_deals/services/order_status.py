@@ -8,6 +8,10 @@ list of its events (:func:`timeline`), and an audit trail can hook in one place.
 
 Changes are guarded updates (``UPDATE ... WHERE status = :previous``): two admins, or an admin
 and the payment timer, can never both cancel an order and restock it twice.
+
+Owns its transactions: :func:`release_expired_payments` (the timer's sweep: one transaction per
+order, so one failure neither holds back nor undoes the others). Everything else takes the
+caller's session.
 """
 
 from __future__ import annotations
@@ -32,15 +36,18 @@ from ..models import (
     Product,
     User,
 )
-from . import Conflict, NotFound, ValidationFailed, audit, coupons
+from . import Conflict, ValidationFailed, audit, coupons
 from .order_rules import (
     ADMIN_TRANSITIONS,
     CUSTOMER_TRANSITIONS,
+    OWING,
     cancel_problem,
     refund_due_on_cancel,
     transition_problem,
 )
 from .permissions import require_admin, require_user
+from .rows import found, owned
+from .text_match import contains, starts_with
 
 log = logging.getLogger("discount_deals.orders")
 
@@ -65,6 +72,8 @@ ATTENTION_LABELS: dict[str, str] = {
     Attention.AMOUNT_MISMATCH.value: "Payment amount does not match",
     Attention.REFUND_DUE.value: "Refund due",
 }
+# A cancelled order in one of these payment states took no money.
+NEVER_CHARGED = OWING | {PaymentStatus.PAY_ON_DELIVERY.value}
 FINISHED = frozenset({S.DELIVERED.value, S.COMPLETED.value})
 PROVIDER = "payment provider"
 SHOP = "Discount Deals"
@@ -76,11 +85,7 @@ def status_label(status: str | None) -> str:
 
 def payment_label(order: Order) -> str:
     """The payment status as a shopper reads it (a cancelled, unpaid order owes nothing)."""
-    if order.status == S.CANCELLED.value and order.payment_status in (
-        PaymentStatus.PAY_ON_DELIVERY.value,
-        PaymentStatus.AWAITING_PAYMENT.value,
-        PaymentStatus.FAILED.value,
-    ):
+    if order.status == S.CANCELLED.value and order.payment_status in NEVER_CHARGED:
         return "Not charged"
     if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value and order.delivery_method == "pickup":
         return "Pay at pickup"
@@ -215,9 +220,7 @@ def change_status(
 def admin_change_status(session: Session, actor: User | None, order_id: str, to_status: Any) -> Order:
     """An admin moves an order along (ADMIN_TRANSITIONS)."""
     require_admin(actor)
-    order = session.get(Order, order_id) if isinstance(order_id, str) else None
-    if order is None:
-        raise NotFound("Order not found.")
+    order = found(session, Order, order_id, "Order not found.")
     if not isinstance(to_status, str):
         to_status = ""
     return change_status(session, order, to_status, actor=actor)
@@ -230,9 +233,7 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
     ``not_cancellable``) once it is being prepared, delivered or already cancelled.
     """
     user = require_user(user)
-    order = session.get(Order, order_id) if isinstance(order_id, str) else None
-    if order is None or order.user_id != user.id:
-        raise NotFound("Order not found.")
+    order = owned(session, Order, order_id, user, "Order not found.")
     problem = cancel_problem(order)
     if problem is not None:
         raise Conflict(problem, code="not_cancellable")
@@ -246,9 +247,7 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
 def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
     """An admin records that the customer's money was given back (orders flagged "refund due")."""
     require_admin(actor)
-    order = session.get(Order, order_id) if isinstance(order_id, str) else None
-    if order is None:
-        raise NotFound("Order not found.")
+    order = found(session, Order, order_id, "Order not found.")
     if order.attention != Attention.REFUND_DUE.value:
         raise Conflict("This order has no refund due.", code="no_refund_due")
     previous = order.payment_status
@@ -268,35 +267,50 @@ def _expired(now: datetime):
     return (
         (Order.status == S.PENDING.value)
         & (Order.payment_method == PaymentMethod.MOBILE_MONEY.value)
-        & (Order.payment_status.in_([PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value]))
+        & (Order.payment_status.in_(sorted(OWING)))
         & (Order.attention.is_(None))
         & (Order.payment_due_at.is_not(None))
         & (Order.payment_due_at <= now)
     )
 
 
+def expired_unpaid_orders(session: Session, now: datetime, limit: int = 200) -> list[str]:
+    """Ids of unpaid mobile-money orders whose time was up at ``now``, the longest overdue first
+    (orders waiting for an admin, a flagged payment, are left alone)."""
+    return list(session.exec(select(Order.id).where(_expired(now)).order_by(Order.payment_due_at).limit(limit)).all())
+
+
+def release_expired_order(session: Session, order_id: str, now: datetime) -> bool:
+    """Cancel one unpaid mobile-money order whose time was up at ``now``, putting its stock back.
+    False when it was paid, cancelled or flagged since it was found."""
+    order = session.get(Order, order_id)
+    if order is None or not session.exec(select(Order.id).where(Order.id == order_id, _expired(now))).first():
+        return False
+    change_status(
+        session, order, S.CANCELLED.value, actor=None, label=SHOP,
+        transitions=CUSTOMER_TRANSITIONS, note="Payment not received in time: the items went back on sale",
+    )
+    return True
+
+
 def release_expired_payments(now: datetime | None = None, limit: int = 200) -> int:
     """Cancel unpaid mobile-money orders whose time is up, putting their stock back.
 
-    Called by the shop's timer (no face owns a transaction there), so it opens its own write
-    transaction per order: one order that cannot be released does not hold back the others.
-    Orders waiting for an admin (a flagged payment) are left alone. Returns how many were released.
+    Returns how many were released.
+
+    Owns its transactions: called by the shop's timer, where no face holds a unit of work, it
+    finds the orders in one transaction and releases each in a write transaction of its own,
+    so that one order that cannot be released does not hold back (or undo) the others.
     """
     now = now or datetime.now(UTC)
     with write_session() as session:
-        due = session.exec(select(Order.id).where(_expired(now)).order_by(Order.payment_due_at).limit(limit)).all()
+        due = expired_unpaid_orders(session, now, limit)
     released = 0
     for order_id in due:
         try:
             with write_session() as session:
-                order = session.get(Order, order_id)
-                if order is None or not session.exec(select(Order.id).where(Order.id == order_id, _expired(now))).first():
-                    continue  # paid, cancelled or flagged since
-                change_status(
-                    session, order, S.CANCELLED.value, actor=None, label=SHOP,
-                    transitions=CUSTOMER_TRANSITIONS, note="Payment not received in time: the items went back on sale",
-                )
-                released += 1
+                if release_expired_order(session, order_id, now):
+                    released += 1
         except Conflict:
             continue
         except Exception:
@@ -358,10 +372,7 @@ def admin_orders(
         conditions.append(Order.attention.is_not(None))
     term = filters.search.strip().lower().lstrip("#")[:100]
     if term:
-        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        conditions.append(
-            or_(Order.id.like(f"{escaped}%", escape="\\"), func.lower(User.email).like(f"%{escaped}%", escape="\\"))
-        )
+        conditions.append(or_(starts_with(Order.id, term), contains(func.lower(User.email), term)))
     base = select(Order, User.email, User.first_name, User.last_name).join(User, User.id == Order.user_id)
     counted = select(func.count()).select_from(Order).join(User, User.id == Order.user_id)
     for condition in conditions:

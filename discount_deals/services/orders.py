@@ -1,12 +1,15 @@
-"""Checkout and orders: totals from pricing, stock decremented with guarded updates, coupons
-counted with a guarded update too (services.coupons).
+"""Orders: placing them (in transactions of their own) and reading them.
 
-Placing an order (:func:`checkout`, :func:`create_order`) opens its own write transaction
-(``BEGIN IMMEDIATE`` on SQLite) so that it reads prices and stock and writes the order as one
-unit: either the order, its lines, the stock decrements and the emptied cart are all stored,
-or nothing is. Stock is decremented with a guarded ``UPDATE ... WHERE stock >= :q`` so that it
-never goes below zero, whatever the database. A mobile-money order then starts its charge
-with the payment provider, outside that transaction (``services.payments``).
+Owns its transactions: :func:`checkout` and :func:`create_order`. Placing an order reads
+prices and stock and writes the order, its lines, the stock decrements, the coupon's use and
+the emptied cart as one unit, under the write lock taken up front (``BEGIN IMMEDIATE`` on
+SQLite; a lock on the user's row on PostgreSQL), so that either all of it is stored or nothing
+(the rules themselves are ``services.order_placement``, which takes the session). They own
+that transaction because a repeated ``Idempotency-Key`` that lost a race must be answered
+with the winner's order after its own transaction rolled back, and because a mobile-money
+order then starts its charge with the payment provider, which must happen after the order is
+committed and outside any transaction (``services.payments.flow``). Everything else here takes
+the caller's session.
 
 What happens to an order afterwards (status changes, cancellation, the timeline) lives in
 ``services.order_status``.
@@ -14,38 +17,22 @@ What happens to an order afterwards (status changes, cancellation, the timeline)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..db import session_scope, write_session
-from ..models import (
-    Address,
-    Cart,
-    CartItem,
-    Coupon,
-    Order,
-    OrderItem,
-    OrderStatus,
-    PaymentMethod,
-    PaymentStatus,
-    Product,
-    User,
-)
-from . import Conflict, NotFound, ServiceError, ValidationFailed, coupons, pricing
+from ..models import Order, OrderItem, PaymentMethod, Product, User
+from . import NotFound, ServiceError, coupons
 from . import order_status as lifecycle
-from . import pickup_stores
-from .cart import parse_quantity
-from .catalog import is_visible
-from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, coupon_effect, default_address, resolve_choice
+from .checkout import CheckoutChoice
+from .order_placement import clean_idempotency_key, order_for_key, place_from_cart, place_from_items, wanted_items
+from .payments import send_to_provider
 from .permissions import is_admin, require_user
-from .users import address_dict
-
-MAX_IDEMPOTENCY_KEY_LENGTH = 128
 
 
 class OrderLine(NamedTuple):
@@ -63,153 +50,25 @@ COUPON_CODE_RE = coupons.COUPON_CODE_RE
 INVALID_COUPON = coupons.INVALID_COUPON
 
 
-# --- placing orders --------------------------------------------------------------------------
+# --- placing orders (owns its transactions) ---------------------------------------------------
 
 
-def _clean_idempotency_key(key: str | None) -> str | None:
-    key = (key or "").strip()
-    if len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
-        raise ValidationFailed(f"Idempotency-Key may have at most {MAX_IDEMPOTENCY_KEY_LENGTH} characters.")
-    return key or None
+def _placed_once(user: User, idempotency_key: str | None, place: Callable[[Session], Order]) -> tuple[Order, bool]:
+    """Run ``place(session)`` in one write transaction; return the order and whether it is new
+    (False: the earlier order of a repeated key).
 
-
-def _order_for_key(session: Session, user: User, key: str | None) -> Order | None:
-    if key is None:
-        return None
-    return session.exec(select(Order).where(Order.user_id == user.id, Order.idempotency_key == key)).first()
-
-
-def shipping_address(session: Session, user: User) -> Address:
-    """The address an order ships to: the default one, else the first saved (400 when none)."""
-    address = default_address(session, user)
-    if address is None:
-        raise ValidationFailed(NO_ADDRESS, code="no_address")
-    return address
-
-
-def _address_snapshot(address: Address) -> dict[str, str]:
-    """The address as the order keeps it: the account's address dict, without the default flag."""
-    return {key: value for key, value in address_dict(address).items() if key != "is_default"}
-
-
-def _merge(wanted: Iterable[tuple[str, int]]) -> dict[str, int]:
-    merged: dict[str, int] = {}
-    for product_id, quantity in wanted:
-        merged[product_id] = merged.get(product_id, 0) + quantity
-    return merged
-
-
-def _cash_on_delivery(address: Address) -> ResolvedChoice:
-    return ResolvedChoice("delivery", PaymentMethod.CASH_ON_DELIVERY.value, address, None, None, None)
-
-
-def _place_order(
-    session: Session,
-    user: User,
-    wanted: dict[str, int],
-    *,
-    choice: ResolvedChoice,
-    coupon: Coupon | None,
-    idempotency_key: str | None,
-    expected_total: Decimal | None = None,
-) -> Order:
-    """Re-check ``wanted`` (product id → quantity) against today's catalogue, take the stock, store the order."""
-    # Locked in id order so that two PostgreSQL transactions never wait on each other in a cycle.
-    products = {
-        product.id: product
-        for product in session.exec(
-            select(Product).where(Product.id.in_(list(wanted))).order_by(Product.id).with_for_update()
-        )
-    }
-    lines: list[tuple[Product, pricing.PricedLine]] = []
-    now = pricing.now_utc()  # one moment prices every line of the order
-    for product_id, quantity in wanted.items():
-        product = products.get(product_id)
-        if product is None:
-            raise Conflict("A product in your order no longer exists.")
-        if not is_visible(product):
-            raise Conflict(f"{product.name} is no longer available.")
-        if product.stock < quantity:
-            raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.")
-        lines.append((product, pricing.priced_line(product, quantity, now)))
-
-    for product, line in sorted(lines, key=lambda pair: pair[0].id):
-        taken = session.execute(
-            update(Product)
-            .where(Product.id == product.id, Product.stock >= line.quantity)
-            .values(stock=Product.stock - line.quantity)
-        )
-        if taken.rowcount != 1:
-            raise Conflict(f"Not enough stock for {product.name}.")
-
-    totals = pricing.cart_totals((line for _product, line in lines), coupon_effect(coupon), pickup=choice.pickup)
-    if coupon is not None:
-        coupons.check_minimum(coupon, totals.subtotal)
-        coupons.redeem(session, coupon, now)  # one use, counted atomically in this transaction
-    if expected_total is not None and totals.total != expected_total:
-        raise Conflict(
-            f"Your order now comes to {pricing.format_money(totals.total)}: please review it again.",
-            code="total_changed",
-        )
-    mobile_money = choice.mobile_money
-    order = Order(
-        user_id=user.id,
-        status=OrderStatus.PENDING.value,
-        item_count=totals.item_count,
-        subtotal=totals.subtotal,
-        savings=totals.savings,
-        discount=totals.discount,
-        shipping=totals.shipping,
-        tax=totals.tax,
-        total=totals.total,
-        coupon_code=coupon.code if coupon else None,
-        address=_address_snapshot(choice.address) if choice.address is not None else None,
-        idempotency_key=idempotency_key,
-        delivery_method=choice.delivery_method,
-        pickup_store_id=choice.store.id if choice.store is not None else None,
-        pickup_store=pickup_stores.snapshot(choice.store) if choice.store is not None else None,
-        payment_method=choice.payment_method,
-        payment_status=(PaymentStatus.AWAITING_PAYMENT if mobile_money else PaymentStatus.PAY_ON_DELIVERY).value,
-        payment_network=choice.network,
-        payment_phone=choice.phone,
-    )
-    session.add(order)
-    session.flush()
-    lifecycle.record_event(session, order, "status", OrderStatus.PENDING.value, actor=user, note="Order placed")
-    if mobile_money:
-        from . import payments  # payments applies provider results through order_status
-
-        payments.open_payment(session, order)
-        order.payment_due_at = payments.payment_deadline()
-        session.add(order)
-    session.add_all(
-        OrderItem(
-            order_id=order.id,
-            product_id=product.id,
-            name=product.name,
-            image_url=product.image_url,
-            unit_price=line.unit_price,
-            original_price=line.original_price,
-            quantity=line.quantity,
-            line_total=line.line_total,
-        )
-        for product, line in lines
-    )
-    session.flush()
-    return order
-
-
-def _placed_once(user: User, idempotency_key: str | None, place) -> Order:
-    """Run ``place(session)`` in one write transaction, returning the earlier order for a repeated key."""
+    Owns its transactions: the placement's write transaction, and after a lost race a read of
+    the winner's order (see the module docstring).
+    """
     try:
         with write_session() as session:
             # One placement per user at a time (PostgreSQL; SQLite's write lock already does this):
             # a repeated key then finds the first order instead of the cart that order emptied.
             session.exec(select(User.id).where(User.id == user.id).with_for_update())
-            existing = _order_for_key(session, user, idempotency_key)
+            existing = order_for_key(session, user, idempotency_key)
             if existing is not None:
-                return existing
-            return place(session)
+                return existing, False
+            return place(session), True
     except (IntegrityError, ServiceError):
         # Two requests with the same key raced (PostgreSQL): the loser either hit the unique key
         # or, reading after the winner committed, found the cart already emptied. Its writes were
@@ -217,10 +76,10 @@ def _placed_once(user: User, idempotency_key: str | None, place) -> Order:
         if idempotency_key is None:
             raise
         with session_scope() as session:
-            existing = _order_for_key(session, user, idempotency_key)
+            existing = order_for_key(session, user, idempotency_key)
         if existing is None:
             raise
-        return existing
+        return existing, False
 
 
 def checkout(
@@ -232,7 +91,7 @@ def checkout(
     site_origin: str = "",
     expected_total: Decimal | None = None,
 ) -> Order:
-    """Turn the user's cart into a pending order and empty the cart; the service owns the transaction.
+    """Turn the user's cart into a pending order and empty the cart.
 
     ``choice`` defaults to home delivery to the default address, cash on delivery (what the
     original client's ``{}`` means). 400 "No address found" (code ``no_address``) / "Cart is
@@ -244,66 +103,25 @@ def checkout(
     A mobile-money order is then sent to the payment provider (``site_origin`` is where the
     provider returns the shopper); its ``payment_url`` stays empty if the provider could not
     be reached, and the order waits for payment until it expires.
+
+    Owns its transactions: the placement's (see the module docstring), then the provider's
+    (``payments.send_to_provider``), then a read of the order as it stands.
     """
     require_user(user)
-    key = _clean_idempotency_key(idempotency_key)
+    key = clean_idempotency_key(idempotency_key)
     choice = choice or CheckoutChoice()
-    placed: dict[str, bool] = {}
 
     def place(session: Session) -> Order:
-        resolved = resolve_choice(session, user, choice)
-        cart = session.exec(select(Cart).where(Cart.user_id == user.id)).first()
-        items = session.exec(select(CartItem).where(CartItem.cart_id == cart.id)).all() if cart else []
-        if not items:
-            raise ValidationFailed("Cart is empty", code="cart_empty")
-        coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
-        order = _place_order(
-            session,
-            user,
-            _merge((item.product_id, item.quantity) for item in items),
-            choice=resolved,
-            coupon=coupon,
-            idempotency_key=key,
-            expected_total=expected_total,
+        return place_from_cart(
+            session, user, choice, coupon_code=coupon_code, idempotency_key=key, expected_total=expected_total
         )
-        for item in items:
-            session.delete(item)
-        session.flush()
-        placed["new"] = True
-        return order
 
-    order = _placed_once(user, key, place)
-    if placed.get("new") and order.payment_method == PaymentMethod.MOBILE_MONEY.value and order.payment_reference:
-        from . import payments
-
-        payments.send_to_provider(order.id, order.payment_reference, site_origin=site_origin)
+    order, new = _placed_once(user, key, place)
+    if new and order.payment_method == PaymentMethod.MOBILE_MONEY.value and order.payment_reference:
+        send_to_provider(order.id, order.payment_reference, site_origin=site_origin)
         with session_scope() as session:
             order = session.get(Order, order.id)
     return order
-
-
-def _wanted_items(items: Any) -> dict[str, int]:
-    if not isinstance(items, list) or not items:
-        message = "An order needs at least one item."
-        raise ValidationFailed(message, fields={"items": [message]})
-    errors: list[str] = []
-    wanted: list[tuple[str, int]] = []
-    for index, entry in enumerate(items, start=1):
-        product = entry.get("product") if isinstance(entry, dict) else None
-        if isinstance(product, dict):
-            product = product.get("id")
-        if not isinstance(product, str) or not product:
-            errors.append(f"Item {index}: product is required.")
-            continue
-        try:
-            quantity = parse_quantity(entry.get("quantity", 1), minimum=1)
-        except ValidationFailed as exc:
-            errors.append(f"Item {index}: {exc.detail}")
-            continue
-        wanted.append((product, quantity))
-    if errors:
-        raise ValidationFailed("; ".join(errors), fields={"items": errors})
-    return _merge(wanted)
 
 
 def create_order(
@@ -316,23 +134,17 @@ def create_order(
     """Place an order for an explicit list of ``{"product": id, "quantity": n}`` (the cart is untouched).
 
     Same rules as :func:`checkout`; an unknown product is a 400.
+
+    Owns its transactions: the placement's (see the module docstring).
     """
     require_user(user)
-    key = _clean_idempotency_key(idempotency_key)
-    wanted = _wanted_items(items)
+    key = clean_idempotency_key(idempotency_key)
+    wanted = wanted_items(items)
 
     def place(session: Session) -> Order:
-        address = shipping_address(session, user)
-        known = set(session.exec(select(Product.id).where(Product.id.in_(list(wanted)))).all())
-        missing = [f"Product {product_id} not found." for product_id in wanted if product_id not in known]
-        if missing:
-            raise ValidationFailed(missing[0], fields={"items": missing})
-        coupon = find_coupon(session, coupon_code) if coupon_code and coupon_code.strip() else None
-        return _place_order(
-            session, user, wanted, choice=_cash_on_delivery(address), coupon=coupon, idempotency_key=key
-        )
+        return place_from_items(session, user, wanted, coupon_code=coupon_code, idempotency_key=key)
 
-    return _placed_once(user, key, place)
+    return _placed_once(user, key, place)[0]
 
 
 # --- reading and managing orders -------------------------------------------------------------

@@ -13,8 +13,10 @@ from sqlmodel import Session, select
 
 from ..models import Order, PickupStore, User
 from . import Conflict, NotFound, ValidationFailed, audit
-from .catalog.validation import CONTROL_CHARACTERS, has_control_characters
+from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
+from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
+from .rows import values_of
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
     # name: (max length, required)
@@ -48,20 +50,11 @@ def get_store(session: Session, store_id: Any, *, active_only: bool = True) -> P
 
 def snapshot(store: PickupStore) -> dict[str, str]:
     """What an order keeps of its pickup store."""
-    return {
-        "id": store.id,
-        "name": store.name,
-        "retailer": store.retailer,
-        "address": store.address,
-        "city": store.city,
-        "phone": store.phone,
-        "opening_hours": store.opening_hours,
-    }
+    return values_of(store, ("id", *STORE_FIELDS))
 
 
 def _clean(data: Any, *, partial: bool) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     clean: dict[str, Any] = {}
     errors: dict[str, list[str]] = {}
     for name, (limit, required) in STORE_FIELDS.items():
@@ -85,14 +78,9 @@ def _clean(data: Any, *, partial: bool) -> dict[str, Any]:
             errors[name] = [f"At most {limit} characters."]
         else:
             clean[name] = value
-    if "is_active" in data:
-        if isinstance(data["is_active"], bool):
-            clean["is_active"] = data["is_active"]
-        else:
-            errors["is_active"] = ["Must be true or false."]
+    take_flag(data, "is_active", clean, errors)
     if errors:
-        summary = "; ".join(f"{name}: {messages[0]}" for name, messages in errors.items())
-        raise ValidationFailed(f"Invalid input. {summary}", fields=errors)
+        raise refused(errors)
     return clean
 
 

@@ -9,6 +9,11 @@ per window, never "as many as arrived before the first one was recorded".
 
 Windows are fixed: the first attempt opens one of ``window`` seconds; the count starts over
 with the first attempt after it has passed.
+
+Owns its transactions: :func:`count_attempt` (registrations count through it; a login counts
+in a transaction of its own that also reads the account, ``services.auth``): an attempt's count is committed at once, since it must outlive the refusal it may cause (the
+caller's unit of work rolls that back) and its lock must not be held through the slow or
+revealing work it rations.
 """
 
 from __future__ import annotations
@@ -22,10 +27,26 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session
 
+from ..db import write_session
 from ..models import AuthThrottle
+from . import ServiceError
 
 LOGIN = "login"
 REGISTER = "register"
+
+
+class Throttled(ServiceError):
+    """Too many attempts (HTTP 429, with ``Retry-After``): "Too many {attempts}. Please try
+    again in {n} minutes." """
+
+    status = 429
+
+    def __init__(self, attempts: str, retry_after: int, *, code: str = ""):
+        minutes = math.ceil(retry_after / 60)
+        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
+        super().__init__(f"Too many {attempts}. Please try again in {wait}.", code=code)
+        self.retry_after = retry_after
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 @dataclass(frozen=True)
@@ -65,6 +86,19 @@ def hit(session: Session, scope: str, key: str, window: int, *, now: float | Non
     ).returning(AuthThrottle.hits, AuthThrottle.window_start)
     hits, started = session.execute(statement).one()
     return Count(hits=hits, window_start=started, window=window)
+
+
+def count_attempt(scope: str, key: str, window: int) -> Count:
+    """Count one attempt for ``(scope, key)`` (see :func:`hit`) and commit it at once.
+
+    Owns its transactions: one short write transaction. The count must stay recorded although
+    the request it counts is refused and its unit of work rolls back, and the row lock (on
+    SQLite the database's write lock) must be released before the password hash or the
+    "already exists" lookup the count rations. Call it before the caller's session has begun
+    to write: a caller holding SQLite's write lock would wait here for itself.
+    """
+    with write_session() as session:
+        return hit(session, scope, key, window)
 
 
 def reset(session: Session, scope: str, key: str) -> None:

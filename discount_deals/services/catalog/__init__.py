@@ -4,7 +4,8 @@
 - :mod:`.search`: the shopper's search text → full-text conditions (SQLite FTS5, PostgreSQL)
 - :mod:`.products`: one product (lookup, admin writes)
 - :mod:`.categories`: categories
-- :mod:`.validation`: the field rules (pydantic models) shared by single and bulk writes
+- :mod:`.fields`: the field rules (pydantic models) shared by single and bulk writes
+- :mod:`.validation`: whole products and categories (the rules that need more than one field)
 - :mod:`.price_schedule`: stored listing prices kept right as discount windows open and close
 """
 
@@ -43,10 +44,9 @@ from .products import (
 )
 from .price_schedule import apply_due_prices, refresh_due_prices, refresh_if_due
 from .search import MAX_QUERY_LENGTH
+from .fields import MAX_PRICE, MAX_STOCK, parse_datetime, parse_money
 from .validation import (
     KEPT_WHEN_ABSENT,
-    MAX_PRICE,
-    MAX_STOCK,
     PRODUCT_DEFAULTS,
     REQUIRED,
     clean_category,
@@ -56,8 +56,6 @@ from .validation import (
     duplicate_name_message,
     missing_products_message,
     name_key,
-    parse_datetime,
-    parse_money,
     price_columns,
     refresh_derived,
     slugify,

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, or_, select
 
 from ...models import Category, Product, User
 from ...models.base import new_id
-from .. import Conflict, NotFound, ValidationFailed, audit
+from .. import Conflict, ValidationFailed, audit
+from ..form_rules import require_object
 from ..permissions import require_admin
+from ..rows import found, save_unique
 from .validation import clean_category, validation_detail
 
 
@@ -70,8 +71,7 @@ def create_category(session: Session, actor: User | None, data: Mapping[str, Any
     """Create a category (admins only) from ``name``, optional ``slug`` (derived from the name
     when blank), ``description`` and ``parent`` (id, slug or name)."""
     require_admin(actor)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     values, errors = clean_category(data, resolve_parent=lambda value: find_category(session, value))
     if errors:
         raise ValidationFailed(validation_detail(errors, "category"), fields=errors)
@@ -85,21 +85,11 @@ def create_category(session: Session, actor: User | None, data: Mapping[str, Any
 
 
 def _save(session: Session, category: Category) -> Category:
-    try:
-        with session.begin_nested():
-            session.add(category)
-            session.flush()
-    except IntegrityError:
-        message = "A category with this name or slug already exists."
-        raise ValidationFailed(message, fields={"name": [message]}) from None
-    return category
+    return save_unique(session, category, "name", "A category with this name or slug already exists.")
 
 
 def _get(session: Session, category_id: Any) -> Category:
-    category = session.get(Category, category_id) if isinstance(category_id, str) else None
-    if category is None:
-        raise NotFound("Category not found.")
-    return category
+    return found(session, Category, category_id, "Category not found.")
 
 
 def _is_ancestor(session: Session, candidate: Category, of: Category) -> bool:
@@ -120,8 +110,7 @@ def update_category(session: Session, actor: User | None, category_id: str, data
     A blank slug is derived from the name; a category cannot become its own ancestor."""
     require_admin(actor)
     category = _get(session, category_id)
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     merged = {
         "name": data.get("name", category.name),
         "slug": data.get("slug", category.slug),
@@ -138,13 +127,8 @@ def update_category(session: Session, actor: User | None, category_id: str, data
     conflicts = category_conflicts(session, values["name"], values["slug"], exclude_id=category.id)
     if conflicts:
         raise ValidationFailed(next(iter(conflicts.values()))[0], fields=conflicts)
-    before = audit.snapshot(category, AUDITED_FIELDS)
-    for field, value in values.items():
-        setattr(category, field, value)
-    category = _save(session, category)
-    audit.record_change(session, actor, "category.update", "category", category.id, before,
-                        audit.snapshot(category, AUDITED_FIELDS), label=category.name)
-    return category
+    return audit.update_recorded(session, actor, "category.update", category, values, AUDITED_FIELDS,
+                                 save=_save, label=lambda row: row.name)
 
 
 def delete_category(session: Session, actor: User | None, category_id: str) -> None:

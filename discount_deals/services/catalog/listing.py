@@ -83,10 +83,11 @@ def is_visible(product: Product) -> bool:
     return product.status == ProductStatus.ACTIVE.value and bool(product.is_available)
 
 
-def visible_clause():
-    """SQL form of :func:`is_visible`, spelled with literals as the partial indexes' WHERE is,
-    so that the planner may use them (a bound parameter would not prove the index applies)."""
-    return (Product.status == literal_column("'active'")) & (Product.is_available == true())
+def visible_clause(products: Any = Product):
+    """SQL form of :func:`is_visible` (for ``products``, the table or an alias of it), spelled
+    with literals as the partial indexes' WHERE is, so that the planner may use them (a bound
+    parameter would not prove the index applies)."""
+    return (products.status == literal_column("'active'")) & (products.is_available == true())
 
 
 @dataclass(frozen=True)
@@ -261,36 +262,16 @@ def list_products(
 
     version = catalogue_version(session)
     everything = is_admin(actor) and include_inactive is not False
-    filters: list[Any] = [] if everything else [visible_clause()]
-    key: list[Any] = [everything]
-    if price_range and price_range.strip():
-        filters.append(_price_range_clause(price_range))
-        key.append(("price", price_range.strip()))
-    if category and category.strip():
-        category_id = _category_id(session, category, version)
-        if not category_id:
-            return empty
-        filters.append(Product.category_id == category_id)
-        key.append(("category", category_id))
-    if brand and brand.strip():
-        spellings = _brand_spellings(session, [brand])
-        if not spellings:
-            return empty
-        filters.append(Product.brand.in_(spellings))
-        key.append(("brand", tuple(spellings)))
-    cacheable = True
-    if status and status.strip():
-        filters.append(_status_clause(status))
-        cacheable = status.strip().lower() in ("active", "inactive")
-        key.append(("status", status.strip().lower()))
-    conditions = filters
+    chosen = _filters(session, version, everything, category=category, brand=brand, price_range=price_range,
+                      status=status)
+    if chosen is None or (query is not None and query.matches_nothing):
+        return empty
+    conditions = chosen.conditions
     if query is not None:
-        if query.matches_nothing:
-            return empty
-        key.append(("search", query.key))
-        conditions = [*_search_driven(session, filters), fulltext.match_clause(session, query)]
+        chosen.key.append(("search", query.key))
+        conditions = [*_search_driven(session, chosen.conditions), fulltext.match_clause(session, query)]
 
-    count = _count(session, tuple(key) if cacheable else None, conditions, version)
+    count = _count(session, tuple(chosen.key) if chosen.cacheable else None, conditions, version)
     offset = (page - 1) * page_size
     if offset >= count:
         return ProductPage(items=[], count=count, page=page, page_size=page_size, ordering=order_name)
@@ -300,13 +281,60 @@ def list_products(
         order_by = ORDERINGS[order_name]
         if query is not None and count > SEARCH_DRIVEN_MAX:
             # Many matches: walk the ordering's index, checking each row against the matches.
-            conditions = [*filters, fulltext.match_clause(session, query, drive=False)]
-    # The page's keys first, sorting only the columns the order needs (on SQLite the rowid, which
-    # every index holds, so walking a listing index never reads the table); then those rows in
-    # full. Sorting whole rows, descriptions and all, cost more than the query at 10,000 matches.
+            conditions = [*chosen.conditions, fulltext.match_clause(session, query, drive=False)]
+    items = _page_rows(session, conditions, order_by, offset, page_size)
+    return ProductPage(items=items, count=count, page=page, page_size=page_size, ordering=order_name)
+
+
+@dataclass
+class _Filters:
+    """A listing's filter conditions, the key its count is cached under, and whether it may be."""
+
+    conditions: list[Any]
+    key: list[Any]
+    cacheable: bool = True
+
+
+def _filters(
+    session: Session, version: int, everything: bool, *, category: str, brand: str, price_range: str,
+    status: str,
+) -> _Filters | None:
+    """The conditions of the listing's filters (not its search); None when one matches nothing."""
+    chosen = _Filters(conditions=[] if everything else [visible_clause()], key=[everything])
+    if price_range and price_range.strip():
+        chosen.conditions.append(_price_range_clause(price_range))
+        chosen.key.append(("price", price_range.strip()))
+    if category and category.strip():
+        category_id = _category_id(session, category, version)
+        if not category_id:
+            return None
+        chosen.conditions.append(Product.category_id == category_id)
+        chosen.key.append(("category", category_id))
+    if brand and brand.strip():
+        spellings = _brand_spellings(session, [brand])
+        if not spellings:
+            return None
+        chosen.conditions.append(Product.brand.in_(spellings))
+        chosen.key.append(("brand", tuple(spellings)))
+    if status and status.strip():
+        chosen.conditions.append(_status_clause(status))
+        chosen.cacheable = status.strip().lower() in ("active", "inactive")
+        chosen.key.append(("status", status.strip().lower()))
+    return chosen
+
+
+def _page_rows(
+    session: Session, conditions: list[Any], order_by: tuple[Any, ...], offset: int, limit: int
+) -> list[tuple[Product, Category]]:
+    """One page's products with their categories, in ``order_by``.
+
+    The page's keys first, sorting only the columns the order needs (on SQLite the rowid, which
+    every index holds, so walking a listing index never reads the table); then those rows in
+    full. Sorting whole rows, descriptions and all, cost more than the query at 10,000 matches.
+    """
     key_column = literal_column("product.rowid") if session.get_bind().dialect.name == "sqlite" else Product.id
     keys = session.exec(
-        select(key_column).select_from(Product).where(*conditions).order_by(*order_by).offset(offset).limit(page_size)
+        select(key_column).select_from(Product).where(*conditions).order_by(*order_by).offset(offset).limit(limit)
     ).all()
     rows = session.exec(
         select(key_column, Product, Category)
@@ -315,13 +343,7 @@ def list_products(
         .where(key_column.in_(keys))
     ).all()
     by_key = {row_key: (product, product_category) for row_key, product, product_category in rows}
-    return ProductPage(
-        items=[by_key[row_key] for row_key in keys if row_key in by_key],
-        count=count,
-        page=page,
-        page_size=page_size,
-        ordering=order_name,
-    )
+    return [by_key[row_key] for row_key in keys if row_key in by_key]
 
 
 def featured_products(session: Session, limit: int = 4) -> list[tuple[Product, Category]]:
@@ -360,9 +382,7 @@ def list_brands(session: Session) -> list[str]:
     holder = aliased(Product)
     has_visible = (
         select(holder.id)
-        .where(
-            holder.brand == spellings.c.brand, holder.status == ProductStatus.ACTIVE.value, holder.is_available == True
-        )
+        .where(holder.brand == spellings.c.brand, visible_clause(holder))
         .exists()
     )
     by_key: dict[str, str] = {}

@@ -11,6 +11,10 @@ catalogue-version triggers invalidate every worker's cached counts.
 Readers call :func:`refresh_if_due` before reading prices (listings, featured products); it
 looks at most once every :data:`CHECK_EVERY_S` seconds per worker. Carts, checkout and order
 lines do not depend on it: they price each product from its window at the moment itself.
+
+Owns its transactions: :func:`refresh_due_prices`, and :func:`refresh_if_due` through it. They
+run from read paths, whose session may already hold a snapshot, and the refresh must be
+committed whether or not the reader's work succeeds. :func:`apply_due_prices` takes a session.
 """
 
 from __future__ import annotations
@@ -91,10 +95,9 @@ def apply_due_prices(session: Session, at: datetime | None = None) -> int:
 def refresh_due_prices(at: datetime | None = None) -> int:
     """Bring the stored prices up to date at ``at`` (now) in a write transaction of its own.
 
-    It opens its own transaction (the exception to the services' rule) because it runs from
-    read paths: the reader's own session may already hold a snapshot, and the refresh must
-    commit whether or not the reader's work succeeds. It first looks without the write lock,
-    so the usual case (nothing due) writes nothing. On SQLite it waits at most
+    Owns its transactions: it runs from read paths, whose own session may already hold a
+    snapshot, and the refresh must commit whether or not the reader's work succeeds. It first
+    looks without the write lock, so the usual case (nothing due) writes nothing. On SQLite it waits at most
     :data:`SQLITE_LOCK_WAIT_MS` for the write lock (``BEGIN IMMEDIATE``), on PostgreSQL
     :data:`PG_LOCK_WAIT_MS` for row locks, and otherwise leaves the work to a later read.
     Returns how many rows changed.
@@ -139,7 +142,10 @@ def refresh_due_prices(at: datetime | None = None) -> int:
 
 def refresh_if_due(at: datetime | None = None) -> int:
     """:func:`refresh_due_prices`, at most once every :data:`CHECK_EVERY_S` seconds per worker
-    (always when ``at`` is given: tests and tools pass the moment they mean)."""
+    (always when ``at`` is given: tests and tools pass the moment they mean).
+
+    Owns its transactions: those of :func:`refresh_due_prices`, whatever session the reader holds.
+    """
     if at is None:
         key = str(get_engine().url)
         now = time.monotonic()

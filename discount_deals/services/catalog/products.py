@@ -7,15 +7,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import String, cast, update
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ...models import Category, Product, User
 from .. import NotFound, ValidationFailed, audit
+from ..form_rules import require_object
 from ..permissions import is_admin, require_admin
+from ..rows import found, save_unique
 from .categories import find_category
+from .fields import MAX_STOCK
 from .listing import is_visible, visible_clause
-from .validation import MAX_STOCK, clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
 
 # The fields an admin edits, as the audit trail records them.
 AUDITED_FIELDS = (
@@ -70,8 +72,7 @@ def product_name_taken(session: Session, name: str, *, exclude_id: str | None = 
 def _validate_for_write(
     session: Session, data: Mapping[str, Any], *, current: Product | None, partial: bool
 ) -> dict[str, Any]:
-    if not isinstance(data, Mapping):
-        raise ValidationFailed("Invalid request body: a JSON object is expected.")
+    require_object(data)
     values, errors = clean_product(
         data,
         resolve_category=lambda value: find_category(session, value),
@@ -91,13 +92,7 @@ def _validate_for_write(
 def _save(session: Session, product: Product) -> Product:
     """Write a product; a name taken meanwhile by a concurrent write is a 400, not a crash."""
     refresh_derived(product)
-    try:
-        with session.begin_nested():
-            session.add(product)
-            session.flush()
-    except IntegrityError:
-        message = duplicate_name_message(product.name)
-        raise ValidationFailed(message, fields={"name": [message]}) from None
+    save_unique(session, product, "name", duplicate_name_message(product.name))
     session.refresh(product)
     return product
 
@@ -119,17 +114,10 @@ def update_product(
     """Update a product (admins only): a full update (PUT) or, with ``partial``, only the given
     fields (PATCH)."""
     require_admin(actor)
-    product = session.get(Product, product_id)
-    if product is None:
-        raise NotFound("Product not found.")
+    product = found(session, Product, product_id, "Product not found.")
     values = _validate_for_write(session, data, current=product, partial=partial)
-    before = audit.snapshot(product, AUDITED_FIELDS)
-    for field, value in values.items():
-        setattr(product, field, value)
-    product = _save(session, product)
-    audit.record_change(session, actor, "product.update", "product", product.id, before,
-                        audit.snapshot(product, AUDITED_FIELDS), label=product.name)
-    return product
+    return audit.update_recorded(session, actor, "product.update", product, values, AUDITED_FIELDS,
+                                 save=_save, label=lambda row: row.name)
 
 
 def restock(session: Session, actor: User | None, product_id: str, quantity: Any) -> Product:
@@ -140,9 +128,7 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
         message = "Enter a whole number of units to add, at least 1."
         raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
     units = int(str(quantity).strip())
-    product = session.get(Product, product_id) if isinstance(product_id, str) else None
-    if product is None:
-        raise NotFound("Product not found.")
+    product = found(session, Product, product_id, "Product not found.")
     if not 1 <= units <= MAX_STOCK - product.stock:
         message = f"Enter a whole number of units from 1 to {max(MAX_STOCK - product.stock, 1):,}."
         raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
@@ -160,9 +146,7 @@ def delete_product(session: Session, actor: User | None, product_id: str) -> Non
 
     Cart lines and favourites go with it; order lines keep their snapshot."""
     require_admin(actor)
-    product = session.get(Product, product_id)
-    if product is None:
-        raise NotFound("Product not found.")
+    product = found(session, Product, product_id, "Product not found.")
     audit.record(session, actor, "product.delete", "product", product.id,
                  changes=audit.deleted(audit.snapshot(product, AUDITED_FIELDS)), label=product.name)
     referencing = session.exec(

@@ -1,0 +1,157 @@
+"""The users API's request and response bodies (``api.users``).
+
+Every request field is optional: the services give the spec's messages for missing or invalid
+ones. The ``json_schema_extra`` hints document the rules in the OpenAPI description.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..services import users as accounts
+from .schemas import documented
+
+
+# --- response models ----------------------------------------------------------------------------
+
+
+class ProfileOut(BaseModel):
+    id: str
+    bio: str | None
+    website: str | None
+    profile_image: str | None = Field(description="Absolute URL of the uploaded picture")
+
+
+class AddressOut(BaseModel):
+    id: str
+    line1: str
+    line2: str
+    city: str
+    state: str
+    postal_code: str
+    country: str
+    is_default: bool
+
+
+class UserOut(BaseModel):
+    id: str
+    email: str
+    username: str
+    first_name: str
+    last_name: str
+    phonenumber: str
+    date_of_birth: str | None = Field(description="YYYY-MM-DD")
+    gender: str
+    role: str
+    profile: ProfileOut
+    addresses: list[AddressOut] = Field(description="The default first, then oldest first")
+
+
+class AdminUserOut(BaseModel):
+    id: str
+    email: str
+    username: str
+    first_name: str
+    last_name: str
+    role: str
+    is_active: bool
+    date_joined: datetime
+
+
+# --- request models (every field optional: the services give the spec's messages) ---------------
+
+
+NAME = {"type": "string", "minLength": 1, "maxLength": 150}
+EMAIL = {"type": "string", "format": "email", "maxLength": 254}
+USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": r"^[\w.@+-]+$"}
+PASSWORD = {"type": "string", "minLength": 6, "maxLength": 256}
+PHONE = {"type": "string", "maxLength": 32, "pattern": r"^\+?[\d\s().-]{7,}$", "description": "7 to 15 digits"}
+BIRTH_DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD, after 1900-01-01 and in the past"}
+GENDER = {"type": "string", "enum": ["male", "female", "other"]}
+NO_CONTROL = "Text fields refuse control characters other than tab and newline."
+
+
+def _text(limit: int, minimum: int = 0) -> dict[str, Any]:
+    return {"type": "string", "maxLength": limit, **({"minLength": minimum} if minimum else {})}
+
+
+class RegisterIn(BaseModel):
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            "required": ["first_name", "last_name", "username", "email", "password", "phonenumber",
+                         "date_of_birth", "gender"],
+            "description": NO_CONTROL,
+        },
+    )
+
+    first_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    last_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    username: str | None = Field(None, json_schema_extra=documented(**USERNAME))
+    email: str | None = Field(None, json_schema_extra=documented(**EMAIL))
+    password: str | None = Field(None, json_schema_extra=documented(**PASSWORD))
+    phonenumber: str | None = Field(None, json_schema_extra=documented(**PHONE))
+    date_of_birth: str | None = Field(None, json_schema_extra=documented(**BIRTH_DATE))
+    gender: str | None = Field(None, json_schema_extra=documented(**GENDER))
+    role: Any = Field(None, description="Ignored: every registration is a customer")
+    metadata: Any = Field(None, description="Ignored")
+
+
+class ProfileIn(BaseModel):
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"description": NO_CONTROL})
+
+    bio: str | None = Field(
+        None, json_schema_extra=documented(type=["string", "null"], maxLength=2000, description="Blank becomes null")
+    )
+    website: str | None = Field(
+        None,
+        json_schema_extra=documented(
+            type=["string", "null"], maxLength=500, description="An http(s) URL; blank becomes null"
+        ),
+    )
+
+
+class UserUpdateIn(BaseModel):
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"description": NO_CONTROL})
+
+    email: str | None = Field(None, json_schema_extra=documented(**EMAIL))
+    username: str | None = Field(None, json_schema_extra=documented(**USERNAME))
+    first_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    last_name: str | None = Field(None, json_schema_extra=documented(**NAME))
+    phonenumber: str | None = Field(None, json_schema_extra=documented(**PHONE))
+    date_of_birth: str | None = Field(None, json_schema_extra=documented(**BIRTH_DATE))
+    gender: str | None = Field(None, json_schema_extra=documented(**GENDER))
+    profile: ProfileIn | None = None
+    password: str | None = Field(
+        None,
+        json_schema_extra=documented(
+            **PASSWORD, description="A new password; every token of the user stops working (log in again)"
+        ),
+    )
+    role: Any = Field(None, description="Ignored here: admins change roles at /users/admin/users/{id}/")
+
+
+class AddressIn(BaseModel):
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"description": NO_CONTROL})
+
+    line1: str | None = Field(None, json_schema_extra=documented(**_text(255, 1)))
+    line2: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=255))
+    city: str | None = Field(None, json_schema_extra=documented(**_text(120, 1)))
+    state: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=120))
+    postal_code: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=32))
+    country: str | None = Field(None, json_schema_extra=documented(**_text(120, 1)))
+    is_default: bool | None = None
+
+
+class AddressCreateIn(AddressIn):
+    model_config = ConfigDict(
+        extra="ignore", json_schema_extra={"required": ["line1", "city", "country"], "description": NO_CONTROL}
+    )
+
+
+class RoleIn(BaseModel):
+    role: str | None = Field(None, json_schema_extra=documented(type="string", enum=list(accounts.ROLES)))
+    is_active: bool | None = Field(None, description="false deactivates the account (it can no longer log in)")

@@ -1,0 +1,61 @@
+"""Bulk imports of products and categories (JSON rows or CSV files), by stage.
+
+- :mod:`.csv_files`: an uploaded or streamed CSV file as rows
+- :mod:`.upload_steps`: the admin screen's checks before an import (required fields, categories)
+- :mod:`.importers`: validate and insert the rows in chunks, in the caller's transaction
+- :mod:`.templates`: sample files the uploader accepts as they are
+
+Everything takes the caller's session; call the importers inside ``db.write_session()`` so that
+the name checks and the inserts see the same database state.
+"""
+
+from .csv_files import (
+    iter_csv_records,
+    iter_products_csv,
+    parse_categories_csv,
+    parse_products_csv,
+    product_row_from_csv,
+)
+from .importers import CHUNK_ROWS, CategoryIndex, CreatedProduct, ImportResult, import_categories, import_products
+from .templates import (
+    CATEGORY_TEMPLATE_COLUMNS,
+    CATEGORY_TEMPLATE_ROWS,
+    PRODUCT_TEMPLATE_COLUMNS,
+    categories_template,
+    product_template_rows,
+    products_template,
+)
+from .upload_steps import (
+    CATEGORY_REQUIRED,
+    PRODUCT_REQUIRED,
+    CheckedRows,
+    check_required_fields,
+    refused_row_messages,
+    resolve_product_categories,
+)
+
+__all__ = [
+    "CATEGORY_REQUIRED",
+    "CATEGORY_TEMPLATE_COLUMNS",
+    "CATEGORY_TEMPLATE_ROWS",
+    "CHUNK_ROWS",
+    "PRODUCT_REQUIRED",
+    "PRODUCT_TEMPLATE_COLUMNS",
+    "CategoryIndex",
+    "CheckedRows",
+    "CreatedProduct",
+    "ImportResult",
+    "categories_template",
+    "check_required_fields",
+    "import_categories",
+    "import_products",
+    "iter_csv_records",
+    "iter_products_csv",
+    "parse_categories_csv",
+    "parse_products_csv",
+    "product_row_from_csv",
+    "product_template_rows",
+    "products_template",
+    "refused_row_messages",
+    "resolve_product_categories",
+]

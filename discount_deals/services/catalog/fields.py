@@ -1,0 +1,257 @@
+"""Product and category field rules, carried by pydantic models.
+
+:class:`ProductFields` and :class:`CategoryFields` declare each field's type and limits; the
+few rules pydantic has no word for (plain decimal text, no booleans for numbers, no control
+characters, http(s) or site-relative URLs) are validators on those types. Failures come back
+DRF-style, ``{field: [message]}``, in the shop's own words (see ``_MESSAGES``). The rules that
+need the database or the product being edited are :mod:`.validation`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from typing_extensions import TypedDict
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
+
+from ...settings import get_settings
+
+MAX_PRICE = Decimal(10000000000)  # the columns hold 12 digits, 2 of them decimals
+MAX_STOCK = 2_147_483_647  # a 32-bit INTEGER column on PostgreSQL
+_DECIMAL_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")  # plain decimals: no exponents, "_" or "NaN"
+# C0 and C1 control characters except tab and newline (carriage returns become newlines first).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _fail(message: str) -> PydanticCustomError:
+    return PydanticCustomError("shop_rule", message)
+
+
+# --- field types --------------------------------------------------------------------------------
+
+
+CONTROL_CHARACTERS = "Must not contain control characters."
+
+
+def normalize_newlines(text: str) -> str:
+    """Carriage returns (a browser's textarea sends CRLF) become newlines."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def has_control_characters(text: str) -> bool:
+    """True when ``text`` holds a C0 or C1 control character other than tab and newline: the
+    one rule every stored text field of the shop follows (refused with :data:`CONTROL_CHARACTERS`)."""
+    return _CONTROL.search(text) is not None
+
+
+def _as_text(value: Any) -> Any:
+    """Numbers become text; other non-text values are refused; blanks around are dropped."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise _fail("Must be text.")
+    text = normalize_newlines(str(value)).strip()
+    if has_control_characters(text):
+        raise _fail(CONTROL_CHARACTERS)
+    return text
+
+
+def Text(max_length: int) -> Any:  # noqa: N802 - a type factory, used in annotations
+    return Annotated[str, BeforeValidator(_as_text), Field(max_length=max_length)]
+
+
+def _plain_decimal(value: Any) -> Any:
+    text = str(value).strip() if isinstance(value, int | float | Decimal | str) and not isinstance(value, bool) else ""
+    if not _DECIMAL_TEXT.fullmatch(text):
+        raise _fail("Enter a valid amount, e.g. 12.50.")
+    return Decimal(text).normalize() if "." in text else Decimal(text)
+
+
+Money = Annotated[Decimal, BeforeValidator(_plain_decimal), Field(ge=0, lt=MAX_PRICE, decimal_places=2)]
+
+
+def _no_bool(message: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise _fail(message)
+        return value
+
+    return check
+
+
+def _text_or_datetime(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.strip()
+        return f"{text[:-1]}+00:00" if text.endswith(("Z", "z")) else text
+    if isinstance(value, datetime):
+        return value
+    raise _fail("Enter a valid date and time, e.g. 2026-11-30T10:00.")
+
+
+def as_utc(moment: datetime) -> datetime:
+    """Values without a time zone are taken as UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+Moment = Annotated[datetime, BeforeValidator(_text_or_datetime), AfterValidator(as_utc)]
+Stock = Annotated[int, BeforeValidator(_no_bool("Stock must be a whole number of 0 or more.")), Field(ge=0, le=MAX_STOCK)]
+Rating = Annotated[float, BeforeValidator(_no_bool("Rating must be a number from 0 to 5.")), Field(ge=0, le=5)]
+Flag = Annotated[bool, BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v)]
+Status = Annotated[
+    Literal["active", "inactive"], BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v)
+]
+
+
+def _trimmed_list(value: Any) -> Any:
+    if value is None:
+        return []
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [item.strip() for item in value if item.strip()]
+    return value  # refused by list[str] below
+
+
+TextList = Annotated[list[str], BeforeValidator(_trimmed_list)]
+
+
+def _image_url(value: str) -> str:
+    """Blank → the placeholder picture; otherwise an http(s) URL or a path on this site."""
+    if not value:
+        return get_settings().placeholder_image_url
+    if not re.match(r"^(https?://|/(?!/))", value, re.IGNORECASE):
+        raise _fail("Enter a valid URL (http://, https:// or a path starting with /).")
+    return value
+
+
+def _none_as_blank(value: Any) -> Any:
+    return "" if value is None else _as_text(value)
+
+
+ImageUrl = Annotated[str, BeforeValidator(_none_as_blank), Field(max_length=500), AfterValidator(_image_url)]
+
+
+class ProductFields(BaseModel):
+    """The product fields a client may send; category and related products are checked by
+    :func:`clean_product` against the database."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: Text(200) = None
+    description: Text(100_000) = None
+    brand: Text(80) = None
+    image_url: ImageUrl = None
+    price: Money = None
+    discount_price: Money = None
+    discount_start: Moment = None
+    discount_end: Moment = None
+    rating: Rating = None
+    stock: Stock = None
+    is_featured: Flag = None
+    is_available: Flag = None
+    status: Status = None
+    tags: TextList = None
+    related_products: TextList = None
+
+
+class CategoryFields(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    name: Text(120) = None
+    slug: Text(140) = None
+    description: Text(100_000) = None
+
+
+# Messages for pydantic's own error types, by field; "*" covers the rest.
+_MONEY = {
+    "greater_than_equal": "Must not be negative.",
+    "less_than": "Must be less than 10,000,000,000.",
+    "decimal_max_places": "Use at most 2 decimal places.",
+    "*": "Enter a valid amount, e.g. 12.50.",
+}
+_TEXT = {"string_too_long": "Must be at most {max_length} characters.", "too_long": "Must be at most {max_length} characters.", "*": "Must be text."}
+_MESSAGES: dict[str, dict[str, str]] = {
+    "name": _TEXT,
+    "description": _TEXT,
+    "brand": _TEXT,
+    "slug": _TEXT,
+    "image_url": _TEXT,
+    "price": _MONEY,
+    "discount_price": _MONEY,
+    "discount_start": {"*": "Enter a valid date and time, e.g. 2026-11-30T10:00."},
+    "discount_end": {"*": "Enter a valid date and time, e.g. 2026-11-30T10:00."},
+    "rating": {"*": "Rating must be a number from 0 to 5."},
+    "stock": {"less_than_equal": f"Stock must be at most {MAX_STOCK:,}.", "*": "Stock must be a whole number of 0 or more."},
+    "is_featured": {"*": "Must be true or false."},
+    "is_available": {"*": "Must be true or false."},
+    "status": {"*": 'Status must be "active" or "inactive".'},
+    "tags": {"*": "Tags must be a list of text values."},
+    "related_products": {"*": "Related products must be a list of text values."},
+}
+
+
+def field_errors(error: ValidationError) -> dict[str, list[str]]:
+    """A pydantic error as ``{field: [message]}`` (the first problem of each field)."""
+    errors: dict[str, list[str]] = {}
+    for problem in error.errors():
+        field = str(problem["loc"][0]) if problem.get("loc") else "non_field_errors"
+        if field in errors:
+            continue
+        if problem["type"] == "shop_rule":
+            message = problem["msg"]
+        else:
+            table = _MESSAGES.get(field, {"*": "Invalid value."})
+            message = table.get(problem["type"], table["*"]).format(**problem.get("ctx", {}))
+        errors[field] = [message]
+    return errors
+
+
+def _dict_adapter(model: type[BaseModel]) -> TypeAdapter:
+    """The model's fields as a TypedDict validator: the same rules, validated straight into a
+    dict of the fields given (no model object), which bulk uploads of 100,000 rows notice."""
+    fields = {
+        name: Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+        for name, info in model.model_fields.items()
+    }
+    return TypeAdapter(TypedDict(f"{model.__name__}Dict", fields, total=False))
+
+
+_ADAPTERS: dict[type[BaseModel], TypeAdapter] = {}
+
+
+def validate_fields(model: type[BaseModel], data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The given fields validated: (values of the valid ones, errors of the others)."""
+    adapter = _ADAPTERS.get(model) or _ADAPTERS.setdefault(model, _dict_adapter(model))
+    try:
+        return adapter.validate_python(data), {}
+    except ValidationError as exc:
+        errors = field_errors(exc)
+        valid = {k: v for k, v in data.items() if k not in errors}
+        return (validate_fields(model, valid)[0] if valid else {}), errors
+
+
+# --- single values (the admin screens, the CLI) --------------------------------------------------
+
+
+class _Invalid(ValueError):
+    """One value is unacceptable; the message is shown to the user."""
+
+
+def _one(field: str, value: Any) -> Any:
+    values, errors = validate_fields(ProductFields, {field: value})
+    if errors:
+        raise _Invalid(errors[field][0])
+    return values[field]
+
+
+def parse_money(value: Any) -> Decimal:
+    """A non-negative amount with at most 2 decimal places, from a number or decimal text."""
+    return _one("price", value).quantize(Decimal("0.01"))
+
+
+def parse_datetime(value: Any) -> datetime:
+    """ISO date-times, including the browser's datetime-local ``2026-11-30T10:00``; values without
+    a time zone are taken as UTC."""
+    return _one("discount_start", value)

@@ -1,0 +1,46 @@
+"""Rules every form and JSON body of the shop follows, worded once.
+
+A body must be a JSON object; a flag must be true or false; several refused fields become one
+:class:`ValidationFailed` whose detail names each field's first problem and whose ``fields``
+map lists them all (the API's one error shape).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import ValidationFailed
+
+NOT_AN_OBJECT = "Invalid request body: a JSON object is expected."
+MUST_BE_BOOLEAN = "Must be true or false."
+
+Errors = dict[str, list[str]]
+
+
+def require_object(data: Any) -> Mapping[str, Any]:
+    """``data`` when it is a JSON object (a mapping); 400 otherwise."""
+    if not isinstance(data, Mapping):
+        raise ValidationFailed(NOT_AN_OBJECT)
+    return data
+
+
+def take_flag(data: Mapping[str, Any], name: str, clean: dict[str, Any], errors: Errors, *,
+              none_is_absent: bool = False) -> None:
+    """Copy ``data[name]``, when given, to ``clean`` if it is true or false; else record the error."""
+    if name not in data or (none_is_absent and data[name] is None):
+        return
+    if isinstance(data[name], bool):
+        clean[name] = data[name]
+    else:
+        errors[name] = [MUST_BE_BOOLEAN]
+
+
+def field_summary(errors: Mapping[str, list[str]]) -> str:
+    """``field: first message; ...`` for every refused field."""
+    return "; ".join(f"{name}: {messages[0]}" for name, messages in errors.items())
+
+
+def refused(errors: Errors, what: str = "input") -> ValidationFailed:
+    """One refusal for a form's field errors: "Invalid {what}. field: message; ..."."""
+    return ValidationFailed(f"Invalid {what}. {field_summary(errors)}", fields=errors)

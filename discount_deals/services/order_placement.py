@@ -1,0 +1,247 @@
+"""Placing an order inside the caller's write transaction: re-check, take the stock, store it.
+
+:func:`place_from_cart` and :func:`place_from_items` re-check what the shopper wants against
+today's catalogue, price it with ``services.pricing`` (one moment prices every line), take the
+stock with guarded updates (``UPDATE ... WHERE stock >= :q``, so it never goes below zero
+whatever the database), count the coupon's use (``services.coupons.redeem``) and store the order
+with its lines and its first timeline event. A refusal raises before the caller commits, so
+either all of it is stored or nothing. ``services.orders`` runs them in their transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from ..models import Address, Cart, CartItem, Coupon, Order, OrderItem, OrderStatus, PaymentMethod, PaymentStatus
+from ..models import Product, User
+from . import Conflict, ValidationFailed, coupons, pickup_stores, pricing
+from . import order_status as lifecycle
+from .cart import parse_quantity
+from .catalog import is_visible
+from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, default_address, order_totals, resolve_choice
+from .payments import open_payment, payment_deadline
+from .rows import values_of
+from .users import address_dict
+
+MAX_IDEMPOTENCY_KEY_LENGTH = 128
+# What an order and its lines keep of the prices at the moment it was placed (services.pricing).
+ORDER_TOTALS = ("item_count", "subtotal", "savings", "discount", "shipping", "tax", "total")
+LINE_PRICES = ("unit_price", "original_price", "quantity", "line_total")
+
+PricedProducts = list[tuple[Product, pricing.PricedLine]]
+
+
+def clean_idempotency_key(key: str | None) -> str | None:
+    """The client's ``Idempotency-Key`` stripped (None when blank); 400 when too long."""
+    key = (key or "").strip()
+    if len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
+        raise ValidationFailed(f"Idempotency-Key may have at most {MAX_IDEMPOTENCY_KEY_LENGTH} characters.")
+    return key or None
+
+
+def order_for_key(session: Session, user: User, key: str | None) -> Order | None:
+    """The user's order placed with this idempotency key, if any."""
+    if key is None:
+        return None
+    return session.exec(select(Order).where(Order.user_id == user.id, Order.idempotency_key == key)).first()
+
+
+def shipping_address(session: Session, user: User) -> Address:
+    """The address an order ships to: the default one, else the first saved (400 when none)."""
+    address = default_address(session, user)
+    if address is None:
+        raise ValidationFailed(NO_ADDRESS, code="no_address")
+    return address
+
+
+def merge_quantities(wanted: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """Product id → quantity, adding up repeated products."""
+    merged: dict[str, int] = {}
+    for product_id, quantity in wanted:
+        merged[product_id] = merged.get(product_id, 0) + quantity
+    return merged
+
+
+def wanted_items(items: Any) -> dict[str, int]:
+    """An explicit order's ``[{"product": id, "quantity": n}]`` as product id → quantity (400
+    naming each bad item)."""
+    if not isinstance(items, list) or not items:
+        message = "An order needs at least one item."
+        raise ValidationFailed(message, fields={"items": [message]})
+    errors: list[str] = []
+    wanted: list[tuple[str, int]] = []
+    for index, entry in enumerate(items, start=1):
+        product = entry.get("product") if isinstance(entry, dict) else None
+        if isinstance(product, dict):
+            product = product.get("id")
+        if not isinstance(product, str) or not product:
+            errors.append(f"Item {index}: product is required.")
+            continue
+        try:
+            quantity = parse_quantity(entry.get("quantity", 1), minimum=1)
+        except ValidationFailed as exc:
+            errors.append(f"Item {index}: {exc.detail}")
+            continue
+        wanted.append((product, quantity))
+    if errors:
+        raise ValidationFailed("; ".join(errors), fields={"items": errors})
+    return merge_quantities(wanted)
+
+
+# --- the two ways in --------------------------------------------------------------------------
+
+
+def place_from_cart(
+    session: Session,
+    user: User,
+    choice: CheckoutChoice,
+    *,
+    coupon_code: str | None,
+    idempotency_key: str | None,
+    expected_total: Decimal | None,
+) -> Order:
+    """The user's cart as a pending order, and the cart emptied (see ``orders.checkout``)."""
+    resolved = resolve_choice(session, user, choice)
+    cart = session.exec(select(Cart).where(Cart.user_id == user.id)).first()
+    items = session.exec(select(CartItem).where(CartItem.cart_id == cart.id)).all() if cart else []
+    if not items:
+        raise ValidationFailed("Cart is empty", code="cart_empty")
+    order = place_order(
+        session,
+        user,
+        merge_quantities((item.product_id, item.quantity) for item in items),
+        choice=resolved,
+        coupon=coupons.given_coupon(session, coupon_code),
+        idempotency_key=idempotency_key,
+        expected_total=expected_total,
+    )
+    for item in items:
+        session.delete(item)
+    session.flush()
+    return order
+
+
+def place_from_items(
+    session: Session, user: User, wanted: dict[str, int], *, coupon_code: str | None, idempotency_key: str | None
+) -> Order:
+    """An explicit list of products as a pending cash-on-delivery order to the shipping address
+    (the cart is untouched); 400 for an unknown product."""
+    address = shipping_address(session, user)
+    known = set(session.exec(select(Product.id).where(Product.id.in_(list(wanted)))).all())
+    missing = [f"Product {product_id} not found." for product_id in wanted if product_id not in known]
+    if missing:
+        raise ValidationFailed(missing[0], fields={"items": missing})
+    cash = ResolvedChoice("delivery", PaymentMethod.CASH_ON_DELIVERY.value, address, None, None, None)
+    coupon = coupons.given_coupon(session, coupon_code)
+    return place_order(session, user, wanted, choice=cash, coupon=coupon, idempotency_key=idempotency_key)
+
+
+# --- placing ----------------------------------------------------------------------------------
+
+
+def place_order(
+    session: Session,
+    user: User,
+    wanted: dict[str, int],
+    *,
+    choice: ResolvedChoice,
+    coupon: Coupon | None,
+    idempotency_key: str | None,
+    expected_total: Decimal | None = None,
+) -> Order:
+    """Re-check ``wanted`` (product id → quantity) against today's catalogue, take the stock, store the order."""
+    now = pricing.now_utc()  # one moment prices every line of the order
+    lines = _priced_available(_locked_products(session, wanted), wanted, now)
+    _take_stock(session, lines)
+    totals = order_totals((line for _product, line in lines), coupon, pickup=choice.pickup)
+    if coupon is not None:
+        coupons.redeem(session, coupon, now)  # one use, counted atomically in this transaction
+    if expected_total is not None and totals.total != expected_total:
+        raise Conflict(
+            f"Your order now comes to {pricing.format_money(totals.total)}: please review it again.",
+            code="total_changed",
+        )
+    order = _new_order(user, totals, choice, coupon, idempotency_key)
+    session.add(order)
+    session.flush()
+    lifecycle.record_event(session, order, "status", OrderStatus.PENDING.value, actor=user, note="Order placed")
+    if choice.mobile_money:
+        open_payment(session, order)
+        order.payment_due_at = payment_deadline()
+        session.add(order)
+    session.add_all(_order_item(order, product, line) for product, line in lines)
+    session.flush()
+    return order
+
+
+def _locked_products(session: Session, wanted: dict[str, int]) -> dict[str, Product]:
+    # Locked in id order so that two PostgreSQL transactions never wait on each other in a cycle.
+    query = select(Product).where(Product.id.in_(list(wanted))).order_by(Product.id).with_for_update()
+    return {product.id: product for product in session.exec(query)}
+
+
+def _priced_available(products: dict[str, Product], wanted: dict[str, int], now) -> PricedProducts:
+    """Each wanted product priced at ``now``; 409 naming one that is gone, hidden or short."""
+    lines: PricedProducts = []
+    for product_id, quantity in wanted.items():
+        product = products.get(product_id)
+        if product is None:
+            raise Conflict("A product in your order no longer exists.")
+        if not is_visible(product):
+            raise Conflict(f"{product.name} is no longer available.")
+        if product.stock < quantity:
+            raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.")
+        lines.append((product, pricing.priced_line(product, quantity, now)))
+    return lines
+
+
+def _take_stock(session: Session, lines: PricedProducts) -> None:
+    """Guarded decrements, in id order: a row that no longer has the quantity refuses (409)."""
+    for product, line in sorted(lines, key=lambda pair: pair[0].id):
+        taken = session.execute(
+            update(Product)
+            .where(Product.id == product.id, Product.stock >= line.quantity)
+            .values(stock=Product.stock - line.quantity)
+        )
+        if taken.rowcount != 1:
+            raise Conflict(f"Not enough stock for {product.name}.")
+
+
+def _new_order(
+    user: User, totals: pricing.CartTotals, choice: ResolvedChoice, coupon: Coupon | None, key: str | None
+) -> Order:
+    store = choice.store
+    return Order(
+        user_id=user.id,
+        status=OrderStatus.PENDING.value,
+        **values_of(totals, ORDER_TOTALS),
+        coupon_code=coupon.code if coupon else None,
+        address=_address_snapshot(choice.address) if choice.address is not None else None,
+        idempotency_key=key,
+        delivery_method=choice.delivery_method,
+        pickup_store_id=store.id if store is not None else None,
+        pickup_store=pickup_stores.snapshot(store) if store is not None else None,
+        payment_method=choice.payment_method,
+        payment_status=(
+            PaymentStatus.AWAITING_PAYMENT if choice.mobile_money else PaymentStatus.PAY_ON_DELIVERY
+        ).value,
+        payment_network=choice.network,
+        payment_phone=choice.phone,
+    )
+
+
+def _address_snapshot(address: Address) -> dict[str, str]:
+    """The address as the order keeps it: the account's address dict, without the default flag."""
+    return {key: value for key, value in address_dict(address).items() if key != "is_default"}
+
+
+def _order_item(order: Order, product: Product, line: pricing.PricedLine) -> OrderItem:
+    return OrderItem(
+        order_id=order.id, product_id=product.id, name=product.name, image_url=product.image_url,
+        **values_of(line, LINE_PRICES),
+    )

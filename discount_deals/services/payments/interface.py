@@ -1,0 +1,127 @@
+"""The payment provider seam: what a provider is asked and what it answers, and signed webhooks.
+
+A provider starts a charge (returning the page where the shopper approves it), verifies a
+charge by reference, and parses its signed webhooks. Webhooks: ``X-Signature`` (or
+``X-Paystack-Signature``) is the hex HMAC-SHA512 of the raw body with the webhook secret; the
+body is ``{"event": "charge.success" | "charge.failed", "data": {"reference", "amount"}}`` where
+``amount`` is in minor units (pesewas), as Paystack sends it (a decimal string such as
+``"36.77"`` is read as cedis).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, Protocol
+
+from ... import bounded_json
+from .. import ServiceError, ValidationFailed
+from ..pricing import from_minor_units, minor_units
+
+SUCCESS, FAILED, PENDING, MISMATCH = "success", "failed", "pending", "mismatch"
+EVENTS = {"charge.success": SUCCESS, "charge.failed": FAILED}
+
+
+class ProviderUnavailable(ServiceError):
+    """The payment provider could not be reached or refused the request."""
+
+    status = 502
+
+    def __init__(self, detail: str = "The payment provider could not be reached. Please try again."):
+        super().__init__(detail, code="provider_unavailable")
+
+
+class BadSignature(ServiceError):
+    status = 401
+
+    def __init__(self, detail: str = "Invalid webhook signature."):
+        super().__init__(detail, code="bad_signature")
+
+
+@dataclass(frozen=True)
+class ChargeRequest:
+    reference: str
+    amount: Decimal
+    currency: str
+    email: str
+    phone: str
+    network: str
+    callback_url: str
+    order_id: str
+
+
+@dataclass(frozen=True)
+class ChargeReport:
+    """What a provider says about one charge: ``success``, ``failed`` or ``pending``."""
+
+    reference: str
+    status: str
+    amount_minor: int | None = None
+
+
+class PaymentProvider(Protocol):
+    name: str
+
+    def start_charge(self, request: ChargeRequest) -> str:
+        """Register the charge; return the URL where the shopper completes it."""
+
+    def verify(self, reference: str) -> ChargeReport:
+        """Ask the provider how the charge stands."""
+
+    def parse_webhook(self, raw: bytes, headers: Mapping[str, str]) -> ChargeReport | None:
+        """Check the signature (BadSignature) and read the event; None for events we do not use."""
+
+
+def sign(raw: bytes, secret: str) -> str:
+    """The webhook signature: hex HMAC-SHA512 of the raw body."""
+    return hmac.new(secret.encode(), raw, hashlib.sha512).hexdigest()
+
+
+def amount_minor(value: Any) -> int:
+    """An amount as a provider sends it, in minor units: an integer, or decimal text in cedis."""
+    if isinstance(value, bool):
+        raise ValueError("amount")
+    if isinstance(value, int):
+        from_minor_units(value)  # ValueError when too large to be money (10**40)
+        return value
+    if isinstance(value, str) and value.strip():
+        try:
+            amount = Decimal(value.strip())
+        except InvalidOperation:
+            raise ValueError("amount") from None
+        if amount.is_finite():
+            return minor_units(amount)
+    raise ValueError("amount")
+
+
+def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, header_names: tuple[str, ...]):
+    """A signed ``charge.*`` event as a ChargeReport (401 for a bad signature, 400 for a bad body)."""
+    lowered = {key.lower(): value for key, value in headers.items()}
+    given = next((lowered[name] for name in header_names if lowered.get(name)), "")
+    if not given or not hmac.compare_digest(given.strip().lower(), sign(raw, secret)):
+        raise BadSignature()
+    try:
+        body = bounded_json.parse(raw)
+        event = body["event"]
+        data = body["data"]
+        reference = data["reference"]
+        if not isinstance(event, str) or not isinstance(reference, str) or not reference:
+            raise ValueError("event")
+    except (ValueError, KeyError, TypeError):
+        raise ValidationFailed("Invalid webhook body.", code="webhook_invalid") from None
+    if event not in EVENTS:
+        return None
+    try:
+        amount = amount_minor(data.get("amount"))
+    except ValueError:
+        raise ValidationFailed("Invalid webhook amount.", code="webhook_invalid") from None
+    return ChargeReport(reference=reference, status=EVENTS[event], amount_minor=amount)
+
+
+def event_body(event: str, reference: str, amount: int) -> bytes:
+    """The JSON body of a ``charge.*`` event (``amount`` in minor units)."""
+    return json.dumps({"event": event, "data": {"reference": reference, "amount": amount}}).encode()

@@ -1,0 +1,108 @@
+"""Applying a provider's word on a charge (a webhook, or the answer to a verification), once.
+
+A replayed event changes nothing, and a payment of another amount than the order's total flags
+the order for an admin instead of marking it paid. Everything happens in the caller's session.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from sqlmodel import Session, select
+
+from ...models import Attention, Order, OrderStatus, Payment, PaymentStatus
+from .. import NotFound
+from .. import order_status as lifecycle
+from ..pricing import format_money, from_minor_units, minor_units
+from .interface import FAILED, MISMATCH, PENDING, SUCCESS, ChargeReport
+from .providers import get_provider
+from .records import find_payment
+
+log = logging.getLogger("discount_deals.payments")
+
+PAID, DUPLICATE = "paid", "duplicate"
+
+
+def apply_report(session: Session, report: ChargeReport) -> str:
+    """Apply a provider's word on a charge, once.
+
+    Returns ``paid``, ``failed``, ``mismatch`` (flagged for an admin), ``duplicate`` (already
+    applied: nothing changes) or ``pending``. 404 (``unknown_reference``) for a reference we
+    never issued.
+    """
+    payment = find_payment(session, report.reference, lock=True)
+    if report.status == PENDING:
+        return PENDING
+    if payment.status in (SUCCESS, MISMATCH) or payment.status == report.status:
+        return DUPLICATE
+    order = session.exec(select(Order).where(Order.id == payment.order_id).with_for_update()).one()
+    payment.provider_data = {**payment.provider_data, "reported_amount": report.amount_minor,
+                             "reported_at": datetime.now(UTC).isoformat()}
+    if report.status == FAILED:
+        outcome = _declined(session, payment, order)
+    elif report.amount_minor != minor_units(payment.amount) or payment.amount != order.total:
+        outcome = _paid_another_amount(session, payment, order, report.amount_minor)
+    else:
+        outcome = _paid(session, payment, order)
+    session.add(payment)
+    session.flush()
+    return outcome
+
+
+def _declined(session: Session, payment: Payment, order: Order) -> str:
+    """The charge failed: the order shows it while it still waits for this very charge."""
+    payment.status = FAILED
+    if (
+        order.payment_reference == payment.reference
+        and order.status == OrderStatus.PENDING.value
+        and order.payment_status == PaymentStatus.AWAITING_PAYMENT.value
+    ):
+        lifecycle.set_payment_status(session, order, PaymentStatus.FAILED.value, label=lifecycle.PROVIDER,
+                                     note="The mobile money payment was declined")
+    return FAILED
+
+
+def _paid_another_amount(session: Session, payment: Payment, order: Order, reported_minor: int | None) -> str:
+    """Money came in, but not the order's total: an admin sorts it out."""
+    payment.status = MISMATCH
+    paid = from_minor_units(reported_minor) if reported_minor is not None else None
+    lifecycle.flag(
+        session, order, Attention.AMOUNT_MISMATCH.value,
+        f"Payment {payment.reference} reported {payment.currency} {paid if paid is not None else '?'}; "
+        f"the order total is {format_money(order.total, payment.currency + ' ')}.",
+        label=lifecycle.PROVIDER,
+    )
+    return MISMATCH
+
+
+def _paid(session: Session, payment: Payment, order: Order) -> str:
+    """The order's total came in: paid, unless it was paid already or cancelled (refund due)."""
+    payment.status = SUCCESS
+    label = lifecycle.PROVIDER
+    if order.payment_status == PaymentStatus.PAID.value:
+        lifecycle.flag(session, order, Attention.REFUND_DUE.value,
+                       f"Paid twice: payment {payment.reference} came after the order was paid.", label=label)
+        return PAID
+    lifecycle.set_payment_status(session, order, PaymentStatus.PAID.value, label=label,
+                                 note=f"Payment {payment.reference} received")
+    if order.status == OrderStatus.CANCELLED.value:
+        lifecycle.flag(session, order, Attention.REFUND_DUE.value,
+                       "Paid after the order was cancelled: refund the customer.", label=label)
+    else:
+        order.payment_reference = payment.reference
+        session.add(order)
+    return PAID
+
+
+def handle_webhook(session: Session, raw: bytes, headers: Mapping[str, str]) -> str:
+    """Check and apply one webhook (401 for a bad signature: nothing changes)."""
+    report = get_provider().parse_webhook(raw, headers)
+    if report is None:
+        return "ignored"
+    try:
+        return apply_report(session, report)
+    except NotFound:
+        log.warning("webhook for unknown payment reference %r ignored", report.reference)
+        return "unknown"

@@ -1,0 +1,56 @@
+"""One row by the id a client sent, and one row written under a unique index.
+
+Finding: 404 when there is none, or when it is someone else's. An id that is not text (a
+number or an object in a JSON body) finds nothing, like an unknown one; someone else's row
+answers exactly as a missing one, so ids cannot be probed.
+
+Saving: a unique value taken meanwhile by a concurrent write is a 400 naming the field, undone
+by a savepoint inside the caller's transaction (the rest of it stands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from ..models import User
+from . import NotFound, ValidationFailed
+
+Row = TypeVar("Row")
+
+
+def found(session: Session, model: type[Row], row_id: Any, not_found: str, *, code: str = "") -> Row:
+    """The ``model`` row with ``row_id``; :class:`NotFound` (``not_found``) when there is none."""
+    row = session.get(model, row_id) if isinstance(row_id, str) and row_id else None
+    if row is None:
+        raise NotFound(not_found, code=code)
+    return row
+
+
+def owned(session: Session, model: type[Row], row_id: Any, owner: User, not_found: str) -> Row:
+    """The ``model`` row with ``row_id`` that belongs to ``owner`` (its ``user_id``); anyone
+    else's answers :class:`NotFound` (``not_found``) as a missing one does."""
+    row = found(session, model, row_id, not_found)
+    if row.user_id != owner.id:
+        raise NotFound(not_found)
+    return row
+
+
+def values_of(row: Any, names: Iterable[str]) -> dict[str, Any]:
+    """``{name: row.<name>}`` for each of ``names``, in that order (a row as plain data)."""
+    return {name: getattr(row, name) for name in names}
+
+
+def save_unique(session: Session, row: Row, field: str, taken: str) -> Row:
+    """Add and flush ``row`` in a savepoint; a unique index refusing it is a 400 with ``taken``
+    on ``field``, and leaves the caller's transaction as it was."""
+    try:
+        with session.begin_nested():
+            session.add(row)
+            session.flush()
+    except IntegrityError:
+        raise ValidationFailed(taken, fields={field: [taken]}) from None
+    return row

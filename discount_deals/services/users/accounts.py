@@ -1,0 +1,210 @@
+"""Accounts: registration, the admin the command line makes, reading and changing an account.
+
+Every function that acts for someone takes the acting ``actor: User`` and checks it itself: a
+user may read and change only their own account (someone else's id answers "not found"), an
+admin may also change other accounts (and that change is audited).
+
+Owns its transactions: :func:`register` counts the attempt in a transaction of its own (the
+count must outlive a refused registration; see :func:`.throttle.count_attempt`). Everything
+else takes the caller's session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, func, select
+
+from ...models import Profile, Role, User
+from ...settings import get_settings
+from .. import NotFound, audit, throttle
+from ..auth import hash_password, set_password
+from ..permissions import is_admin, require_user
+from .addresses import address_dict, addresses_of
+from .fields import (
+    ACCOUNT_FIELDS,
+    INVALID_EMAIL,
+    Errors,
+    clean_account,
+    clean_profile_changes,
+    email_taken,
+    free_username,
+    invalid,
+    is_valid_email,
+    normalize_email,
+    password_problem,
+    require_mapping,
+    username_taken,
+)
+from .profiles import profile_dict, profile_of
+
+
+def add_user(
+    session: Session, *, email: str, password: str, username: str, role: Role = Role.CUSTOMER, **fields
+) -> User:
+    """Insert a user with its (empty) profile. Callers validate first."""
+    return _insert_user(
+        session, email=email, password_hash=hash_password(password), username=username, role=role, **fields
+    )
+
+
+def _insert_user(session: Session, *, email: str, password_hash: str, username: str, role: Role, **fields) -> User:
+    user = User(
+        email=normalize_email(email),
+        username=username.strip(),
+        password_hash=password_hash,
+        role=role.value,
+        **fields,
+    )
+    session.add(user)
+    session.flush()
+    session.add(Profile(user_id=user.id))
+    session.flush()
+    return user
+
+
+class RegistrationThrottled(throttle.Throttled):
+    """Too many registrations from one client address (HTTP 429)."""
+
+    def __init__(self, retry_after: int):
+        super().__init__("registration attempts", retry_after, code="register_throttled")
+
+
+def register(session: Session, data: dict[str, Any], *, client: str | None = None) -> User:
+    """Create a customer from SPEC's registration payload (``role`` and other extra keys are ignored).
+
+    Raises :class:`ValidationFailed` with the spec's message per invalid field. The form of
+    every field is checked first; a well-formed attempt from ``client`` (the caller's address)
+    then counts against the registration throttle (:class:`RegistrationThrottled`, 429) before
+    the database is asked whether the email or username is taken: that answer tells whether
+    someone has an account, so it is rationed.
+
+    Owns its transactions: the attempt is counted in a write transaction of its own, committed
+    before the password is hashed (:func:`.throttle.count_attempt`: the count must stay recorded
+    although the registration is refused and the caller's unit of work rolls back). The
+    account itself is written in ``session``, the caller's, which must not have begun to write.
+    """
+    data = require_mapping(data)
+    errors: Errors = {}
+    problem = password_problem(data.get("password"))
+    clean = clean_account(session, data, ACCOUNT_FIELDS, None, errors, check_unique=False)
+    if problem:
+        errors["password"] = [problem]
+    if errors:
+        raise invalid(errors)
+    if client is not None:
+        limits = get_settings().security
+        count = throttle.count_attempt(throttle.REGISTER, client, limits.register_window_seconds)
+        if count.over(limits.register_max_attempts):
+            raise RegistrationThrottled(count.retry_after())
+    # Hash before the next query: a write session holds the database lock from then on.
+    password_hash = hash_password(data["password"])
+    if email_taken(session, clean["email"]):
+        errors["email"] = ["A user with this email already exists."]
+    if username_taken(session, clean["username"]):
+        errors["username"] = ["A user with this username already exists."]
+    if errors:
+        raise invalid(errors)
+    return _insert_user(session, password_hash=password_hash, role=Role.CUSTOMER, **clean)
+
+
+def create_or_promote_admin(session: Session, email: str, password: str) -> tuple[User, bool]:
+    """Create an admin, or make an existing user admin and set the password. Returns (user, created)."""
+    email = normalize_email(email)
+    errors: Errors = {}
+    if not is_valid_email(email):
+        errors["email"] = [INVALID_EMAIL]
+    problem = password_problem(password)
+    if problem:
+        errors["password"] = [problem]
+    if errors:
+        raise invalid(errors)
+    user = session.exec(select(User).where(func.lower(User.email) == email)).first()
+    if user is not None:
+        user.role = Role.ADMIN.value
+        set_password(user, password)
+        session.add(user)
+        session.flush()
+        return user, False
+    user = add_user(
+        session,
+        email=email,
+        password=password,
+        username=free_username(session, email.split("@")[0]),
+        role=Role.ADMIN,
+    )
+    return user, True
+
+
+def user_summary(session: Session, user: User) -> dict[str, Any]:
+    """The ``/users/me/`` payload: account fields, profile and addresses (never the password hash)."""
+    return {
+        "id": user.id,
+        "email": user.email,
+        "username": user.username,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "phonenumber": user.phonenumber,
+        "date_of_birth": user.date_of_birth.isoformat() if user.date_of_birth else None,
+        "gender": user.gender,
+        "role": user.role,
+        "profile": profile_dict(profile_of(session, user)),
+        "addresses": [address_dict(a) for a in addresses_of(session, user)],
+    }
+
+
+def get_user(session: Session, actor: User | None, user_id: str) -> User:
+    """A user the actor may see and change: themselves, or anyone for an admin (others: not found)."""
+    actor = require_user(actor)
+    user = session.get(User, user_id) if isinstance(user_id, str) else None
+    if user is None or (user.id != actor.id and not is_admin(actor)):
+        raise NotFound("User not found.")
+    return user
+
+
+def update_user(session: Session, actor: User | None, user_id: str, changes: dict[str, Any]) -> User:
+    """Change account fields of ``user_id`` (the actor themselves, or anyone for an admin).
+
+    Accepts email, phonenumber, username, first_name, last_name, date_of_birth, gender, an
+    optional ``profile`` ``{bio, website}`` and an optional new ``password`` (which retires every
+    refresh token of the user). ``role`` and unknown keys are ignored; absent keys stay as they are.
+    """
+    user = get_user(session, actor, user_id)
+    changes = require_mapping(changes)
+    errors: Errors = {}
+    clean = clean_account(session, changes, tuple(n for n in ACCOUNT_FIELDS if n in changes), user.id, errors)
+    profile_changes: dict[str, str | None] = {}
+    nested = changes.get("profile")
+    if isinstance(nested, dict):
+        profile_changes = clean_profile_changes(nested, errors, prefix="profile.")
+    elif nested is not None:
+        errors["profile"] = ["Invalid profile: an object is expected."]
+    password = changes.get("password")
+    if password is not None:
+        problem = password_problem(password)
+        if problem:
+            errors["password"] = [problem]
+    if errors:
+        raise invalid(errors)
+    before = audit.snapshot(user, ACCOUNT_FIELDS)
+    for name, value in clean.items():
+        setattr(user, name, value)
+    if password is not None:
+        set_password(user, password)
+    session.add(user)
+    if profile_changes:
+        profile = profile_of(session, user)
+        before.update({f"profile.{name}": getattr(profile, name) for name in profile_changes})
+        for name, value in profile_changes.items():
+            setattr(profile, name, value)
+        session.add(profile)
+    session.flush()
+    if is_admin(actor):
+        # An admin's change to an account is audited (a customer's own profile edits are not).
+        after = {**audit.snapshot(user, ACCOUNT_FIELDS), **{f"profile.{n}": v for n, v in profile_changes.items()}}
+        changes = audit.diff(before, after)
+        if password is not None:
+            changes["password"] = [audit.HIDDEN, "(changed)"]
+        if changes:
+            audit.record(session, actor, "user.update", "user", user.id, changes=changes, label=user.email)
+    return user

@@ -1,0 +1,107 @@
+"""Addresses: a user's saved addresses, one of them the default an order ships to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from ...models import Address, User
+from .. import ValidationFailed
+from ..permissions import require_user
+from ..rows import owned, values_of
+from .fields import ADDRESS_MAX_LENGTHS, MAX_ADDRESSES, Errors, clean_address, invalid, require_mapping
+
+
+def addresses_of(session: Session, user: User) -> list[Address]:
+    """The user's addresses: the default first, then oldest first."""
+    return list(
+        session.exec(
+            select(Address)
+            .where(Address.user_id == user.id)
+            .order_by(col(Address.is_default).desc(), col(Address.created_at), col(Address.id))
+        )
+    )
+
+
+def address_dict(address: Address) -> dict[str, Any]:
+    return values_of(address, ("id", *ADDRESS_MAX_LENGTHS, "is_default"))
+
+
+def _clear_default(session: Session, user_id: str) -> None:
+    """Unset the user's default address, flushed before another becomes the default (unique index)."""
+    for address in session.exec(select(Address).where(Address.user_id == user_id, col(Address.is_default))):
+        address.is_default = False
+        session.add(address)
+    session.flush()
+
+
+def list_addresses(session: Session, actor: User | None) -> list[Address]:
+    """The actor's addresses, the default first."""
+    return addresses_of(session, require_user(actor))
+
+
+def get_address(session: Session, actor: User | None, address_id: str) -> Address:
+    """One of the actor's own addresses; anyone else's answers not found."""
+    return owned(session, Address, address_id, require_user(actor), "Address not found.")
+
+
+def add_address(session: Session, actor: User | None, data: dict[str, Any]) -> Address:
+    """Save an address for the actor: line1, city and country required; line2, state, postal_code optional.
+
+    The first address, or one sent with ``is_default: true``, becomes the only default.
+    """
+    actor = require_user(actor)
+    errors: Errors = {}
+    clean = clean_address(require_mapping(data), tuple(ADDRESS_MAX_LENGTHS), errors)
+    if errors:
+        raise invalid(errors)
+    count = session.exec(select(func.count()).select_from(Address).where(Address.user_id == actor.id)).one()
+    if count >= MAX_ADDRESSES:
+        raise ValidationFailed(f"You can save at most {MAX_ADDRESSES} addresses.")
+    is_default = clean.pop("is_default", False) or count == 0
+    if is_default:
+        _clear_default(session, actor.id)
+    address = Address(user_id=actor.id, is_default=is_default, **clean)
+    session.add(address)
+    session.flush()
+    return address
+
+
+def update_address(session: Session, actor: User | None, address_id: str, changes: dict[str, Any]) -> Address:
+    """Change one of the actor's addresses; ``is_default: true`` makes it the only default.
+
+    The default cannot be unset directly (set another address as default instead).
+    """
+    address = get_address(session, actor, address_id)
+    errors: Errors = {}
+    changes = require_mapping(changes)
+    clean = clean_address(changes, tuple(n for n in ADDRESS_MAX_LENGTHS if n in changes), errors)
+    if clean.get("is_default") is False and address.is_default:
+        errors["is_default"] = ["A default address is required: set another address as default instead."]
+    if errors:
+        raise invalid(errors)
+    if clean.pop("is_default", False) and not address.is_default:
+        _clear_default(session, address.user_id)
+        address.is_default = True
+    for name, value in clean.items():
+        setattr(address, name, value)
+    session.add(address)
+    session.flush()
+    return address
+
+
+def delete_address(session: Session, actor: User | None, address_id: str) -> None:
+    """Delete one of the actor's addresses; if it was the default, the oldest remaining one takes over."""
+    address = get_address(session, actor, address_id)
+    was_default, user_id = address.is_default, address.user_id
+    session.delete(address)
+    session.flush()
+    if was_default:
+        successor = session.exec(
+            select(Address).where(Address.user_id == user_id).order_by(col(Address.created_at), col(Address.id))
+        ).first()
+        if successor is not None:
+            successor.is_default = True
+            session.add(successor)
+            session.flush()

@@ -1,0 +1,252 @@
+"""The rules of account, profile and address fields, in the spec's words (SPEC §5).
+
+Each cleaner returns the cleaned values and adds ``{field: [message]}`` for the refused ones
+to an error map, so a form shows every problem at once; :func:`invalid` turns the map into one
+:class:`ValidationFailed`. The CLI's checks (``create-admin``) use the same small validators.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlmodel import Session, func, select
+
+from ...models import Gender, Role, User
+from .. import ValidationFailed
+from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
+from ..form_rules import require_object, take_flag
+
+EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
+USERNAME_RE = re.compile(r"^[\w.@+-]+$")
+PHONE_RE = re.compile(r"^\+?[\d\s().-]+$")
+MIN_PASSWORD_LENGTH = 6
+MAX_PASSWORD_LENGTH = 256
+MAX_ADDRESSES = 20
+EARLIEST_BIRTH_DATE = date(1900, 1, 1)
+ROLES = tuple(role.value for role in Role)
+GENDERS = tuple(gender.value for gender in Gender)
+
+# SPEC §5: the messages for empty registration fields, exact to the character.
+REQUIRED_MESSAGES = {
+    "first_name": "First name is required",
+    "last_name": "Last name is required",
+    "username": "Username is required",
+    "email": "Email is required",
+    "phonenumber": "Phone number is required",
+    "date_of_birth": "Date of birth is required",
+    "gender": "Gender is required",
+}
+ACCOUNT_FIELDS = tuple(REQUIRED_MESSAGES)
+MAX_LENGTHS = {"first_name": 150, "last_name": 150, "username": 150, "email": 254, "phonenumber": 32}
+ADDRESS_REQUIRED = {"line1": "Line 1 is required", "city": "City is required", "country": "Country is required"}
+ADDRESS_MAX_LENGTHS = {"line1": 255, "line2": 255, "city": 120, "state": 120, "postal_code": 32, "country": 120}
+PROFILE_MAX_LENGTHS = {"bio": 2000, "website": 500}
+NOT_TEXT = "Enter text."
+INVALID_EMAIL = "Please enter a valid email"
+INVALID_URL = "Enter a valid URL."
+
+Errors = dict[str, list[str]]
+
+
+def too_long(limit: int) -> str:
+    return f"Ensure this field has at most {limit} characters."
+
+
+def invalid(errors: Errors) -> ValidationFailed:
+    """One exception for all field errors; its detail lists every message."""
+    return ValidationFailed("; ".join(m for ms in errors.values() for m in ms), fields=errors)
+
+
+# --- small validators (the CLI uses them too) --------------------------------------------------------
+
+
+def normalize_email(email: str) -> str:
+    return (email or "").strip().lower()
+
+
+def is_valid_email(email: str) -> bool:
+    return bool(EMAIL_RE.match(email or "")) and len(email) <= 254
+
+
+def password_problem(password: Any) -> str | None:
+    """The spec's message for an unacceptable password, or None. Blanks count (a password may be spaces)."""
+    if password is None or password == "":
+        return "Password is required"
+    if not isinstance(password, str):
+        return NOT_TEXT
+    if len(password) < MIN_PASSWORD_LENGTH:
+        return "Password must be at least 6 characters"
+    if len(password) > MAX_PASSWORD_LENGTH:
+        return too_long(MAX_PASSWORD_LENGTH)
+    return None
+
+
+def email_taken(session: Session, email: str, *, exclude_id: str | None = None) -> bool:
+    query = select(User.id).where(func.lower(User.email) == normalize_email(email))
+    if exclude_id:
+        query = query.where(User.id != exclude_id)
+    return session.exec(query).first() is not None
+
+
+def username_taken(session: Session, username: str, *, exclude_id: str | None = None) -> bool:
+    query = select(User.id).where(func.lower(User.username) == username.strip().lower())
+    if exclude_id:
+        query = query.where(User.id != exclude_id)
+    return session.exec(query).first() is not None
+
+
+def free_username(session: Session, base: str) -> str:
+    base = re.sub(r"[^\w.+-]", "", base)[:140] or "user"
+    candidate, n = base, 1
+    while username_taken(session, candidate):
+        n += 1
+        candidate = f"{base}{n}"
+    return candidate
+
+
+# --- account fields ---------------------------------------------------------------------------
+
+
+def clean_text(value: Any) -> str | None:
+    """``value`` stripped (CRLF as newlines), "" for None; None when it is not text at all."""
+    if value is None:
+        return ""
+    return normalize_newlines(value).strip() if isinstance(value, str) else None
+
+
+def _parse_birth_date(value: Any) -> tuple[date | None, str | None]:
+    if isinstance(value, date):
+        parsed = value.date() if isinstance(value, datetime) else value
+    else:
+        text = clean_text(value)
+        if text is None:
+            return None, NOT_TEXT
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return None, "Enter a valid date in the format YYYY-MM-DD."
+        try:
+            parsed = date.fromisoformat(text)
+        except ValueError:
+            return None, "Enter a valid date in the format YYYY-MM-DD."
+    if parsed >= date.today():
+        return None, "Date of birth must be in the past"
+    if parsed < EARLIEST_BIRTH_DATE:
+        return None, "Date of birth must be after 1900-01-01"
+    return parsed, None
+
+
+def _account_value(
+    session: Session, name: str, raw: Any, exclude_id: str | None, check_unique: bool = True
+) -> tuple[Any, str | None]:
+    """The cleaned value of one account field, or the message saying why it is refused
+    (``check_unique=False``: its form only, without asking whether email or username are taken)."""
+    if name == "date_of_birth" and isinstance(raw, date):
+        return _parse_birth_date(raw)
+    text = clean_text(raw)
+    if text is None:
+        return None, NOT_TEXT
+    if has_control_characters(text):
+        return None, CONTROL_CHARACTERS
+    if not text:
+        return None, REQUIRED_MESSAGES[name]
+    limit = MAX_LENGTHS.get(name)
+    if limit and len(text) > limit:
+        return None, too_long(limit)
+    if name == "email":
+        text = normalize_email(text)
+        if not is_valid_email(text):
+            return None, INVALID_EMAIL
+        if check_unique and email_taken(session, text, exclude_id=exclude_id):
+            return None, "A user with this email already exists."
+    elif name == "username":
+        if not USERNAME_RE.match(text):
+            return None, "Username may contain only letters, digits and @ . + - _"
+        if check_unique and username_taken(session, text, exclude_id=exclude_id):
+            return None, "A user with this username already exists."
+    elif name == "phonenumber":
+        digits = sum(ch.isdigit() for ch in text)
+        if not PHONE_RE.match(text) or not 7 <= digits <= 15:
+            return None, "Please enter a valid phone number"
+    elif name == "date_of_birth":
+        return _parse_birth_date(text)
+    elif name == "gender":
+        text = text.lower()
+        if text not in GENDERS:
+            return None, "Gender must be male, female or other"
+    return text, None
+
+
+def clean_account(
+    session: Session,
+    data: dict[str, Any],
+    names: tuple[str, ...],
+    exclude_id: str | None,
+    errors: Errors,
+    check_unique: bool = True,
+) -> dict[str, Any]:
+    clean: dict[str, Any] = {}
+    for name in names:
+        value, problem = _account_value(session, name, data.get(name), exclude_id, check_unique)
+        if problem:
+            errors[name] = [problem]
+        else:
+            clean[name] = value
+    return clean
+
+
+def require_mapping(data: Any) -> dict[str, Any]:
+    return dict(require_object(data))
+
+
+
+def clean_profile_changes(changes: dict[str, Any], errors: Errors, prefix: str = "") -> dict[str, str | None]:
+    """Cleaned ``bio`` and ``website`` from ``changes`` (blank → None); only the keys present."""
+    clean: dict[str, str | None] = {}
+    for name in ("bio", "website"):
+        if name not in changes:
+            continue
+        text = clean_text(changes[name])
+        if text is None:
+            errors[prefix + name] = [NOT_TEXT]
+            continue
+        if has_control_characters(text):
+            errors[prefix + name] = [CONTROL_CHARACTERS]
+            continue
+        if len(text) > PROFILE_MAX_LENGTHS[name]:
+            errors[prefix + name] = [too_long(PROFILE_MAX_LENGTHS[name])]
+            continue
+        if name == "website" and text and not _is_web_url(text):
+            errors[prefix + name] = [INVALID_URL]
+            continue
+        clean[name] = text or None
+    return clean
+
+
+def _is_web_url(text: str) -> bool:
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return False
+    host = parts.hostname or ""
+    return parts.scheme in ("http", "https") and ("." in host or host == "localhost") and " " not in text
+
+
+
+def clean_address(data: dict[str, Any], names: tuple[str, ...], errors: Errors) -> dict[str, Any]:
+    clean: dict[str, Any] = {}
+    for name in names:
+        text = clean_text(data.get(name))
+        if text is None:
+            errors[name] = [NOT_TEXT]
+        elif has_control_characters(text):
+            errors[name] = [CONTROL_CHARACTERS]
+        elif not text and name in ADDRESS_REQUIRED:
+            errors[name] = [ADDRESS_REQUIRED[name]]
+        elif len(text) > ADDRESS_MAX_LENGTHS[name]:
+            errors[name] = [too_long(ADDRESS_MAX_LENGTHS[name])]
+        else:
+            clean[name] = text
+    take_flag(data, "is_default", clean, errors, none_is_absent=True)
+    return clean
