@@ -10,7 +10,7 @@ from .blocks import line_item, timeline, total_row
 from .admin_ui import PANEL, filter_select, heading_bar, list_panel, search_box, showing, status_badge
 from .ui import FIELD_INPUT, FIELD_LABEL, button, button_class, icon
 
-O = AdminOrdersState
+ORDERS = AdminOrdersState
 P = AdminOrdersState.shown  # the order on screen
 
 
@@ -27,25 +27,25 @@ def _date_input(label: str, control_id: str, value, on_change) -> rx.Component:
 
 def filters() -> rx.Component:
     return rx.el.div(
-        search_box("admin_order_search", "Search orders", "Search by order number or customer email...", O.search,
-                   O.set_search),
+        search_box("admin_order_search", "Search orders", "Search by order number or customer email...", ORDERS.search,
+                   ORDERS.set_search),
         rx.el.div(
-            filter_select("Status", "admin_order_status", O, "status_filter", "", visible_label=True),
-            filter_select("Payment", "admin_order_payment", O, "payment_filter", "", visible_label=True),
-            filter_select("Delivery", "admin_order_delivery", O, "delivery_filter", "", visible_label=True),
-            _date_input("From", "admin_order_from", O.date_from, O.set_date_from),
-            _date_input("To", "admin_order_to", O.date_to, O.set_date_to),
+            filter_select("Status", "admin_order_status", ORDERS, "status_filter", "", visible_label=True),
+            filter_select("Payment", "admin_order_payment", ORDERS, "payment_filter", "", visible_label=True),
+            filter_select("Delivery", "admin_order_delivery", ORDERS, "delivery_filter", "", visible_label=True),
+            _date_input("From", "admin_order_from", ORDERS.date_from, ORDERS.set_date_from),
+            _date_input("To", "admin_order_to", ORDERS.date_to, ORDERS.set_date_to),
             class_name="grid grid-cols-2 gap-3 md:grid-cols-5",
         ),
         rx.el.div(
             rx.el.div(
-                rx.el.input(type="checkbox", id="admin_order_attention", checked=O.attention_only,
-                            on_change=O.set_attention_only, class_name="h-4 w-4 accent-orange-700"),
+                rx.el.input(type="checkbox", id="admin_order_attention", checked=ORDERS.attention_only,
+                            on_change=ORDERS.set_attention_only, class_name="h-4 w-4 accent-orange-700"),
                 rx.el.label("Needs attention only", html_for="admin_order_attention",
                             class_name="text-sm font-medium text-gray-800"),
                 class_name="flex items-center gap-2",
             ),
-            rx.cond(O.filtered, rx.el.button("Clear filters", type="button", on_click=O.clear_filters,
+            rx.cond(ORDERS.filtered, rx.el.button("Clear filters", type="button", on_click=ORDERS.clear_filters,
                                              class_name=button_class("ghost", "sm"))),
             class_name="flex items-center justify-between",
         ),
@@ -79,7 +79,7 @@ def _row(row: AdminOrderView) -> rx.Component:
         ),
         rx.el.span(row.total_text, class_name="font-semibold text-gray-900 md:w-24 md:text-right"),
         rx.el.button(
-            "View", type="button", on_click=O.open_order(row.id), aria_label="View order #" + row.short_id,
+            "View", type="button", on_click=ORDERS.open_order(row.id), aria_label="View order #" + row.short_id,
             class_name=button_class("outline", "sm"),
         ),
         class_name="flex flex-col gap-2 border-b border-gray-200 py-3 last:border-b-0 md:flex-row md:items-center "
@@ -89,14 +89,14 @@ def _row(row: AdminOrderView) -> rx.Component:
 
 def order_list() -> rx.Component:
     return list_panel(
-        O,
-        heading_bar("Orders", button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=O.export,
+        ORDERS,
+        heading_bar("Orders", button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=ORDERS.export,
                                      title="The order lines of the orders placed in the chosen dates"),
                     class_name=""),
         filters(),
-        rx.el.ul(rx.foreach(O.rows, _row), aria_label="Orders", class_name="mt-4"),
-        "orders", rx.cond(O.filtered, "No orders match these filters", "No orders yet"),
-        label="Orders", pages_label="Orders pages", replace=True, footer=showing(O.showing_text),
+        rx.el.ul(rx.foreach(ORDERS.rows, _row), aria_label="Orders", class_name="mt-4"),
+        "orders", rx.cond(ORDERS.filtered, "No orders match these filters", "No orders yet"),
+        label="Orders", pages_label="Orders pages", replace=True, footer=showing(ORDERS.showing_text),
     )
 
 
@@ -105,10 +105,10 @@ def order_list() -> rx.Component:
 
 def _action(action: StatusAction) -> rx.Component:
     return rx.el.button(
-        rx.cond((O.confirming == action.status) & action.danger, "Confirm: cancel order", action.label),
+        rx.cond((ORDERS.confirming == action.status) & action.danger, "Confirm: cancel order", action.label),
         type="button",
-        on_click=O.change_status(action.status),
-        disabled=O.working,
+        on_click=ORDERS.change_status(action.status),
+        disabled=ORDERS.working,
         class_name=rx.cond(action.danger, button_class("danger", "md"), button_class("primary", "md")),
     )
 
@@ -131,8 +131,8 @@ def _attention() -> rx.Component:
         P.attention_text != "",
         rx.el.div(
             rx.el.p(icon("triangle-alert", 16), P.attention_text, class_name="flex items-start gap-2"),
-            rx.cond(P.refund_due, button("Mark refunded", variant="outline", on_click=O.mark_refunded,
-                                         disabled=O.working)),
+            rx.cond(P.refund_due, button("Mark refunded", variant="outline", on_click=ORDERS.mark_refunded,
+                                         disabled=ORDERS.working)),
             role="alert",
             class_name="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 "
             "py-3 text-sm text-amber-900",
@@ -143,12 +143,12 @@ def _attention() -> rx.Component:
 def _status_actions() -> rx.Component:
     return rx.el.div(
         rx.cond(
-            O.actions.length() > 0,
-            rx.el.div(rx.foreach(O.actions, _action), class_name="flex flex-wrap gap-2"),
+            ORDERS.actions.length() > 0,
+            rx.el.div(rx.foreach(ORDERS.actions, _action), class_name="flex flex-wrap gap-2"),
             rx.el.p("No further status changes.", class_name="text-sm text-gray-600"),
         ),
-        rx.cond(O.confirming != "",
-                rx.el.button("Keep order", type="button", on_click=O.cancel_confirm,
+        rx.cond(ORDERS.confirming != "",
+                rx.el.button("Keep order", type="button", on_click=ORDERS.cancel_confirm,
                              class_name=button_class("ghost", "md"))),
         role="group",
         aria_label="Change status",
@@ -159,13 +159,13 @@ def _status_actions() -> rx.Component:
 def _items() -> rx.Component:
     return rx.el.section(
         rx.el.h3("Items", class_name="font-semibold text-gray-900"),
-        rx.el.ul(rx.foreach(O.lines, line_item), aria_label="Order items", class_name="divide-y divide-gray-100"),
+        rx.el.ul(rx.foreach(ORDERS.lines, line_item), aria_label="Order items", class_name="divide-y divide-gray-100"),
         rx.el.dl(
-            total_row("Subtotal", O.totals.subtotal_text),
-            rx.cond(O.totals.has_discount, total_row("Coupon", "-" + O.totals.discount_text)),
-            total_row(rx.cond(P.pickup, "Pickup", "Delivery"), O.totals.shipping_text),
-            total_row("Tax", O.totals.tax_text),
-            total_row("Total", O.totals.total_text, "border-t border-gray-200 pt-2 font-bold"),
+            total_row("Subtotal", ORDERS.totals.subtotal_text),
+            rx.cond(ORDERS.totals.has_discount, total_row("Coupon", "-" + ORDERS.totals.discount_text)),
+            total_row(rx.cond(P.pickup, "Pickup", "Delivery"), ORDERS.totals.shipping_text),
+            total_row("Tax", ORDERS.totals.tax_text),
+            total_row("Total", ORDERS.totals.total_text, "border-t border-gray-200 pt-2 font-bold"),
             class_name="mt-3 space-y-1",
         ),
     )
@@ -184,14 +184,14 @@ def _delivery_and_payment() -> rx.Component:
             rx.cond(P.payment_reference != "",
                     rx.el.p("Reference: ", P.payment_reference, class_name="break-all text-xs text-gray-600")),
         ),
-        timeline(O.timeline, rx.el.h3("Timeline", class_name="font-semibold text-gray-900")),
+        timeline(ORDERS.timeline, rx.el.h3("Timeline", class_name="font-semibold text-gray-900")),
         class_name="space-y-4",
     )
 
 
 def order_page() -> rx.Component:
     return rx.el.div(
-        rx.el.button(icon("arrow-left", 16), "Back to orders", type="button", on_click=O.load,
+        rx.el.button(icon("arrow-left", 16), "Back to orders", type="button", on_click=ORDERS.load,
                      class_name=button_class("ghost", "sm")),
         _order_header(),
         _attention(),
@@ -202,4 +202,4 @@ def order_page() -> rx.Component:
 
 
 def orders_tab() -> rx.Component:
-    return rx.cond(O.order_id != "", order_page(), order_list())
+    return rx.cond(ORDERS.order_id != "", order_page(), order_list())

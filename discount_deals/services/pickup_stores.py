@@ -36,7 +36,7 @@ def list_stores(session: Session, *, include_inactive: bool = False) -> list[Pic
     """Stores by city then name; only active ones unless ``include_inactive`` (the back office)."""
     query = select(PickupStore).order_by(PickupStore.city, PickupStore.name)
     if not include_inactive:
-        query = query.where(PickupStore.is_active == True)  # noqa: E712 (SQL, not Python)
+        query = query.where(PickupStore.is_active == True)
     return list(session.exec(query).all())
 
 

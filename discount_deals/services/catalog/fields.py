@@ -60,7 +60,7 @@ def _as_text(value: Any) -> Any:
     return text
 
 
-def Text(max_length: int) -> Any:  # noqa: N802 - a type factory, used in annotations
+def Text(max_length: int) -> Any:
     return Annotated[str, BeforeValidator(_as_text), Field(max_length=max_length)]
 
 

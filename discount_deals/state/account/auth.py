@@ -64,7 +64,8 @@ def safe_redirect_target(raw: Any) -> str:
 
 def _login(email: str, password: str, client: str) -> tuple[User, auth_service.TokenPair, dict]:
     """Runs in a worker thread: the password hash takes tens of milliseconds."""
-    # services.auth.login commits this session itself so that a failed attempt stays recorded.
+    # services.auth.login counts the attempt in a transaction of its own (it stays recorded
+    # whatever happens to this one).
     with session_scope() as session:
         user, tokens = auth_service.login(session, email, password, client)
         summary = user_service.user_summary(session, user)
