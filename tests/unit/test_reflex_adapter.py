@@ -25,6 +25,7 @@ from discount_deals.plugins import PRODUCT_SHELL_PATH, PrerenderProductShell
 from discount_deals.settings import FRONTEND_BUILD_ENV
 
 from ..conftest import ROOT
+from ..support.loops import run_coroutine
 
 # (module, function, the arguments the adapter passes)
 PRIVATE_CALLS = [
@@ -185,7 +186,6 @@ def test_the_app_leaves_websocket_origins_to_its_middleware(forked_start):
 
 def test_engineio_takes_an_empty_origin_list_as_no_check():
     """What :func:`reflex_adapter.leave_websocket_origins_to_the_app` relies on, on the server Reflex builds."""
-    import asyncio
 
     import reflex as rx
     from engineio.async_server import AsyncServer as EngineIOServer
@@ -212,10 +212,10 @@ def test_engineio_takes_an_empty_origin_list_as_no_check():
         await sio.eio.handle_request(scope, receive, send)
         return next(m["status"] for m in sent if m["type"] == "http.response.start")
 
-    assert asyncio.run(handshake("https://evil.example")) == 400
+    assert run_coroutine(handshake("https://evil.example")) == 400
     reflex_adapter.leave_websocket_origins_to_the_app(type("App", (), {"sio": sio})())
     assert sio.eio.cors_allowed_origins == []
-    assert asyncio.run(handshake("https://evil.example")) == 200
+    assert run_coroutine(handshake("https://evil.example")) == 200
     reflex_adapter.leave_websocket_origins_to_the_app(object())  # no socket (no state): nothing to do
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
 
 from discount_deals.services import ServiceError
 from discount_deals.state.actions import busy_call
+from ..support.loops import run_coroutine
+
 
 
 def run(state, *args, **kwargs) -> list[str]:
@@ -18,10 +18,7 @@ def run(state, *args, **kwargs) -> list[str]:
     async def collect():
         return [None if update is None else str(update.args[0][1]) async for update in busy_call(state, *args, **kwargs)]
 
-    # A loop of our own, in a thread: the browser suite's Playwright (sync API) leaves an event
-    # loop running in the main thread, and asyncio.run refuses to start inside one.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, collect()).result()
+    return run_coroutine(collect())
 
 
 def test_the_flag_is_set_while_working_and_cleared_after():

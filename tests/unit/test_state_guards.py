@@ -3,12 +3,9 @@ tree, the real token services, the test database), and a check that no admin eve
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import importlib
 import inspect
 import pkgutil
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import reflex as rx
@@ -16,6 +13,7 @@ from reflex.state import State
 
 import discount_deals.state as state_package
 import discount_deals.state.admin as admin_package
+
 from discount_deals.db import session_scope
 from discount_deals.models import User
 from discount_deals.services.auth import issue_tokens
@@ -25,20 +23,13 @@ from discount_deals.state.admin.users import AdminUsersState
 from discount_deals.state.guards import ADMIN, guard_of
 from discount_deals.state.shop.cart import CartState
 from discount_deals.state.shop.favorites import FavoritesState
+from ..support.loops import run_coroutine as run
 
 # Every state module, so the state tree holds them all (as the app does).
 for _module in pkgutil.walk_packages(state_package.__path__, state_package.__name__ + "."):
     importlib.import_module(_module.name)
 
 REFLEX_OWN = set(State.event_handlers)  # setvar & co.: Reflex's, not ours
-
-
-def run(coroutine):
-    # A loop of our own, in a thread: the browser suite's Playwright (sync API) leaves an event
-    # loop running in the main thread, and asyncio.run refuses to start inside one. The thread
-    # runs in this context: Reflex keeps its registry of states in a context variable.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(contextvars.copy_context().run, asyncio.run, coroutine).result()
 
 
 def call(state_class, name: str, signed_in: tuple[str, str] | None = None, **payload):
