@@ -8,7 +8,8 @@ from fastapi import Request, Response
 
 from ..models import PickupStore
 from ..services import pickup_stores as store_service
-from ..services.checkout import DELIVERY_METHODS, NETWORKS, PAYMENT_METHODS, checkout_options
+from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, checkout_options
+from ..services.phones import NETWORKS
 from ..services.pricing import money_str
 from ..services.permissions import require_admin
 from .deps import CurrentUser, OptionalUser, SessionDep, WriteSessionDep

@@ -19,7 +19,8 @@ from ..models import Order
 from ..services import ValidationFailed, payments
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
-from ..services.checkout import DELIVERY_METHODS, NETWORKS, PAYMENT_METHODS, CheckoutChoice, display_phone
+from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoice
+from ..services.phones import NETWORKS, display_phone
 from ..services.order_rules import allowed_statuses, can_cancel, is_payable
 from ..services.pricing import money_str, product_price
 from .deps import CurrentUser, SessionDep, WriteSessionDep

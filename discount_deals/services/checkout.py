@@ -12,7 +12,6 @@ Refusals carry a ``code`` (``no_address``, ``phone_invalid``, ...) that faces br
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -26,6 +25,7 @@ from . import pickup_stores as store_service
 from .cart import CartLine, cart_lines
 from .coupons import check_minimum, given_coupon
 from .permissions import require_user
+from .phones import NETWORKS, guess_network, normalise_mobile
 
 NO_ADDRESS = "No address found"  # CLIENT-CONTRACT §5: the existing client looks for this text
 
@@ -37,50 +37,6 @@ PAYMENT_METHODS: dict[str, str] = {
     PaymentMethod.CASH_ON_DELIVERY.value: "Cash on delivery",
     PaymentMethod.MOBILE_MONEY.value: "Mobile money",
 }
-# Mobile-money networks and the number prefixes (after the leading 0) each was given. Numbers
-# can be ported between networks, so a number is checked against all of them, not its network.
-NETWORKS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "mtn": ("MTN MoMo", ("24", "25", "53", "54", "55", "59")),
-    "telecel": ("Telecel Cash", ("20", "50")),
-    "airteltigo": ("AirtelTigo Money", ("26", "27", "56", "57")),
-}
-MOBILE_PREFIXES = frozenset(prefix for _name, prefixes in NETWORKS.values() for prefix in prefixes)
-PHONE_EXAMPLE = "024 123 4567"
-PHONE_INVALID = f"Enter a Ghanaian mobile money number, such as {PHONE_EXAMPLE}."
-_PHONE_SEPARATORS = re.compile(r"[\s\-().]")
-
-
-def normalise_phone(raw: Any) -> str:
-    """A Ghanaian mobile number as ``+233XXXXXXXXX`` from ``024 123 4567``, ``+233 24 123 4567``,
-    ``233241234567`` or ``0241234567`` (400 ``phone_invalid`` otherwise)."""
-    text = _PHONE_SEPARATORS.sub("", raw) if isinstance(raw, str) else ""
-    if text.startswith("+233"):
-        national = text[4:]
-    elif text.startswith("233") and len(text) == 12:
-        national = text[3:]
-    elif text.startswith("0"):
-        national = text[1:]
-    else:
-        national = ""
-    if not (len(national) == 9 and national.isdigit() and national[:2] in MOBILE_PREFIXES):
-        raise ValidationFailed(PHONE_INVALID, fields={"phone": [PHONE_INVALID]}, code="phone_invalid")
-    return f"+233{national}"
-
-
-def network_for(phone: str) -> str | None:
-    """The network a normalised number was first issued by (a guess: numbers can be ported)."""
-    prefix = phone[4:6]
-    return next((code for code, (_name, prefixes) in NETWORKS.items() if prefix in prefixes), None)
-
-
-def display_phone(phone: str | None) -> str:
-    """``+233241234567`` → ``024 123 4567``."""
-    if not phone or not phone.startswith("+233") or len(phone) != 13:
-        return phone or ""
-    national = "0" + phone[4:]
-    return f"{national[:3]} {national[3:6]} {national[6:]}"
-
-
 # --- options -----------------------------------------------------------------------------------
 
 
@@ -186,8 +142,8 @@ def resolve_choice(session: Session, user: User, choice: CheckoutChoice) -> Reso
     if choice.payment_method == PaymentMethod.MOBILE_MONEY.value:
         if not choice.phone or not str(choice.phone).strip():
             raise _fail("phone", "Enter the mobile money number to charge.", "phone_required")
-        phone = normalise_phone(choice.phone)
-        network = (choice.network or "").strip().lower() or network_for(phone)
+        phone = normalise_mobile(choice.phone)
+        network = (choice.network or "").strip().lower() or guess_network(phone)
         if network not in NETWORKS:
             raise _fail("network", "Network must be mtn, telecel or airteltigo.", "network_invalid")
     return ResolvedChoice(delivery, choice.payment_method, address, store, phone, network)

@@ -7,7 +7,9 @@ from decimal import Decimal as D
 import pytest
 
 from discount_deals.services import ValidationFailed
-from discount_deals.services.checkout import display_phone, network_for, normalise_phone
+from discount_deals.services.phones import display_phone
+from discount_deals.services.phones import guess_network as network_for
+from discount_deals.services.phones import normalise_mobile as normalise_phone
 from discount_deals.services.pricing import DeliveryRule, PricedLine, cart_totals, from_minor_units, minor_units
 from discount_deals.settings import get_settings
 from discount_deals.state.account.order_views import is_completed, status_label

@@ -22,7 +22,7 @@ from sqlmodel import Session
 
 from ...db import session_scope, write_session
 from ...models import Order
-from ..checkout import NETWORKS, display_phone
+from ..phones import NETWORKS, display_phone
 from ..pricing import minor_units
 from .interface import FAILED, PENDING, SUCCESS, ChargeReport, ChargeRequest, event_body, parse_signed_event, sign
 from .records import find_payment

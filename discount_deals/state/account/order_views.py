@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ...display import money_text
 from ...models import DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import order_status as lifecycle
-from ...services.checkout import NETWORKS, display_phone
+from ...services.phones import NETWORKS, display_phone
 from ...services.orders import OrderLine
 from ...services.pricing import money_str
 from ...settings import get_settings

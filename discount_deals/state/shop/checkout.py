@@ -24,6 +24,7 @@ from ...display import money_text
 from ...models import Order, User
 from ...services import ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
+from ...services import phones
 from ...services import orders as order_service
 from ...services import users as user_service
 from ..account.order_detail import REDIRECTING, go_to_payment
@@ -232,7 +233,7 @@ class CheckoutState(rx.State):
 
     @rx.event
     def set_network(self, network: str):
-        if network in checkout_service.NETWORKS:
+        if network in phones.NETWORKS:
             self.network = network
 
     @rx.event
@@ -245,7 +246,7 @@ class CheckoutState(rx.State):
         """On leaving the field: say at once when the number cannot be a Ghanaian mobile number."""
         if self.phone.strip():
             try:
-                checkout_service.normalise_phone(self.phone)
+                phones.normalise_mobile(self.phone)
                 self.phone_error = ""
             except ValidationFailed as exc:
                 self.phone_error = exc.detail
@@ -294,7 +295,7 @@ class CheckoutState(rx.State):
             return rx.toast.error("Pickup store required", description="Choose the store where you will collect your order.")
         if self.payment_method == MOMO:
             try:
-                checkout_service.normalise_phone(self.phone)
+                phones.normalise_mobile(self.phone)
             except ValidationFailed as exc:
                 self.phone_error = exc.detail
                 return rx.toast.error("Mobile money number required", description=exc.detail)

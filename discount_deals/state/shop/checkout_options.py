@@ -9,6 +9,7 @@ from ...display import money_text
 from ...models import Address, DeliveryMethod, PaymentMethod, PickupStore
 from ...services import ValidationFailed
 from ...services import checkout as checkout_service
+from ...services import phones
 
 ADDRESS_REQUIRED = "You cannot proceed to checkout without an address. Please set your address in your profile."
 CHECKOUT_FAILED = "An error occurred during checkout. Please try again."
@@ -17,7 +18,7 @@ DELIVERY = DeliveryMethod.DELIVERY.value
 PICKUP = DeliveryMethod.PICKUP.value
 CASH = PaymentMethod.CASH_ON_DELIVERY.value
 MOMO = PaymentMethod.MOBILE_MONEY.value
-NETWORK_CHOICES = [(code, name) for code, (name, _prefixes) in checkout_service.NETWORKS.items()]
+NETWORK_CHOICES = [(code, name) for code, (name, _prefixes) in phones.NETWORKS.items()]
 
 
 @dataclasses.dataclass
@@ -72,6 +73,6 @@ def review_lines(quote: checkout_service.Quote) -> list[ReviewLine]:
 def phone_guess(raw: str) -> str:
     """The profile's phone number, shown as 024 123 4567 when it is a Ghanaian mobile number."""
     try:
-        return checkout_service.display_phone(checkout_service.normalise_phone(raw))
+        return phones.display_phone(phones.normalise_mobile(raw))
     except ValidationFailed:
         return ""
