@@ -33,6 +33,7 @@ from . import (
     users,
 )
 from .admission import write_admission
+from .bodies import refuse_nul_parameters
 
 log = logging.getLogger("discount_deals.api")
 
@@ -64,7 +65,8 @@ def create_api() -> FastAPI:
         openapi_url="/openapi.json",
         redirect_slashes=False,
         # Writing requests take their turn on SQLite before they take a thread (see admission.py).
-        dependencies=[Depends(write_admission, scope="function")],
+        # A NUL in a query or path parameter is refused before any handler sees it (bodies.py).
+        dependencies=[Depends(refuse_nul_parameters, scope="function"), Depends(write_admission, scope="function")],
     )
     errors.install(api)
     for router in ROUTERS:

@@ -39,6 +39,35 @@ class BodyRefused(HTTPException):
         self.fields = fields or {}
 
 
+NUL_IN_PARAMETER = "May not contain a NUL character."
+FREE_TEXT_ATTRIBUTE = "free_text_parameters"
+
+
+def free_text(*names: str) -> Callable:
+    """Mark query parameters an endpoint reads as free words (the storefront's search box): its
+    own tokeniser treats a NUL as a separator, so :func:`refuse_nul_parameters` lets it through.
+    Put it directly above the function (the other decorators copy the mark)."""
+
+    def mark(endpoint: Callable) -> Callable:
+        setattr(endpoint, FREE_TEXT_ATTRIBUTE, frozenset(names))
+        return endpoint
+
+    return mark
+
+
+def refuse_nul_parameters(request: Request) -> None:
+    """A dependency of every route: a NUL character (``%00``) in a query or path parameter is a
+    400 naming the parameter. No stored text holds one, and PostgreSQL refuses it in a query's
+    parameters (a 500 otherwise: search boxes, filters, ids)."""
+    free = getattr(request.scope.get("endpoint"), FREE_TEXT_ATTRIBUTE, frozenset())
+    named = [name for name, value in request.query_params.multi_items()
+             if ("\x00" in name or "\x00" in value) and name not in free]
+    named += [name for name, value in request.path_params.items() if isinstance(value, str) and "\x00" in value]
+    if named:
+        name = named[0].replace("\x00", "\\0")
+        raise BodyRefused(400, f"Invalid parameter {name}: {NUL_IN_PARAMETER}", {name: [NUL_IN_PARAMETER]})
+
+
 def too_large(limit: int) -> BodyRefused:
     size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{max(1, limit // 1024)} KB"
     return BodyRefused(413, f"Request body too large: at most {size}.")

@@ -26,7 +26,7 @@ from ..services.form_rules import MUST_BE_BOOLEAN
 from ..services.permissions import is_admin
 from ..settings import get_settings
 from .admission import read_limiter
-from .bodies import body_limit, parse_json, upload_body_limit
+from .bodies import body_limit, free_text, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
@@ -187,6 +187,7 @@ async def _in_one_thread(request: Request, work: Callable[[Session, User | None]
 @router.get("/products/", response_model=ProductPageOut)
 @paginated
 @declares(bearer=True)
+@free_text("search")
 async def list_products(
     request: Request,
     search: Annotated[
