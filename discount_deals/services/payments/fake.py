@@ -76,6 +76,7 @@ class FakeProvider:
         self._secret = webhook_secret
 
     def _record(self, reference: str, **changes: Any) -> dict[str, Any]:
+        """Owns its transactions: the provider's own record of the charge (see the module docstring)."""
         with write_session() as session:
             payment = find_payment(session, reference, lock=True)
             record = {**(payment.provider_data.get("fake") or {}), **changes}

@@ -36,7 +36,8 @@ OTP_INVALID = "Type the code from your phone: 4 to 8 digits."
 
 
 def _apply(order_id: str, report: ChargeReport) -> None:
-    """Apply the provider's answer in a short transaction of its own."""
+    """Owns its transactions: applies the provider's answer in a short one of its own, after the
+    call (see the module docstring)."""
     with write_session() as session:
         try:
             apply_report(session, report)
@@ -136,7 +137,7 @@ def submit_otp(user: User | None, order_id: str, otp: object) -> Order:
 
 def _due_for_a_check(order_id: str, reference: str, now: datetime) -> bool:
     """Whether the provider may be asked about this charge now (at most every POLL_SECONDS);
-    notes the time when it may."""
+    notes the time when it may. Owns its transactions: committed before the provider is called."""
     with write_session() as session:
         payment = find_payment(session, reference, lock=True)
         last = payment.provider_data.get("checked_at")
