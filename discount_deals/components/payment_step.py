@@ -15,7 +15,7 @@ D = OrderDetailState
 PANEL = "mt-6 rounded-lg border p-4 sm:p-5"
 
 
-def _panel(tone: str, tag: str, title: str, *children, role: str | None = None) -> rx.Component:
+def _panel(tone: str, tag: str, title: str, *children) -> rx.Component:
     tones = {
         "info": "border-orange-200 bg-orange-50",
         "ok": "border-green-200 bg-green-50",
@@ -25,7 +25,6 @@ def _panel(tone: str, tag: str, title: str, *children, role: str | None = None) 
     return rx.el.section(
         rx.el.h2(icon(tag, 18), title, class_name="flex items-center gap-2 text-base font-bold text-gray-900"),
         *children,
-        role=role,
         aria_label="Payment step",
         class_name=f"{PANEL} {tones[tone]}",
     )
@@ -95,7 +94,8 @@ def _phone_step() -> rx.Component:
         rx.el.div(
             button("I have approved it", variant="outline", on_click=D.check_payment, disabled=D.working != ""),
             rx.cond(D.test_phone_url != "",
-                    rx.el.a(icon("smartphone", 16), "Open the test phone", href=D.test_phone_url,
+                    # A page of the API, not of the app: a full page load (reload_document).
+                    rx.el.a(icon("smartphone", 16), "Open the test phone", href=D.test_phone_url, reload_document=True,
                             class_name="inline-flex items-center gap-1 text-sm font-semibold text-orange-800 "
                                        "underline")),
             class_name="mt-3 flex flex-wrap items-center gap-3",
@@ -124,10 +124,10 @@ def payment_step() -> rx.Component:
             ("failed", _panel("bad", "circle-x", "Payment failed",
                               rx.el.p(rx.cond(D.payment_prompt != "", D.payment_prompt,
                                               "The mobile money payment was not completed."),
-                                      class_name="mt-2 text-sm text-gray-800"),
+                                      role="alert", class_name="mt-2 text-sm text-gray-800"),
                               rx.el.p("You were not charged. Try again, or cancel the order.",
                                       class_name="mt-1 text-sm text-gray-700"),
-                              _retry("Try again"), role="alert")),
+                              _retry("Try again"))),
             ("expired", _panel("muted", "clock", "Payment time is up",
                                rx.el.p("The order was cancelled because the payment did not arrive in time. "
                                        "You were not charged.", class_name="mt-2 text-sm text-gray-800"))),

@@ -11,6 +11,7 @@ out). The page polls while the charge waits on the phone or the network, every
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 
 from ...models import Order, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import payments
@@ -40,8 +41,11 @@ def payment_stage(order: Order) -> str:
         return ""
     if order.payment_status in (PaymentStatus.PAID.value, PaymentStatus.REFUNDED.value):
         return "paid"
-    if order.status == OrderStatus.CANCELLED.value and order.payment_status in OWING:
-        return "expired"
+    if order.status == OrderStatus.CANCELLED.value:
+        # Cancelled by the timer once its time was up, or by someone before: nothing to pay then.
+        due = order.payment_due_at
+        expired = order.payment_status in OWING and due is not None and _aware(order.updated_at) >= _aware(due)
+        return "expired" if expired else ""
     if order.attention:
         return "checking"
     if order.payment_status == PaymentStatus.FAILED.value:
@@ -49,6 +53,10 @@ def payment_stage(order: Order) -> str:
     if is_payable(order):
         return order.payment_step or "start"
     return ""
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def payment_outcome(order: Order | None) -> Toast | None:
