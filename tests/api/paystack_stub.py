@@ -13,8 +13,6 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import pytest
-
 from discount_deals.settings import get_settings
 
 VOUCHER = "654321"
@@ -95,8 +93,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._charge(reference, self.server.status[reference])
 
 
-@pytest.fixture
-def paystack(monkeypatch) -> Iterator[PaystackStub]:
+def serve(monkeypatch) -> Iterator[PaystackStub]:
+    """A stub on a free port, with the settings that send the shop's payments to it (a fixture's body)."""
     stub = PaystackStub()
     thread = threading.Thread(target=stub.serve_forever, daemon=True)
     thread.start()

@@ -5,6 +5,7 @@ number, the network guessed from the number and changed by the shopper, and test
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,8 +14,13 @@ from discount_deals.services import payments
 from discount_deals.services.order_status import release_expired_payments
 
 from .checkout_helpers import WEBHOOK, after_deadline, fill_cart, minor, order_row, payments_of, place, signed
-from .paystack_stub import VOUCHER, paystack  # noqa: F401 (fixture)
+from .paystack_stub import VOUCHER, PaystackStub, serve
 from .shop_helpers import add_address
+
+
+@pytest.fixture
+def paystack(monkeypatch) -> Iterator[PaystackStub]:
+    yield from serve(monkeypatch)
 
 
 @pytest.fixture
