@@ -173,6 +173,7 @@ def test_an_expired_payment_shows_no_step(client, customer_headers, momo):
     assert release_expired_payments(after_deadline(order["id"])) == 1
     expired = _order(client, customer_headers, order["id"])
     assert (expired["status"], expired["payment_status"], expired["payment_step"]) == ("cancelled", "failed", None)
+    assert order_row(order["id"]).payment_step == "expired"
     assert client.post(f"/api/orders/{order['id']}/pay/otp/", json={"otp": "123456"},
                        headers=customer_headers).status_code == 409
 

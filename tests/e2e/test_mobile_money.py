@@ -7,6 +7,7 @@ that folder exists (the issue's closing note), else to test-results/screenshots/
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
@@ -134,3 +135,56 @@ def test_a_prompt_declined_on_the_test_phone_then_cancelled(page: Page, live_use
     (order,) = orders_of(live_server, user)
     assert (order.status, order.payment_status) == ("cancelled", "failed")
     assert stock(live_server, item) == 4
+
+
+def _api_order(live_server, user, item, phone: str) -> dict:
+    from discount_deals.services.auth import create_access_token
+
+    from .test_checkout import fill_cart
+
+    fill_cart(live_server, user, (item, 1))
+    response = httpx.post(f"{live_server.url}/api/orders/checkout/",
+                          json={"payment_method": "mobile_money", "phone": phone},
+                          headers={"Authorization": f"Bearer {create_access_token(user)}"}, timeout=30)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_screenshots_of_the_other_steps_and_the_back_office(page: Page, new_context, live_user, live_product,
+                                                            live_server):
+    """The network has not answered (pending), the time ran out (expired), and the back office in test mode."""
+    from discount_deals.services.order_status import release_expired_order
+
+    from .account_helpers import add_address
+    from .conftest import sign_in
+
+    page.set_viewport_size(PHONE)
+    user, _ = live_user()
+    item = live_product(price="12.00", stock=9)
+    with live_server.session() as session:
+        add_address(session, user)
+    expired = _api_order(live_server, user, item, "024 765 4321")
+    with live_server.session() as session:  # the timer's sweep, once the order's time is up
+        due = session.get(Order, expired["id"]).payment_due_at
+        assert release_expired_order(session, expired["id"], due + timedelta(seconds=1))
+    pending = _api_order(live_server, user, item, "024 123 1111")
+    sign_in(page, user)
+    page.goto(f"/orders/{pending['id']}")
+    expect(step(page)).to_contain_text("We are waiting for MTN MoMo to send the prompt to")
+    shot(page, "payment-pending")
+    page.goto(f"/orders/{expired['id']}")
+    expect(step(page).get_by_role("heading", name="Payment time is up")).to_be_visible()
+    shot(page, "payment-expired")
+
+    admin, _ = live_user(role="admin")
+    back_office = new_context().new_page()
+    back_office.set_viewport_size(PHONE)
+    sign_in(back_office, admin)
+    back_office.goto("/admin?tab=orders")
+    expect(back_office.get_by_role("note").filter(has_text="Payments are in test mode")).to_be_visible()
+    row = back_office.get_by_role("list", name="Orders").get_by_role("listitem").filter(has_text=pending["id"][:8])
+    expect(row.get_by_text("Test", exact=True)).to_be_visible()
+    shot(back_office, "admin-orders-test-mode")
+    row.get_by_role("button", name=f"View order #{pending['id'][:8]}").click()
+    expect(back_office.get_by_text("Test payment: no money moved")).to_be_visible()
+    shot(back_office, "admin-order-test-payment")

@@ -11,11 +11,11 @@ out). The page polls while the charge waits on the phone or the network, every
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
 
 from ...models import Order, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import payments
-from ...services.order_rules import OWING, is_payable
+from ...services.order_rules import is_payable
+from ...services.order_status import EXPIRED_STEP
 from ...settings import get_settings
 from ..actions import Toast
 
@@ -43,9 +43,7 @@ def payment_stage(order: Order) -> str:
         return "paid"
     if order.status == OrderStatus.CANCELLED.value:
         # Cancelled by the timer once its time was up, or by someone before: nothing to pay then.
-        due = order.payment_due_at
-        expired = order.payment_status in OWING and due is not None and _aware(order.updated_at) >= _aware(due)
-        return "expired" if expired else ""
+        return "expired" if order.payment_step == EXPIRED_STEP else ""
     if order.attention:
         return "checking"
     if order.payment_status == PaymentStatus.FAILED.value:
@@ -53,10 +51,6 @@ def payment_stage(order: Order) -> str:
     if is_payable(order):
         return order.payment_step or "start"
     return ""
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def payment_outcome(order: Order | None) -> Toast | None:
