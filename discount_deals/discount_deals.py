@@ -6,7 +6,7 @@ from . import routes
 from .api import create_api
 from .web.security import hand_websocket_origins_to_us
 from .web.site import site
-from .lifespan import migrate_in_development
+from .lifespan import migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
 from .logs import configure_logging
 from .web.first_html import render as first_html
@@ -35,8 +35,11 @@ from .state.shop.favorites import FavoritesState
 from .state.shop.not_found import NotFoundState
 from .state.shop.product import ProductPageState
 from .timers import release_unpaid_orders
+from .worker.hook import install_commit_hook
 
 configure_logging()
+# A transaction that queued messages nudges the worker once it commits (discount_deals.worker).
+install_commit_hook()
 
 # Every page checks the session and fills the header's cart and favourites badges.
 LAYOUT_LOAD = [SessionState.load, CartState.load, FavoritesState.load]
@@ -74,6 +77,7 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(migrate_in_development)
+app.register_lifespan_task(worker_in_development)
 # The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
 SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."

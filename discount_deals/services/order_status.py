@@ -37,6 +37,7 @@ from ..models import (
     User,
 )
 from . import Conflict, ValidationFailed, audit, coupons
+from .messages import notices
 from .order_rules import (
     ADMIN_TRANSITIONS,
     CUSTOMER_TRANSITIONS,
@@ -112,7 +113,8 @@ def record_event(
     label: str = SHOP,
     note: str = "",
 ) -> OrderEvent:
-    """Add one entry to the order's timeline (same transaction as the change it records)."""
+    """Add one entry to the order's timeline (same transaction as the change it records), and
+    queue the customer's message about it when it is news to them (``messages.notices``)."""
     event = OrderEvent(
         order_id=order.id,
         kind=kind,
@@ -123,6 +125,7 @@ def record_event(
         note=note[:500],
     )
     session.add(event)
+    notices.on_order_event(session, order, event)  # the customer's message, in this same transaction
     return event
 
 
