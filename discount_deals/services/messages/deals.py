@@ -121,7 +121,7 @@ def compose_due(session: Session, now: datetime | None = None) -> list[str]:
     if not users:
         return []
     rows = session.exec(
-        select(DealAlert.id, DealAlert.user_id, Product, DealEvent.kind)
+        select(DealAlert.id, DealAlert.user_id, Product, DealEvent.kind, DealEvent.new_price)
         .join(Product, Product.id == DealAlert.product_id).join(DealEvent, DealEvent.id == DealAlert.event_id)
         .where(DealAlert.user_id.in_(users), DealAlert.message_id.is_(None))
         .order_by(DealAlert.user_id, DealAlert.created_at)
@@ -135,10 +135,11 @@ def compose_due(session: Session, now: datetime | None = None) -> list[str]:
     prefs = {p.user_id: p for p in session.exec(select(NotificationPreference)
                                                 .where(NotificationPreference.user_id.in_(users))).all()}
     by_user: dict[str, tuple[list[int], dict[str, templates.DealLine]]] = {}
-    for alert_id, user_id, product, kind in rows:
+    for alert_id, user_id, product, kind, new_price in rows:
         ids, lines = by_user.setdefault(user_id, ([], {}))
         ids.append(alert_id)
-        price = money_text(product_price(product, now).unit_price) if kind == PRICE_DROP else ""
+        price = money_text(Decimal(new_price) if new_price else product_price(product, now).unit_price) \
+            if kind == PRICE_DROP else ""
         lines[product.id] = templates.DealLine(product.id, product.name, kind, price)  # the latest per product
     drafts, alert_ids = [], []
     for user_id, (ids, lines) in by_user.items():

@@ -92,13 +92,15 @@ def _where(order: Order, limit: int = 40) -> str:
     return f"delivery to {_short(city, limit)}" if city else "home delivery"
 
 
-def how_to_pay(order: Order) -> str:
-    """One sentence: how this order is (to be) paid."""
+def how_to_pay(order: Order, *, short: bool = False) -> str:
+    """One sentence: how this order is (to be) paid (``short`` for a text)."""
     if order.payment_status == "paid":
         return "Paid."
     if order.payment_method == "mobile_money":
-        network = network_name(order.payment_network, "mobile money")
-        return f"Pay with {network} from {display_phone(order.payment_phone)}: approve the prompt on your phone."
+        network, phone = network_name(order.payment_network, "mobile money"), display_phone(order.payment_phone)
+        if short:
+            return f"Approve the {network} prompt on {phone}."
+        return f"Pay with {network} from {phone}: approve the prompt on your phone."
     if order.delivery_method == "pickup":
         return "Pay at pickup."
     return "Pay cash on delivery."
@@ -122,7 +124,7 @@ def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
     number, total = order_number(order), sms_money(order.total)
     head = f"{shop_name()}: order #{number}"
     if kind == "order_placed":
-        return f"{head} placed. Total {total}, {_where(order, 30)}. {how_to_pay(order)}"
+        return f"{head} placed. Total {total}, {_where(order, 24)}. {how_to_pay(order, short=True)}"
     if kind == "payment_paid":
         return f"{head}: we received your payment of {total}. Thank you!"
     if kind == "payment_failed":
@@ -131,7 +133,7 @@ def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
         store = (order.pickup_store or {}).get("name") or "the store"
         return f"{head} is ready for pickup at {_short(store, 40)}. Bring your order number."
     if kind == "order_shipped":
-        pay = "" if order.payment_status == "paid" else f" {how_to_pay(order)}"
+        pay = "" if order.payment_status == "paid" else f" {how_to_pay(order, short=True)}"
         return f"{head} is out for delivery. Total {total}.{pay}"
     if kind == "order_delivered":
         return f"{head} was delivered. Thank you for shopping with us!"
