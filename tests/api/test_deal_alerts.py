@@ -16,7 +16,7 @@ from discount_deals.worker.tasks import fan_out_and_compose
 
 from ..conftest import auth_headers
 from ..support.mail import text_of
-from .messaging_helpers import messaging, mail_servers, outbox, set_preferences  # noqa: F401
+from .messaging_helpers import outbox, set_preferences
 
 
 def favourite(client, user, product) -> None:

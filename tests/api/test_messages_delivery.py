@@ -16,7 +16,7 @@ from discount_deals.services.messages.outbox import Draft
 from discount_deals.services.messages.unsubscribe import make_token
 
 from ..conftest import auth_headers
-from .messaging_helpers import messaging, mail_servers, outbox  # noqa: F401
+from .messaging_helpers import outbox
 
 
 def queue(*drafts: Draft) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 from ..conftest import auth_headers
 from ..support.mail import html_of, text_of
 from .checkout_helpers import MOMO, add_store, fill_cart, minor, place, post_webhook
-from .messaging_helpers import PUBLIC_URL, messaging, mail_servers, outbox, set_preferences  # noqa: F401
+from .messaging_helpers import PUBLIC_URL, outbox, set_preferences
 from .shop_helpers import add_address
 
 PHONE = "+233241234567"

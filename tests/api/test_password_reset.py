@@ -16,15 +16,15 @@ from discount_deals.models.base import utcnow
 from ..conftest import auth_headers
 from ..support.mail import text_of
 from .accounts_helpers import login
-from .messaging_helpers import PUBLIC_URL, messaging, mail_servers, outbox  # noqa: F401
+from .messaging_helpers import PUBLIC_URL, outbox
 
 RESET = "/api/auth/password-reset/"
 CONFIRM = "/api/auth/password-reset/confirm/"
 PHONE = "+233241234567"
 
 
-def reset_link(messaging) -> str:
-    [mail] = messaging.mailbox.wait_for(1)
+def reset_link(box) -> str:
+    [mail] = box.mailbox.wait_for(1)
     link = re.search(r"(https://\S+/reset-password\?token=(\S+))", text_of(mail))
     assert link and link.group(1).startswith(f"{PUBLIC_URL}/reset-password?token=")
     return link.group(2)
