@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 
 from ..db import write_session
 from ..services.catalog.price_schedule import refresh_due_prices
@@ -13,6 +14,7 @@ from .queue import make_huey
 
 log = logging.getLogger("discount_deals.worker")
 huey = make_huey()
+_sweeping = threading.Lock()
 
 
 def _schedule_retries(report: delivery.DeliveryReport) -> None:
@@ -61,12 +63,19 @@ def compose_later() -> int:
 
 
 @huey.task()
-@huey.lock_task("discount-deals-sweep")
 def sweep() -> int:
     """Every few seconds: discount windows that opened (deal alerts), deal alerts due, and every
-    message due (retries, and claims of a worker that stopped mid-batch)."""
-    refresh_due_prices()
-    fan_out_and_compose()
-    report = delivery.deliver_due()
-    _schedule_retries(report)
-    return report.sent
+    message due (retries, and claims of a worker that stopped mid-batch).
+
+    One sweep at a time per process (a thread lock: a lock in the queue's storage would outlive
+    a killed worker); sweeps of several processes or hosts are safe together (guarded claims)."""
+    if not _sweeping.acquire(blocking=False):
+        return 0
+    try:
+        refresh_due_prices()
+        fan_out_and_compose()
+        report = delivery.deliver_due()
+        _schedule_retries(report)
+        return report.sent
+    finally:
+        _sweeping.release()
