@@ -13,7 +13,7 @@ import hmac
 from urllib.parse import quote
 
 from ...public_url import configured_public_url
-from ...settings import get_settings, server_settings
+from ...settings import frontend_build_environment, get_settings, server_settings
 
 TOPICS = {"orders": "order updates", "deals": "deal alerts", "account": "account notices"}
 UNSUBSCRIBE_PAGE = "/unsubscribe"
@@ -21,8 +21,10 @@ ONE_CLICK_API = "/api/notifications/unsubscribe/"
 
 
 def link_base() -> str:
-    """Where links in messages point: DD_PUBLIC_URL, else http://localhost:PORT (development)."""
-    return configured_public_url() or f"http://localhost:{server_settings().port or 3000}"
+    """Where links in messages point: DD_PUBLIC_URL, else the address the launcher built the
+    frontend for (development: http://localhost:PORT)."""
+    built_for = dict(frontend_build_environment()).get("REFLEX_API_URL", "").rstrip("/")
+    return configured_public_url() or built_for or f"http://localhost:{server_settings().port or 3000}"
 
 
 def _signature(user_id: str, topic: str) -> str:

@@ -10,6 +10,7 @@ import reflex as rx
 from ...db import session_scope, write_session
 from ...models import User
 from ...services.messages import preferences
+from ...services.phones import display_phone
 from ..actions import busy_call
 from ..forms import form_checked, form_text
 from ..guards import user_event
@@ -45,7 +46,7 @@ class NotificationPrefsState(rx.State):
 
     def _show(self, prefs: preferences.Preferences) -> None:
         self.order_updates, self.deal_alerts = prefs.order_updates, prefs.deal_alerts
-        self.account_email, self.sms_number = prefs.account_email, prefs.phone or ""
+        self.account_email, self.sms_number = prefs.account_email, display_phone(prefs.phone)
         self.form_version += 1
 
     @user_event
