@@ -125,7 +125,7 @@ def _send_link(session: Session, user: User) -> None:
     token = secrets.token_urlsafe(32)
     session.add(PasswordReset(user_id=user.id, channel=Channel.EMAIL.value, secret_hash=_digest(token),
                               expires_at=utcnow() + timedelta(minutes=LINK_MINUTES)))
-    links = links_for(user, "account")
+    links = links_for(user.id, "account")
     email = templates.reset_link_email(links.to(f"/reset-password?token={token}"), links, LINK_MINUTES)
     queue_message(session, Draft(channel=Channel.EMAIL, recipient=user.email, kind="password_reset",
                                  subject=email.subject, text=email.text, html=email.html, user_id=user.id,

@@ -31,20 +31,15 @@ def deliver_messages(ids: list[str]) -> int:
 
 
 def fan_out_and_compose() -> int:
-    """Fan new deal events out to their fans and turn due alerts into messages (each in a
-    transaction of its own: the commit nudges the deliveries)."""
-    composed = 0
+    """Fan new deal events out to their fans, then turn the due alerts into messages in one
+    transaction (its commit nudges the deliveries, all at once)."""
     while True:
         with write_session() as session:
             fanned = deals.fan_out(session)
         if not fanned:
             break
-    while True:
-        with write_session() as session:
-            new = deals.compose_due(session)
-        composed += len(new)
-        if not new:
-            return composed
+    with write_session() as session:
+        return len(deals.compose_due(session))
 
 
 @huey.task()

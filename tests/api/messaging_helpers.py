@@ -38,7 +38,7 @@ def mail_servers() -> Iterator[tuple[SmtpServer, HubtelServer]]:
 @pytest.fixture
 def messaging(mail_servers, monkeypatch, clean_db) -> Iterator[Messaging]:
     smtp, hubtel = mail_servers
-    smtp.mailbox.messages.clear()
+    smtp.mailbox.clear()
     smtp.mailbox.refuse.clear()
     smtp.mailbox.hold_after = None
     hubtel.outbox.texts.clear()

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -115,13 +116,28 @@ def due_users(session: Session, now: datetime, limit: int) -> list[str]:
 
 
 def compose_due(session: Session, now: datetime | None = None) -> list[str]:
-    """Turn the due users' waiting alerts into one message each; the new message ids."""
+    """Turn every due user's waiting alerts into one message each (in the caller's transaction,
+    :data:`USERS_PER_CHUNK` users at a time); the new message ids."""
     now = now or utcnow()
-    users = due_users(session, now, USERS_PER_CHUNK)
-    if not users:
-        return []
+    composed: list[str] = []
+    while True:
+        users = due_users(session, now, USERS_PER_CHUNK)
+        if not users:
+            return composed
+        composed += _compose_for(session, users, now)
+
+
+@dataclass(frozen=True)
+class _Fan:
+    id: str
+    email: str
+    phone: str | None
+    choice: str  # the user's deal_alerts preference
+
+
+def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]:
     rows = session.exec(
-        select(DealAlert.id, DealAlert.user_id, Product, DealEvent.kind, DealEvent.new_price)
+        select(DealAlert.id, DealAlert.user_id, Product.id, Product.name, DealEvent.kind, DealEvent.new_price)
         .join(Product, Product.id == DealAlert.product_id).join(DealEvent, DealEvent.id == DealAlert.event_id)
         .where(DealAlert.user_id.in_(users), DealAlert.message_id.is_(None))
         .order_by(DealAlert.user_id, DealAlert.created_at)
@@ -131,44 +147,40 @@ def compose_due(session: Session, now: datetime | None = None) -> list[str]:
                                             OutboxMessage.channel == Channel.SMS.value,
                                             OutboxMessage.created_at > now - timedelta(days=1))
     ).all())
-    accounts = {u.id: u for u in session.exec(select(User).where(User.id.in_(users))).all()}
-    prefs = {p.user_id: p for p in session.exec(select(NotificationPreference)
-                                                .where(NotificationPreference.user_id.in_(users))).all()}
+    fans = {
+        user_id: _Fan(user_id, email, parse_mobile(phone) if choice == "sms" else None, choice)
+        for user_id, email, phone, choice in session.exec(
+            select(User.id, User.email, User.phonenumber, NotificationPreference.deal_alerts)
+            .join(NotificationPreference, NotificationPreference.user_id == User.id)
+            .where(User.id.in_(users), User.is_active == True)
+        ).all()
+    }
     by_user: dict[str, tuple[list[int], dict[str, templates.DealLine]]] = {}
-    for alert_id, user_id, product, kind, new_price in rows:
+    for alert_id, user_id, product_id, name, kind, new_price in rows:
         ids, lines = by_user.setdefault(user_id, ([], {}))
         ids.append(alert_id)
-        price = money_text(Decimal(new_price) if new_price else product_price(product, now).unit_price) \
-            if kind == PRICE_DROP else ""
-        lines[product.id] = templates.DealLine(product.id, product.name, kind, price)  # the latest per product
-    drafts, alert_ids = [], []
-    for user_id, (ids, lines) in by_user.items():
-        user, pref = accounts.get(user_id), prefs.get(user_id)
-        draft = _draft(user, pref, list(lines.values()), sms_allowed=user_id not in texted_today)
-        alert_ids.append((user_id, (ids, draft)))
-        if draft is not None:
-            drafts.append(draft)
-    new_ids = bulk_queue(session, drafts)
-    chosen = iter(new_ids)
+        price = money_text(Decimal(new_price)) if kind == PRICE_DROP and new_price else ""
+        lines[product_id] = templates.DealLine(product_id, name, kind, price)  # the latest per product
+    planned = [(user_id, ids, _draft(fans.get(user_id), list(lines.values()), sms_allowed=user_id not in texted_today))
+               for user_id, (ids, lines) in by_user.items()]
+    added = bulk_queue(session, [draft for _u, _i, draft in planned if draft is not None])
+    new_ids = iter(added)
     table = DealAlert.__table__
-    params = [{"uid": user_id, "top": max(ids), "mid": next(chosen) if draft is not None else "none"}
-              for user_id, (ids, draft) in alert_ids]
     session.connection().execute(
         update(table).where(table.c.user_id == bindparam("uid"), table.c.message_id.is_(None),
                             table.c.id <= bindparam("top")).values(message_id=bindparam("mid")),
-        params,
+        [{"uid": user_id, "top": max(ids), "mid": next(new_ids) if draft is not None else "none"}
+         for user_id, ids, draft in planned],
     )
-    return new_ids
+    return added
 
 
-def _draft(user: User | None, pref: NotificationPreference | None, deals: list[templates.DealLine], *,
-           sms_allowed: bool) -> Draft | None:
-    if user is None or pref is None or pref.deal_alerts == "off" or not user.is_active or not deals:
+def _draft(fan: _Fan | None, deals: list[templates.DealLine], *, sms_allowed: bool) -> Draft | None:
+    if fan is None or fan.choice == "off" or not deals:
         return None
-    phone = parse_mobile(user.phonenumber)
-    common = {"kind": "deal_alert", "user_id": user.id, "subject_id": deals[0].product_id}
-    if pref.deal_alerts == "sms" and phone and sms_allowed:
-        return Draft(channel=Channel.SMS, recipient=phone, text=templates.deal_sms(deals), **common)
-    email = templates.deal_email(deals, links_for(user, "deals"))
-    return Draft(channel=Channel.EMAIL, recipient=user.email, subject=email.subject, text=email.text,
+    common = {"kind": "deal_alert", "user_id": fan.id, "subject_id": deals[0].product_id}
+    if fan.choice == "sms" and fan.phone and sms_allowed:
+        return Draft(channel=Channel.SMS, recipient=fan.phone, text=templates.deal_sms(deals), **common)
+    email = templates.deal_email(deals, links_for(fan.id, "deals"))
+    return Draft(channel=Channel.EMAIL, recipient=fan.email, subject=email.subject, text=email.text,
                  html=email.html, topic="deals", **common)

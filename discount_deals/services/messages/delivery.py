@@ -12,6 +12,7 @@ carries a stable Message-ID / ClientReference (see :mod:`.transports`).
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -55,9 +56,14 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     if not batch:
         return report
     transports: dict[str, Transport] = {}
+    renew_every = get_settings().messages.lease_seconds / 3
+    renewed = time.monotonic()
     try:
         for message in batch:
-            _send_one(message, token, transports, report)
+            # The rest of the batch's lease is extended now and then, not after every message.
+            renew = time.monotonic() - renewed >= renew_every
+            renewed = time.monotonic() if renew else renewed
+            _send_one(message, token, transports, report, renew)
     finally:
         for transport in transports.values():
             transport.close()
@@ -66,7 +72,8 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     return report
 
 
-def _send_one(message: OutboxMessage, token: str, transports: dict[str, Transport], report: DeliveryReport) -> None:
+def _send_one(message: OutboxMessage, token: str, transports: dict[str, Transport], report: DeliveryReport,
+              renew: bool) -> None:
     """Send one claimed message and record its outcome.
 
     Owns its transactions: the outcome commits in one of its own right after the send."""
@@ -82,7 +89,8 @@ def _send_one(message: OutboxMessage, token: str, transports: dict[str, Transpor
         log.exception("sending message %s failed", message.id)
         error = f"{exc.__class__.__name__}: {exc}"[:300]
     with write_session() as session:
-        status = settle(session, message.id, token, error=error, permanent=permanent, provider_id=provider_id)
+        status = settle(session, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
+                        renew=renew)
         if status == MessageStatus.FAILED.value:
             row = session.get(OutboxMessage, message.id)
             report.retry_at.append((message.id, row.next_attempt_at))

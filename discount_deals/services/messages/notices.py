@@ -9,7 +9,7 @@ from ...models import Channel, Order, OrderEvent, User
 from . import templates
 from .outbox import Draft, queue_messages
 from .preferences import account_channels, order_channels
-from .unsubscribe import page_url
+from .unsubscribe import link_base, page_url
 
 # Order timeline entries that tell the customer something: (kind, to_value) → message kind.
 STATUS_MESSAGES = {
@@ -21,10 +21,9 @@ STATUS_MESSAGES = {
 PAYMENT_MESSAGES = {"paid": "payment_paid", "failed": "payment_failed"}
 
 
-def links_for(user: User, topic: str) -> templates.Links:
-    from .unsubscribe import link_base
-
-    return templates.Links(base=link_base(), unsubscribe=page_url(user.id, topic) if topic else "")
+def links_for(user_id: str, topic: str) -> templates.Links:
+    """The links of a message to ``user_id``: the site, and the unsubscribe page of ``topic``."""
+    return templates.Links(base=link_base(), unsubscribe=page_url(user_id, topic) if topic else "")
 
 
 def message_kind(order: Order, event: OrderEvent) -> str | None:
@@ -56,7 +55,7 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
         if channel == Channel.SMS:
             drafts.append(Draft(text=templates.order_sms(kind, order, refund_due=refund_due), **common))
         else:
-            email = templates.order_email(kind, order, links_for(user, "orders"), refund_due=refund_due)
+            email = templates.order_email(kind, order, links_for(user.id, "orders"), refund_due=refund_due)
             drafts.append(Draft(subject=email.subject, text=email.text, html=email.html, topic="orders", **common))
     return queue_messages(session, drafts)
 
@@ -77,7 +76,7 @@ def _account_drafts(session: Session, user: User, kind: str, sms: str, email: te
 
 def password_changed(session: Session, user: User) -> list[str]:
     """Tell the owner their password was changed (by them, or by a reset)."""
-    links = links_for(user, "account")
+    links = links_for(user.id, "account")
     drafts = _account_drafts(session, user, "password_changed", templates.password_changed_sms(),
                              templates.password_changed_email(links), None)
     return queue_messages(session, drafts)
@@ -85,7 +84,7 @@ def password_changed(session: Session, user: User) -> list[str]:
 
 def account_locked(session: Session, user: User, minutes: int, window_key: str) -> list[str]:
     """Tell the owner once per lock (``window_key`` names it) that logging in is paused."""
-    links = links_for(user, "account")
+    links = links_for(user.id, "account")
     drafts = _account_drafts(session, user, "account_locked", templates.account_locked_sms(minutes),
                              templates.account_locked_email(minutes, links), f"locked:{user.id}:{window_key}")
     return queue_messages(session, drafts)

@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_, update
+from sqlalchemy import and_, case, func, or_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, select
@@ -157,30 +157,41 @@ def retry_delay(attempts: int) -> timedelta:
 
 
 def settle(session: Session, message_id: str, token: str, *, error: str = "", permanent: bool = False,
-           provider_id: str = "", now: datetime | None = None) -> str | None:
-    """Record one attempt's outcome if ``token`` still holds the message, and renew the lease of
-    the rest of its batch; the new status, or None when the claim was lost."""
+           provider_id: str = "", renew: bool = True, now: datetime | None = None) -> str | None:
+    """Record one attempt's outcome if ``token`` still holds the message (and with ``renew``,
+    extend the lease of the rest of its batch); the new status, or None when the claim was lost.
+
+    A success is one guarded UPDATE (a reset secret is erased from the stored text in it)."""
     now = now or utcnow()
-    row = session.exec(select(M.attempts, M.secret).where(M.id == message_id, M.claim_token == token,
-                                                        M.status == S.SENDING.value)).first()
-    if row is None:
-        return None
-    attempts, secret = row
+    mine = (M.id == message_id, M.claim_token == token, M.status == S.SENDING.value)
     if not error:
-        values = {"status": S.SENT.value, "sent_at": now, "provider_id": provider_id[:120], "last_error": ""}
-        if secret:
-            values.update(body_text=ERASED, body_html="")
-    elif permanent or attempts >= get_settings().messages.max_attempts:
-        values = {"status": S.DEAD.value, "last_error": error[:500]}
+        done = session.execute(
+            update(M).where(*mine)
+            .values(status=S.SENT.value, sent_at=now, provider_id=provider_id[:120], last_error="", claim_token=None,
+                    lease_until=None, updated_at=now, body_text=case((M.secret == True, ERASED), else_=M.body_text),
+                    body_html=case((M.secret == True, ""), else_=M.body_html))
+            .execution_options(synchronize_session=False)
+        )
+        status = S.SENT.value if done.rowcount == 1 else None
     else:
-        values = {"status": S.FAILED.value, "last_error": error[:500], "next_attempt_at": now + retry_delay(attempts)}
-    session.execute(
-        update(M).where(M.id == message_id, M.claim_token == token)
-        .values(claim_token=None, lease_until=None, updated_at=now, **values)
-        .execution_options(synchronize_session=False)
-    )
-    lease = now + timedelta(seconds=get_settings().messages.lease_seconds)
-    session.execute(update(M).where(M.claim_token == token, M.status == S.SENDING.value).values(lease_until=lease)
+        status = _record_failure(session, mine, error, permanent, now)
+    if renew and status is not None:
+        lease = now + timedelta(seconds=get_settings().messages.lease_seconds)
+        session.execute(update(M).where(M.claim_token == token, M.status == S.SENDING.value)
+                        .values(lease_until=lease).execution_options(synchronize_session=False))
+    return status
+
+
+def _record_failure(session: Session, mine: tuple, error: str, permanent: bool, now: datetime) -> str | None:
+    attempts = session.exec(select(M.attempts).where(*mine)).first()
+    if attempts is None:
+        return None
+    if permanent or attempts >= get_settings().messages.max_attempts:
+        values = {"status": S.DEAD.value}
+    else:
+        values = {"status": S.FAILED.value, "next_attempt_at": now + retry_delay(attempts)}
+    session.execute(update(M).where(*mine).values(claim_token=None, lease_until=None, updated_at=now,
+                                                  last_error=error[:500], **values)
                     .execution_options(synchronize_session=False))
     return values["status"]
 

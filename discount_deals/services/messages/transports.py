@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import socket
 import ssl
 from email.headerregistry import Address
-from email.message import EmailMessage
+from email.header import Header
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.policy import compat32
 from email.utils import formatdate, parseaddr
 from typing import Protocol
 
@@ -47,22 +51,39 @@ def _domain(settings: MessagingSettings) -> str:
     return parseaddr(settings.mail_from)[1].rpartition("@")[2] or "localhost"
 
 
-def build_email(message: OutboxMessage, settings: MessagingSettings) -> EmailMessage:
+# compat32 MIME classes: three to ten times faster to build than EmailMessage's header registry,
+# which mattered at hundreds of messages a second. Lines end in CRLF (SMTP refuses bare LF).
+_CRLF = compat32.clone(linesep="\r\n", max_line_length=998)  # a long unsubscribe URL stays whole
+
+
+def _header(value: str) -> str | Header:
+    return value if value.isascii() else Header(value, "utf-8")
+
+
+def build_email(message: OutboxMessage, settings: MessagingSettings) -> bytes:
     """The MIME message: plain text and HTML alternatives, the shop's sender, unsubscribe headers."""
-    email = EmailMessage()
-    email["From"] = settings.mail_from
-    email["To"] = message.recipient
-    email["Subject"] = message.subject
-    email["Date"] = formatdate(usegmt=True)
-    email["Message-ID"] = f"<{message.id}@{_domain(settings)}>"
+    text = MIMEText(message.body_text, "plain", "utf-8")
+    if message.body_html:
+        mime = MIMEMultipart("alternative")
+        mime.attach(text)
+        mime.attach(MIMEText(message.body_html, "html", "utf-8"))
+    else:
+        mime = text
+    mime["From"] = _header(settings.mail_from)
+    mime["To"] = message.recipient
+    mime["Subject"] = _header(message.subject)
+    mime["Date"] = formatdate(usegmt=True)
+    mime["Message-ID"] = message_id(message, settings)
     if message.topic and message.user_id:
         # RFC 8058 one-click unsubscribe: mail clients POST to this URL, no login needed.
-        email["List-Unsubscribe"] = f"<{one_click_url(message.user_id, message.topic)}>"
-        email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    email.set_content(message.body_text)
-    if message.body_html:
-        email.add_alternative(message.body_html, subtype="html")
-    return email
+        mime["List-Unsubscribe"] = f"<{one_click_url(message.user_id, message.topic)}>"
+        mime["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return mime.as_bytes(policy=_CRLF)
+
+
+def message_id(message: OutboxMessage, settings: MessagingSettings) -> str:
+    """Stable per outbox row: a copy sent again can be recognised."""
+    return f"<{message.id}@{_domain(settings)}>"
 
 
 class SmtpTransport:
@@ -82,16 +103,20 @@ class SmtpTransport:
             connection = smtplib.SMTP(s.smtp_host, s.smtp_port, timeout=s.send_timeout_seconds)
             if s.smtp_tls == "starttls":
                 connection.starttls(context=context)
+        # Commands and replies are small: without TCP_NODELAY each one can wait for a delayed ACK
+        # (40 ms on Linux), which capped a batch at about 25 messages a second.
+        connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if s.smtp_user:
             connection.login(s.smtp_user, s.smtp_password)
         return connection
 
     def send(self, message: OutboxMessage) -> str:
         email = build_email(message, self.settings)
+        sender = parseaddr(self.settings.mail_from)[1]
         try:
             if self._connection is None:
                 self._connection = self._connect()
-            refused = self._connection.send_message(email)
+            refused = self._connection.sendmail(sender, [message.recipient], email)
         except smtplib.SMTPRecipientsRefused as exc:
             code = next(iter(exc.recipients.values()), (0, b""))[0]
             raise SendFailed(f"recipient refused ({code})", permanent=500 <= code < 600) from None
@@ -103,7 +128,7 @@ class SmtpTransport:
             raise SendFailed(f"SMTP: {exc.__class__.__name__}: {exc}"[:300]) from None
         if refused:
             raise SendFailed(f"recipient refused: {refused}"[:300], permanent=True)
-        return email["Message-ID"]
+        return message_id(message, self.settings)
 
     def close(self) -> None:
         connection, self._connection = self._connection, None
