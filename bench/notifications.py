@@ -18,6 +18,7 @@ API would spend ~10 minutes hashing passwords; that is not what is measured). Re
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import statistics
 import sys
@@ -43,6 +44,14 @@ from _harness import (
 )
 
 from tests.support.mail import SmtpServer
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of a process and its threads (from /proc)."""
+    if not pid:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def worker_pid(server) -> int | None:
@@ -106,6 +115,7 @@ def deal_for_fans(server, smtp: SmtpServer, admin: dict, fans: int) -> dict:
     product = make_product(server, admin, name="Bench Palm Oil 5L", stock=500, price="120.00")
     add_fans(database, product, fans)
     pid = worker_pid(server)
+    cpu_before = (cpu_seconds(pid), cpu_seconds(os.getpid()))
     before = len(smtp.mailbox.raw)
     rss = [rss_kib([pid])] if pid else []
     started = time.monotonic()
@@ -121,6 +131,7 @@ def deal_for_fans(server, smtp: SmtpServer, admin: dict, fans: int) -> dict:
         if len(smtp.mailbox.raw) - before >= fans:
             break
         time.sleep(0.25)
+    cpu = (cpu_seconds(pid) - cpu_before[0], cpu_seconds(os.getpid()) - cpu_before[1])
     arrived = smtp.mailbox.received_at[before:]
     delivered = len(arrived)
     window = (arrived[-1] - arrived[0]) if delivered > 1 else float("nan")
@@ -133,6 +144,8 @@ def deal_for_fans(server, smtp: SmtpServer, admin: dict, fans: int) -> dict:
         "all_delivered_after_s": round(arrived[-1] - started, 2) if arrived else None,
         "delivery_rate_per_s": round((delivered - 1) / window, 1) if delivered > 1 else None,
         "duplicates": sum(n - 1 for n in smtp.mailbox.duplicates().values()),
+        # CPU seconds spent meanwhile by the worker and by this process (the SMTP server).
+        "cpu_s": {"worker": round(cpu[0], 1), "smtp_server_and_bench": round(cpu[1], 1)},
         "worker_rss_mib": {"start": round(rss[0] / 1024, 1), "peak": round(max(rss) / 1024, 1),
                            "end": round(rss[-1] / 1024, 1)} if rss else None,
     }

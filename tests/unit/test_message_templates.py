@@ -67,3 +67,19 @@ def test_gsm7_counting():
     assert templates.sms_length("Hello €") == 8  # the euro sign takes two septets
     assert templates.sms_length("₵") is None
     assert not templates.fits_one_sms("x" * 161)
+
+
+def test_preflight_names_a_sender_id_longer_than_eleven_characters(monkeypatch):
+    from discount_deals.preflight import plan_server
+    from discount_deals.settings import server_settings
+
+    monkeypatch.setenv("DD_SMS_SENDER", "DiscountDealsGH")
+    monkeypatch.setenv("DD_SMS_PROVIDER", "hubtel")
+    get_settings.cache_clear()
+    try:
+        problems = plan_server(production=False, workers=None, server=server_settings(), connect=False).problems
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert any("DD_SMS_SENDER must be at most 11" in p for p in problems)
+    assert any("DD_HUBTEL_CLIENT_ID" in p for p in problems)

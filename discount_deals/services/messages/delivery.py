@@ -17,7 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ...db import write_session
+from sqlalchemy import Connection
+from sqlmodel import select
+
+from ...db import get_engine, write_session
 from ...models import Channel, MessageStatus, OutboxMessage
 from ...settings import get_settings
 from .outbox import claim, claimed, release, settle
@@ -58,12 +61,18 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     transports: dict[str, Transport] = {}
     renew_every = get_settings().messages.lease_seconds / 3
     renewed = time.monotonic()
+    engine = get_engine()
+    if engine.dialect.name == "sqlite":
+        engine = engine.execution_options(sqlite_begin="IMMEDIATE")
     try:
-        for message in batch:
-            # The rest of the batch's lease is extended now and then, not after every message.
-            renew = time.monotonic() - renewed >= renew_every
-            renewed = time.monotonic() if renew else renewed
-            _send_one(message, token, transports, report, renew)
+        # One connection records the whole batch (a transaction per message on it: a Session per
+        # message cost more than the send itself).
+        with engine.connect() as connection:
+            for message in batch:
+                # The rest of the batch's lease is extended now and then, not after every message.
+                renew = time.monotonic() - renewed >= renew_every
+                renewed = time.monotonic() if renew else renewed
+                _send_one(connection, message, token, transports, report, renew)
     finally:
         for transport in transports.values():
             transport.close()
@@ -72,8 +81,8 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     return report
 
 
-def _send_one(message: OutboxMessage, token: str, transports: dict[str, Transport], report: DeliveryReport,
-              renew: bool) -> None:
+def _send_one(connection: Connection, message: OutboxMessage, token: str, transports: dict[str, Transport],
+              report: DeliveryReport, renew: bool) -> None:
     """Send one claimed message and record its outcome.
 
     Owns its transactions: the outcome commits in one of its own right after the send."""
@@ -88,12 +97,12 @@ def _send_one(message: OutboxMessage, token: str, transports: dict[str, Transpor
     except Exception as exc:  # a bug in a transport must not lose the batch
         log.exception("sending message %s failed", message.id)
         error = f"{exc.__class__.__name__}: {exc}"[:300]
-    with write_session() as session:
-        status = settle(session, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
+    with connection.begin():
+        status = settle(connection, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
                         renew=renew)
         if status == MessageStatus.FAILED.value:
-            row = session.get(OutboxMessage, message.id)
-            report.retry_at.append((message.id, row.next_attempt_at))
+            due = select(OutboxMessage.next_attempt_at).where(OutboxMessage.id == message.id)
+            report.retry_at.append((message.id, connection.execute(due).scalar_one()))
     if error:
         log.warning("message %s (%s to %s) %s: %s", message.id, message.kind, message.channel, status, error)
     report.outcomes[status or "lost"] += 1

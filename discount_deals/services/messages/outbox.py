@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, case, func, or_, update
+from sqlalchemy import Connection, and_, case, func, or_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, select
@@ -156,7 +156,7 @@ def retry_delay(attempts: int) -> timedelta:
     return timedelta(seconds=min(base * 2 ** max(attempts - 1, 0), 86_400))
 
 
-def settle(session: Session, message_id: str, token: str, *, error: str = "", permanent: bool = False,
+def settle(session: Session | Connection, message_id: str, token: str, *, error: str = "", permanent: bool = False,
            provider_id: str = "", renew: bool = True, now: datetime | None = None) -> str | None:
     """Record one attempt's outcome if ``token`` still holds the message (and with ``renew``,
     extend the lease of the rest of its batch); the new status, or None when the claim was lost.
@@ -182,8 +182,9 @@ def settle(session: Session, message_id: str, token: str, *, error: str = "", pe
     return status
 
 
-def _record_failure(session: Session, mine: tuple, error: str, permanent: bool, now: datetime) -> str | None:
-    attempts = session.exec(select(M.attempts).where(*mine)).first()
+def _record_failure(session: Session | Connection, mine: tuple, error: str, permanent: bool,
+                    now: datetime) -> str | None:
+    attempts = session.execute(select(M.attempts).where(*mine)).scalar()
     if attempts is None:
         return None
     if permanent or attempts >= get_settings().messages.max_attempts:
