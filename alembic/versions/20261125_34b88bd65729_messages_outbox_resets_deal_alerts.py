@@ -1,7 +1,7 @@
 """messages outbox, notification preferences, password resets, deal alerts
 
 Revision ID: 34b88bd65729
-Revises: 0e6a3606d3e2
+Revises: a21c0e7f5d93
 Create Date: 2026-11-25 03:14:49.656582
 """
 from typing import Sequence, Union
@@ -12,7 +12,7 @@ import sqlmodel
 
 
 revision: str = '34b88bd65729'
-down_revision: Union[str, None] = '0e6a3606d3e2'
+down_revision: Union[str, None] = 'a21c0e7f5d93'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -6,7 +6,9 @@ out as CSV text a chunk at a time, so memory stays flat however many rows there 
 
 The product export has the bulk-upload template's columns (services.bulk_import), so an export
 uploads again as it is. The order export has one line per order line, with the customer, the
-status, the payment and the order's totals repeated on each of its lines.
+status, the payment and the order's totals repeated on each of its lines, whether the payment
+was a test (the fake provider: no money moved) and whether the order counts as revenue
+(``order_rules.counts_as_revenue``, the overview's definition).
 
 Cells a spreadsheet would run as a formula (text starting with ``=``, ``+``, ``-``, ``@``, a tab
 or a carriage return) are escaped with a leading apostrophe (OWASP's advice); the importer
@@ -31,6 +33,7 @@ from ..settings import get_settings
 from . import NotAuthenticated, ValidationFailed
 from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell
+from .order_rules import counts_as_revenue
 from .permissions import require_admin
 
 CHUNK_ROWS = 1000
@@ -38,7 +41,7 @@ ORDER_COLUMNS = (
     "order_id", "order_number", "placed_at", "customer_email", "customer_name", "status", "payment_method",
     "payment_status", "delivery_method", "coupon_code", "product_id", "product_name", "quantity", "unit_price",
     "original_price", "line_total", "order_subtotal", "order_savings", "order_discount", "order_shipping",
-    "order_tax", "order_total",
+    "order_tax", "order_total", "payment_test", "counts_as_revenue",
 )
 EXPORTS = ("products", "orders")
 DOWNLOAD_TOKEN_SECONDS = 120
@@ -163,7 +166,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
         conditions.append(orders.c.created_at < days.end)
     order_columns = [orders.c[name] for name in (
         "id", "created_at", "status", "payment_method", "payment_status", "delivery_method", "coupon_code",
-        "subtotal", "savings", "discount", "shipping", "tax", "total",
+        "subtotal", "savings", "discount", "shipping", "tax", "total", "payment_test",
     )]
     # Chunks of orders (their lines follow), in the order of the created_at index.
     query = (
@@ -188,6 +191,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
                     order.payment_status, order.delivery_method, order.coupon_code or "", item.product_id or "",
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,
                     order.savings, order.discount, order.shipping, order.tax, order.total,
+                    "yes" if order.payment_test else "no", "yes" if counts_as_revenue(order) else "no",
                 ]
 
 

@@ -59,6 +59,7 @@ class AdminOrderView:
     delivery_text: str = ""
     total_text: str = ""
     attention: bool = False
+    test_payment: bool = False  # charged through the fake provider: no money moved
 
 
 @dataclasses.dataclass
@@ -83,6 +84,7 @@ def order_row(row: lifecycle.AdminOrderRow) -> AdminOrderView:
         delivery_text="Pickup" if is_pickup(order) else "Delivery",
         total_text=money_text(order.total),
         attention=bool(order.attention),
+        test_payment=order.payment_test,
     )
 
 
@@ -107,6 +109,7 @@ class AdminOrderPage:
     delivery_detail: str = ""
     attention_text: str = ""
     refund_due: bool = False
+    test_payment: bool = False
 
 
 def order_page(order: Order, customer: User | None) -> AdminOrderPage:
@@ -132,6 +135,7 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
             if order.attention else ""
         ),
         refund_due=order.attention == Attention.REFUND_DUE.value,
+        test_payment=order.payment_test,
     )
 
 

@@ -27,7 +27,7 @@ from ...services import checkout as checkout_service
 from ...services import phones
 from ...services import orders as order_service
 from ...services import users as user_service
-from ..account.order_detail import REDIRECTING, go_to_payment
+from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, payment_started
 from ..account.orders import OrdersState
 from ..actions import busy_call, error_text, load_list, toast
 from ..forms import form_checked, form_fields
@@ -45,6 +45,7 @@ from .checkout_options import (
     ReviewLine,
     StoreOption,
     address_option,
+    network_for,
     phone_guess,
     review_lines,
     store_option,
@@ -75,6 +76,7 @@ class CheckoutState(rx.State):
 
     payment_method: str = CASH
     network: str = "mtn"
+    network_picked: bool = False  # the shopper chose the network: the number no longer decides it
     phone: str = ""
     phone_error: str = ""
 
@@ -164,6 +166,7 @@ class CheckoutState(rx.State):
             self.store_id = ""
         if not self.phone:
             self.phone = phone_guess(fresh.phonenumber)
+            self.network = network_for(self.phone, self.network, self.network_picked)
         self._load_addresses(user)
         self._requote(user)
 
@@ -235,11 +238,13 @@ class CheckoutState(rx.State):
     def set_network(self, network: str):
         if network in phones.NETWORKS:
             self.network = network
+            self.network_picked = True
 
     @rx.event
     def set_phone(self, value: str):
         self.phone = value[:20]
         self.phone_error = ""
+        self.network = network_for(self.phone, self.network, self.network_picked)
 
     @rx.event
     def check_phone(self):
@@ -356,18 +361,16 @@ class CheckoutState(rx.State):
             (await self.get_state(OrdersState))._record(user.id, order)
             (await self.get_state(CartState))._after_order(user)
             self.coupon = self.coupon_code = ""
-            self.stage = "redirecting" if order.payment_method == MOMO and order.payment_url else "done"
+            self.stage = "redirecting" if payment_started(order) else "done"
             self._attempt_key = ""
         return order
 
     async def _after_placing(self, order: Order):
-        """Off to the provider for mobile money; otherwise (or when it could not be reached) to the order."""
-        if order.payment_method == MOMO and order.payment_url:
+        """To the order: for mobile money its payment step (the code, the prompt on the phone)."""
+        if payment_started(order):
             yield toast(REDIRECTING)
-            async for event in go_to_payment(order.payment_url):
-                yield event
-            return
-        if order.payment_method == MOMO:
+            await asyncio.sleep(PAYMENT_WAIT_S)  # SPEC §4's pause, no lock held
+        elif order.payment_method == MOMO:
             yield rx.toast.error(
                 "Payment not started",
                 description="We could not reach the payment service. Your order is saved: pay for it from the order page.",
