@@ -37,7 +37,7 @@ from ..models import (
     User,
 )
 from . import Conflict, ValidationFailed, audit, coupons
-from .messages import notices
+from .messages import deals, notices
 from .order_rules import (
     ADMIN_TRANSITIONS,
     CUSTOMER_TRANSITIONS,
@@ -165,7 +165,10 @@ def _restock(session: Session, order: Order) -> None:
         )
     ).all()
     for product_id, quantity in sorted(quantities):
-        session.execute(update(Product).where(Product.id == product_id).values(stock=Product.stock + quantity))
+        after = session.execute(update(Product).where(Product.id == product_id)
+                                .values(stock=Product.stock + quantity).returning(Product.stock)).scalar()
+        if after is not None:  # back in stock from zero: its fans' deal alerts
+            deals.stock_changed(session, product_id, after - quantity, after)
 
 
 def change_status(

@@ -104,3 +104,25 @@ def test_a_discount_window_that_opens_alerts_once(client, messaging, make_user, 
     fan_out_and_compose()
     [alert] = outbox(kind="deal_alert")
     assert alert.recipient == fan.email and "30.00" in alert.body_text
+
+
+def test_a_cancelled_order_that_puts_the_last_units_back_alerts_fans(client, messaging, make_user, make_product,
+                                                                      monkeypatch):
+    monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
+    from discount_deals.settings import get_settings
+
+    get_settings.cache_clear()
+    from .checkout_helpers import fill_cart, place
+    from .shop_helpers import add_address
+
+    product = make_product(name="Shea Butter", stock=1)
+    fan, buyer = make_user(phonenumber=""), make_user(phonenumber="")
+    set_preferences(fan, deal_alerts="email")
+    favourite(client, fan, product)
+    add_address(buyer, is_default=True)
+    fill_cart(client, auth_headers(buyer), (product, 1))
+    order = place(client, auth_headers(buyer))  # sold out
+    assert client.post(f"/api/orders/{order['id']}/cancel/", headers=auth_headers(buyer)).status_code == 200
+    fan_out_and_compose()
+    [alert] = outbox(kind="deal_alert")
+    assert alert.recipient == fan.email and "back in stock" in alert.subject

@@ -140,7 +140,7 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
         update(Product).where(Product.id == product.id).values(stock=Product.stock + units).returning(Product.stock)
     ).scalar_one()
     session.refresh(product)
-    deals.stock_changed(session, product, after - units, after)
+    deals.stock_changed(session, product.id, after - units, after)
     audit.record(session, actor, "product.restock", "product", product.id,
                  changes={"stock": [after - units, after]}, label=product.name)
     return product

@@ -63,12 +63,13 @@ def price_changed(session: Session, product: Product, before: tuple[Decimal, int
     price, stock = snapshot(product)
     if price < before[0]:
         record_event(session, product.id, PRICE_DROP, f"edit:{uuid.uuid4().hex}", str(before[0]), str(price))
-    stock_changed(session, product, before[1], stock)
+    stock_changed(session, product.id, before[1], stock)
 
 
-def stock_changed(session: Session, product: Product, before: int, after: int) -> None:
+def stock_changed(session: Session, product_id: str, before: int, after: int) -> None:
+    """Stock back from zero (an edit, a restock, a cancelled order) is a deal event."""
     if before <= 0 < after:
-        record_event(session, product.id, BACK_IN_STOCK, f"stock:{uuid.uuid4().hex}")
+        record_event(session, product_id, BACK_IN_STOCK, f"stock:{uuid.uuid4().hex}")
 
 
 def window_drops(session: Session, drops: list[tuple[str, Decimal, Decimal, datetime | None]]) -> None:
