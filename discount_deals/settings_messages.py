@@ -47,7 +47,7 @@ class MessagingSettings:
     # Messages one worker claims at once (one SMTP connection serves them).
     batch_size: int = 50
     # Threads of the worker process, and whether `serve` starts the worker itself.
-    worker_threads: int = 2
+    worker_threads: int = 4
     start_worker: bool = True
     # Deal alerts that come within this many seconds of the first go out as one message.
     deal_batch_seconds: int = 600
@@ -110,7 +110,7 @@ def messaging_settings(public_url: str) -> MessagingSettings:
         retry_seconds=_number("DD_MESSAGE_RETRY_SECONDS", 30, 1),
         lease_seconds=_number("DD_MESSAGE_LEASE_SECONDS", 60, 1),
         batch_size=_number("DD_MESSAGE_BATCH_SIZE", 50, 1),
-        worker_threads=_number("DD_WORKER_THREADS", 2, 1),
+        worker_threads=_number("DD_WORKER_THREADS", 4, 1),
         start_worker=_text("DD_START_WORKER", "1").lower() not in ("0", "false", "no", "off"),
         deal_batch_seconds=_number("DD_DEAL_ALERT_BATCH_SECONDS", 600, 0),
     )
