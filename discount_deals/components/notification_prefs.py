@@ -33,7 +33,7 @@ def notification_preferences() -> rx.Component:
         rx.el.label(
             rx.el.input(type="checkbox", name="account_email", default_checked=N.account_email,
                         class_name="h-4 w-4 accent-orange-700"),
-            "Email me security notices (password changed, login paused)",
+            "Security notices (password changed, login paused) to my inbox too",
             class_name="mt-4 flex items-center gap-2 text-sm text-gray-900",
         ),
         rx.cond(N.error != "", rx.el.p(N.error, role="alert", class_name="mt-3 text-sm text-red-700")),
