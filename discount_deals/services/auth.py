@@ -328,6 +328,8 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     }
     if missing:
         raise ValidationFailed("Please fill in all fields", fields=missing)
+    if "\x00" in email:
+        raise NotAuthenticated(INVALID_CREDENTIALS)  # no account has one (and PostgreSQL refuses it)
     key = _attempt_key(email)
     attempt_key = _login_key(key, client)
     count, account = _count_login_attempt(key, attempt_key)
