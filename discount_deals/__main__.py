@@ -1,6 +1,6 @@
 """Command line: ``python -m discount_deals COMMAND``.
 
-Commands: serve [--host H --port P --workers N --dev --seed-demo-if-empty], check-config,
+Commands: serve [--host H --port P --workers N --dev --seed-demo-if-empty], worker [--threads N], check-config,
 migrate, seed-demo, create-admin EMAIL --password PASSWORD, has-products,
 create-coupon CODE (--percent N | --amount X) [--expires YYYY-MM-DD] [--inactive],
 import-products FILE.csv [--admin EMAIL] [--errors REPORT.csv], reindex-search.
@@ -36,6 +36,15 @@ def _serve(args: argparse.Namespace) -> str:
         seed=args.seed_demo_if_empty,
     )
     raise SystemExit(status)
+
+
+def _worker(args: argparse.Namespace) -> str:
+    """The message queue's worker (email, SMS, deal alerts) until SIGTERM."""
+    from .logs import configure_logging
+    from .worker.process import run_worker
+
+    configure_logging()
+    raise SystemExit(run_worker(args.threads))
 
 
 def _build_frontend(args: argparse.Namespace) -> str:
@@ -234,6 +243,9 @@ def build_parser(server: ServerSettings | None = None) -> argparse.ArgumentParse
     serve.add_argument("--dev", action="store_true", help="development server with hot reload (reflex run)")
     serve.add_argument("--seed-demo-if-empty", action="store_true", help="add the demo catalogue to an empty database")
     serve.set_defaults(run=_serve, prints_database=False)
+    worker = sub.add_parser("worker", help="deliver email and SMS from the outbox (serve starts one itself)")
+    worker.add_argument("--threads", type=_workers, default=None, help="threads (default: DD_WORKER_THREADS)")
+    worker.set_defaults(run=_worker)
     build = sub.add_parser("build-frontend", help="build the production frontend if its inputs changed")
     build.add_argument("--port", type=_port, default=server.port)
     build.set_defaults(run=_build_frontend, prints_database=False)

@@ -6,12 +6,14 @@ from . import routes
 from .api import create_api
 from .web.security import hand_websocket_origins_to_us
 from .web.site import site
-from .lifespan import migrate_in_development
+from .lifespan import migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
 from .logs import configure_logging
 from .web.first_html import render as first_html
 from .pages.admin import admin
 from .pages.auth import login, register
+from .pages.password_reset import reset_password
+from .pages.unsubscribe import unsubscribe
 from .pages.cart import cart
 from .pages.checkout import checkout
 from .pages.favorites import favorites
@@ -24,7 +26,10 @@ from .pages.profile import profile
 from .pages.test_home import test_home
 from .state.account.auth import LoginState, RegisterState
 from .state.account.order_detail import OrderDetailState
+from .state.account.notification_prefs import NotificationPrefsState
 from .state.account.orders import OrdersState
+from .state.account.password_reset import PasswordResetState
+from .state.account.unsubscribe import UnsubscribeState
 from .state.account.profile import ProfileState
 from .state.account.session import SessionState
 from .state.admin.gate import AdminState
@@ -35,8 +40,11 @@ from .state.shop.favorites import FavoritesState
 from .state.shop.not_found import NotFoundState
 from .state.shop.product import ProductPageState
 from .timers import release_unpaid_orders
+from .worker.hook import install_commit_hook
 
 configure_logging()
+# A transaction that queued messages nudges the worker once it commits (discount_deals.worker).
+install_commit_hook()
 
 # Every page checks the session and fills the header's cart and favourites badges.
 LAYOUT_LOAD = [SessionState.load, CartState.load, FavoritesState.load]
@@ -51,7 +59,9 @@ PAGES = [
     (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
     (routes.LOGIN, login, "Login | Discount Deals", [LoginState.load]),
     (routes.REGISTER, register, "Create Account | Discount Deals", [RegisterState.load]),
-    (routes.PROFILE, profile, "My Profile | Discount Deals", [ProfileState.load]),
+    (routes.RESET_PASSWORD, reset_password, "Reset your password | Discount Deals", [PasswordResetState.load]),
+    (routes.UNSUBSCRIBE, unsubscribe, "Email preferences | Discount Deals", [UnsubscribeState.load]),
+    (routes.PROFILE, profile, "My Profile | Discount Deals", [ProfileState.load, NotificationPrefsState.load]),
     (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
     (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
     (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
@@ -74,6 +84,7 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(migrate_in_development)
+app.register_lifespan_task(worker_in_development)
 # The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
 SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."

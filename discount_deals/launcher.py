@@ -15,6 +15,7 @@ In order, each step before the next:
    one port), plus: a worker that dies is replaced (``respawn_failed_workers``); SIGTERM stops
    accepting connections and gives in-flight requests ``DD_SHUTDOWN_TIMEOUT`` seconds;
    one access-log line per request with status and duration; every log record on one line.
+   The message queue's worker runs beside it, started again if it dies (DD_START_WORKER=0: not).
 """
 
 from __future__ import annotations
@@ -200,6 +201,22 @@ def _run_production(plan: Plan, server: ServerSettings, host: str, port: int) ->
         log_access=server.access_log,
         log_access_format=ACCESS_FORMAT,
     )
+    supervisor = _start_message_worker()
     _say(f"Serving on http://{host}:{port} with {plan.workers} worker(s); SIGTERM stops gracefully.")
-    server.serve()
+    try:
+        server.serve()
+    finally:
+        if supervisor is not None:
+            supervisor.stop()
     return 0
+
+
+def _start_message_worker():
+    """The message queue's worker beside the server, unless DD_START_WORKER=0 (run on its own)."""
+    if not get_settings().messages.start_worker:
+        _say("Message worker: not started here (DD_START_WORKER=0): run `python -m discount_deals worker`.")
+        return None
+    from .worker.supervisor import WorkerSupervisor
+
+    _say("Message worker: started beside the server (email, SMS, deal alerts).")
+    return WorkerSupervisor().start()

@@ -3,7 +3,8 @@
 In development (``reflex run`` / ``make dev``) the database is brought to the latest migration
 before the first request, so a plain ``reflex run`` works on a fresh database; each hot reload
 repeats it as a cheap revision check. Production migrates before it starts the workers
-(``python -m discount_deals serve``), so nothing happens here then.
+(``python -m discount_deals serve``), so nothing happens here then. The same goes for the
+message worker: ``make dev`` gets one from here, production from the launcher.
 """
 
 from __future__ import annotations
@@ -26,3 +27,22 @@ async def migrate_in_development() -> AsyncIterator[None]:
         outcome = await asyncio.to_thread(upgrade_head)
         log.info("%s", outcome.message())
     yield
+
+
+@contextlib.asynccontextmanager
+async def worker_in_development() -> AsyncIterator[None]:
+    """``make dev``: the message worker runs beside the hot-reloading server (production's
+    launcher starts its own, see launcher.py)."""
+    from .reflex_adapter import is_dev_mode
+    from .settings import get_settings
+
+    supervisor = None
+    if is_dev_mode() and get_settings().messages.start_worker:
+        from .worker.supervisor import WorkerSupervisor
+
+        supervisor = WorkerSupervisor().start()
+    try:
+        yield
+    finally:
+        if supervisor is not None:
+            await asyncio.to_thread(supervisor.stop)

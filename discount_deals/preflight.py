@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .settings import ServerSettings, Settings, get_settings, normalize_database_url, redact_url, server_settings
+from .settings_messages import sender_problems
 
 MAX_WORKERS = 32
 MIN_SECRET_LENGTH = 32
@@ -242,6 +243,7 @@ def plan_server(
     plan.problems += check_public_url(plan.public_url)
     if settings is not None:
         plan.problems += check_currency(settings.checkout.payment_provider, settings.currency.code)
+        plan.problems += sender_problems(settings.messages)  # email and SMS (settings_messages.py)
     if production and settings is not None:
         plan.problems += check_payment_provider(
             settings.checkout.payment_provider, plan.public_url, allow_fake=server.allow_fake_payments

@@ -25,6 +25,7 @@ from .setting_values import (  # noqa: F401 (parse_origins, redact_url: imported
     parse_origins,
     redact_url,
 )
+from .settings_messages import MessagingSettings, messaging_settings
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -279,6 +280,7 @@ class Settings:
     currency: Currency  # DD_CURRENCY: what prices are shown in and payments charged in
     login_max_failures: int
     login_window_seconds: int
+    login_account_max_failures: int  # per account from any address (a rotating X-Forwarded-For)
     # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
     trusted_proxy_hops: int
     log_level: str
@@ -301,6 +303,8 @@ class Settings:
     checkout: CheckoutSettings = field(default=None, repr=False)  # type: ignore[assignment]
     # CORS allow-list and abuse limits (issue 13): see SecuritySettings.
     security: SecuritySettings = field(default_factory=SecuritySettings)
+    # Email, SMS and the message queue (issue 22): settings_messages.py.
+    messages: MessagingSettings = field(default_factory=MessagingSettings)
 
     @property
     def currency_symbol(self) -> str:
@@ -356,6 +360,7 @@ def get_settings() -> Settings:
         currency=_currency(),
         login_max_failures=_env_int("DD_LOGIN_MAX_FAILURES", 5),
         login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
+        login_account_max_failures=_env_int("DD_LOGIN_ACCOUNT_MAX_FAILURES", 10),
         trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),
         log_level=_env("DD_LOG_LEVEL", "INFO"),
         public_url=server.public_url,
@@ -369,6 +374,7 @@ def get_settings() -> Settings:
         write_queue_limit=_env_int("DD_WRITE_QUEUE_LIMIT", 200),
         checkout=_checkout_settings(secret),
         security=_security_settings(server),
+        messages=messaging_settings(server.public_url),
     )
 
 

@@ -26,6 +26,7 @@ from . import (
     exports,
     favourites,
     health,
+    notifications,
     openapi,
     orders,
     payments,
@@ -40,6 +41,7 @@ log = logging.getLogger("discount_deals.api")
 ROUTERS = [
     health.router,
     auth.router,
+    notifications.router,
     users.router,
     categories.router,
     products.router,

@@ -2,7 +2,8 @@
 
 - ``GET /api/live``: liveness. The process answers; touches nothing else (cheap enough to poll
   every second). A load balancer restarts or drops an instance that stops answering it.
-- ``GET /api/health``: readiness. The database answers and has its schema, and when ``REFLEX_REDIS_URL`` is set,
+- ``GET /api/health``: readiness (and the message queue's depth, oldest message age and dead
+  messages, which do not make it fail: a stuck queue shows as a growing ``oldest_seconds``). The database answers and has its schema, and when ``REFLEX_REDIS_URL`` is set,
   Redis does (the storefront's sessions live there: without it pages render empty). 503 when
   either is down, naming which; it recovers on its own once they are back, because every check
   uses a fresh attempt with a short timeout (pool pre-ping for the database, a reconnecting
@@ -15,7 +16,7 @@ import logging
 import threading
 
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -31,10 +32,17 @@ REDIS_TIMEOUT_S = 2.0
 NOT_CONFIGURED = "not configured"
 
 
+class QueueHealth(BaseModel):
+    depth: int = Field(description="Messages waiting to be sent (queued, being sent, or to be retried)")
+    oldest_seconds: float = Field(description="Age of the oldest of them, in seconds (0 when none)")
+    dead: int = Field(description="Messages given up on (the back office's Notifications tab can retry them)")
+
+
 class Health(BaseModel):
     status: str
     database: str
     redis: str
+    queue: QueueHealth | None = None
 
 
 class Live(BaseModel):
@@ -85,6 +93,21 @@ def redis_status() -> str:
     return "ok"
 
 
+def queue_status() -> dict | None:
+    """The outbox's depth and oldest waiting message (a growing age means no worker runs)."""
+    from sqlmodel import Session
+
+    from ..services.messages.outbox import queue_stats
+
+    try:
+        with Session(get_engine()) as session:
+            stats = queue_stats(session)
+    except (SQLAlchemyError, PoolTimeout) as exc:
+        log.warning("health: outbox unreadable: %s", getattr(exc, "orig", None) or exc)
+        return None
+    return {"depth": stats.depth, "oldest_seconds": stats.oldest_seconds, "dead": stats.dead}
+
+
 @router.get("/live/", response_model=Live, summary="Liveness: the process answers (no I/O)")
 async def live():
     return {"status": "alive"}
@@ -99,7 +122,7 @@ async def live():
 def health():
     body = {"database": database_status(), "redis": redis_status()}
     healthy = all(value in ("ok", NOT_CONFIGURED) for value in body.values())
-    body = {"status": "ok" if healthy else "error", **body}
+    body = {"status": "ok" if healthy else "error", **body, "queue": queue_status() if body["database"] == "ok" else None}
     if not healthy:
         return JSONResponse(body, status_code=503, headers={"Cache-Control": "no-store"})
     return JSONResponse(body, headers={"Cache-Control": "no-store"})

@@ -128,8 +128,13 @@ class UserUpdateIn(BaseModel):
     password: str | None = Field(
         None,
         json_schema_extra=documented(
-            **PASSWORD, description="A new password; every token of the user stops working (log in again)"
+            **PASSWORD, description="A new password, sent with current_password; every token of the user "
+            "stops working (log in again) and the owner is told"
         ),
+    )
+    current_password: str | None = Field(
+        None, json_schema_extra=documented(type="string", maxLength=256,
+                                           description="Required with password: the account's current password")
     )
     role: Any = Field(None, description="Ignored here: admins change roles at /users/admin/users/{id}/")
 

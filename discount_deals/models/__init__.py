@@ -6,6 +6,15 @@ from .audit import AuditEvent
 from .cart import Cart, CartItem
 from .catalog import Category, Product, ProductStatus
 from .favourites import Favourite
+from .messages import (
+    Channel,
+    DealAlert,
+    DealEvent,
+    MessageStatus,
+    NotificationPreference,
+    OutboxMessage,
+    PasswordReset,
+)
 from .orders import (
     Attention,
     Coupon,
@@ -30,18 +39,25 @@ __all__ = [
     "Attention",
     "AuditEvent",
     "Cart",
+    "Channel",
     "CartItem",
     "Category",
     "Coupon",
     "CouponKind",
+    "DealAlert",
+    "DealEvent",
     "DeliveryMethod",
     "Favourite",
     "Gender",
     "IdempotentRequest",
+    "MessageStatus",
+    "NotificationPreference",
     "Order",
     "OrderEvent",
     "OrderItem",
     "OrderStatus",
+    "OutboxMessage",
+    "PasswordReset",
     "Payment",
     "PaymentMethod",
     "PaymentStatus",

@@ -11,6 +11,7 @@ from ..components.admin_audit import activity_tab
 from ..components.admin_bulk import bulk_tab
 from ..components.admin_catalog import categories_tab, products_tab
 from ..components.admin_coupons import coupons_tab
+from ..components.admin_notifications import notifications_tab
 from ..components.admin_orders import orders_tab
 from ..components.admin_overview import overview_tab
 from ..components.admin_stores import stores_tab
@@ -109,6 +110,7 @@ def panel() -> rx.Component:
                 ("users", users_tab()),
                 ("stores", stores_tab()),
                 ("coupons", coupons_tab()),
+                ("notifications", notifications_tab()),
                 ("activity", activity_tab()),
                 overview_tab(),
             ),

@@ -80,6 +80,8 @@ def login() -> rx.Component:
                     "Email", "email", "login-email", type="email", auto_complete="email", placeholder="you@example.com"
                 ),
                 _input("Password", "password", "login-password", type="password", auto_complete="current-password"),
+                rx.el.p(rx.el.a("Forgot password?", href=routes.RESET_PASSWORD,
+                                class_name="text-sm font-medium text-orange-700 underline"), class_name="text-right"),
                 rx.cond(
                     LoginState.error != "",
                     rx.el.p(

@@ -16,6 +16,7 @@ from ..components.ui import (
     submit_button,
     tab_button,
 )
+from ..components.notification_prefs import notification_preferences
 from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
 from ..state.account.session import SessionState
 
@@ -228,7 +229,7 @@ def profile_body() -> rx.Component:
                     aria_label="Profile sections",
                     class_name="flex gap-1 rounded-lg bg-gray-100 p-1",
                 ),
-                _panel(personal_info(), "personal"),
+                _panel(rx.fragment(personal_info(), notification_preferences()), "personal"),
                 _panel(addresses(), "addresses"),
                 class_name="p-6 lg:col-span-2",
             ),

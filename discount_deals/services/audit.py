@@ -56,6 +56,7 @@ ACTIONS: dict[str, str] = {
     "pickup_store.create": "Pickup store added",
     "pickup_store.update": "Pickup store changed",
     "pickup_store.delete": "Pickup store deleted",
+    "message.resend": "Message sent again",
 }
 TARGET_TYPES: dict[str, str] = {
     "product": "Product",
@@ -64,6 +65,7 @@ TARGET_TYPES: dict[str, str] = {
     "order": "Order",
     "coupon": "Coupon",
     "pickup_store": "Pickup store",
+    "message": "Message",
 }
 _TEXT_FILTER = re.compile(r"^[\w.@+-]{1,254}$")
 

@@ -24,7 +24,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import jwt
-from passlib.context import CryptContext
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, delete, select
@@ -33,38 +32,11 @@ from ..db import write_session
 from ..models import AuthThrottle, RefreshFamily, User
 from ..settings import get_settings
 from . import NotAuthenticated, ValidationFailed, throttle
+from .passwords import hash_password, password_needs_rehash, verify_password
 
-_passwords = CryptContext(
-    schemes=["argon2"],
-    argon2__type="ID",
-    argon2__memory_cost=19 * 1024,
-    argon2__rounds=2,
-    argon2__parallelism=1,
-)
 _ALGORITHM = "HS256"
 ACCESS = "access"
 REFRESH = "refresh"
-# Verified against when the email is unknown, so a miss costs as much time as a hit.
-_DUMMY_HASH = _passwords.hash(uuid.uuid4().hex)
-
-
-def hash_password(password: str) -> str:
-    return _passwords.hash(password)
-
-
-def verify_password(password: str, password_hash: str | None) -> bool:
-    """True when ``password`` matches; always spends one argon2 verification."""
-    if not password_hash:
-        _passwords.verify(password, _DUMMY_HASH)
-        return False
-    try:
-        return _passwords.verify(password, password_hash)
-    except (ValueError, TypeError):
-        return False
-
-
-def password_needs_rehash(password_hash: str) -> bool:
-    return _passwords.needs_update(password_hash)
 
 
 @dataclass(frozen=True)
@@ -319,20 +291,24 @@ def _login_key(email: str, client: str) -> str:
 def login_retry_after(session: Session, email: str, client: str) -> int:
     """Seconds until ``client`` may try ``email`` again; 0 when it may try now (read only)."""
     settings = get_settings()
-    row = session.get(AuthThrottle, (throttle.LOGIN, _login_key(email, client)))
-    if row is None or row.hits < settings.login_max_failures:
-        return 0
-    if row.window_start + settings.login_window_seconds <= time.time():
-        return 0
-    return throttle.Count(row.hits, row.window_start, settings.login_window_seconds).retry_after()
+    waits = [0]
+    for scope, key, limit in ((throttle.LOGIN, _login_key(email, client), settings.login_max_failures),
+                              (throttle.LOGIN_ACCOUNT, _attempt_key(email), settings.login_account_max_failures)):
+        row = session.get(AuthThrottle, (scope, key))
+        if row is None or row.hits < limit or row.window_start + settings.login_window_seconds <= time.time():
+            continue
+        waits.append(throttle.Count(row.hits, row.window_start, settings.login_window_seconds).retry_after())
+    return max(waits)
 
 
 def login(session: Session, email: str, password: str, client: str) -> tuple[User, TokenPair]:
     """Check the credentials and issue a token pair.
 
     Raises :class:`ValidationFailed` when a field is empty, :class:`LoginThrottled` (429, with
-    ``retry_after``) when ``login_max_failures`` attempts for this email from this client were
-    made in the window, without looking at the password, and :class:`NotAuthenticated`
+    ``retry_after``) when ``login_max_failures`` attempts for this email from this client, or
+    ``login_account_max_failures`` for this email from any client (addresses rotated behind a
+    proxy do not multiply the guesses), were made in the window, without looking at the
+    password (the owner is told once, when the account's limit is first hit), and :class:`NotAuthenticated`
     ("Invalid credentials") otherwise. Every attempt is counted, atomically and before the
     hash, so a burst gets no more password checks than the limit; a success starts the count
     over. ``client`` is the caller's address.
@@ -352,10 +328,12 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     }
     if missing:
         raise ValidationFailed("Please fill in all fields", fields=missing)
+    if "\x00" in email:
+        raise NotAuthenticated(INVALID_CREDENTIALS)  # no account has one (and PostgreSQL refuses it)
     key = _attempt_key(email)
     attempt_key = _login_key(key, client)
     count, account = _count_login_attempt(key, attempt_key)
-    if count.over(get_settings().login_max_failures):
+    if count is not None:
         raise LoginThrottled(count.retry_after())
     if not verify_password(password, account.password_hash if account else None) or not account.is_active:
         raise NotAuthenticated(INVALID_CREDENTIALS)
@@ -364,10 +342,12 @@ def login(session: Session, email: str, password: str, client: str) -> tuple[Use
     return user, issue_tokens(user)
 
 
-def _count_login_attempt(email_key: str, attempt_key: str) -> tuple[throttle.Count, User | None]:
-    """Count the attempt and, unless it is over the limit, read the account (see :func:`login`).
+def _count_login_attempt(email_key: str, attempt_key: str) -> tuple[throttle.Count | None, User | None]:
+    """Count the attempt per account and per account + client; ``(the count over its limit, None)``
+    or ``(None, the account)`` (see :func:`login`).
 
-    Owns its transactions: one short write transaction, committed before the hash.
+    Owns its transactions: one short write transaction, committed before the hash (the lock
+    notice for the owner is queued in it).
     """
     settings = get_settings()
     oldest_kept = time.time() - 2 * max(settings.login_window_seconds, settings.security.register_window_seconds)
@@ -375,9 +355,18 @@ def _count_login_attempt(email_key: str, attempt_key: str) -> tuple[throttle.Cou
         count = throttle.hit(session, throttle.LOGIN, attempt_key, settings.login_window_seconds)
         if count.hits == 1:
             throttle.prune(session, oldest_kept)
-        if count.over(settings.login_max_failures):
-            return count, None
-        return count, session.exec(select(User).where(User.email == email_key)).first()
+        per_account = throttle.hit(session, throttle.LOGIN_ACCOUNT, email_key, settings.login_window_seconds)
+        account = session.exec(select(User).where(User.email == email_key)).first()
+        if per_account.hits == settings.login_account_max_failures + 1 and account is not None:
+            from .messages.notices import account_locked
+
+            minutes = max(1, per_account.retry_after() // 60)
+            account_locked(session, account, minutes, str(int(per_account.window_start)))
+        for limit, counted in ((settings.login_max_failures, count),
+                               (settings.login_account_max_failures, per_account)):
+            if counted.over(limit):
+                return counted, None
+        return None, account
 
 
 def _forget_failed_logins(attempt_key: str, user: User, password: str) -> None:

@@ -37,6 +37,7 @@ from ..models import (
     User,
 )
 from . import Conflict, ValidationFailed, audit, coupons
+from .messages import deals, notices
 from .order_rules import (
     ADMIN_TRANSITIONS,
     CUSTOMER_TRANSITIONS,
@@ -113,7 +114,8 @@ def record_event(
     label: str = SHOP,
     note: str = "",
 ) -> OrderEvent:
-    """Add one entry to the order's timeline (same transaction as the change it records)."""
+    """Add one entry to the order's timeline (same transaction as the change it records), and
+    queue the customer's message about it when it is news to them (``messages.notices``)."""
     event = OrderEvent(
         order_id=order.id,
         kind=kind,
@@ -124,6 +126,7 @@ def record_event(
         note=note[:500],
     )
     session.add(event)
+    notices.on_order_event(session, order, event)  # the customer's message, in this same transaction
     return event
 
 
@@ -162,7 +165,10 @@ def _restock(session: Session, order: Order) -> None:
         )
     ).all()
     for product_id, quantity in sorted(quantities):
-        session.execute(update(Product).where(Product.id == product_id).values(stock=Product.stock + quantity))
+        after = session.execute(update(Product).where(Product.id == product_id)
+                                .values(stock=Product.stock + quantity).returning(Product.stock)).scalar()
+        if after is not None:  # back in stock from zero: its fans' deal alerts
+            deals.stock_changed(session, product_id, after - quantity, after)
 
 
 def change_status(

@@ -32,6 +32,7 @@ from ..models import AuthThrottle
 from . import ServiceError
 
 LOGIN = "login"
+LOGIN_ACCOUNT = "login_account"  # per account from any address
 REGISTER = "register"
 
 

@@ -174,7 +174,7 @@ def test_role_changes_deactivation_and_admin_edits_are_recorded(client, admin, a
     assert only("user.activate").changes == {"is_active": [False, True]}
 
     edited = client.patch(f"/api/users/users/{target.id}/", headers=admin_headers,
-                          json={"first_name": "Kofi", "password": "another-secret"})
+                          json={"first_name": "Kofi", "password": "another-secret", "current_password": "secret123"})
     assert edited.status_code == 200, edited.text
     event = only("user.update")
     assert event.changes["first_name"][1] == "Kofi"

@@ -188,7 +188,8 @@ def test_logout_revokes_that_refresh_token_only(client, customer):
 def test_password_change_revokes_every_refresh_token(client, customer):
     tokens = [login(client, customer.email).json() for _ in range(2)]
     response = client.patch(
-        f"/api/users/users/{customer.id}/", json={"password": "brand-new-pass"}, headers=bearer(tokens[0]["access"])
+        f"/api/users/users/{customer.id}/", json={"password": "brand-new-pass", "current_password": "secret123"},
+        headers=bearer(tokens[0]["access"]),
     )
     assert response.status_code == 200
     for pair in tokens:
@@ -279,5 +280,7 @@ def test_an_expired_window_starts_over(client, customer):
 def test_attempts_are_counted_in_the_database(client, customer):
     login(client, customer.email, "wrong")
     with session_scope() as session:
-        row = session.exec(select(models.AuthThrottle)).one()
+        row = session.exec(select(models.AuthThrottle).where(models.AuthThrottle.scope == "login")).one()
+        per_account = session.exec(select(models.AuthThrottle).where(models.AuthThrottle.scope == "login_account")).one()
     assert (row.scope, row.key, row.hits) == ("login", f"{customer.email}|testclient", 1)
+    assert (per_account.key, per_account.hits) == (customer.email, 1)

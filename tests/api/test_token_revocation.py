@@ -26,7 +26,8 @@ def _claims(token: str) -> dict:
 def test_password_change_revokes_access_tokens_at_once(client, customer):
     mine, other_device = login(client, customer.email).json(), login(client, customer.email).json()
     changed = client.patch(
-        f"/api/users/users/{customer.id}/", json={"password": "brand-new-pass"}, headers=bearer(mine["access"])
+        f"/api/users/users/{customer.id}/", json={"password": "brand-new-pass", "current_password": "secret123"},
+        headers=bearer(mine["access"]),
     )
     assert changed.status_code == 200
     for pair in (mine, other_device):

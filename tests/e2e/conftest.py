@@ -27,6 +27,7 @@ from discount_deals.db import create_db_engine
 
 from ..conftest import ROOT
 from ..support import servers
+from ..support.mail import SmtpServer
 
 pytestmark = pytest.mark.e2e
 
@@ -81,10 +82,18 @@ def _server_env(var_dir: Path, port: int) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[LiveServer]:
+def live_mail() -> Iterator[SmtpServer]:
+    """The SMTP server the live server's message worker sends to (tests read its mailbox)."""
+    with SmtpServer() as smtp:
+        yield smtp
+
+
+@pytest.fixture(scope="session")
+def live_server(live_mail: SmtpServer) -> Iterator[LiveServer]:
     var_dir = Path(tempfile.mkdtemp(prefix="dd-live-"))
     port = servers.free_port()
     env = _server_env(var_dir, port)
+    env.update(live_mail.environment(), DD_WORKER_SWEEP_SECONDS="1")
     results = ROOT / "test-results"
     results.mkdir(exist_ok=True)
     log_path = results / "live-server.log"

@@ -17,7 +17,7 @@ from discount_deals.models import Category, Product, User
 from .conftest import sign_in, unique
 
 TABS = ["Overview", "Orders", "Products", "Bulk Upload Products", "Bulk Upload Categories", "Categories", "Users",
-        "Coupons", "Pickup Stores", "Activity"]
+        "Coupons", "Pickup Stores", "Notifications", "Activity"]
 
 
 def toast(page: Page, text: str):

@@ -74,7 +74,8 @@ def test_plain_reflex_run_answers_on_a_fresh_database(dev_server):
         assert process.poll() is None, f"reflex run exited with {process.returncode}:\n{log_path.read_text()[-3000:]}"
         assert time.monotonic() < deadline, f"the dev server did not answer; see {log_path}"
         time.sleep(1)
-    assert json.loads(health) == {"status": "ok", "database": "ok", "redis": "not configured"}
+    assert json.loads(health) == {"status": "ok", "database": "ok", "redis": "not configured",
+                                  "queue": {"depth": 0, "oldest_seconds": 0.0, "dead": 0}}
     assert b"<html" in page.lower()
     log = log_path.read_text()
     assert "node version" not in log.lower()  # no "Reflex requires node version 22.22.0 or higher"

@@ -53,7 +53,7 @@ def test_login_failure_is_recorded_even_though_it_raises(customer):
         with session_scope() as session:
             auth.login(session, customer.email, "nope", "1.2.3.4")
     with session_scope() as session:
-        assert session.exec(select(models.AuthThrottle.hits)).one() == 1
+        assert session.exec(select(models.AuthThrottle.hits).where(models.AuthThrottle.scope == "login")).one() == 1
 
 
 def test_login_throttle_raises_429_with_retry_after(customer):

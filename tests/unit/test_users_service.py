@@ -68,7 +68,11 @@ def test_update_user_rules(session, make_user):
     changed = users.update_user(session, admin, other.id, {"first_name": " Yaa ", "role": "admin"})
     assert changed.first_name == "Yaa" and changed.role == "customer"
     version = changed.token_version
-    users.update_user(session, admin, other.id, {"password": "another1"})
+    # A new password needs the account's current one, admins included (they send a reset instead).
+    with pytest.raises(ValidationFailed) as caught:
+        users.update_user(session, admin, other.id, {"password": "another1"})
+    assert list(caught.value.fields) == ["current_password"] and changed.token_version == version
+    users.update_user(session, other, other.id, {"password": "another1", "current_password": "secret123"})
     assert changed.token_version == version + 1
 
 

@@ -31,6 +31,7 @@ from sqlmodel import Session, select
 from ...db import get_engine, write_session
 from ...models import Product
 from .. import pricing
+from ..messages import deals
 from .validation import price_columns
 
 log = logging.getLogger("discount_deals.catalog")
@@ -69,12 +70,13 @@ def apply_due_prices(session: Session, at: datetime | None = None) -> int:
         rows = due_products(session, at)
         if not rows:
             return changed
-        params = []
+        params, drops = [], []
         for product in rows:
             values = price_columns(
                 product.price, product.discount_price, product.discount_start, product.discount_end, at
             )
             params.append({"row_id": product.id, "seen": product.price_changes_at, **values})
+            drops.append((product.id, product.effective_price, values["effective_price"], product.price_changes_at))
             session.expunge(product)
         statement = (
             update(Product.__table__)
@@ -88,6 +90,7 @@ def apply_due_prices(session: Session, at: datetime | None = None) -> int:
         )
         result = session.connection().execute(statement, params)
         changed += max(result.rowcount, 0)
+        deals.window_drops(session, drops)  # a discount window opened: deal alerts (keyed: once)
         if len(rows) < BATCH:
             return changed
 

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from ...models import Category, Product, User
 from .. import NotFound, ValidationFailed, audit
+from ..messages import deals
 from ..form_rules import require_object
 from ..permissions import is_admin, require_admin
 from ..rows import found, save_unique
@@ -116,8 +117,11 @@ def update_product(
     require_admin(actor)
     product = found(session, Product, product_id, "Product not found.")
     values = _validate_for_write(session, data, current=product, partial=partial)
-    return audit.update_recorded(session, actor, "product.update", product, values, AUDITED_FIELDS,
-                                 save=_save, label=lambda row: row.name)
+    before = deals.snapshot(product)
+    product = audit.update_recorded(session, actor, "product.update", product, values, AUDITED_FIELDS,
+                                    save=_save, label=lambda row: row.name)
+    deals.price_changed(session, product, before)  # a price drop or a restock alerts its fans
+    return product
 
 
 def restock(session: Session, actor: User | None, product_id: str, quantity: Any) -> Product:
@@ -136,6 +140,7 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
         update(Product).where(Product.id == product.id).values(stock=Product.stock + units).returning(Product.stock)
     ).scalar_one()
     session.refresh(product)
+    deals.stock_changed(session, product.id, after - units, after)
     audit.record(session, actor, "product.restock", "product", product.id,
                  changes={"stock": [after - units, after]}, label=product.name)
     return product

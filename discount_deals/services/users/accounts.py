@@ -19,6 +19,8 @@ from ...models import Profile, Role, User
 from ...settings import get_settings
 from .. import NotFound, audit, throttle
 from ..auth import hash_password, set_password
+from ..messages.notices import password_changed
+from ..passwords import verify_password
 from ..permissions import is_admin, require_user
 from .addresses import address_dict, addresses_of
 from .fields import (
@@ -162,12 +164,23 @@ def get_user(session: Session, actor: User | None, user_id: str) -> User:
     return user
 
 
+WRONG_CURRENT_PASSWORD = "Enter your current password to set a new one."
+
+
+def _current_password_problem(user: User, current: Any) -> str | None:
+    """A new password needs the account's current one (a stolen access token must not be enough
+    to take the account over; admins send the owner a reset instead)."""
+    if not isinstance(current, str) or not verify_password(current, user.password_hash):
+        return WRONG_CURRENT_PASSWORD
+    return None
+
+
 def update_user(session: Session, actor: User | None, user_id: str, changes: dict[str, Any]) -> User:
     """Change account fields of ``user_id`` (the actor themselves, or anyone for an admin).
 
     Accepts email, phonenumber, username, first_name, last_name, date_of_birth, gender, an
-    optional ``profile`` ``{bio, website}`` and an optional new ``password`` (which retires every
-    refresh token of the user). ``role`` and unknown keys are ignored; absent keys stay as they are.
+    optional ``profile`` ``{bio, website}`` and an optional new ``password`` with the correct
+    ``current_password`` (400 otherwise; it retires every token of the user and tells them). ``role`` and unknown keys are ignored; absent keys stay as they are.
     """
     user = get_user(session, actor, user_id)
     changes = require_mapping(changes)
@@ -181,9 +194,9 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
         errors["profile"] = ["Invalid profile: an object is expected."]
     password = changes.get("password")
     if password is not None:
-        problem = password_problem(password)
+        problem = password_problem(password) or _current_password_problem(user, changes.get("current_password"))
         if problem:
-            errors["password"] = [problem]
+            errors["current_password" if problem == WRONG_CURRENT_PASSWORD else "password"] = [problem]
     if errors:
         raise invalid(errors)
     before = audit.snapshot(user, ACCOUNT_FIELDS)
@@ -191,6 +204,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
         setattr(user, name, value)
     if password is not None:
         set_password(user, password)
+        password_changed(session, user)  # the owner is told, whoever changed it
     session.add(user)
     if profile_changes:
         profile = profile_of(session, user)

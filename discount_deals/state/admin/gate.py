@@ -28,6 +28,7 @@ TABS: list[tuple[str, str, str]] = [
     ("users", "Users", "users"),
     ("coupons", "Coupons", "ticket-percent"),
     ("stores", "Pickup Stores", "store"),
+    ("notifications", "Notifications", "mail"),
     ("activity", "Activity", "history"),
 ]
 TAB_IDS = [tab for tab, _label, _icon in TABS]

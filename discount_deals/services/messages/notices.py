@@ -1,0 +1,90 @@
+"""What causes a message: order events, a password change, a paused login. Each function adds the
+message(s) to the caller's session, in the transaction of the event itself."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from ...models import Channel, Order, OrderEvent, User
+from . import templates
+from .outbox import Draft, queue_messages
+from .preferences import account_channels, order_channels
+from .unsubscribe import link_base, page_url
+
+# Order timeline entries that tell the customer something: (kind, to_value) → message kind.
+STATUS_MESSAGES = {
+    "ready_for_pickup": "order_ready",
+    "shipped": "order_shipped",
+    "delivered": "order_delivered",
+    "cancelled": "order_cancelled",
+}
+PAYMENT_MESSAGES = {"paid": "payment_paid", "failed": "payment_failed"}
+
+
+def links_for(user_id: str, topic: str) -> templates.Links:
+    """The links of a message to ``user_id``: the site, and the unsubscribe page of ``topic``."""
+    return templates.Links(base=link_base(), unsubscribe=page_url(user_id, topic) if topic else "")
+
+
+def message_kind(order: Order, event: OrderEvent) -> str | None:
+    """The message an order event sends, if any."""
+    if event.kind == "status":
+        if event.from_value is None and event.to_value == "pending":
+            return "order_placed"
+        return STATUS_MESSAGES.get(event.to_value)
+    if event.kind == "payment" and order.payment_method == "mobile_money":
+        if event.to_value == "failed" and order.status == "cancelled":
+            return None  # the cancellation's own message says it
+        return PAYMENT_MESSAGES.get(event.to_value)
+    return None
+
+
+def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[str]:
+    """Queue the customer's messages about one timeline event (none for most)."""
+    kind = message_kind(order, event)
+    user = session.get(User, order.user_id) if kind else None
+    if kind is None or user is None:
+        return []
+    from ..order_rules import refund_due_on_cancel
+
+    refund_due = kind == "order_cancelled" and refund_due_on_cancel(order)
+    drafts = []
+    for channel, recipient in order_channels(session, user):
+        common = {"channel": channel, "recipient": recipient, "kind": kind, "user_id": user.id,
+                  "subject_id": order.id, "dedupe_key": f"order-event:{event.id}:{channel}"}
+        if channel == Channel.SMS:
+            drafts.append(Draft(text=templates.order_sms(kind, order, refund_due=refund_due), **common))
+        else:
+            email = templates.order_email(kind, order, links_for(user.id, "orders"), refund_due=refund_due)
+            drafts.append(Draft(subject=email.subject, text=email.text, html=email.html, topic="orders", **common))
+    return queue_messages(session, drafts)
+
+
+def _account_drafts(session: Session, user: User, kind: str, sms: str, email: templates.Email,
+                    dedupe: str | None) -> list[Draft]:
+    drafts = []
+    for channel, recipient in account_channels(session, user):
+        key = f"{dedupe}:{channel}" if dedupe else None
+        if channel == Channel.SMS:
+            drafts.append(Draft(channel=channel, recipient=recipient, kind=kind, text=sms, user_id=user.id,
+                                dedupe_key=key))
+        else:
+            drafts.append(Draft(channel=channel, recipient=recipient, kind=kind, subject=email.subject,
+                                text=email.text, html=email.html, user_id=user.id, topic="account", dedupe_key=key))
+    return drafts
+
+
+def password_changed(session: Session, user: User) -> list[str]:
+    """Tell the owner their password was changed (by them, or by a reset)."""
+    links = links_for(user.id, "account")
+    drafts = _account_drafts(session, user, "password_changed", templates.password_changed_sms(),
+                             templates.password_changed_email(links), None)
+    return queue_messages(session, drafts)
+
+
+def account_locked(session: Session, user: User, minutes: int, window_key: str) -> list[str]:
+    """Tell the owner once per lock (``window_key`` names it) that logging in is paused."""
+    links = links_for(user.id, "account")
+    drafts = _account_drafts(session, user, "account_locked", templates.account_locked_sms(minutes),
+                             templates.account_locked_email(minutes, links), f"locked:{user.id}:{window_key}")
+    return queue_messages(session, drafts)

@@ -1,0 +1,124 @@
+"""How each customer wants to hear from the shop, and the one-click unsubscribe.
+
+Order updates go by SMS when the customer has a Ghanaian mobile number and chose nothing, else by
+email; they may choose SMS, email, both or none. Deal alerts are off until switched on (SMS or
+email). Account notices (password changed, login paused) follow the order-update channel, and
+their email can be turned off by its unsubscribe link; a password reset asked for is always sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session
+
+from ...models import Channel, NotificationPreference, User
+from .. import ValidationFailed
+from ..phones import parse_mobile
+from .unsubscribe import TOPICS, read_token
+
+ORDER_CHOICES = {"sms": "SMS", "email": "Email", "both": "SMS and email", "off": "None"}
+DEAL_CHOICES = {"off": "Off", "sms": "SMS (at most one a day; the rest by email)", "email": "Email"}
+NO_PHONE = "Add a Ghanaian mobile number to your profile to get text messages."
+
+
+@dataclass(frozen=True)
+class Preferences:
+    order_updates: str  # one of ORDER_CHOICES (the default made explicit)
+    deal_alerts: str  # one of DEAL_CHOICES
+    account_email: bool
+    phone: str | None  # the E.164 number texts go to, None when the profile has none
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"order_updates": self.order_updates, "deal_alerts": self.deal_alerts,
+                "account_email": self.account_email, "sms_number": self.phone}
+
+
+def _row(session: Session, user: User) -> NotificationPreference | None:
+    return session.get(NotificationPreference, user.id)
+
+
+def preferences_of(session: Session, user: User) -> Preferences:
+    row = _row(session, user)
+    phone = parse_mobile(user.phonenumber)
+    chosen = row.order_updates if row is not None and row.order_updates else ""
+    return Preferences(
+        order_updates=chosen or ("sms" if phone else "email"),
+        deal_alerts=row.deal_alerts if row is not None else "off",
+        account_email=row.account_email if row is not None else True,
+        phone=phone,
+    )
+
+
+def update_preferences(session: Session, user: User, changes: Any) -> Preferences:
+    """Change the user's choices (``order_updates``, ``deal_alerts``, ``account_email``); 400
+    naming a bad value, or SMS chosen without a mobile number."""
+    if not isinstance(changes, dict):
+        raise ValidationFailed("Send the preferences as an object.")
+    errors: dict[str, list[str]] = {}
+    phone = parse_mobile(user.phonenumber)
+    for name, choices in (("order_updates", ORDER_CHOICES), ("deal_alerts", DEAL_CHOICES)):
+        value = changes.get(name)
+        if value is None:
+            continue
+        if value not in choices:
+            errors[name] = [f"Choose one of: {', '.join(choices)}."]
+        elif value in ("sms", "both") and not phone:
+            errors[name] = [NO_PHONE]
+    if "account_email" in changes and not isinstance(changes["account_email"], bool):
+        errors["account_email"] = ["Must be true or false."]
+    if errors:
+        raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code="preferences_invalid")
+    row = _row(session, user) or NotificationPreference(user_id=user.id)
+    for name in ("order_updates", "deal_alerts", "account_email"):
+        if name in changes:
+            setattr(row, name, changes[name])
+    session.add(row)
+    session.flush()
+    return preferences_of(session, user)
+
+
+def unsubscribe(session: Session, token: Any) -> str:
+    """Turn off the emails of the token's topic for its user; the topic's name ("deal alerts").
+    400 (``token_invalid``) for a token we did not sign or a user who is gone."""
+    read = read_token(token)
+    user = session.get(User, read[0]) if read else None
+    if read is None or user is None:
+        raise ValidationFailed("This unsubscribe link is not valid.", code="token_invalid")
+    topic = read[1]
+    current = preferences_of(session, user)
+    row = _row(session, user) or NotificationPreference(user_id=user.id)
+    if topic == "orders":
+        row.order_updates = "sms" if current.order_updates in ("sms", "both") and current.phone else "off"
+    elif topic == "deals":
+        row.deal_alerts = "sms" if current.deal_alerts == "sms" else "off"
+    else:
+        row.account_email = False
+    session.add(row)
+    session.flush()
+    return TOPICS[topic]
+
+
+def order_channels(session: Session, user: User) -> list[tuple[Channel, str]]:
+    """Where this customer's order updates go: ``[(channel, recipient)]`` (maybe none)."""
+    prefs = preferences_of(session, user)
+    choice = prefs.order_updates
+    if choice in ("sms", "both") and not prefs.phone:
+        choice = "email"  # the number was removed since: email rather than nothing
+    channels: list[tuple[Channel, str]] = []
+    if choice in ("sms", "both"):
+        channels.append((Channel.SMS, prefs.phone or ""))
+    if choice in ("email", "both") and user.email:
+        channels.append((Channel.EMAIL, user.email))
+    return channels
+
+
+def account_channels(session: Session, user: User) -> list[tuple[Channel, str]]:
+    """Where security notices go: the order-update channels, email only if not unsubscribed
+    (and by email when the customer turned order updates off)."""
+    prefs = preferences_of(session, user)
+    channels = [(c, r) for c, r in order_channels(session, user) if c == Channel.SMS or prefs.account_email]
+    if not channels and prefs.account_email and user.email:
+        channels.append((Channel.EMAIL, user.email))
+    return channels

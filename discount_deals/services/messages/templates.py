@@ -1,0 +1,266 @@
+"""Every text the shop sends a customer, in one place: email (subject, plain text, HTML) and SMS.
+
+SMS texts are written to fit one message (160 GSM-7 characters) for realistic values; money in
+an SMS falls back to the currency code when the shop's symbol is not in the GSM-7 alphabet (a
+single such character would make the text UCS-2, 70 characters a part). ``tests`` render every
+SMS with long values and check it.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from decimal import Decimal
+from ...display import money_text
+from ...models import Order
+from ...settings import get_settings
+from ..phones import display_phone, network_name
+from ..pricing import format_money
+
+# GSM 03.38: the basic alphabet (one septet each) and the extension table (two septets each).
+GSM7_BASIC = set(
+    "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§"
+    "¿abcdefghijklmnopqrstuvwxyzäöñüà"
+)
+GSM7_EXTENDED = set("^{}\\[~]|€\f")
+SMS_LIMIT = 160
+
+
+def sms_length(text: str) -> int | None:
+    """Septets the text takes in GSM-7, or None when it needs UCS-2."""
+    length = 0
+    for char in text:
+        if char in GSM7_BASIC:
+            length += 1
+        elif char in GSM7_EXTENDED:
+            length += 2
+        else:
+            return None
+    return length
+
+
+def fits_one_sms(text: str) -> bool:
+    length = sms_length(text)
+    return length is not None and length <= SMS_LIMIT
+
+
+@dataclass(frozen=True)
+class Email:
+    subject: str
+    text: str
+    html: str
+
+
+@dataclass(frozen=True)
+class Links:
+    """The absolute links a message carries (made from DD_PUBLIC_URL)."""
+
+    base: str
+    unsubscribe: str = ""
+
+    def to(self, path: str) -> str:
+        return f"{self.base}{path}"
+
+
+def shop_name() -> str:
+    return get_settings().messages.shop_name
+
+
+def sms_money(value: Decimal | str) -> str:
+    """The shop's money text, or the amount with the currency code when the symbol is not GSM-7."""
+    text = money_text(value)
+    if sms_length(text) is not None:
+        return text
+    return format_money(value, f"{get_settings().currency_code} ")
+
+
+def order_number(order: Order) -> str:
+    return order.id[:8]
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+def _where(order: Order, limit: int = 40) -> str:
+    """Where the order goes: the pickup store, or the delivery town."""
+    if order.delivery_method == "pickup":
+        store = (order.pickup_store or {}).get("name") or "the store"
+        return f"pickup at {_short(store, limit)}"
+    city = (order.address or {}).get("city") or ""
+    return f"delivery to {_short(city, limit)}" if city else "home delivery"
+
+
+def how_to_pay(order: Order, *, short: bool = False) -> str:
+    """One sentence: how this order is (to be) paid (``short`` for a text)."""
+    if order.payment_status == "paid":
+        return "Paid."
+    if order.payment_method == "mobile_money":
+        network, phone = network_name(order.payment_network, "mobile money"), display_phone(order.payment_phone)
+        if short:
+            return f"Approve the {network} prompt on {phone}."
+        return f"Pay with {network} from {phone}: approve the prompt on your phone."
+    if order.delivery_method == "pickup":
+        return "Pay at pickup."
+    return "Pay cash on delivery."
+
+
+# --- order updates -----------------------------------------------------------------------------
+
+ORDER_KINDS = {
+    "order_placed": "placed",
+    "payment_paid": "payment received",
+    "payment_failed": "payment failed",
+    "order_ready": "ready for pickup",
+    "order_shipped": "on its way",
+    "order_delivered": "delivered",
+    "order_cancelled": "cancelled",
+}
+
+
+def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
+    """The SMS for an order update (fits 160 GSM-7 characters for realistic values)."""
+    number, total = order_number(order), sms_money(order.total)
+    head = f"{shop_name()}: order #{number}"
+    if kind == "order_placed":
+        return f"{head} placed. Total {total}, {_where(order, 24)}. {how_to_pay(order, short=True)}"
+    if kind == "payment_paid":
+        return f"{head}: we received your payment of {total}. Thank you!"
+    if kind == "payment_failed":
+        return f"{head}: the payment of {total} did not go through. Try again from your order page."
+    if kind == "order_ready":
+        store = (order.pickup_store or {}).get("name") or "the store"
+        return f"{head} is ready for pickup at {_short(store, 40)}. Bring your order number."
+    if kind == "order_shipped":
+        pay = "" if order.payment_status == "paid" else f" {how_to_pay(order, short=True)}"
+        return f"{head} is out for delivery. Total {total}.{pay}"
+    if kind == "order_delivered":
+        return f"{head} was delivered. Thank you for shopping with us!"
+    if kind == "order_cancelled":
+        tail = f" A refund of {total} is due to you: we will send it soon." if refund_due else ""
+        return f"{head} was cancelled.{tail}"
+    raise ValueError(f"unknown order message {kind!r}")
+
+
+def order_email(kind: str, order: Order, links: Links, *, refund_due: bool = False) -> Email:
+    number = order_number(order)
+    subject = f"Order #{number} {ORDER_KINDS[kind]}"
+    lines = [order_sms(kind, order, refund_due=refund_due).split(": ", 1)[1]]
+    if kind == "order_placed":
+        lines += [f"Total: {money_text(order.total)}", f"Items: {order.item_count}",
+                  f"{_where(order, 120).capitalize()}.", how_to_pay(order)]
+    url = links.to(f"/orders/{order.id}")
+    return _email(subject, lines, ("View your order", url), links, topic_text="order updates")
+
+
+# --- account -----------------------------------------------------------------------------------
+
+
+def reset_link_email(url: str, links: Links, minutes: int) -> Email:
+    lines = [
+        "Someone (we hope you) asked to reset the password of your account.",
+        f"The link below works once, for {minutes} minutes. If you did not ask, ignore this email: "
+        "your password stays as it is.",
+    ]
+    return _email("Reset your password", lines, ("Choose a new password", url), links, topic_text="account notices")
+
+
+def reset_code_sms(code: str, minutes: int) -> str:
+    return f"{shop_name()}: your password reset code is {code}. It expires in {minutes} minutes. Never share it."
+
+
+def password_changed_sms() -> str:
+    return f"{shop_name()}: your password was changed. If this was not you, reset it now from the login page."
+
+
+def password_changed_email(links: Links) -> Email:
+    lines = ["The password of your account was just changed, and every device was signed out.",
+             "If this was not you, reset your password now."]
+    return _email("Your password was changed", lines, ("Reset your password", links.to("/reset-password")), links,
+                  topic_text="account notices")
+
+
+def account_locked_sms(minutes: int) -> str:
+    return (f"{shop_name()}: too many wrong passwords were tried on your account. Login is paused for {minutes} min. "
+            "Not you? Reset your password.")
+
+
+def account_locked_email(minutes: int, links: Links) -> Email:
+    lines = [f"Too many wrong passwords were tried on your account, so logging in is paused for {minutes} minutes.",
+             "If this was not you, reset your password: the reset signs out every device."]
+    return _email("Logging in to your account is paused", lines,
+                  ("Reset your password", links.to("/reset-password")), links, topic_text="account notices")
+
+
+# --- deal alerts -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealLine:
+    product_id: str
+    name: str
+    kind: str  # "price_drop" | "back_in_stock"
+    price: str  # the new price as money text ("" when unknown)
+
+
+def deal_sms(deals: list[DealLine]) -> str:
+    first = deals[0]
+    what = (f"{_short(first.name, 40)} is now {first.price}" if first.kind == "price_drop" and first.price
+            else f"{_short(first.name, 40)} is back in stock")
+    more = f" and {len(deals) - 1} more favourite{'s' if len(deals) > 2 else ''}" if len(deals) > 1 else ""
+    return f"{shop_name()}: {what}{more}. See your favourites on our site."
+
+
+def deal_email(deals: list[DealLine], links: Links) -> Email:
+    subject = (f"{deals[0].name} is now {deals[0].price}" if len(deals) == 1 and deals[0].kind == "price_drop"
+               else f"{deals[0].name} is back in stock" if len(deals) == 1
+               else f"{len(deals)} of your favourites changed")
+    lines = [
+        f"{deal.name}: now {deal.price}" if deal.kind == "price_drop" and deal.price else f"{deal.name}: back in stock"
+        for deal in deals
+    ]
+    return _email(_short(subject, 150), lines, ("See your favourites", links.to("/favorites")), links,
+                  topic_text="deal alerts")
+
+
+# --- the email frame ---------------------------------------------------------------------------
+
+
+def _email(subject: str, lines: list[str], action: tuple[str, str] | None, links: Links, *,
+           topic_text: str) -> Email:
+    name = shop_name()
+    text_parts = [*lines]
+    if action:
+        text_parts.append(f"{action[0]}: {action[1]}")
+    text_parts.append(f"-- \n{name} · {links.base}")
+    if links.unsubscribe:
+        text_parts.append(f"Stop these {topic_text} by email: {links.unsubscribe}")
+    return Email(subject=f"{name}: {subject}", text="\n\n".join(text_parts), html=_html(subject, lines, action, links,
+                                                                                       topic_text))
+
+
+def _html(subject: str, lines: list[str], action: tuple[str, str] | None, links: Links, topic_text: str) -> str:
+    e = html.escape
+    paragraphs = "".join(f'<p style="margin:0 0 12px">{e(line)}</p>' for line in lines)
+    button = (
+        f'<p style="margin:20px 0"><a href="{e(action[1])}" style="background:#c2410c;color:#fff;padding:10px 18px;'
+        f'border-radius:6px;text-decoration:none;font-weight:600">{e(action[0])}</a></p>'
+        if action else ""
+    )
+    unsubscribe = (
+        f'<a href="{e(links.unsubscribe)}" style="color:#6b7280">Stop these {e(topic_text)} by email</a>'
+        if links.unsubscribe else ""
+    )
+    name = e(shop_name())
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{e(subject)}</title></head>'
+        f'<body style="margin:0;background:#f9fafb;font-family:Arial,sans-serif;color:#111827">'
+        f'<div style="max-width:560px;margin:0 auto;padding:24px">'
+        f'<p style="font-size:20px;font-weight:700;color:#c2410c;margin:0 0 16px">{name}</p>'
+        f'<h1 style="font-size:18px;margin:0 0 16px">{e(subject)}</h1>{paragraphs}{button}'
+        f'<p style="font-size:12px;color:#6b7280;margin-top:32px">{name} · '
+        f'<a href="{e(links.base)}" style="color:#6b7280">{e(links.base)}</a><br>{unsubscribe}</p>'
+        f"</div></body></html>"
+    )
+

@@ -1,0 +1,76 @@
+"""How the signed-in customer hears from the shop (the profile's "Messages" card), through
+services.messages.preferences."""
+
+from __future__ import annotations
+
+import asyncio
+
+import reflex as rx
+
+from ...db import session_scope, write_session
+from ...models import User
+from ...services.messages import preferences
+from ...services.phones import display_phone
+from ..actions import busy_call
+from ..forms import form_checked, form_text
+from ..guards import user_event
+from .session import per_user
+
+ORDER_OPTIONS = list(preferences.ORDER_CHOICES.items())
+DEAL_OPTIONS = list(preferences.DEAL_CHOICES.items())
+
+
+def _read(user: User) -> preferences.Preferences:
+    with session_scope() as session:
+        return preferences.preferences_of(session, session.get(User, user.id))
+
+
+def _save(user: User, changes: dict) -> preferences.Preferences:
+    with write_session() as session:
+        return preferences.update_preferences(session, session.get(User, user.id), changes)
+
+
+@per_user
+class NotificationPrefsState(rx.State):
+    order_updates: str = "email"
+    deal_alerts: str = "off"
+    account_email: bool = True
+    sms_number: str = ""
+    saving: bool = False
+    error: str = ""
+    form_version: int = 0
+
+    def _forget(self) -> None:
+        self.order_updates, self.deal_alerts, self.account_email, self.sms_number = "email", "off", True, ""
+        self.error = ""
+
+    def _show(self, prefs: preferences.Preferences) -> None:
+        self.order_updates, self.deal_alerts = prefs.order_updates, prefs.deal_alerts
+        self.account_email, self.sms_number = prefs.account_email, display_phone(prefs.phone)
+        self.form_version += 1
+
+    @user_event
+    def load(self, user: User):
+        self.error = ""
+        self._show(_read(user))
+
+    def _refused(self, exc) -> list:
+        self.error = next(iter(exc.fields.values()), [exc.detail])[0] if exc.fields else exc.detail
+        return []
+
+    @user_event(background=True)
+    async def save(self, user: User, form: dict):
+        changes = {"order_updates": form_text(form, "order_updates", limit=8),
+                   "deal_alerts": form_text(form, "deal_alerts", limit=8),
+                   "account_email": form_checked(form, "account_email")}
+        async with self:
+            self.error = ""
+
+        async def work():
+            prefs = await asyncio.to_thread(_save, user, changes)
+            async with self:
+                self._show(prefs)
+
+        async for update in busy_call(self, "saving", work, on_refusal=self._refused,
+                                      success=("Preferences saved", "We will reach you the way you chose.")):
+            yield update

@@ -1,0 +1,128 @@
+"""Deal alerts on favourites: opt-in, one alert per product per event, batched, at most one SMS
+a day (the rest by email digest), for a discount that starts by its window or by an edit, and
+for a product back in stock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlmodel import select
+
+from discount_deals import models
+from discount_deals.db import session_scope
+from discount_deals.models.base import utcnow
+from discount_deals.services.catalog.price_schedule import refresh_due_prices
+from discount_deals.worker.tasks import fan_out_and_compose
+
+from ..conftest import auth_headers
+from ..support.mail import text_of
+from .messaging_helpers import outbox, set_preferences
+
+
+def favourite(client, user, product) -> None:
+    assert client.post("/api/favorites/", json={"product": product.id}, headers=auth_headers(user)).status_code in (
+        200, 201)
+
+
+def edit(client, admin_headers, product, **fields) -> None:
+    response = client.patch(f"/api/products/{product.id}/", json=fields, headers=admin_headers)
+    assert response.status_code == 200, response.text
+
+
+def test_an_edit_that_drops_the_price_alerts_opted_in_fans_once(client, messaging, make_user, make_product,
+                                                                admin_headers, monkeypatch):
+    monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
+    from discount_deals.settings import get_settings
+
+    get_settings.cache_clear()
+    product = make_product(name="Basmati Rice 5kg", price="100.00")
+    fan, quiet, texter = make_user(phonenumber=""), make_user(), make_user(phonenumber="0241234567")
+    set_preferences(fan, deal_alerts="email")
+    set_preferences(texter, deal_alerts="sms")
+    for user in (fan, quiet, texter):
+        favourite(client, user, product)
+    edit(client, admin_headers, product, discount_price="79.00")
+    edit(client, admin_headers, product, name="Basmati Rice 5 kg")  # no price change: no event
+    fan_out_and_compose()
+    fan_out_and_compose()  # run twice: nothing more
+    messaging.deliver()
+    alerts = outbox(kind="deal_alert")
+    assert sorted((m.user_id, m.channel) for m in alerts) == sorted([(fan.id, "email"), (texter.id, "sms")])
+    [mail] = messaging.mailbox.to(fan.email)
+    assert "Basmati Rice 5 kg" in mail["Subject"] and "79.00" in text_of(mail)
+    assert mail["List-Unsubscribe"] and "/unsubscribe?token=" in text_of(mail)
+    assert "is now" in messaging.texts.texts[0]["Content"] and len(messaging.texts.texts[0]["Content"]) <= 160
+
+
+def test_changes_within_the_window_are_one_message_and_one_sms_a_day(client, messaging, make_user, make_product,
+                                                                      admin_headers):
+    rice, oil = make_product(name="Rice", price="50.00"), make_product(name="Palm Oil", price="30.00", stock=0)
+    texter = make_user(phonenumber="0241234567")
+    set_preferences(texter, deal_alerts="sms")
+    favourite(client, texter, rice)
+    favourite(client, texter, oil)
+    edit(client, admin_headers, rice, discount_price="40.00")
+    edit(client, admin_headers, oil, stock=12)  # back in stock
+    fan_out_and_compose()
+    assert outbox(kind="deal_alert") == []  # still inside the 10-minute window
+    with session_scope() as session:  # ten minutes later
+        for alert in session.exec(select(models.DealAlert)).all():
+            alert.created_at = utcnow() - timedelta(minutes=10, seconds=1)
+            session.add(alert)
+    fan_out_and_compose()
+    [first] = outbox(kind="deal_alert")
+    assert first.channel == "sms" and "and 1 more favourite" in first.body_text
+    # A second drop the same day: by email digest, not a second SMS.
+    edit(client, admin_headers, rice, discount_price="35.00")
+    fan_out_and_compose()
+    with session_scope() as session:
+        for alert in session.exec(select(models.DealAlert).where(models.DealAlert.message_id.is_(None))).all():
+            alert.created_at = utcnow() - timedelta(minutes=11)
+            session.add(alert)
+    fan_out_and_compose()
+    second = [m for m in outbox(kind="deal_alert") if m.id != first.id]
+    assert [m.channel for m in second] == ["email"]
+
+
+def test_a_discount_window_that_opens_alerts_once(client, messaging, make_user, make_product, admin_headers,
+                                                  monkeypatch):
+    monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
+    from discount_deals.settings import get_settings
+
+    get_settings.cache_clear()
+    product = make_product(name="Milo 400g", price="40.00")
+    fan = make_user(phonenumber="")
+    set_preferences(fan, deal_alerts="email")
+    favourite(client, fan, product)
+    start = utcnow() + timedelta(hours=1)
+    edit(client, admin_headers, product, discount_price="30.00", discount_start=start.isoformat(),
+         discount_end=(start + timedelta(days=1)).isoformat())
+    fan_out_and_compose()
+    assert outbox(kind="deal_alert") == []  # not started yet
+    refresh_due_prices(start + timedelta(seconds=1))
+    refresh_due_prices(start + timedelta(seconds=2))  # a second worker's look: the same event
+    fan_out_and_compose()
+    [alert] = outbox(kind="deal_alert")
+    assert alert.recipient == fan.email and "30.00" in alert.body_text
+
+
+def test_a_cancelled_order_that_puts_the_last_units_back_alerts_fans(client, messaging, make_user, make_product,
+                                                                      monkeypatch):
+    monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
+    from discount_deals.settings import get_settings
+
+    get_settings.cache_clear()
+    from .checkout_helpers import fill_cart, place
+    from .shop_helpers import add_address
+
+    product = make_product(name="Shea Butter", stock=1)
+    fan, buyer = make_user(phonenumber=""), make_user(phonenumber="")
+    set_preferences(fan, deal_alerts="email")
+    favourite(client, fan, product)
+    add_address(buyer, is_default=True)
+    fill_cart(client, auth_headers(buyer), (product, 1))
+    order = place(client, auth_headers(buyer))  # sold out
+    assert client.post(f"/api/orders/{order['id']}/cancel/", headers=auth_headers(buyer)).status_code == 200
+    fan_out_and_compose()
+    [alert] = outbox(kind="deal_alert")
+    assert alert.recipient == fan.email and "back in stock" in alert.subject

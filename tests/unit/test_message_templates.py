@@ -1,0 +1,85 @@
+"""Every SMS the shop sends fits one message (160 GSM-7 characters) for realistic long values,
+and money in a text falls back to the currency code when the symbol is not GSM-7."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from discount_deals.models import Order
+from discount_deals.services.messages import templates
+from discount_deals.settings import get_settings
+
+LONG_STORE = "Shoprite Accra Mall (Spintex Road branch, next to the Game store entrance)"
+
+
+def order(**fields) -> Order:
+    values = {"id": "1a2b3c4d-0000-4000-8000-000000000000", "user_id": "u", "total": Decimal("12345.67"),
+              "item_count": 12, "delivery_method": "delivery", "payment_method": "mobile_money",
+              "payment_status": "awaiting_payment", "payment_network": "airteltigo",
+              "payment_phone": "+233271234567", "address": {"city": "Sekondi-Takoradi Metropolitan"},
+              "pickup_store": {"name": LONG_STORE}}
+    return Order(**{**values, **fields})
+
+
+ORDERS = [order(), order(delivery_method="pickup"), order(payment_method="cash_on_delivery",
+                                                           payment_status="pay_on_delivery"),
+          order(payment_status="paid")]
+
+
+@pytest.mark.parametrize("kind", list(templates.ORDER_KINDS))
+@pytest.mark.parametrize("shape", range(len(ORDERS)))
+@pytest.mark.parametrize("refund_due", [False, True])
+def test_every_order_sms_fits_one_message(kind, shape, refund_due):
+    text = templates.order_sms(kind, ORDERS[shape], refund_due=refund_due)
+    assert templates.fits_one_sms(text), (len(text), text)
+    assert "#1a2b3c4d" in text
+
+
+def test_account_and_deal_texts_fit():
+    long_name = "Golden Penny Spaghetti Family Pack 20 x 500g (Carton) - limited offer"
+    texts = [
+        templates.reset_code_sms("123456", 10),
+        templates.password_changed_sms(),
+        templates.account_locked_sms(15),
+        templates.deal_sms([templates.DealLine("p", long_name, "price_drop", "GHS 12,345.67")]),
+        templates.deal_sms([templates.DealLine("p", long_name, "back_in_stock", ""),
+                            *[templates.DealLine(str(n), "x", "price_drop", "$1.00") for n in range(12)]]),
+    ]
+    for text in texts:
+        assert templates.fits_one_sms(text), (len(text), text)
+
+
+def test_a_symbol_outside_gsm7_becomes_the_currency_code(monkeypatch):
+    monkeypatch.setenv("DD_CURRENCY_SYMBOL", "GH₵")
+    monkeypatch.setenv("DD_CURRENCY_CODE", "GHS")
+    get_settings.cache_clear()
+    try:
+        assert templates.sms_money(Decimal("12.5")) == "GHS 12.50"
+        assert templates.fits_one_sms(templates.order_sms("order_placed", ORDERS[0]))
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+
+
+def test_gsm7_counting():
+    assert templates.sms_length("Hello €") == 8  # the euro sign takes two septets
+    assert templates.sms_length("₵") is None
+    assert not templates.fits_one_sms("x" * 161)
+
+
+def test_preflight_names_a_sender_id_longer_than_eleven_characters(monkeypatch):
+    from discount_deals.preflight import plan_server
+    from discount_deals.settings import server_settings
+
+    monkeypatch.setenv("DD_SMS_SENDER", "DiscountDealsGH")
+    monkeypatch.setenv("DD_SMS_PROVIDER", "hubtel")
+    get_settings.cache_clear()
+    try:
+        problems = plan_server(production=False, workers=None, server=server_settings(), connect=False).problems
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert any("DD_SMS_SENDER must be at most 11" in p for p in problems)
+    assert any("DD_HUBTEL_CLIENT_ID" in p for p in problems)
