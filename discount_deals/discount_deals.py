@@ -8,6 +8,7 @@ from .web.security import hand_websocket_origins_to_us
 from .web.site import site
 from .lifespan import migrate_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
+from .components.toasts import toaster
 from .logs import configure_logging
 from .web.first_html import render as first_html
 from .pages.admin import admin
@@ -60,6 +61,7 @@ PAGES = [
 
 app = rx.App(
     api_transformer=site(create_api()),
+    toaster=toaster(),
     stylesheets=["/app.css"],
     head_components=[
         rx.el.meta(name="theme-color", content="#c2410c"),

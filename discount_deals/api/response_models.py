@@ -107,6 +107,7 @@ class OrderOut(BaseModel):
     payment_reference: str | None
     payment_network: str | None
     payment_phone: str | None
+    contact_phone: str | None = Field(description="The number the rider calls, E.164 (+233...)")
     payment_url: str | None = Field(description="Where to pay, while a mobile-money payment is awaited")
     payment_due_at: datetime | None
     can_cancel: bool

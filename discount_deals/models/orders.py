@@ -100,6 +100,8 @@ class Order(SQLModel, table=True):
     payment_url: str | None = Field(default=None, max_length=500)
     payment_network: str | None = Field(default=None, max_length=16)
     payment_phone: str | None = Field(default=None, max_length=16)
+    # The number the rider (or the pickup store) calls about the order, E.164 (services.phones).
+    contact_phone: str | None = Field(default=None, max_length=16)
     # An unpaid mobile-money order gives its stock back after this moment.
     payment_due_at: datetime | None = Field(default=None, index=True)
     # Set when an admin must act (an Attention code), with a sentence for the back office.
