@@ -15,6 +15,7 @@ from .pages.admin import admin
 from .pages.auth import login, register
 from .pages.cart import cart
 from .pages.checkout import checkout
+from .pages.delivery_sheet import delivery_sheet_page
 from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
@@ -29,6 +30,7 @@ from .state.account.orders import OrdersState
 from .state.account.profile import ProfileState
 from .state.account.session import SessionState
 from .state.admin.gate import AdminState
+from .state.admin.orders_sheet import DeliverySheetState
 from .state.shop.cart import CartState
 from .state.shop.catalog import HomeState, ProductsState
 from .state.shop.checkout import CheckoutState
@@ -56,6 +58,7 @@ PAGES = [
     (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
     (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
     (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
+    (routes.DELIVERY_SHEET, delivery_sheet_page, "Delivery sheet | Discount Deals", [DeliverySheetState.load]),
     ("404", not_found, "Page not found | Discount Deals", [NotFoundState.log_not_found]),
 ]
 
