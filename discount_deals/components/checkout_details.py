@@ -73,7 +73,7 @@ def address_form() -> rx.Component:
             _field("Area and street", "line1", required=True, auto_complete="address-line1",
                    placeholder="e.g. East Legon, 12 Lagos Avenue", wrapper_class="sm:col-span-2"),
             _field("Landmark or directions", "landmark", hint="What the rider looks for: a shop, a church, the gate's colour.",
-                   auto_complete="address-line2", placeholder="e.g. Opposite the Shell station, blue gate",
+                   auto_complete="address-line2", placeholder="e.g. Opposite the Shell station",
                    wrapper_class="sm:col-span-2"),
             _field("City or town", "city", required=True, auto_complete="address-level2"),
             _region_field(),

@@ -103,7 +103,7 @@ def resolve_product_categories(session: Session, checked: CheckedRows) -> Checke
 
 def refused_row_messages(result: ImportResult, rows: list[Any], positions: list[int], kind: str,
                          skip: set[tuple[int, str]] = frozenset()) -> list[str]:
-    """The importer's refusals as "Product {n} ({name}): {message}; {message}" lines, every
+    """The importer's refusals as "Product {n} ({name}): price: {message} {message}" lines, every
     message of the row, numbered as uploaded; ``skip`` leaves out the (row, field) pairs an
     earlier step reported already."""
     label = "Product" if kind == "product" else "Category"
@@ -112,10 +112,19 @@ def refused_row_messages(result: ImportResult, rows: list[Any], positions: list[
         index = error["index"]
         row = rows[index] if 0 <= index < len(rows) and isinstance(rows[index], Mapping) else {}
         number = positions[index] + 1
-        messages = [m for name, ms in error["errors"].items() if (number, name) not in skip for m in ms]
+        messages = [_named(name, m) for name, ms in error["errors"].items() if (number, name) not in skip for m in ms]
         if messages:
-            lines.append(f"{label} {number} ({_row_name(row)}): {'; '.join(messages)}")
+            lines.append(f"{label} {number} ({_row_name(row)}): {' '.join(messages)}")
     return lines
+
+
+def _named(field: str, message: str) -> str:
+    """``price: Must not be negative.``: a message that does not say which field it is about
+    gets the field's name in front."""
+    words = field.replace("_", " ")
+    if field == "non_field_errors" or words in message.lower():
+        return message
+    return f"{words}: {message}"
 
 
 def reported_fields(problems: list[RowProblem]) -> set[tuple[int, str]]:

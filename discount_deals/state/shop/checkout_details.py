@@ -78,11 +78,11 @@ class DeliveryDetails(rx.State, mixin=True):
         self.address_form_open = not self.addresses  # with no address the form stays
         self.address_errors = {}
 
-    def _address_refused(self, exc: ServiceError, place_after: bool):
+    def _address_refused(self, exc: ServiceError, place_after: bool, blank: bool):
         """Each refused field's message under its field; one toast says what to do."""
         self.address_errors = {FIELD_OF.get(name, name): messages[0] for name, messages in exc.fields.items()
                                if messages}
-        if place_after:  # "Place order" with the address still to fill in
+        if place_after and blank:  # "Place order" with the address still to fill in
             return rx.toast.error("Address Required", description=SAVE_ADDRESS_FIRST)
         return rx.toast.error("Check the address", description=exc.detail)
 
@@ -107,7 +107,8 @@ class DeliveryDetails(rx.State, mixin=True):
             self.address_form_version += 1
 
         return busy_call(self, "saving_address", add, failure=("Error", "Could not add address."),
-                         on_refusal=lambda exc: self._address_refused(exc, place_after),
+                         on_refusal=lambda exc: self._address_refused(
+                             exc, place_after, not any(data[name].strip() for name in GHANA_FIELDS)),
                          then=lambda _none: self._address_added(place_after))
 
     def _address_problem(self):
