@@ -13,6 +13,7 @@ from .stock_note import stock_fix
 from .ui import FIELD_INPUT, FIELD_LABEL, button
 
 C = CheckoutState
+INVALID = " aria-[invalid=true]:border-red-600"  # a field the server refused
 
 
 def _error(name: str) -> rx.Var:
@@ -44,7 +45,7 @@ def _field(label: str, name: str, *, required: bool = False, hint: str = "", wra
     optional = rx.el.span(" (optional)", class_name="font-normal text-gray-600")
     return rx.el.div(
         rx.el.label(label, rx.fragment() if required else optional, html_for=input_id, class_name=FIELD_LABEL),
-        rx.el.input(id=input_id, name=name, type="text", required=required, class_name=FIELD_INPUT,
+        rx.el.input(id=input_id, name=name, type="text", required=required, class_name=FIELD_INPUT + INVALID,
                     **_described(input_id, name, hint), **props),
         _note(input_id, name, hint),
         class_name=wrapper_class,
@@ -58,7 +59,7 @@ def _region_field() -> rx.Component:
             rx.el.option("Choose the region", value="", disabled=True),
             *[rx.el.option(region, value=region) for region in GHANA_REGIONS],
             id="checkout-region", name="region", default_value="", required=True, auto_complete="address-level1",
-            class_name=FIELD_INPUT, **_described("checkout-region", "region", ""),
+            class_name=FIELD_INPUT + INVALID, **_described("checkout-region", "region", ""),
         ),
         _note("checkout-region", "region", ""),
     )
@@ -116,7 +117,7 @@ def contact_phone_field(label: str) -> rx.Component:
             value=C.contact_phone, on_change=C.set_contact_phone, on_blur=C.check_contact_phone, required=True,
             aria_invalid=rx.cond(C.contact_phone_error != "", "true", "false"),
             aria_describedby="checkout-contact-phone-note",
-            class_name=FIELD_INPUT + " sm:max-w-xs",
+            class_name=FIELD_INPUT + INVALID + " sm:max-w-xs",
         ),
         rx.cond(
             C.contact_phone_error != "",

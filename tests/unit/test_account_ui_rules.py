@@ -103,3 +103,21 @@ def test_pages_are_named_not_routed(target, name):
     from discount_deals.routes import page_name
 
     assert page_name(target) == name
+
+
+def test_the_save_then_place_script_is_valid_javascript():
+    """'Place order' with the address form filled in runs this script in the browser: a syntax
+    error there would silently do nothing."""
+    import shutil
+    import subprocess
+
+    from discount_deals.state.shop.checkout_details import ADDRESS_FORM_ID, SAVE_THEN_PLACE
+
+    code = SAVE_THEN_PLACE.args[0][1]._var_value
+    assert ADDRESS_FORM_ID in code and "requestSubmit" in code
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    checked = subprocess.run([node, "-e", "new Function(process.argv[1])", code], capture_output=True, text=True,
+                             timeout=60)
+    assert checked.returncode == 0, checked.stderr

@@ -31,7 +31,7 @@ FIELD_OF = {"line1": "line1", "line2": "landmark", "city": "city", "state": "reg
 # reads the form synchronously, so the flag is set for this one submission only.
 SAVE_THEN_PLACE = rx.call_script(
     f"(function(){{var f=document.getElementById('{ADDRESS_FORM_ID}');if(!f)return;"
-    "f.elements.place_after.value='1';f.requestSubmit();f.elements.place_after.value='';}})()"
+    "f.elements.place_after.value='1';f.requestSubmit();f.elements.place_after.value='';})()"
 )
 SAVE_ADDRESS_FIRST = "Fill in the delivery address above: it is saved with your order."
 CONTACT_HINT = "The rider calls this number to find you."
