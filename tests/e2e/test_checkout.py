@@ -248,8 +248,12 @@ def test_a_stock_conflict_is_a_checkout_error(page: Page, live_user, live_produc
     with live_server.session() as session:
         session.get(Product, item.id).stock = 1
     page.get_by_role("button", name="Place order").click()
-    expect(toast(page, "Checkout Error")).to_be_visible()
+    expect(toast(page, "Not enough stock")).to_be_visible()
     expect(toast(page, f"Not enough stock for {item.name}: only 1 left.")).to_be_visible()
+    # The refusal re-priced the review: the line is marked, with its one-tap fix.
+    line = page.get_by_role("list", name="Order lines").get_by_role("listitem").filter(has_text=item.name)
+    expect(line).to_contain_text("Only 1 left")
+    expect(line.get_by_role("button", name=f"Change {item.name} to 1 (what is left)")).to_be_visible()
     expect(page.get_by_role("button", name="Place order")).to_be_enabled()
     assert orders_of(live_server, user) == []
 

@@ -299,8 +299,9 @@ class BulkProductsState(_BulkUpload, rx.State):
     def _template(self, fmt: str) -> str:
         return bulk_import.products_template(template_categories(), fmt)
 
-    def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
-        super()._stop(message, errors)
+    def _stop(self, message: str | None = None, errors: list[str] | None = None,
+              problems: list[bulk_import.RowProblem] | None = None) -> None:
+        super()._stop(message, errors, problems)
         self.stage = ""
 
     def _at_stage(self, stage: str) -> None:
