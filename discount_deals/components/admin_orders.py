@@ -101,13 +101,14 @@ def _row(row: AdminOrderView) -> rx.Component:
 def order_list() -> rx.Component:
     return list_panel(
         ORDERS,
-        heading_bar("Orders",
-                    rx.el.a(icon("printer", 16), "Delivery sheet", href=routes.DELIVERY_SHEET,
-                            title="Today's home deliveries by region, to print for the riders",
-                            class_name=button_class("outline", "sm")),
-                    button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=ORDERS.export,
-                           title="The order lines of the orders placed in the chosen dates"),
-                    class_name=""),
+        heading_bar("Orders", rx.el.div(
+            rx.el.a(icon("printer", 16), "Delivery sheet", href=routes.DELIVERY_SHEET,
+                    title="Today's home deliveries by region, to print for the riders",
+                    class_name=button_class("outline", "sm")),
+            button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=ORDERS.export,
+                   title="The order lines of the orders placed in the chosen dates"),
+            class_name="flex flex-wrap justify-end gap-2",
+        ), class_name=""),
         filters(),
         rx.el.ul(rx.foreach(ORDERS.rows, _row), aria_label="Orders", class_name="mt-4"),
         "orders", rx.cond(ORDERS.filtered, "No orders match these filters", "No orders yet"),
