@@ -48,6 +48,7 @@ class DeliveryDetails(rx.State, mixin=True):
 
     contact_phone: str = ""
     contact_phone_error: str = ""
+    _contact_owner: str = ""  # the account contact_phone was filled in for
 
     fixing: bool = False
 
@@ -123,7 +124,10 @@ class DeliveryDetails(rx.State, mixin=True):
     # --- the contact phone ---------------------------------------------------------------------
 
     def _prefill_contact(self, account: User) -> None:
-        """The account's number, the Ghanaian way, unless the shopper typed one already."""
+        """The account's number, the Ghanaian way, unless the shopper typed one already (in this
+        tab, for this account: another account signing in here starts from its own number)."""
+        if self._contact_owner != account.id:
+            self._contact_owner, self.contact_phone = account.id, ""
         if not self.contact_phone:
             self.contact_phone = phones.display_phone(phones.parse_phone(account.phonenumber))
 
