@@ -20,7 +20,7 @@ STAR = "\u2605"  # ★
 
 
 def money_text(value: Decimal | int | float | str) -> str:
-    return format_money(value, get_settings().currency_symbol)
+    return format_money(value, get_settings().currency.symbol)
 
 
 @dataclasses.dataclass

@@ -9,7 +9,8 @@ are mapped to psycopg 3; other databases are refused) and that it answers; the R
 that Redis answers; the signing secret in production with several workers or hosts; the worker
 count; the connection budget (workers × pool × instances ≤ 80 % of PostgreSQL's
 ``max_connections``, the default pool is derived from it); the public URL; that a shop served at
-a public address does not take payments through the fake provider.
+a public address does not take payments through the fake provider; that the payment provider
+can charge the shop's currency (``DD_CURRENCY``).
 """
 
 from __future__ import annotations
@@ -187,6 +188,19 @@ def check_payment_provider(provider: str, public_url: str, *, allow_fake: bool) 
     ]
 
 
+def check_currency(provider: str, currency: str) -> list[str]:
+    """The provider must be able to charge the shop's currency: Paystack charges Ghanaian mobile
+    money in cedis only (the fake provider charges anything: no money moves)."""
+    from .services.payments.paystack import MOBILE_MONEY_CURRENCIES
+
+    if provider != "paystack" or currency in MOBILE_MONEY_CURRENCIES:
+        return []
+    return [
+        f"DD_CURRENCY is {currency}, which Paystack cannot charge for mobile money (MTN MoMo, Telecel Cash, "
+        f"AirtelTigo Money): set DD_CURRENCY={MOBILE_MONEY_CURRENCIES[0]}"
+    ]
+
+
 def check_shared_secret(secret: str) -> list[str]:
     """Several workers or hosts must all sign tokens with one secret, given in the environment."""
     if not secret:
@@ -226,6 +240,8 @@ def plan_server(
     _plan_processes(plan, server, workers)
     plan.public_url = server.public_url
     plan.problems += check_public_url(plan.public_url)
+    if settings is not None:
+        plan.problems += check_currency(settings.checkout.payment_provider, settings.currency.code)
     if production and settings is not None:
         plan.problems += check_payment_provider(
             settings.checkout.payment_provider, plan.public_url, allow_fake=server.allow_fake_payments

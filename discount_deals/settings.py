@@ -17,6 +17,15 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 
+from .currency import DEFAULT_CURRENCY, SYMBOLS, Currency, parse_currency
+from .setting_values import (  # noqa: F401 (parse_origins, redact_url: imported from here by others)
+    LOOPBACK_HOSTS,
+    normalize_database_url,
+    parse_hosts,
+    parse_origins,
+    redact_url,
+)
+
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -47,34 +56,6 @@ def _env_float(name: str, default: float) -> float:
         return float(raw)
     except ValueError as exc:
         raise ValueError(f"{name} must be a number, got {raw!r}") from exc
-
-
-# Drivers we ship (psycopg 3); the schemes operators commonly write map onto it.
-_POSTGRES_SCHEMES = ("postgres://", "postgresql://", "postgres+psycopg://")
-
-
-def normalize_database_url(url: str) -> str:
-    """``postgres://`` and ``postgresql://`` (Heroku, docker, libpq style) → ``postgresql+psycopg://``."""
-    url = url.strip()
-    for scheme in _POSTGRES_SCHEMES:
-        if url.startswith(scheme):
-            return "postgresql+psycopg://" + url[len(scheme) :]
-    return url
-
-
-def redact_url(url: str) -> str:
-    """The URL with its password replaced by ``***`` (safe to print and log)."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        netloc = parts.netloc.rsplit("@", 1)
-        user = netloc[0].split(":", 1)[0]
-        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
-    except ValueError:
-        return "(unparseable URL)"
 
 
 def _load_or_create_secret(path: Path) -> str:
@@ -117,7 +98,6 @@ class CheckoutSettings:
     webhook_secret: str = field(repr=False)
     paystack_secret_key: str = field(repr=False)
     paystack_base_url: str
-    currency: str
     # An unpaid mobile-money order gives its stock back after this many minutes.
     payment_timeout_minutes: int
     provider_timeout_seconds: float
@@ -149,9 +129,6 @@ def _checkout_settings(secret_key: str) -> CheckoutSettings:
         webhook_secret = paystack_key if provider == "paystack" else hmac.new(
             secret_key.encode(), b"payment-webhook", hashlib.sha256
         ).hexdigest()
-    currency = _env("DD_PAYMENT_CURRENCY", "GHS").upper()
-    if len(currency) != 3 or not currency.isalpha():
-        raise ValueError(f"DD_PAYMENT_CURRENCY must be a 3-letter code such as GHS, got {currency!r}")
     timeout = _env_int("DD_PAYMENT_TIMEOUT_MINUTES", 30)
     if timeout < 1:
         raise ValueError("DD_PAYMENT_TIMEOUT_MINUTES must be at least 1")
@@ -162,11 +139,20 @@ def _checkout_settings(secret_key: str) -> CheckoutSettings:
         webhook_secret=webhook_secret,
         paystack_secret_key=paystack_key,
         paystack_base_url=_env("DD_PAYSTACK_BASE_URL", "https://api.paystack.co").rstrip("/"),
-        currency=currency,
         payment_timeout_minutes=timeout,
         provider_timeout_seconds=float(_env_int("DD_PAYMENT_PROVIDER_TIMEOUT_SECONDS", 10)),
         release_interval_seconds=max(1, _env_int("DD_PAYMENT_RELEASE_INTERVAL_SECONDS", 60)),
     )
+
+
+def _currency() -> Currency:
+    """``DD_CURRENCY``; the settings it replaced are read when it is not set (deprecated)."""
+    for name in ("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY"):
+        if os.environ.get(name, "").strip():
+            return parse_currency(os.environ[name], name)
+    symbol = os.environ.get("DD_CURRENCY_SYMBOL", "").strip()
+    code = next((code for code, shown in SYMBOLS.items() if shown.strip() == symbol), DEFAULT_CURRENCY)
+    return parse_currency(code)
 
 
 # --- hardening: CORS, throttles, request bodies (issue 13) ------------------------------------
@@ -180,28 +166,15 @@ class SecuritySettings:
     other origins whose pages may call ``/api`` and open the websocket, e.g. the original React
     client's; by default only pages of the app's own origin may. Registrations are limited per
     client address (``DD_REGISTER_MAX_ATTEMPTS`` well-formed attempts per
-    ``DD_REGISTER_WINDOW_SECONDS``).
+    ``DD_REGISTER_WINDOW_SECONDS``). Requests whose ``Host`` is not one of ``allowed_hosts`` get
+    a 400 (DNS rebinding, links built on a forged host).
     """
 
     cors_origins: tuple[str, ...] = ()
     register_max_attempts: int = 50
     register_window_seconds: int = 3600
-
-
-def parse_origins(raw: str) -> tuple[str, ...]:
-    """``DD_CORS_ORIGINS`` as normalised origins; anything that is not an origin is an error."""
-    from urllib.parse import urlsplit
-
-    origins: list[str] = []
-    for part in raw.split(","):
-        text = part.strip().rstrip("/")
-        if not text:
-            continue
-        parts = urlsplit(text)
-        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
-            raise ValueError(f"DD_CORS_ORIGINS must list origins such as https://shop.example.com, got {part.strip()!r}")
-        origins.append(f"{parts.scheme}://{parts.netloc.lower()}")
-    return tuple(dict.fromkeys(origins))
+    # Host headers the site answers (web/hosts.py): loopback, DD_PUBLIC_URL's host, DD_ALLOWED_HOSTS.
+    allowed_hosts: tuple[str, ...] = ()
 
 
 def _security_settings(server: ServerSettings) -> SecuritySettings:
@@ -213,6 +186,7 @@ def _security_settings(server: ServerSettings) -> SecuritySettings:
         cors_origins=parse_origins(server.cors_origins),
         register_max_attempts=attempts,
         register_window_seconds=window,
+        allowed_hosts=parse_hosts(os.environ.get("DD_ALLOWED_HOSTS", ""), server.public_url),
     )
 
 
@@ -268,14 +242,16 @@ def server_settings() -> ServerSettings:
     )
 
 
-# Reflex's own settings that change what the production frontend build gives the browser
-# (Reflex reads them from the environment; the launcher rebuilds when one changes).
+# Settings that change what the production frontend build gives the browser (Reflex reads its
+# own from the environment; the launcher rebuilds when one changes).
 FRONTEND_BUILD_ENV = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL", "REFLEX_FRONTEND_PATH", "REFLEX_SSR", "REFLEX_TRANSPORT")
+# Ours: the currency is in the pages' fixed texts (the price filter's options, the coupon form's hint).
+APP_BUILD_ENV = ("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY", "DD_CURRENCY_SYMBOL")
 
 
 def frontend_build_environment() -> tuple[tuple[str, str], ...]:
-    """(name, value) of each of :data:`FRONTEND_BUILD_ENV` as set now ("" when unset)."""
-    return tuple((name, os.environ.get(name, "")) for name in FRONTEND_BUILD_ENV)
+    """(name, value) of each of :data:`FRONTEND_BUILD_ENV` and :data:`APP_BUILD_ENV` as set now ("" when unset)."""
+    return tuple((name, os.environ.get(name, "")) for name in FRONTEND_BUILD_ENV + APP_BUILD_ENV)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -300,8 +276,7 @@ class Settings:
     bulk_max_rows: int
     page_size: int
     max_page_size: int
-    currency_symbol: str
-    currency_code: str  # ISO 4217, for machine-readable prices (schema.org offers)
+    currency: Currency  # DD_CURRENCY: what prices are shown in and payments charged in
     login_max_failures: int
     login_window_seconds: int
     # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
@@ -326,6 +301,14 @@ class Settings:
     checkout: CheckoutSettings = field(default=None, repr=False)  # type: ignore[assignment]
     # CORS allow-list and abuse limits (issue 13): see SecuritySettings.
     security: SecuritySettings = field(default_factory=SecuritySettings)
+
+    @property
+    def currency_symbol(self) -> str:
+        return self.currency.symbol
+
+    @property
+    def currency_code(self) -> str:
+        return self.currency.code
 
     @property
     def is_sqlite(self) -> bool:
@@ -370,8 +353,7 @@ def get_settings() -> Settings:
         bulk_max_rows=_env_int("DD_BULK_MAX_ROWS", 20_000),
         page_size=_env_int("DD_PAGE_SIZE", 10),
         max_page_size=_env_int("DD_MAX_PAGE_SIZE", 1000),
-        currency_symbol=_env("DD_CURRENCY_SYMBOL", "$"),
-        currency_code=_env("DD_CURRENCY_CODE", "USD").upper(),
+        currency=_currency(),
         login_max_failures=_env_int("DD_LOGIN_MAX_FAILURES", 5),
         login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
         trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),

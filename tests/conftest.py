@@ -22,6 +22,8 @@ TEST_SECRET = "test-secret-key-not-for-production-0123456789abcdef"
 
 os.environ["DD_VAR_DIR"] = str(TEST_VAR_DIR)
 os.environ["DD_SECRET_KEY"] = TEST_SECRET
+# The ASGI test client's own host name (web/hosts.py answers only the hosts it is told).
+os.environ["DD_ALLOWED_HOSTS"] = "testserver"
 if os.environ.get("DD_TEST_DB_URL"):
     os.environ["REFLEX_DB_URL"] = os.environ["DD_TEST_DB_URL"]
 else:

@@ -1,7 +1,7 @@
 """order contact phone: the number the rider calls (issue 21)
 
 Revision ID: 4b1d7c9e2f30
-Revises: 0e6a3606d3e2
+Revises: a21c0e7f5d93
 Create Date: 2026-11-25 03:20:00.000000
 """
 from typing import Sequence, Union
@@ -12,7 +12,7 @@ from alembic import op
 
 
 revision: str = '4b1d7c9e2f30'
-down_revision: Union[str, None] = '0e6a3606d3e2'
+down_revision: Union[str, None] = 'a21c0e7f5d93'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -12,6 +12,7 @@ from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, checkout_opti
 from ..services.phones import NETWORKS
 from ..services.pricing import money_str
 from ..services.permissions import require_admin
+from ..settings import get_settings
 from .deps import CurrentUser, OptionalUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents
 from .response_models import CheckoutOptionsOut, StoreOut, StorePage
@@ -30,11 +31,13 @@ def store_json(store: PickupStore, *, admin: bool = False) -> dict:
 
 @router.get("/checkout/options/", **documents(CheckoutOptionsOut))
 def options(session: SessionDep, _user: OptionalUser) -> dict:
-    """Delivery methods with their fee (home delivery is free over ``free_over``), payment
-    methods (mobile money lists its networks) and the pickup stores."""
+    """The shop's currency, delivery methods with their fee (home delivery is free over
+    ``free_over``), payment methods (mobile money lists its networks) and the pickup stores."""
     found = checkout_options(session)
     fees = {"delivery": found.delivery_fee, "pickup": 0}
+    currency = get_settings().currency
     return {
+        "currency": {"code": currency.code, "symbol": currency.symbol},
         "delivery_methods": [
             {
                 "code": code,

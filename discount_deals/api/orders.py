@@ -23,6 +23,7 @@ from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoic
 from ..services.phones import NETWORKS, display_phone
 from ..services.order_rules import allowed_statuses, can_cancel, is_payable
 from ..services.pricing import money_str, product_price
+from ..settings import get_settings
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
 from .pagination import build_page, page_request
@@ -49,7 +50,10 @@ class CheckoutIn(BaseModel):
     phone: str | None = Field(
         None, json_schema_extra=documented(type=["string", "null"], maxLength=32, description="Mobile money number")
     )
-    network: str | None = Field(None, json_schema_extra=documented(enum=[*NETWORKS, None]))
+    payment_network: str | None = Field(
+        None, json_schema_extra=documented(enum=[*NETWORKS, None], description="Guessed from the number when left out")
+    )
+    network: str | None = Field(None, json_schema_extra=documented(enum=[*NETWORKS, None], description="payment_network's former name"))
     pickup_store: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], format="uuid"))
     contact_phone: str | None = Field(
         None, json_schema_extra=documented(
@@ -70,7 +74,7 @@ class CheckoutIn(BaseModel):
             address_id=self.address_id or None,
             pickup_store_id=self.pickup_store or None,
             phone=self.phone,
-            network=self.network,
+            network=self.payment_network or self.network,
             contact_phone=self.contact_phone,
         )
 
@@ -98,6 +102,10 @@ class OrderIn(BaseModel):
 
 class StatusIn(BaseModel):
     status: str
+
+
+class OtpIn(BaseModel):
+    otp: str = Field(json_schema_extra=documented(maxLength=16, description="The code or voucher from the phone"))
 
 
 def _line_json(request: Request, line: order_service.OrderLine) -> dict:
@@ -161,6 +169,11 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "payment_network": order.payment_network,
         "payment_phone": display_phone(order.payment_phone) or None,
         "contact_phone": order.contact_phone,
+        "phone": order.payment_phone,
+        "payment_step": order.payment_step if is_payable(order) else None,
+        "payment_prompt": order.payment_prompt,
+        "payment_test": order.payment_test,
+        "currency": get_settings().currency.code,
         # Where the shopper completes the payment, while one is awaited.
         "payment_url": absolute_url(request, order.payment_url) if order.payment_url and is_payable(order)
         else None,
@@ -260,6 +273,21 @@ def cancel_order(order_id: str, request: Request, session: WriteSessionDep, user
 @router.post("/orders/{order_id:order_id}/pay/", **documents(OrderOut))
 def pay_order(order_id: str, request: Request, user: CurrentUser) -> dict:
     """Start a new mobile-money charge for an unpaid order (after a decline or an abandoned
-    payment page); the answer's ``payment_url`` is where to pay."""
-    order, _url = payments.begin_payment(user, order_id, site_origin=site_origin(request))
+    payment); the answer's ``payment_step`` says what it waits for."""
+    order = payments.begin_payment(user, order_id, site_origin=site_origin(request))
     return _placed_json(request, order)
+
+
+@router.post("/orders/{order_id:order_id}/pay/otp/", **documents(OrderOut))
+@declares(409)
+def pay_with_code(order_id: str, body: OtpIn, request: Request, user: CurrentUser) -> dict:
+    """The code (a Telecel Cash voucher) for a charge whose ``payment_step`` is ``send_otp``;
+    the answer is the order as the provider's reply left it."""
+    return _placed_json(request, payments.submit_otp(user, order_id, body.otp))
+
+
+@router.post("/orders/{order_id:order_id}/pay/check/", **documents(OrderOut))
+def check_payment(order_id: str, request: Request, user: CurrentUser) -> dict:
+    """Ask the provider how the current charge stands (at most every 10 s per charge; sooner,
+    the order as it stands)."""
+    return _placed_json(request, payments.check_payment(user, order_id))

@@ -105,10 +105,18 @@ class OrderOut(BaseModel):
     payment_method: str
     payment_status: str
     payment_reference: str | None
-    payment_network: str | None
-    payment_phone: str | None
+    payment_network: str | None = Field(description="The mobile-money network charged: mtn, telecel or airteltigo")
+    payment_phone: str | None = Field(description="The number charged, as shown: 024 123 4567")
+    phone: str | None = Field(description="The number charged, E.164: +233241234567")
+    payment_step: str | None = Field(
+        description="What the current charge waits for: send_otp (type the code: POST pay/otp/), pay_offline "
+        "(approve the prompt on the phone), pending (the network); null once decided"
+    )
+    payment_prompt: str = Field(description="The provider's words to the shopper, or why the payment failed")
+    payment_test: bool = Field(description="Charged through the fake provider: no money moved")
     contact_phone: str | None = Field(description="The number the rider calls, E.164 (+233...)")
-    payment_url: str | None = Field(description="Where to pay, while a mobile-money payment is awaited")
+    currency: str = Field(description="ISO 4217 code of every amount")
+    payment_url: str | None = Field(description="The test phone's page (fake provider) while a payment is awaited")
     payment_due_at: datetime | None
     can_cancel: bool
     created_at: datetime
@@ -172,7 +180,13 @@ class PaymentMethodOut(BaseModel):
     networks: list[NetworkOut] | None = None
 
 
+class CurrencyOut(BaseModel):
+    code: str = Field(description="ISO 4217")
+    symbol: str = Field(description="What prices are shown with: $, GH₵")
+
+
 class CheckoutOptionsOut(BaseModel):
+    currency: CurrencyOut
     delivery_methods: list[DeliveryMethodOut]
     payment_methods: list[PaymentMethodOut]
     pickup_stores: list[StoreOut]

@@ -6,6 +6,7 @@ import reflex as rx
 
 from ..state.admin.coupons import KINDS, AdminCouponsState
 from .admin_ui import PANEL, filter_select, form_beside_list, form_input, labelled, list_panel, search_and_filter, search_box
+from ..settings import get_settings
 from .ui import FIELD_INPUT, badge_class, button_class, submit_button
 
 C = AdminCouponsState
@@ -25,7 +26,7 @@ def coupon_form() -> rx.Component:
                              name="coupon_kind", default_value="percent", class_name=FIELD_INPUT),
             ),
             form_input("Value", "coupon_value", required=True, placeholder="10", input_mode="decimal",
-                       hint="A percentage, or an amount in dollars."),
+                       hint=f"A percentage, or an amount in {get_settings().currency.code}."),
             form_input("Expires on", "coupon_expires", type="date", hint="Valid through that day (UTC)."),
             form_input("Usage limit", "coupon_usage_limit", type="number", min="1", step="1",
                        placeholder="No limit", hint="How many orders may use it."),

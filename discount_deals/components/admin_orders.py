@@ -9,7 +9,7 @@ from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
 from .blocks import line_item, timeline, total_row
 from .admin_ui import PANEL, filter_select, heading_bar, list_panel, search_box, showing, status_badge
-from .ui import FIELD_INPUT, FIELD_LABEL, button, button_class, icon
+from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, icon
 
 ORDERS = AdminOrdersState
 P = AdminOrdersState.shown  # the order on screen
@@ -85,6 +85,8 @@ def _row(row: AdminOrderView) -> rx.Component:
         rx.el.div(
             rx.el.span(row.delivery_text, class_name="text-xs text-gray-700"),
             _badge(row.payment_text, row.payment_badge),
+            rx.cond(row.test_payment, rx.el.span("Test", title="Test payment: no money moved",
+                                                 class_name=badge_class("warning") + " uppercase")),
             _badge(row.status_text, row.status_badge),
             class_name="flex flex-wrap items-center gap-2 md:w-72",
         ),
@@ -202,6 +204,9 @@ def _delivery_and_payment() -> rx.Component:
         rx.el.section(
             rx.el.h3("Payment", class_name="font-semibold text-gray-900"),
             rx.el.p(P.payment_text, class_name="text-sm"),
+            rx.cond(P.test_payment, rx.el.p(icon("flask-conical", 14), "Test payment: no money moved",
+                                            class_name="mt-1 inline-flex items-center gap-1 rounded bg-amber-100 px-2 "
+                                                       "py-0.5 text-xs font-semibold text-amber-950")),
             rx.cond(P.payment_reference != "",
                     rx.el.p("Reference: ", P.payment_reference, class_name="break-all text-xs text-gray-600")),
         ),

@@ -7,7 +7,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, String, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, updated_field, utcnow
@@ -102,6 +102,12 @@ class Order(SQLModel, table=True):
     payment_phone: str | None = Field(default=None, max_length=16)
     # The number the rider (or the pickup store) calls about the order, E.164 (services.phones).
     contact_phone: str | None = Field(default=None, max_length=16)
+    # What the current charge waits for (services.payments: send_otp, pay_offline, pending), and
+    # the provider's words to the shopper ("Dial *110# to generate a voucher...").
+    payment_step: str | None = Field(default=None, max_length=16)
+    payment_prompt: str = Field(default="", sa_column=Column(String(300), nullable=False, server_default=""))
+    # Charged through the fake provider: no money moved (shown to the shopper and in the back office).
+    payment_test: bool = Field(default=False, sa_column=Column(Boolean, nullable=False, server_default=false()))
     # An unpaid mobile-money order gives its stock back after this moment.
     payment_due_at: datetime | None = Field(default=None, index=True)
     # Set when an admin must act (an Attention code), with a sentence for the back office.

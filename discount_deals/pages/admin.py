@@ -80,8 +80,24 @@ def sidebar() -> rx.Component:
     )
 
 
+def test_mode_banner() -> rx.Component:
+    return rx.cond(
+        AdminState.test_payments,
+        rx.el.p(
+            icon("flask-conical", 18, class_name="shrink-0"),
+            rx.el.span(rx.el.strong("Payments are in test mode: "),
+                       "mobile money goes through the fake provider and no money moves. Orders paid this way are "
+                       "marked Test. Set DD_PAYMENT_PROVIDER=paystack to take real payments."),
+            role="note",
+            class_name="mx-auto mb-4 flex max-w-7xl items-start gap-2 rounded-md border border-amber-300 bg-amber-100 "
+                       "px-3 py-2 text-sm text-amber-950",
+        ),
+    )
+
+
 def panel() -> rx.Component:
     return rx.el.main(
+        test_mode_banner(),
         rx.el.div(
             rx.match(
                 AdminState.tab,

@@ -139,15 +139,24 @@ def store_section() -> rx.Component:
 # --- 3. payment ----------------------------------------------------------------------------------
 
 
+def _network_field() -> rx.Component:
+    """The network, guessed from the number as it is typed until the shopper picks one
+    (numbers move between networks: the prefix is only a guess)."""
+    return rx.el.div(
+        rx.el.label("Network", html_for="checkout-network", class_name=FIELD_LABEL),
+        rx.el.select(
+            *[rx.el.option(name, value=code) for code, name in NETWORK_CHOICES],
+            id="checkout-network", value=C.network, on_change=C.set_network, class_name=FIELD_INPUT,
+            aria_describedby="checkout-network-hint",
+        ),
+        rx.el.p(rx.cond(C.network_picked, "The network you chose is charged.",
+                        "Guessed from the number: change it if your number moved to another network."),
+                id="checkout-network-hint", class_name="mt-1 text-xs text-gray-600"),
+    )
+
+
 def mobile_money_fields() -> rx.Component:
     return rx.el.div(
-        rx.el.div(
-            rx.el.label("Network", html_for="checkout-network", class_name=FIELD_LABEL),
-            rx.el.select(
-                *[rx.el.option(name, value=code) for code, name in NETWORK_CHOICES],
-                id="checkout-network", value=C.network, on_change=C.set_network, class_name=FIELD_INPUT,
-            ),
-        ),
         rx.el.div(
             rx.el.label("Mobile money number", html_for="checkout-phone", class_name=FIELD_LABEL),
             rx.el.input(
@@ -164,6 +173,7 @@ def mobile_money_fields() -> rx.Component:
                         class_name="mt-1 text-xs text-gray-600"),
             ),
         ),
+        _network_field(),
         class_name="mt-4 grid gap-4 sm:grid-cols-2",
     )
 

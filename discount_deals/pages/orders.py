@@ -4,6 +4,7 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
+from ..components.payment_step import payment_step
 from ..components.blocks import empty_state, grand_total_row, line_item, timeline, total_row
 from ..components.ui import badge_class, button, card, icon
 from ..state.account.order_detail import OrderDetailState
@@ -108,6 +109,7 @@ def order_details() -> rx.Component:
             ),
             class_name="flex flex-wrap items-start justify-between gap-4",
         ),
+        payment_step(),
         rx.el.h2("Items", class_name="mt-6 text-lg font-bold text-gray-900"),
         rx.el.ul(rx.foreach(OrderDetailState.lines, lambda line: line_item(line, large=True)), aria_label="Order items"),
         rx.el.dl(
@@ -182,15 +184,6 @@ def payment_box() -> rx.Component:
 
 def actions() -> rx.Component:
     return rx.el.div(
-        rx.cond(
-            D.can_pay,
-            button(icon("smartphone", 16), rx.cond(D.working == "pay", "Redirecting to payment...", "Pay now"),
-                   on_click=D.pay_again, disabled=D.working != ""),
-        ),
-        rx.cond(
-            D.working == "check",
-            rx.el.p("Checking your payment...", role="status", class_name="text-sm text-gray-700"),
-        ),
         rx.cond(
             D.can_cancel,
             rx.cond(

@@ -333,7 +333,7 @@ def given_coupon(session: Session, code: str | None, at: datetime | None = None)
 def minimum_problem(coupon: Coupon, subtotal: Decimal) -> str | None:
     """Why the coupon does not apply to this subtotal, or None."""
     if coupon.min_subtotal is not None and subtotal < coupon.min_subtotal:
-        amount = pricing.format_money(coupon.min_subtotal, get_settings().currency_symbol)
+        amount = pricing.format_money(coupon.min_subtotal, get_settings().currency.symbol)
         return f"This coupon needs a basket of at least {amount}."
     return None
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 from sqlmodel import Session, select
 
 from ..models import Category, Product
+from ..settings import get_settings
 from .catalog import name_key, refresh_derived, slugify
 from .images import write_product_image
 from .pricing import money
@@ -34,7 +35,12 @@ CATEGORIES: list[tuple[str, str, tuple[int, int, int]]] = [
     ("Fashion", "Clothing, shoes and bags for the family", (90, 90, 90)),
 ]
 
-# category -> [(product name, brand, list price in dollars)]
+# Cedis per listed dollar for a shop in cedis (DD_CURRENCY=GHS): the list below is in US dollars,
+# and twelve cedis a dollar lands on Accra's shelf prices (2026): 25 kg of parboiled rice GH₵504,
+# 3 L of Frytol GH₵155, 400 g of Milo GH₵81.50, a 32-inch Nasco TV GH₵2,270.
+SHELF_RATES = {"USD": Decimal("1"), "GHS": Decimal("12")}
+
+# category -> [(product name, brand, list price in US dollars)]
 PRODUCTS: dict[str, list[tuple[str, str, str]]] = {
     "Groceries": [
         ("Royal Aroma Jasmine Rice 5kg", "shoprite", "18.50"),
@@ -234,8 +240,21 @@ def _demo_fields(name: str, price: Decimal) -> dict:
     return {"discount_price": discount, "stock": stock, "rating": rating}
 
 
-def seed_demo(session: Session) -> SeedResult:
-    """Add the demo categories and products that are missing."""
+def shelf_price(list_price: str, currency: str) -> Decimal:
+    """A demo list price (US dollars) in the shop's currency, rounded as shelves mark them: to
+    50 pesewas under 100, to a cedi under 1,000, to ten cedis above (other currencies: as listed)."""
+    rate = SHELF_RATES.get(currency)
+    if rate is None or rate == 1:
+        return money(list_price)
+    price = Decimal(list_price) * rate
+    step = Decimal("0.5") if price < 100 else Decimal("1") if price < 1000 else Decimal("10")
+    return money((price / step).quantize(Decimal("1")) * step)
+
+
+def seed_demo(session: Session, currency: str | None = None) -> SeedResult:
+    """Add the demo categories and products that are missing, priced in ``currency`` (by
+    default the shop's, ``DD_CURRENCY``: see :func:`shelf_price`)."""
+    currency = currency or get_settings().currency.code
     categories_created = products_created = 0
     by_name: dict[str, Category] = {}
     for name, description, _colour in CATEGORIES:
@@ -255,7 +274,7 @@ def seed_demo(session: Session) -> SeedResult:
         for index, (name, brand, list_price) in enumerate(rows):
             if name_key(name) in existing:
                 continue
-            price = money(list_price)
+            price = shelf_price(list_price, currency)
             fields = _demo_fields(name, price)
             image_url = write_product_image(
                 f"demo/{slugify(name)}.webp", name, brand, colours[category_name]

@@ -26,6 +26,15 @@ CUSTOMER_TRANSITIONS: dict[str, tuple[str, ...]] = {S.PENDING.value: (S.CANCELLE
 SETTLED = frozenset({PaymentStatus.PAY_ON_DELIVERY.value, PaymentStatus.PAID.value})
 # Payment states in which a mobile-money order still owes its money.
 OWING = frozenset({PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value})
+# Revenue is money that is or will be received: paid (mobile money) or due with the rider or at
+# the pickup counter (cash), on an order that is not cancelled. An awaited, failed, expired or
+# refunded payment is none. services.reports sums it in SQL from these same values.
+REVENUE_PAYMENT_STATES = (PaymentStatus.PAID.value, PaymentStatus.PAY_ON_DELIVERY.value)
+
+
+def counts_as_revenue(order: Order) -> bool:
+    """Whether the order's total is revenue (see :data:`REVENUE_PAYMENT_STATES`)."""
+    return order.status != S.CANCELLED.value and order.payment_status in REVENUE_PAYMENT_STATES
 
 
 def payment_problem(order: Order) -> str | None:

@@ -76,6 +76,7 @@ ATTENTION_LABELS: dict[str, str] = {
 NEVER_CHARGED = OWING | {PaymentStatus.PAY_ON_DELIVERY.value}
 FINISHED = frozenset({S.DELIVERED.value, S.COMPLETED.value})
 PROVIDER = "payment provider"
+EXPIRED_STEP = "expired"  # Order.payment_step of an order whose payment time ran out
 SHOP = "Discount Deals"
 
 
@@ -290,6 +291,8 @@ def release_expired_order(session: Session, order_id: str, now: datetime) -> boo
         session, order, S.CANCELLED.value, actor=None, label=SHOP,
         transitions=CUSTOMER_TRANSITIONS, note="Payment not received in time: the items went back on sale",
     )
+    order.payment_step = EXPIRED_STEP  # the order page says the time ran out (not "cancelled by you")
+    session.add(order)
     return True
 
 

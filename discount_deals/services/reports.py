@@ -1,7 +1,10 @@
 """Figures for the admin overview: orders and revenue per day, best sellers, low stock (admins only).
 
 Every aggregate runs in SQL. Days are UTC calendar days (Ghana keeps GMT all year, so they are
-also the shop's local days). Cancelled orders count neither as orders nor as revenue.
+also the shop's local days). Cancelled orders count neither as orders nor as revenue; revenue
+(and the best sellers' units and revenue) counts only money that is or will be received
+(:func:`revenue_condition`: ``order_rules.counts_as_revenue`` in SQL), never a failed, awaited,
+expired or refunded payment.
 """
 
 from __future__ import annotations
@@ -10,10 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
+from sqlalchemy import case
 from sqlmodel import Session, func, select
 
 from ..models import Order, OrderItem, OrderStatus, Product, User
 from .catalog.listing import LOW_STOCK_THRESHOLD
+from .order_rules import REVENUE_PAYMENT_STATES
 from .permissions import require_admin
 from .pricing import money
 
@@ -78,6 +83,15 @@ def _counted_orders():
     return Order.status != OrderStatus.CANCELLED.value
 
 
+def revenue_condition():
+    """SQL for ``order_rules.counts_as_revenue``: the one definition of revenue, for every figure."""
+    return (Order.status != OrderStatus.CANCELLED.value) & Order.payment_status.in_(REVENUE_PAYMENT_STATES)
+
+
+def _revenue(amount):
+    return func.coalesce(func.sum(case((revenue_condition(), amount), else_=0)), 0)
+
+
 def sales_overview(session: Session, actor: User | None, *, days: int = 30, now: datetime | None = None) -> SalesOverview:
     """Orders and revenue per day over the last ``days`` days (admins only)."""
     require_admin(actor)
@@ -86,7 +100,7 @@ def sales_overview(session: Session, actor: User | None, *, days: int = 30, now:
     first = today - timedelta(days=days - 1)
     day = _order_day(session)
     rows = session.exec(
-        select(day, func.count(Order.id), func.coalesce(func.sum(Order.total), 0))
+        select(day, func.count(Order.id), _revenue(Order.total))
         .where(Order.created_at >= _start_of(first), Order.created_at < _start_of(today + timedelta(days=1)))
         .where(_counted_orders())
         .group_by(day)
@@ -109,7 +123,8 @@ def sales_overview(session: Session, actor: User | None, *, days: int = 30, now:
 def top_products(
     session: Session, actor: User | None, *, days: int = 30, limit: int = 5, now: datetime | None = None
 ) -> list[TopProduct]:
-    """The best sellers by units over the last ``days`` days (admins only), most units first.
+    """The best sellers by units over the last ``days`` days (admins only), most units first;
+    only orders whose money is or will be received count (:func:`revenue_condition`).
 
     Lines of a product deleted since keep their snapshot name and are grouped by it."""
     require_admin(actor)
@@ -121,7 +136,7 @@ def top_products(
         select(key, func.max(OrderItem.product_id), func.max(OrderItem.name), units, func.sum(OrderItem.line_total))
         .join(Order, Order.id == OrderItem.order_id)
         .where(Order.created_at >= _start_of(first), Order.created_at < _start_of(today + timedelta(days=1)))
-        .where(_counted_orders())
+        .where(revenue_condition())
         .group_by(key)
         .order_by(units.desc(), func.max(OrderItem.name))
         .limit(max(0, limit))

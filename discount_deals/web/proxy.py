@@ -9,7 +9,8 @@ middleware rewrites the request's scheme and host before anything reads them:
    client or the proxies send.
 2. Else ``DD_TRUSTED_PROXY_HOPS`` = N > 0: ``X-Forwarded-Proto`` / ``X-Forwarded-Host`` as the
    N-th proxy from the app saw them (the N-th value from the right, like ``X-Forwarded-For``);
-   values that are missing or malformed are ignored.
+   values that are missing or malformed, and hosts the site does not answer (``hosts.py``), are
+   ignored.
 3. Else the request as it came (local development).
 
 Why not uvicorn's ``ProxyHeadersMiddleware``: it trusts proxies by their IP address and sets the
@@ -37,6 +38,12 @@ def _trusted_value(raw: bytes | None, hops: int) -> str | None:
     return values[-hops] if len(values) >= hops else None
 
 
+def _allowed(host: str, allowed: tuple[str, ...]) -> bool:
+    """A forwarded host is used only when the site answers that name (web/hosts.py's list)."""
+    name = (host[: host.index("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]).lower()
+    return any(p == "*" or name == p or (p.startswith("*.") and name.endswith(p[1:])) for p in allowed)
+
+
 def public_origin(headers: dict[bytes, bytes]) -> tuple[str, str] | None:
     """(scheme "http"/"https", host[:port]) the client used, or None to keep the request's own."""
     settings = get_settings()
@@ -49,7 +56,7 @@ def public_origin(headers: dict[bytes, bytes]) -> tuple[str, str] | None:
     proto = _trusted_value(headers.get(b"x-forwarded-proto"), hops)
     host = _trusted_value(headers.get(b"x-forwarded-host"), hops)
     proto = proto.lower() if proto and proto.lower() in _SCHEMES else None
-    host = host if host and _HOST.match(host) else None
+    host = host if host and _HOST.match(host) and _allowed(host, settings.security.allowed_hosts) else None
     if proto is None and host is None:
         return None
     current_host = headers.get(b"host", b"").decode("latin-1")

@@ -11,6 +11,7 @@ from starlette.types import ASGIApp
 
 from . import seo
 from .first_html.middleware import FirstHtml
+from .hosts import TrustedHosts
 from .pages import PagesWithoutRedirect
 from .proxy import PublicOrigin
 from .security import SecurityHeaders
@@ -24,8 +25,10 @@ def site(api: ASGIApp) -> FastAPI:
     app.include_router(seo.router)
     # Headers, the pages' CSP and the websocket origin check (issue 13), on the public origin.
     app.add_middleware(SecurityHeaders)
-    # Outermost: scheme and host are the public ones before anything builds a URL (proxy.py).
+    # Scheme and host are the public ones before anything builds a URL (proxy.py).
     app.add_middleware(PublicOrigin)
+    # Outermost: only the shop's own host names are answered (hosts.py), as the client sent them.
+    app.add_middleware(TrustedHosts)
     app.mount("/api", api)
     return app
 

@@ -139,16 +139,21 @@ def test_a_discount_outside_its_window_is_not_advertised(client, build, make_pro
 def test_currency_code_and_public_url_come_from_the_settings(client, build, catalogue, monkeypatch):
     from discount_deals.settings import get_settings
 
-    monkeypatch.setenv("DD_CURRENCY_CODE", "ghs")
+    monkeypatch.setenv("DD_CURRENCY", "ghs")
     monkeypatch.setenv("DD_PUBLIC_URL", "https://deals.example.com")
     get_settings.cache_clear()
     try:
-        html = client.get(f"/products/{catalogue['rice'].id}", headers={"Host": "evil.example"}).text
+        html = client.get(f"/products/{catalogue['rice'].id}").text
+        refused = client.get(f"/products/{catalogue['rice'].id}", headers={"Host": "evil.example"})
     finally:
+        monkeypatch.delenv("DD_CURRENCY")
         get_settings.cache_clear()
     assert _json_ld(html)["offers"]["priceCurrency"] == "GHS"
+    assert _meta(html, "product:price:currency") == "GHS"
+    assert "GH₵" in html and "$" + str(catalogue["rice"].price) not in html
     assert _meta(html, "og:url") == f"https://deals.example.com/products/{catalogue['rice'].id}"
-    assert "evil.example" not in html
+    assert "testserver" not in html
+    assert refused.status_code == 400 and "evil.example" not in refused.text
 
 
 @pytest.mark.parametrize("which", ["hidden", "unavailable", None])

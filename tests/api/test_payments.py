@@ -1,15 +1,12 @@
 """Mobile-money payments over HTTP: the fake provider's page, the signed webhook (signature,
 replay, amount mismatch), paying again, the unpaid-order timeout, and a Paystack-compatible
-provider against a stub server started by the test (never the internet)."""
+provider that cannot be reached (Paystack's charge states: test_payment_steps.py)."""
 
 from __future__ import annotations
 
 import json
 import socket
-import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -57,7 +54,7 @@ def test_approving_on_the_fake_page_pays_the_order(client, customer_headers, mom
     page = client.get(url)
     assert page.status_code == 200
     assert momo_order["total"] == "31.91"  # 24.00 + 5.99 delivery + 1.92 tax
-    assert "GHS 31.91" in page.text and "024 123 4567" in page.text
+    assert "$31.91" in page.text and "024 123 4567" in page.text
     response = client.post(url + "approve/", follow_redirects=False)
     assert response.status_code == 303
     reference = momo_order["payment_reference"]
@@ -168,7 +165,7 @@ def test_another_amount_flags_the_order_instead_of_paying_it(client, admin_heade
     row = order_row(momo_order["id"])
     assert row.payment_status == "awaiting_payment"
     assert row.attention == "amount_mismatch"
-    assert "the order total is GHS" in row.attention_note
+    assert "the order total is USD" in row.attention_note
     # A replay does not flag it twice, and a correct amount afterwards does not override the check.
     assert post_webhook(client, "charge.success", reference, minor(momo_order["total"])).json()["outcome"] == "duplicate"
     assert [e.to_value for e in events(momo_order["id"], "attention")] == ["amount_mismatch"]
@@ -283,130 +280,6 @@ def test_the_timer_loop_releases_orders(momo_order, monkeypatch):
 
     asyncio.run(run_briefly())
     assert len(calls) >= 2
-
-
-# --- a Paystack-compatible provider against a local stub -------------------------------------------
-
-
-class PaystackStub(ThreadingHTTPServer):
-    secret_key = "sk_test_stub"
-
-    def __init__(self):
-        super().__init__(("127.0.0.1", 0), _StubHandler)
-        self.initialized: list[dict] = []
-        self.status: dict[str, str] = {}
-        self.amounts: dict[str, int] = {}
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-
-class _StubHandler(BaseHTTPRequestHandler):
-    server: PaystackStub
-
-    def log_message(self, *_args):
-        pass
-
-    def _reply(self, status: int, body: dict) -> None:
-        raw = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
-
-    def _authorised(self) -> bool:
-        if self.headers.get("Authorization") != f"Bearer {self.server.secret_key}":
-            self._reply(401, {"status": False, "message": "Invalid key"})
-            return False
-        return True
-
-    def do_POST(self):
-        if not self._authorised():
-            return
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        if self.path != "/transaction/initialize":
-            return self._reply(404, {"status": False, "message": "Not found"})
-        self.server.initialized.append(body)
-        self.server.amounts[body["reference"]] = body["amount"]
-        self._reply(200, {"status": True, "message": "Authorization URL created", "data": {
-            "authorization_url": f"https://checkout.paystack.test/{body['reference']}",
-            "access_code": "ac_stub", "reference": body["reference"]}})
-
-    def do_GET(self):
-        if not self._authorised():
-            return
-        prefix = "/transaction/verify/"
-        if not self.path.startswith(prefix):
-            return self._reply(404, {"status": False, "message": "Not found"})
-        reference = self.path[len(prefix):]
-        self._reply(200, {"status": True, "message": "Verification successful", "data": {
-            "reference": reference, "status": self.server.status.get(reference, "ongoing"),
-            "amount": self.server.amounts.get(reference, 0), "currency": "GHS"}})
-
-
-@pytest.fixture
-def paystack(monkeypatch) -> Iterator[PaystackStub]:
-    stub = PaystackStub()
-    thread = threading.Thread(target=stub.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("DD_PAYMENT_PROVIDER", "paystack")
-    monkeypatch.setenv("DD_PAYSTACK_SECRET_KEY", stub.secret_key)
-    monkeypatch.setenv("DD_PAYSTACK_BASE_URL", stub.url)
-    monkeypatch.setenv("DD_PAYMENT_PROVIDER_TIMEOUT_SECONDS", "5")
-    get_settings.cache_clear()
-    try:
-        yield stub
-    finally:
-        stub.shutdown()
-        stub.server_close()
-        monkeypatch.undo()
-        get_settings.cache_clear()
-
-
-def test_paystack_initialize_and_verify(client, customer, customer_headers, make_product, paystack):
-    add_address(customer, is_default=True)
-    fill_cart(client, customer_headers, (make_product(price="20.00", stock=3), 1))
-    order = place(client, customer_headers, {**MOMO, "phone": "020 765 4321", "network": "telecel"})
-    (sent,) = paystack.initialized
-    assert sent["amount"] == minor(order["total"])  # pesewas
-    assert sent["currency"] == "GHS"
-    assert sent["email"] == customer.email
-    assert sent["reference"] == order["payment_reference"]
-    assert sent["channels"] == ["mobile_money"]
-    assert sent["callback_url"] == f"http://testserver/orders/{order['id']}"
-    assert sent["metadata"] == {"order_id": order["id"], "phone": "+233207654321", "network": "telecel"}
-    assert order["payment_url"] == f"https://checkout.paystack.test/{order['payment_reference']}"
-    assert payments_of(order["id"])[0].provider == "paystack"
-
-    # Back from Paystack before its webhook: we verify, and only a real success marks it paid.
-    assert payments.check_payment(customer, order["id"]).payment_status == "awaiting_payment"
-    paystack.status[order["payment_reference"]] = "success"
-    assert payments.check_payment(customer, order["id"]).payment_status == "paid"
-    # The webhook that follows is a replay.
-    raw, _headers = signed("charge.success", order["payment_reference"], minor(order["total"]), paystack.secret_key)
-    from discount_deals.services.payments import sign
-
-    response = client.post(WEBHOOK, content=raw, headers={"X-Paystack-Signature": sign(raw, paystack.secret_key)})
-    assert response.json()["outcome"] == "duplicate"
-
-
-def test_paystack_failed_verification_and_signed_webhook(client, customer, customer_headers, make_product, paystack):
-    add_address(customer, is_default=True)
-    fill_cart(client, customer_headers, (make_product(price="20.00", stock=3), 1))
-    order = place(client, customer_headers, MOMO)
-    paystack.status[order["payment_reference"]] = "abandoned"
-    assert payments.check_payment(customer, order["id"]).payment_status == "failed"
-    retry = client.post(f"/api/orders/{order['id']}/pay/", headers=customer_headers).json()
-    raw, _ = signed("charge.success", retry["payment_reference"], minor(order["total"]), paystack.secret_key)
-    from discount_deals.services.payments import sign
-
-    wrong = client.post(WEBHOOK, content=raw, headers={"X-Paystack-Signature": sign(raw, "sk_other")})
-    assert wrong.status_code == 401
-    ok = client.post(WEBHOOK, content=raw, headers={"X-Paystack-Signature": sign(raw, paystack.secret_key)})
-    assert ok.json()["outcome"] == "paid"
-    assert order_row(order["id"]).payment_status == "paid"
 
 
 def test_an_unreachable_provider_leaves_the_order_waiting(client, customer, customer_headers, make_product, monkeypatch):

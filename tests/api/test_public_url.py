@@ -15,6 +15,7 @@ def setting(monkeypatch):
     yield use
     for name in ("DD_PUBLIC_URL", "DD_TRUSTED_PROXY_HOPS"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DD_ALLOWED_HOSTS", "testserver")
     get_settings.cache_clear()
 
 
@@ -43,14 +44,14 @@ def test_forwarded_headers_are_ignored_without_trusted_proxies(client, two_pages
 
 def test_public_url_decides_every_absolute_url(client, two_pages, setting):
     setting(DD_PUBLIC_URL="https://shop.example.com", DD_TRUSTED_PROXY_HOPS="1")
-    next_url, image = _page(client, Host="evil.example", **{"X-Forwarded-Host": "evil.example"})
+    next_url, image = _page(client, Host="shop.example.com", **{"X-Forwarded-Host": "evil.example"})
     assert next_url.startswith("https://shop.example.com/api/products/?")
     assert "page=2" in next_url
     assert image == "https://shop.example.com/api/media/p.webp"
 
 
 def test_a_trusted_proxy_decides_scheme_and_host(client, two_pages, setting):
-    setting(DD_TRUSTED_PROXY_HOPS="1")
+    setting(DD_TRUSTED_PROXY_HOPS="1", DD_ALLOWED_HOSTS="testserver,shop.example.com")
     # The client wrote its own values first; the proxy appended what it saw.
     headers = {"X-Forwarded-Proto": "http, https", "X-Forwarded-Host": "evil.example, shop.example.com:8443"}
     next_url, image = _page(client, **headers)
@@ -62,3 +63,9 @@ def test_malformed_forwarded_values_are_ignored(client, two_pages, setting):
     setting(DD_TRUSTED_PROXY_HOPS="1")
     next_url, _image = _page(client, **{"X-Forwarded-Proto": "gopher", "X-Forwarded-Host": "a/b@c"})
     assert next_url.startswith("http://testserver/")
+
+
+def test_a_forwarded_host_the_site_does_not_answer_is_ignored(client, two_pages, setting):
+    setting(DD_TRUSTED_PROXY_HOPS="1")
+    next_url, image = _page(client, **{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"})
+    assert next_url.startswith("https://testserver/") and image.startswith("https://testserver/")

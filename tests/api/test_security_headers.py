@@ -62,7 +62,7 @@ def test_hashes_are_those_a_browser_computes():
 
 
 def test_hsts_over_https_and_behind_a_trusted_proxy(api_app, clean_db, monkeypatch):
-    with TestClient(api_app, base_url="https://shop.example") as secure:
+    with TestClient(api_app, base_url="https://testserver") as secure:
         assert secure.get("/api/health/").headers["strict-transport-security"] == security.HSTS
     with TestClient(api_app) as plain:
         forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "1.2.3.4"}

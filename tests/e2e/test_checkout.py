@@ -161,75 +161,8 @@ def test_an_address_added_inline_is_chosen_for_home_delivery(page: Page, live_us
 
 def _choose_mobile_money(page: Page, phone: str = "024 123 4567", network: str = "MTN MoMo") -> None:
     page.get_by_text("Mobile money", exact=True).click()
-    page.get_by_label("Network").select_option(label=network)
     page.get_by_label("Mobile money number").fill(phone)
-
-
-def test_mobile_money_approved_on_the_fake_provider(page: Page, live_user, live_product, live_server):
-    user, item = at_checkout(page, live_user, live_product, live_server, price="20.00", stock=4, quantity=1)
-    _choose_mobile_money(page, "0241 23456")
-    page.get_by_label("Network").focus()  # leaving the field checks the number
-    expect(page.get_by_role("alert").filter(has_text="Enter a Ghanaian mobile money number")).to_be_visible()
-    page.get_by_label("Mobile money number").fill("055 123 4567")
-    page.get_by_role("button", name="Place order").click()
-    expect(toast(page, "Redirecting to payment...")).to_be_visible()
-    expect(page.get_by_role("heading", name="Test payment")).to_be_visible()
-    expect(page.get_by_text("055 123 4567")).to_be_visible()
-    (order,) = orders_of(live_server, user)
-    assert order.payment_status == "awaiting_payment" and stock(live_server, item) == 3
-    page.get_by_role("button", name="Approve payment").click()
-
-    page.wait_for_url(ORDER_URL)
-    expect(toast(page, "Payment successful")).to_be_visible()
-    expect(toast(page, "Your order has been placed.")).to_be_visible()
-    expect(page.locator("#main").get_by_text("Paid", exact=True)).to_be_visible()
-    expect(page.get_by_text(re.compile(r"Mobile money · MTN MoMo · 055 123 4567"))).to_be_visible()
-    expect(page.get_by_role("list", name="Order timeline")).to_contain_text("Payment received")
-    expect(page.get_by_role("button", name="Pay now")).to_have_count(0)
-    with live_server.session() as session:
-        assert session.get(Order, order.id).payment_status == "paid"
-
-
-def test_mobile_money_declined_then_cancelled(page: Page, live_user, live_product, live_server):
-    user, item = at_checkout(page, live_user, live_product, live_server, price="9.50", stock=4, quantity=2)
-    _choose_mobile_money(page, "020 123 4567", "Telecel Cash")
-    page.get_by_role("button", name="Place order").click()
-    expect(page.get_by_role("heading", name="Test payment")).to_be_visible()
-    expect(page.get_by_text("Telecel Cash")).to_be_visible()
-    page.get_by_role("button", name="Decline").click()
-
-    page.wait_for_url(ORDER_URL)
-    expect(toast(page, "Payment failed")).to_be_visible()
-    expect(toast(page, "Payment successful")).to_have_count(0)
-    expect(page.locator("#main").get_by_text("Payment failed", exact=True)).to_be_visible()
-    expect(page.get_by_role("button", name="Pay now")).to_be_visible()
-    assert stock(live_server, item) == 2  # held until the order is paid, cancelled or expires
-    page.get_by_role("button", name="Cancel order").click()
-    page.get_by_role("button", name="Yes, cancel order").click()
-    expect(toast(page, "Order cancelled")).to_be_visible()
-    expect(page.locator("#main").get_by_text("Cancelled", exact=True).first).to_be_visible()
-    expect(page.get_by_role("list", name="Order timeline")).to_contain_text("Cancelled")
-    expect(page.locator("#main").get_by_text("Not charged", exact=True)).to_be_visible()
-    expect(page.get_by_role("button", name="Cancel order")).to_have_count(0)
-    expect(page.get_by_role("button", name="Pay now")).to_have_count(0)
-    (order,) = orders_of(live_server, user)
-    assert (order.status, order.payment_status) == ("cancelled", "failed")
-    assert stock(live_server, item) == 4
-
-
-def test_paying_again_after_a_decline(page: Page, live_user, live_product, live_server):
-    user, item = at_checkout(page, live_user, live_product, live_server, price="9.50", stock=4, quantity=1)
-    _choose_mobile_money(page)
-    page.get_by_role("button", name="Place order").click()
-    page.get_by_role("button", name="Decline").click()
-    expect(toast(page, "Payment failed")).to_be_visible()
-    page.get_by_role("button", name="Pay now").click()
-    expect(page.get_by_role("heading", name="Test payment")).to_be_visible()
-    page.get_by_role("button", name="Approve payment").click()
-    expect(toast(page, "Payment successful")).to_be_visible()
-    (order,) = orders_of(live_server, user)
-    with live_server.session() as session:
-        assert session.get(Order, order.id).payment_status == "paid"
+    page.get_by_label("Network").select_option(label=network)
 
 
 def test_a_double_click_on_place_order_places_one_order(page: Page, live_user, live_product, live_server):

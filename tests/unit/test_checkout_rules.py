@@ -76,7 +76,7 @@ def test_minor_units():
 @pytest.mark.parametrize(
     "name, value",
     [("DD_DELIVERY_FEE", "-1"), ("DD_DELIVERY_FEE", "1.234"), ("DD_FREE_DELIVERY_OVER", "fifty"),
-     ("DD_PAYMENT_PROVIDER", "stripe"), ("DD_PAYMENT_CURRENCY", "CEDI"), ("DD_PAYMENT_TIMEOUT_MINUTES", "0")],
+     ("DD_PAYMENT_PROVIDER", "stripe"), ("DD_PAYMENT_CURRENCY", "CEDI"), ("DD_CURRENCY", "GH"), ("DD_CURRENCY", "₵₵₵"), ("DD_PAYMENT_TIMEOUT_MINUTES", "0")],
 )
 def test_bad_checkout_settings_are_refused(monkeypatch, name, value):
     monkeypatch.setenv(name, value)
@@ -92,7 +92,8 @@ def test_bad_checkout_settings_are_refused(monkeypatch, name, value):
 def test_checkout_settings_defaults():
     checkout = get_settings().checkout
     assert (checkout.delivery_fee, checkout.free_delivery_over) == (D("5.99"), D("50.00"))
-    assert (checkout.payment_provider, checkout.currency, checkout.payment_timeout_minutes) == ("fake", "GHS", 30)
+    assert (checkout.payment_provider, checkout.payment_timeout_minutes) == ("fake", 30)
+    assert (get_settings().currency.code, get_settings().currency.symbol) == ("USD", "$")
     assert checkout.webhook_secret and "webhook_secret" not in repr(checkout)
 
 

@@ -140,8 +140,18 @@ def test_a_public_shop_refuses_the_fake_payment_provider(environment, monkeypatc
     assert not preflight.plan_server(production=True, connect=False).problems
     environment(DD_PUBLIC_URL="https://shop.example.com", DD_ALLOW_FAKE_PAYMENTS="1")
     assert not preflight.plan_server(production=True, connect=False).problems
-    environment(DD_ALLOW_FAKE_PAYMENTS="", DD_PAYMENT_PROVIDER="paystack", DD_PAYSTACK_SECRET_KEY="sk_test_x")
+    environment(DD_ALLOW_FAKE_PAYMENTS="", DD_PAYMENT_PROVIDER="paystack", DD_PAYSTACK_SECRET_KEY="sk_test_x",
+                DD_CURRENCY="GHS")
     assert not preflight.plan_server(production=True, connect=False).problems
+
+
+@pytest.mark.parametrize(("provider", "currency", "refused"),
+                         [("paystack", "USD", True), ("paystack", "NGN", True), ("paystack", "GHS", False),
+                          ("fake", "USD", False), ("fake", "EUR", False)])
+def test_the_provider_must_charge_the_shops_currency(environment, provider, currency, refused):
+    environment(DD_PAYMENT_PROVIDER=provider, DD_PAYSTACK_SECRET_KEY="sk_test_x", DD_CURRENCY=currency)
+    problems = preflight.plan_server(production=False, connect=False).problems
+    assert any(p.startswith(f"DD_CURRENCY is {currency}, which Paystack cannot charge") for p in problems) == refused
 
 
 def test_the_plan_is_made_from_the_server_settings_it_is_given(environment):

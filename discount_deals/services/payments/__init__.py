@@ -1,27 +1,30 @@
 """Mobile-money payments behind one small provider interface.
 
 - :mod:`.interface`: the provider seam (charge requests and reports, signed webhooks)
-- :mod:`.fake`: the fake provider (development and tests): our own approve/decline page
-- :mod:`.paystack`: any Paystack-compatible API over HTTPS
+- :mod:`.fake`: the fake provider (development and tests): plays every answer of a charge
+- :mod:`.paystack`: Paystack's mobile-money charge API over HTTPS
 - :mod:`.providers`: the provider the settings name
 - :mod:`.records`: payment rows (one per charge attempt of an order)
 - :mod:`.report`: applying a provider's report (a webhook, a verification) once
-- :mod:`.flow`: starting and checking charges around our transactions
+- :mod:`.flow`: starting charges, handing over codes and checking charges around our transactions
 
-Owns its transactions: ``flow.send_to_provider``, ``flow.begin_payment`` and
-``flow.check_payment`` (no transaction stays open while the provider is called over the
-network), and the fake provider's ``start_charge`` and ``verify`` (it plays a remote service
-with records of its own). Everything else takes the caller's session.
+Owns its transactions: ``flow.send_to_provider``, ``flow.begin_payment``, ``flow.submit_otp``
+and ``flow.check_payment`` (no transaction stays open while the provider is called over the
+network), and the fake provider's ``start_charge``, ``submit_otp`` and ``verify`` (it plays a
+remote service with records of its own). Everything else takes the caller's session.
 """
 
-from .fake import FAKE_PAGE, FakeProvider
-from .flow import begin_payment, check_payment, send_to_provider
+from .fake import FAKE_PAGE, TEST_VOUCHER, FakeProvider
+from .flow import POLL_SECONDS, begin_payment, check_payment, send_to_provider, submit_otp
 from .interface import (
     EVENTS,
     FAILED,
     MISMATCH,
+    PAY_OFFLINE,
     PENDING,
+    SEND_OTP,
     SUCCESS,
+    WAITING,
     BadSignature,
     ChargeReport,
     ChargeRequest,
@@ -41,8 +44,13 @@ __all__ = [
     "FAILED",
     "FAKE_PAGE",
     "MISMATCH",
+    "PAY_OFFLINE",
     "PENDING",
+    "POLL_SECONDS",
+    "SEND_OTP",
     "SUCCESS",
+    "TEST_VOUCHER",
+    "WAITING",
     "BadSignature",
     "ChargeReport",
     "ChargeRequest",
@@ -64,4 +72,5 @@ __all__ = [
     "return_url",
     "send_to_provider",
     "sign",
+    "submit_otp",
 ]

@@ -1,15 +1,21 @@
-"""The fake provider (development and tests): our own approve/decline page standing in for one.
+"""The fake provider (development and tests): it plays every answer of a mobile-money charge.
 
-The page is ``/api/payments/fake/{reference}/``: the shopper approves or declines, and the page
-then sends our webhook a signed event, exactly as a real provider would, and returns the
-shopper to the order.
+How a charge answers is chosen by the number, as with a provider's test numbers: the last four
+digits of :data:`TEST_NUMBERS` play one state each; any other Telecel number asks for a
+voucher (``send_otp``, as Telecel Cash does) and any other number waits for the shopper to
+approve the prompt on the phone (``pay_offline``). The voucher that passes is
+:data:`TEST_VOUCHER`; any other is refused. The "phone" is our own page,
+``/api/payments/fake/{reference}/``: approving or declining there sends our webhook a signed
+event, exactly as a real provider would, and returns the shopper to the order.
 
-Owns its transactions: :meth:`FakeProvider.start_charge` and :meth:`FakeProvider.verify`. They
-play a remote service, called by ``payments.flow`` between its transactions, so they keep the
-provider's records (callback URL, the shopper's decision) in the payment row's
-``provider_data["fake"]`` through transactions of their own, as a remote service would in its
-own database. The page's two steps (:meth:`~FakeProvider.page`, :meth:`~FakeProvider.decide`)
-are served by our API, so they take the route's session.
+Every charge through it is a test payment: no money moves (``Order.payment_test``).
+
+Owns its transactions: :meth:`FakeProvider.start_charge`, :meth:`~FakeProvider.submit_otp` and
+:meth:`~FakeProvider.verify`. They play a remote service, called by ``payments.flow`` between
+its transactions, so they keep the provider's records (callback URL, state, the shopper's
+decision) in the payment row's ``provider_data["fake"]`` through transactions of their own, as
+a remote service would in its own database. The page's two steps (:meth:`~FakeProvider.page`,
+:meth:`~FakeProvider.decide`) are served by our API, so they take the route's session.
 """
 
 from __future__ import annotations
@@ -20,52 +26,107 @@ from urllib.parse import quote
 
 from sqlmodel import Session
 
+from ...currency import parse_currency
 from ...db import session_scope, write_session
 from ...models import Order
-from ..phones import NETWORKS, display_phone
-from ..pricing import minor_units
-from .interface import FAILED, PENDING, SUCCESS, ChargeReport, ChargeRequest, event_body, parse_signed_event, sign
+from ..phones import display_phone, network_name
+from ..pricing import format_money, minor_units
+from .interface import (
+    FAILED,
+    PAY_OFFLINE,
+    PENDING,
+    SEND_OTP,
+    SUCCESS,
+    ChargeReport,
+    ChargeRequest,
+    event_body,
+    parse_signed_event,
+    sign,
+)
 from .records import find_payment
 
 FAKE_PAGE = "/api/payments/fake/{reference}/"
+TEST_VOUCHER = "123456"
+# Test numbers: the last four digits choose the answer (e.g. 024 123 0000 is declined at once).
+TEST_NUMBERS = {"0000": FAILED, "1111": PENDING, "2222": SUCCESS, "3333": SEND_OTP, "4444": PAY_OFFLINE}
+MESSAGES = {
+    SEND_OTP: f"Test payment: dial *110# for a voucher, or type the test voucher {TEST_VOUCHER}.",
+    PAY_OFFLINE: "Test payment: approve the prompt on the test phone.",
+    PENDING: "Test payment: the network has not answered yet.",
+    FAILED: "Test payment declined.",
+    SUCCESS: "",
+}
+WRONG_VOUCHER = "The voucher was not accepted."
+
+
+def first_answer(phone: str, network: str) -> str:
+    """How a charge to this number answers first (see the module docstring)."""
+    chosen = TEST_NUMBERS.get(phone[-4:])
+    if chosen:
+        return chosen
+    return SEND_OTP if network == "telecel" else PAY_OFFLINE
 
 
 class FakeProvider:
-    """Our own approve/decline page standing in for a provider (see the module docstring)."""
+    """Plays a mobile-money provider (see the module docstring)."""
 
     name = "fake"
 
     def __init__(self, webhook_secret: str):
         self._secret = webhook_secret
 
-    def start_charge(self, request: ChargeRequest) -> str:
-        """Owns its transactions: the provider's record, written as a remote service would."""
+    def _record(self, reference: str, **changes: Any) -> dict[str, Any]:
+        """Owns its transactions: the provider's own record of the charge (see the module docstring)."""
         with write_session() as session:
-            payment = find_payment(session, request.reference)
-            payment.provider_data = {**payment.provider_data, "fake": {"callback_url": request.callback_url}}
+            payment = find_payment(session, reference, lock=True)
+            record = {**(payment.provider_data.get("fake") or {}), **changes}
+            payment.provider_data = {**payment.provider_data, "fake": record}
             session.add(payment)
-        return FAKE_PAGE.format(reference=quote(request.reference, safe=""))
+            return {**record, "amount": minor_units(payment.amount)}
+
+    @staticmethod
+    def _report(reference: str, record: Mapping[str, Any], message: str | None = None) -> ChargeReport:
+        status = record.get("result") or record.get("step") or PENDING
+        words = MESSAGES.get(status, "") if message is None else message
+        return ChargeReport(reference, status, record.get("amount"), message=words,
+                            url=FAKE_PAGE.format(reference=quote(reference, safe="")))
+
+    def start_charge(self, request: ChargeRequest) -> ChargeReport:
+        """Owns its transactions: the provider's record, written as a remote service would."""
+        answer = first_answer(request.phone, request.network)
+        decided = {"result": answer} if answer in (SUCCESS, FAILED) else {}
+        record = self._record(request.reference, callback_url=request.callback_url, step=answer, **decided)
+        return self._report(request.reference, record)
+
+    def submit_otp(self, reference: str, otp: str) -> ChargeReport:
+        """Owns its transactions: the test voucher pays, any other code declines the charge."""
+        with session_scope() as session:
+            record = find_payment(session, reference).provider_data.get("fake") or {}
+        if record.get("result") or record.get("step") != SEND_OTP:
+            return self.verify(reference)  # nothing waits for a code: the charge as it stands
+        right = otp == TEST_VOUCHER
+        record = self._record(reference, result=SUCCESS if right else FAILED)
+        return self._report(reference, record, None if right else WRONG_VOUCHER)
 
     def verify(self, reference: str) -> ChargeReport:
         """Owns its transactions: reads the provider's record, as a remote service would."""
         with session_scope() as session:
             payment = find_payment(session, reference)
-            record = payment.provider_data.get("fake") or {}
-            status = record.get("result") or PENDING
-            return ChargeReport(reference, status, minor_units(payment.amount))
+            record = {**(payment.provider_data.get("fake") or {}), "amount": minor_units(payment.amount)}
+        return self._report(reference, record)
 
     def parse_webhook(self, raw: bytes, headers: Mapping[str, str]) -> ChargeReport | None:
         return parse_signed_event(raw, headers, self._secret, ("x-signature",))
 
     def page(self, session: Session, reference: str) -> dict[str, Any]:
-        """What the fake page shows (404 once the charge is unknown)."""
+        """What the test phone shows (404 once the charge is unknown)."""
         payment = find_payment(session, reference)
         order = session.get(Order, payment.order_id)
         record = payment.provider_data.get("fake") or {}
         return {
             "reference": payment.reference,
-            "amount": f"{payment.currency} {payment.amount:.2f}",
-            "network": NETWORKS.get(order.payment_network or "", (order.payment_network or "",))[0],
+            "amount": format_money(payment.amount, parse_currency(payment.currency).symbol),
+            "network": network_name(order.payment_network, order.payment_network or ""),
             "phone": display_phone(order.payment_phone),
             "order": order.id[:8],
             "decided": record.get("result"),

@@ -1,7 +1,10 @@
 """The payment provider seam: what a provider is asked and what it answers, and signed webhooks.
 
-A provider starts a charge (returning the page where the shopper approves it), verifies a
-charge by reference, and parses its signed webhooks. Webhooks: ``X-Signature`` (or
+A provider starts a mobile-money charge, takes the code a shopper types back (``submit_otp``),
+tells how a charge stands (``verify``) and parses its signed webhooks. Each answer is a
+:class:`ChargeReport` in Paystack's words for a charge: ``send_otp`` (the shopper types a code
+or voucher back: Telecel Cash), ``pay_offline`` (the shopper approves a prompt on the phone),
+``pending`` (the network has not answered yet), ``success`` or ``failed``. Webhooks: ``X-Signature`` (or
 ``X-Paystack-Signature``) is the hex HMAC-SHA512 of the raw body with the webhook secret; the
 body is ``{"event": "charge.success" | "charge.failed", "data": {"reference", "amount"}}`` where
 ``amount`` is in minor units (pesewas), as Paystack sends it (a decimal string such as
@@ -23,6 +26,9 @@ from .. import ServiceError, ValidationFailed
 from ..pricing import from_minor_units, minor_units
 
 SUCCESS, FAILED, PENDING, MISMATCH = "success", "failed", "pending", "mismatch"
+SEND_OTP, PAY_OFFLINE = "send_otp", "pay_offline"
+# A charge in one of these waits for the shopper or their network; the order shows which.
+WAITING = (SEND_OTP, PAY_OFFLINE, PENDING)
 EVENTS = {"charge.success": SUCCESS, "charge.failed": FAILED}
 
 
@@ -56,18 +62,25 @@ class ChargeRequest:
 
 @dataclass(frozen=True)
 class ChargeReport:
-    """What a provider says about one charge: ``success``, ``failed`` or ``pending``."""
+    """What a provider says about one charge: ``success``, ``failed`` or one of :data:`WAITING`."""
 
     reference: str
     status: str
     amount_minor: int | None = None
+    # The provider's words to the shopper ("Please dial *110# to generate a voucher code...").
+    message: str = ""
+    # A page where the shopper completes the charge (the fake provider's test phone), if any.
+    url: str | None = None
 
 
 class PaymentProvider(Protocol):
     name: str
 
-    def start_charge(self, request: ChargeRequest) -> str:
-        """Register the charge; return the URL where the shopper completes it."""
+    def start_charge(self, request: ChargeRequest) -> ChargeReport:
+        """Ask the network to charge the shopper's mobile money; say what the charge waits for."""
+
+    def submit_otp(self, reference: str, otp: str) -> ChargeReport:
+        """Hand the provider the code the shopper typed (a ``send_otp`` charge)."""
 
     def verify(self, reference: str) -> ChargeReport:
         """Ask the provider how the charge stands."""

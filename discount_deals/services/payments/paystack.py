@@ -1,7 +1,17 @@
-"""A Paystack-compatible provider over HTTPS (``DD_PAYSTACK_BASE_URL``).
+"""Paystack's mobile-money charge API over HTTPS (``DD_PAYSTACK_BASE_URL``), with the secret key.
 
-``POST /transaction/initialize`` and ``GET /transaction/verify/{reference}`` with the secret
-key; webhooks signed in ``X-Paystack-Signature``. It touches no database.
+* ``POST /charge`` with ``mobile_money: {phone, provider}`` (``mtn``, ``vod`` for Telecel Cash,
+  ``atl`` for AirtelTigo Money) starts the charge; the answer's ``data.status`` says what it
+  waits for: ``send_otp`` (Telecel: the shopper dials for a voucher and types it back),
+  ``pay_offline`` (the shopper approves a prompt on the phone), ``pending``, or it is already
+  ``success`` / ``failed``. ``data.display_text`` is what to tell the shopper.
+* ``POST /charge/submit_otp`` with ``{otp, reference}`` hands over the code the shopper typed.
+* ``GET /charge/{reference}`` tells how a charge stands (the order page asks it at most every
+  10 s: ``flow.POLL_SECONDS``).
+
+A declined charge comes back as ``status: false`` with ``data.status: "failed"``: that is an
+answer (the payment failed), not an unreachable provider. Webhooks are signed in
+``X-Paystack-Signature``. It touches no database.
 """
 
 from __future__ import annotations
@@ -13,15 +23,46 @@ from urllib.parse import quote
 
 import httpx
 
+from ..phones import display_phone
 from ..pricing import minor_units
-from .interface import FAILED, PENDING, SUCCESS, ChargeReport, ChargeRequest, ProviderUnavailable, amount_minor
-from .interface import parse_signed_event
+from .interface import (
+    FAILED,
+    PAY_OFFLINE,
+    PENDING,
+    SEND_OTP,
+    SUCCESS,
+    ChargeReport,
+    ChargeRequest,
+    ProviderUnavailable,
+    amount_minor,
+    parse_signed_event,
+)
 
 log = logging.getLogger("discount_deals.payments")
 
+# Our network codes → Paystack's mobile-money providers in Ghana.
+PROVIDER_CODES = {"mtn": "mtn", "telecel": "vod", "airteltigo": "atl"}
+# What Paystack charges in, and what its Ghanaian mobile money charges in (preflight checks it).
+CURRENCIES = ("GHS", "NGN", "ZAR", "KES", "USD")
+MOBILE_MONEY_CURRENCIES = ("GHS",)
+_STATUSES = {
+    "success": SUCCESS,
+    "failed": FAILED,
+    "abandoned": FAILED,
+    "reversed": FAILED,
+    "timeout": FAILED,
+    "send_otp": SEND_OTP,
+    "pay_offline": PAY_OFFLINE,
+}
+
+
+def _national(phone: str) -> str:
+    """``+233551234987`` → ``0551234987``, the form Paystack's mobile-money examples use."""
+    return display_phone(phone).replace(" ", "")
+
 
 class PaystackProvider:
-    """A Paystack-compatible API over HTTPS (``/transaction/initialize``, ``/transaction/verify``)."""
+    """Paystack's charge API (see the module docstring)."""
 
     name = "paystack"
 
@@ -40,48 +81,50 @@ class PaystackProvider:
         except (httpx.HTTPError, ValueError) as exc:
             log.warning("paystack %s %s failed: %s", method, path, exc)
             raise ProviderUnavailable() from None
+        data = body.get("data") if isinstance(body, dict) else None
+        if isinstance(data, dict) and data.get("status") in _STATUSES and response.status_code < 500:
+            return data  # an answer about the charge, declined ones included
         if response.status_code >= 400 or not isinstance(body, dict) or not body.get("status"):
             message = body.get("message") if isinstance(body, dict) else None
             log.warning("paystack %s %s refused (%s): %s", method, path, response.status_code, message)
             raise ProviderUnavailable(
                 f"The payment provider refused the payment: {message}" if message else ProviderUnavailable().detail
             )
-        data = body.get("data")
         if not isinstance(data, dict):
             raise ProviderUnavailable()
         return data
 
-    def start_charge(self, request: ChargeRequest) -> str:
+    @staticmethod
+    def _report(reference: str, data: dict[str, Any]) -> ChargeReport:
+        status = _STATUSES.get(str(data.get("status") or ""), PENDING)
+        try:
+            amount = amount_minor(data.get("amount"))
+        except ValueError:
+            amount = None
+        words = data.get("display_text") or (data.get("gateway_response") or data.get("message")
+                                              if status == FAILED else "")
+        return ChargeReport(reference, status, amount, message=str(words or "")[:300])
+
+    def start_charge(self, request: ChargeRequest) -> ChargeReport:
         data = self._call(
             "POST",
-            "/transaction/initialize",
+            "/charge",
             json={
                 "email": request.email,
                 "amount": minor_units(request.amount),
                 "currency": request.currency,
                 "reference": request.reference,
-                "callback_url": request.callback_url,
-                "channels": ["mobile_money"],
-                "metadata": {"order_id": request.order_id, "phone": request.phone, "network": request.network},
+                "mobile_money": {"phone": _national(request.phone), "provider": PROVIDER_CODES[request.network]},
+                "metadata": {"order_id": request.order_id},
             },
         )
-        url = data.get("authorization_url")
-        if not isinstance(url, str) or not url.startswith(("https://", "http://")):
-            raise ProviderUnavailable()
-        return url
+        return self._report(request.reference, data)
+
+    def submit_otp(self, reference: str, otp: str) -> ChargeReport:
+        return self._report(reference, self._call("POST", "/charge/submit_otp", json={"otp": otp, "reference": reference}))
 
     def verify(self, reference: str) -> ChargeReport:
-        data = self._call("GET", f"/transaction/verify/{quote(reference, safe='')}")
-        status = data.get("status")
-        try:
-            amount = amount_minor(data.get("amount"))
-        except ValueError:
-            amount = None
-        if status == "success":
-            return ChargeReport(reference, SUCCESS, amount)
-        if status in ("failed", "abandoned", "reversed"):
-            return ChargeReport(reference, FAILED, amount)
-        return ChargeReport(reference, PENDING, amount)
+        return self._report(reference, self._call("GET", f"/charge/{quote(reference, safe='')}"))
 
     def parse_webhook(self, raw: bytes, headers: Mapping[str, str]) -> ChargeReport | None:
         return parse_signed_event(raw, headers, self._secret, ("x-paystack-signature", "x-signature"))

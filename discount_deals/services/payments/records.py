@@ -41,11 +41,14 @@ def open_payment(session: Session, order: Order) -> Payment:
         provider=checkout.payment_provider,
         reference=new_reference(order.id),
         amount=order.total,
-        currency=checkout.currency,
+        currency=get_settings().currency.code,
     )
     session.add(payment)
     order.payment_reference = payment.reference
     order.payment_url = None
+    order.payment_step = None
+    order.payment_prompt = ""
+    order.payment_test = order.payment_test or payment.provider == "fake"  # once a test, always marked
     session.add(order)
     session.flush()
     return payment

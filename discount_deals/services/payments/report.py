@@ -16,7 +16,7 @@ from ...models import Attention, Order, OrderStatus, Payment, PaymentStatus
 from .. import NotFound
 from .. import order_status as lifecycle
 from ..pricing import format_money, from_minor_units, minor_units
-from .interface import FAILED, MISMATCH, PENDING, SUCCESS, ChargeReport
+from .interface import FAILED, MISMATCH, SUCCESS, WAITING, ChargeReport
 from .providers import get_provider
 from .records import find_payment
 
@@ -29,15 +29,21 @@ def apply_report(session: Session, report: ChargeReport) -> str:
     """Apply a provider's word on a charge, once.
 
     Returns ``paid``, ``failed``, ``mismatch`` (flagged for an admin), ``duplicate`` (already
-    applied: nothing changes) or ``pending``. 404 (``unknown_reference``) for a reference we
-    never issued.
+    applied: nothing changes) or, while the charge waits, what it waits for (``send_otp``,
+    ``pay_offline``, ``pending``: the order shows it). 404 (``unknown_reference``) for a
+    reference we never issued.
     """
     payment = find_payment(session, report.reference, lock=True)
-    if report.status == PENDING:
-        return PENDING
+    if payment.status in (SUCCESS, MISMATCH, FAILED) and report.status in WAITING:
+        return DUPLICATE  # a late "still waiting" after the outcome
+    if report.status in WAITING:
+        return _waiting(session, payment, report)
     if payment.status in (SUCCESS, MISMATCH) or payment.status == report.status:
         return DUPLICATE
     order = session.exec(select(Order).where(Order.id == payment.order_id).with_for_update()).one()
+    if order.payment_reference == payment.reference:
+        order.payment_step = None
+        order.payment_prompt = report.message[:300] if report.status == FAILED else ""
     payment.provider_data = {**payment.provider_data, "reported_amount": report.amount_minor,
                              "reported_at": datetime.now(UTC).isoformat()}
     if report.status == FAILED:
@@ -49,6 +55,19 @@ def apply_report(session: Session, report: ChargeReport) -> str:
     session.add(payment)
     session.flush()
     return outcome
+
+
+def _waiting(session: Session, payment: Payment, report: ChargeReport) -> str:
+    """The charge waits for the shopper (a code, a prompt to approve) or the network: the order
+    shows what, while this is its current charge."""
+    order = session.exec(select(Order).where(Order.id == payment.order_id).with_for_update()).one()
+    if order.payment_reference == payment.reference and order.payment_status == PaymentStatus.AWAITING_PAYMENT.value:
+        order.payment_step = report.status
+        order.payment_prompt = report.message[:300]
+        if report.url:
+            order.payment_url = report.url
+        session.add(order)
+    return report.status
 
 
 def _declined(session: Session, payment: Payment, order: Order) -> str:

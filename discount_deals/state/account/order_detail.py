@@ -1,27 +1,30 @@
 """One order (/orders/{id}), read through services.orders: its lines, totals, delivery, payment
 and timeline; a pending order can be cancelled, an unpaid mobile-money one paid again.
 
-Back from the payment provider, the page asks the provider how the payment stands (a background
-event, so no lock is held while the provider answers or between its tries) and says "Payment
-successful" only when the payment really succeeded.
+A mobile-money order shows its payment step (payment_views.py): a field for the code when the
+charge asks for one (a Telecel voucher), "Approve the prompt on your phone" while it waits on the
+phone or the network, and the outcome with a way to try again. While it waits, a background event
+asks the provider every ``payments.POLL_SECONDS`` (no lock is held while it waits or the provider
+answers) and says "Payment successful" only when the payment really succeeded.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 
 import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
 from ...display import money_text
-from ...models import Attention, Order, PaymentMethod, PaymentStatus, User
-from ...services import NotFound, ServiceError, payments
+from ...models import Attention, Order, PaymentMethod, User
+from ...services import NotFound, ServiceError, ValidationFailed, payments
+from ...services.phones import display_phone, network_name
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
 from ...services.order_rules import can_cancel, is_payable
-from ..actions import Toast, busy_call, load_list
+from ...services.payments.flow import clean_otp
+from ..actions import Toast, busy_call, load_list, toast
 from ..guards import user_event
 from .order_views import (
     DATE_TIME,
@@ -40,34 +43,13 @@ from .order_views import (
     store_text,
 )
 from .orders import OrdersState
+from .payment_views import WATCHED, payment_outcome, payment_stage, payment_started, watch_limit
 from .session import per_user
 
-CHECK_ATTEMPTS = 5
-CHECK_PAUSE_S = 2.0
+__all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started"]
+
 PAYMENT_WAIT_S = 1.2  # SPEC §4: 'Redirecting to payment...' shows for about 1.2 s
 REDIRECTING = ("Redirecting to payment...", None, "info")
-
-
-async def go_to_payment(url: str):
-    """After the 'Redirecting to payment...' toast: a pause (no lock held), then a full page load
-    of the provider's page (it is not one of ours; the fake one is served by the API)."""
-    await asyncio.sleep(PAYMENT_WAIT_S)
-    yield rx.call_script(f"window.location.assign({json.dumps(url)})")
-
-
-def payment_outcome(order: Order | None) -> Toast | None:
-    """What the shopper reads once the provider has answered (nothing when the order is gone)."""
-    if order is None:
-        return None
-    if order.payment_status == PaymentStatus.PAID.value:
-        return "Payment successful", "Your order has been placed."
-    if order.payment_status == PaymentStatus.FAILED.value:
-        return ("Payment failed",
-                "The mobile money payment was not completed. You can try again or cancel the order.", "error")
-    if order.attention:
-        return "Payment being checked", "Our team is checking this payment.", "warning"
-    return ("Waiting for your payment",
-            "Your network has not confirmed the payment yet. Check again in a moment.", "info")
 
 
 @per_user
@@ -90,6 +72,16 @@ class OrderDetailState(rx.State):
     payment_status_text: str = ""
     payment_reference: str = ""
     payment_due_text: str = ""
+    # The payment step (payment_views.payment_stage) and what it shows.
+    pay_stage: str = ""
+    payment_prompt: str = ""
+    payment_test: bool = False
+    test_phone_url: str = ""  # the fake provider's "phone" where a test payment is approved
+    network_text: str = ""
+    phone_text: str = ""
+    otp: str = ""
+    otp_error: str = ""
+    watching: bool = False  # the page asks the provider every POLL_SECONDS
     refund_text: str = ""
     timeline: list[TimelineEntry] = []
     can_cancel: bool = False
@@ -148,6 +140,7 @@ class OrderDetailState(rx.State):
         self.payment_status = order.payment_status
         self.payment_status_text = lifecycle.payment_label(order)
         self.payment_reference = order.payment_reference or ""
+        self._show_payment(order)
         self.payment_due_text = (
             order.payment_due_at.strftime("%H:%M UTC, %d %b") if order.payment_due_at and is_payable(order) else ""
         )
@@ -159,6 +152,14 @@ class OrderDetailState(rx.State):
         self.timeline = customer_timeline(order, events)
         self.can_cancel = can_cancel(order)
         self.can_pay = is_payable(order)
+
+    def _show_payment(self, order: Order) -> None:
+        self.pay_stage = payment_stage(order)
+        self.payment_prompt = order.payment_prompt or ""
+        self.payment_test = order.payment_test
+        self.test_phone_url = order.payment_url or "" if order.payment_test else ""
+        self.network_text = network_name(order.payment_network)
+        self.phone_text = display_phone(order.payment_phone)
 
     @user_event
     def load(self, user: User):
@@ -172,18 +173,16 @@ class OrderDetailState(rx.State):
         back_from_payment = self.router.url.query_parameters.get("reference", "")
         if shown and back_from_payment and shown[0].payment_method == PaymentMethod.MOBILE_MONEY.value:
             yield OrderDetailState.check_payment
+        elif self.pay_stage in WATCHED:
+            yield OrderDetailState.watch_payment
 
     async def _ask_provider(self, user: User, order_id: str) -> Order | None:
-        """Ask the provider (again, a few seconds apart, while it has no answer yet), then show the
-        order as it now stands (None when it cannot be read any more)."""
-        for attempt in range(CHECK_ATTEMPTS):
-            try:
-                order = await asyncio.to_thread(payments.check_payment, user, order_id)
-            except ServiceError:
-                break
-            if order.payment_status != PaymentStatus.AWAITING_PAYMENT.value or attempt == CHECK_ATTEMPTS - 1:
-                break
-            await asyncio.sleep(CHECK_PAUSE_S)
+        """Ask the provider (at most every POLL_SECONDS: sooner, the order as it stands), then show
+        the order as it now stands (None when it cannot be read any more)."""
+        try:
+            await asyncio.to_thread(payments.check_payment, user, order_id)
+        except ServiceError:
+            pass
         async with self:
             try:
                 return self._reread(user)
@@ -193,12 +192,69 @@ class OrderDetailState(rx.State):
 
     @user_event(background=True)
     async def check_payment(self, user: User):
-        """Back from the payment page: say what really happened to the payment."""
+        """Back from the test phone, or "Check now": say what really happened to the payment, and
+        keep asking while it waits."""
         async with self:
             order_id = self.order_id
         async for update in busy_call(self, "working", lambda: self._ask_provider(user, order_id), busy="check",
                                       success=payment_outcome, failure=("Error", "Could not check the payment.")):
             yield update
+        yield OrderDetailState.watch_payment
+
+    @user_event(background=True)
+    async def watch_payment(self, user: User):
+        """While the charge waits on the phone or the network: ask the provider every POLL_SECONDS
+        (sleeping without the lock) until it answers, the shopper leaves the order or time is up."""
+        async with self:
+            if self.watching or self.pay_stage not in WATCHED:
+                return
+            self.watching = True
+            order_id = self.order_id
+        try:
+            for _ in range(watch_limit()):
+                await asyncio.sleep(payments.POLL_SECONDS)
+                async with self:
+                    if self.order_id != order_id or self.pay_stage not in WATCHED:
+                        return  # another order is shown, or the code / a retry moved it on
+                order = await self._ask_provider(user, order_id)
+                if order is None or payment_stage(order) not in WATCHED:
+                    yield toast(payment_outcome(order))
+                    return
+        finally:
+            async with self:
+                self.watching = False
+
+    @rx.event
+    def set_otp(self, value: str):
+        self.otp = value[:16]
+        self.otp_error = ""
+
+    async def _send_code(self, user: User, order_id: str, code: str) -> Order:
+        await asyncio.to_thread(payments.submit_otp, user, order_id, code)
+        async with self:
+            self.otp = ""
+            return self._reread(user)
+
+    def _code_refused(self, user: User, exc: ServiceError):
+        if exc.code == "otp_invalid":
+            self.otp_error = exc.detail
+        self._reread_quietly(user)
+
+    @user_event(background=True)
+    async def submit_code(self, user: User):
+        """The code (a Telecel voucher) typed on the payment step, handed to the provider."""
+        async with self:
+            order_id, code = self.order_id, self.otp
+            try:
+                clean_otp(code)
+            except ValidationFailed as exc:
+                self.otp_error = exc.detail
+                return
+        async for update in busy_call(self, "working", lambda: self._send_code(user, order_id, code), busy="code",
+                                      success=payment_outcome, failure=("Payment not completed", None),
+                                      on_refusal=lambda exc: self._code_refused(user, exc)):
+            yield update
+        yield OrderDetailState.watch_payment
 
     @rx.event
     def ask_cancel(self):
@@ -239,11 +295,14 @@ class OrderDetailState(rx.State):
                 return
             order_id, origin = self.order_id, self.router.url.origin
 
-        async def begin() -> str:
-            _order, url = await asyncio.to_thread(payments.begin_payment, user, order_id, site_origin=origin)
-            return url
+        async def begin() -> Order:
+            await asyncio.to_thread(payments.begin_payment, user, order_id, site_origin=origin)
+            async with self:
+                self.otp = self.otp_error = ""
+                return self._reread(user)
 
-        async for update in busy_call(self, "working", begin, busy="pay", success=REDIRECTING,
+        async for update in busy_call(self, "working", begin, busy="pay", success=payment_outcome,
                                       failure=("Payment not started", None),
-                                      on_refusal=lambda _refusal: self._reread_quietly(user), then=go_to_payment):
+                                      on_refusal=lambda _refusal: self._reread_quietly(user)):
             yield update
+        yield OrderDetailState.watch_payment

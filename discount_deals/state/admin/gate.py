@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import reflex as rx
 
+from ...settings import get_settings
 from ...models import User
 from ..account.session import per_user
 from ..guards import admin_event
@@ -53,6 +54,8 @@ class AdminState(rx.State):
     # True once this browser's user was confirmed as an admin on the server (the page shows a
     # spinner until then).
     ready: bool = False
+    # Mobile money goes through the fake provider: the back office says no money moves.
+    test_payments: bool = False
 
     def _forget(self) -> None:
         self.ready = False
@@ -79,6 +82,7 @@ class AdminState(rx.State):
             query = parameters.get("q", "")
             if isinstance(query, str) and query.strip():
                 await self._apply_query(wanted, query)
+        self.test_payments = get_settings().checkout.payment_provider == "fake"
         self.ready = True
         return self._tab_load()
 

@@ -62,6 +62,7 @@ class AdminOrderView:
     attention: bool = False
     phone_text: str = ""  # the contact phone, 024 123 4567
     phone_href: str = ""  # tel:+233241234567
+    test_payment: bool = False  # charged through the fake provider: no money moved
 
 
 @dataclasses.dataclass
@@ -88,6 +89,7 @@ def order_row(row: lifecycle.AdminOrderRow) -> AdminOrderView:
         attention=bool(order.attention),
         phone_text=display_phone(order.contact_phone),
         phone_href=tel_href(order.contact_phone),
+        test_payment=order.payment_test,
     )
 
 
@@ -114,6 +116,7 @@ class AdminOrderPage:
     refund_due: bool = False
     phone_text: str = ""
     phone_href: str = ""
+    test_payment: bool = False
 
 
 def order_page(order: Order, customer: User | None) -> AdminOrderPage:
@@ -141,6 +144,7 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
         refund_due=order.attention == Attention.REFUND_DUE.value,
         phone_text=display_phone(order.contact_phone),
         phone_href=tel_href(order.contact_phone),
+        test_payment=order.payment_test,
     )
 
 

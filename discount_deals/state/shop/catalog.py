@@ -31,7 +31,7 @@ BRANDS_SHOWN = ("shoprite", "melcom")
 
 
 def price_label(value: str) -> str:
-    symbol = get_settings().currency_symbol
+    symbol = get_settings().currency.symbol
     if value.endswith("+"):
         return f"{symbol}{value[:-1]}+"
     low, high = value.split("-")

@@ -26,7 +26,7 @@ from ...services import ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
 from ...services import phones
 from ...services import orders as order_service
-from ..account.order_detail import REDIRECTING, go_to_payment
+from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, payment_started
 from ..account.orders import OrdersState
 from ..actions import busy_call, load_list, toast
 from ..guards import user_event
@@ -40,6 +40,7 @@ from .checkout_options import (
     PICKUP,
     ReviewLine,
     StoreOption,
+    network_for,
     phone_guess,
     review_lines,
     store_option,
@@ -64,6 +65,7 @@ class CheckoutState(DeliveryDetails, rx.State):
 
     payment_method: str = CASH
     network: str = "mtn"
+    network_picked: bool = False  # the shopper chose the network: the number no longer decides it
     phone: str = ""
     phone_error: str = ""
 
@@ -142,6 +144,7 @@ class CheckoutState(DeliveryDetails, rx.State):
             self.store_id = ""
         if not self.phone:
             self.phone = phone_guess(fresh.phonenumber)
+            self.network = network_for(self.phone, self.network, self.network_picked)
         self._prefill_contact(fresh)
         self._load_addresses(user)
         self._requote(user)
@@ -187,11 +190,13 @@ class CheckoutState(DeliveryDetails, rx.State):
     def set_network(self, network: str):
         if network in phones.NETWORKS:
             self.network = network
+            self.network_picked = True
 
     @rx.event
     def set_phone(self, value: str):
         self.phone = value[:20]
         self.phone_error = ""
+        self.network = network_for(self.phone, self.network, self.network_picked)
 
     @rx.event
     def check_phone(self):
@@ -315,18 +320,16 @@ class CheckoutState(DeliveryDetails, rx.State):
             (await self.get_state(OrdersState))._record(user.id, order)
             (await self.get_state(CartState))._after_order(user)
             self.coupon = self.coupon_code = ""
-            self.stage = "redirecting" if order.payment_method == MOMO and order.payment_url else "done"
+            self.stage = "redirecting" if payment_started(order) else "done"
             self._attempt_key = ""
         return order
 
     async def _after_placing(self, order: Order):
-        """Off to the provider for mobile money; otherwise (or when it could not be reached) to the order."""
-        if order.payment_method == MOMO and order.payment_url:
+        """To the order: for mobile money its payment step (the code, the prompt on the phone)."""
+        if payment_started(order):
             yield toast(REDIRECTING)
-            async for event in go_to_payment(order.payment_url):
-                yield event
-            return
-        if order.payment_method == MOMO:
+            await asyncio.sleep(PAYMENT_WAIT_S)  # SPEC §4's pause, no lock held
+        elif order.payment_method == MOMO:
             yield rx.toast.error(
                 "Payment not started",
                 description="We could not reach the payment service. Your order is saved: pay for it from the order page.",

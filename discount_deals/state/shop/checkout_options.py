@@ -78,6 +78,14 @@ def review_lines(quote: checkout_service.Quote) -> list[ReviewLine]:
     ]
 
 
+def network_for(phone: str, current: str, picked: bool) -> str:
+    """The network field as the number is typed: the network its prefix was issued by (a guess:
+    numbers move between networks), unless the shopper picked one themselves."""
+    if picked:
+        return current
+    return phones.guess_network(phones.parse_mobile(phone)) or current
+
+
 def phone_guess(raw: str) -> str:
     """The profile's phone number, shown as 024 123 4567 when it is a Ghanaian mobile number."""
     try:

@@ -163,7 +163,7 @@ def _not_found(base: str, product_id: str) -> Fill:
 def _product_head(item: Product, category: Category | None, view: ProductView, url: str, base: str) -> heads.Head:
     """What a product's page tells link previews and search engines: its price now, as
     ``services.pricing`` has it (the discount only inside its window)."""
-    currency = get_settings().currency_code
+    currency = get_settings().currency.code
     image = view.image_url if view.image_url.startswith(("http://", "https://")) else base + view.image_url
     price = money_str(product_price(item).unit_price)
     saving = f" (was {view.original_text}, save {view.discount_percent}%)" if view.has_discount else ""

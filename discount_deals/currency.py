@@ -1,0 +1,39 @@
+"""The shop's one currency: an ISO 4217 code (``DD_CURRENCY``) and the symbol prices are shown with.
+
+The symbol is derived from the code, so the two can never disagree (the shop used to have a
+display symbol, a schema.org code and a payment currency set apart). The table holds the
+currencies of the markets the shop and its payment provider serve; any other well-formed code
+is shown as the code itself (``EUR 12.00`` would read as well as ``€12.00``), which needs no
+locale data. Babel's CLDR symbols were considered and left out: a 30 MB dependency for a
+handful of symbols, and CLDR writes ``US$`` for dollars in Ghana where the SPEC shows ``$``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_CURRENCY = "USD"  # SPEC §9 shows prices with a $ sign
+SYMBOLS: dict[str, str] = {
+    "USD": "$",
+    "GHS": "GH₵",
+    "NGN": "₦",
+    "KES": "KSh",
+    "ZAR": "R",
+    "EUR": "€",
+    "GBP": "£",
+    "XOF": "CFA ",
+}
+
+
+@dataclass(frozen=True)
+class Currency:
+    code: str  # ISO 4217, what providers are asked to charge and schema.org offers name
+    symbol: str  # what prices are shown with: "$12.50", "GH₵12.50"
+
+
+def parse_currency(raw: str, name: str = "DD_CURRENCY") -> Currency:
+    """``ghs`` → Currency("GHS", "GH₵"); ValueError for anything that is not a 3-letter code."""
+    code = (raw or "").strip().upper() or DEFAULT_CURRENCY
+    if len(code) != 3 or not code.isascii() or not code.isalpha():
+        raise ValueError(f"{name} must be an ISO 4217 currency code such as USD or GHS, got {raw!r}")
+    return Currency(code=code, symbol=SYMBOLS.get(code, code + " "))
