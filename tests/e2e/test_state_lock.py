@@ -32,4 +32,5 @@ def test_the_page_answers_while_checkout_waits_for_payment(page: Page, live_user
     expect(page.get_by_role("alert").filter(has_text="Enter a coupon code first.")).to_be_visible()
     # ... before the checkout handler has finished its steps and left the page.
     assert page.url.endswith("/checkout")
-    expect(page.get_by_role("heading", name="Test payment")).to_be_visible()
+    # Then on to the order's payment step (issue 21: the order page says what the charge waits for).
+    expect(page.get_by_role("region", name="Payment step")).to_be_visible()
