@@ -166,7 +166,6 @@ def _reindex_search(_args: argparse.Namespace) -> str:
 def _import_products(args: argparse.Namespace) -> str:
     """A CSV catalogue of any length, streamed through the bulk importer in one transaction
     (all rows or none), with a progress line on stderr and refused rows written to a report."""
-    import csv
     import time
     from pathlib import Path
 
@@ -174,7 +173,7 @@ def _import_products(args: argparse.Namespace) -> str:
 
     from .db import write_session
     from .models import Role, User
-    from .services.bulk_import import import_products, iter_products_csv
+    from .services.bulk_import import import_products, iter_products_csv, result_problems, write_error_report
 
     source = Path(args.file)
     if not source.is_file():
@@ -208,11 +207,7 @@ def _import_products(args: argparse.Namespace) -> str:
     )
     if result.errors:
         with report.open("w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
-            writer.writerow(["row", "field", "message"])
-            for error in result.errors:
-                for field, messages in error["errors"].items():
-                    writer.writerow([error["index"] + 1, field, "; ".join(messages)])
+            write_error_report(result_problems(result), out)
         summary += f" {len(result.errors):,} rows refused: see {report}."
     return summary
 

@@ -8,6 +8,7 @@ from .web.security import hand_websocket_origins_to_us
 from .web.site import site
 from .lifespan import migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
+from .components.toasts import toaster
 from .logs import configure_logging
 from .web.first_html import render as first_html
 from .pages.admin import admin
@@ -16,6 +17,7 @@ from .pages.password_reset import reset_password
 from .pages.unsubscribe import unsubscribe
 from .pages.cart import cart
 from .pages.checkout import checkout
+from .pages.delivery_sheet import delivery_sheet_page
 from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
@@ -33,6 +35,7 @@ from .state.account.unsubscribe import UnsubscribeState
 from .state.account.profile import ProfileState
 from .state.account.session import SessionState
 from .state.admin.gate import AdminState
+from .state.admin.orders_sheet import DeliverySheetState
 from .state.shop.cart import CartState
 from .state.shop.catalog import HomeState, ProductsState
 from .state.shop.checkout import CheckoutState
@@ -65,11 +68,13 @@ PAGES = [
     (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
     (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
     (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
+    (routes.DELIVERY_SHEET, delivery_sheet_page, "Delivery sheet | Discount Deals", [DeliverySheetState.load]),
     ("404", not_found, "Page not found | Discount Deals", [NotFoundState.log_not_found]),
 ]
 
 app = rx.App(
     api_transformer=site(create_api()),
+    toaster=toaster(),
     stylesheets=["/app.css"],
     head_components=[
         rx.el.meta(name="theme-color", content="#c2410c"),

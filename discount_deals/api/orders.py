@@ -55,6 +55,12 @@ class CheckoutIn(BaseModel):
     )
     network: str | None = Field(None, json_schema_extra=documented(enum=[*NETWORKS, None], description="payment_network's former name"))
     pickup_store: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], format="uuid"))
+    contact_phone: str | None = Field(
+        None, json_schema_extra=documented(
+            type=["string", "null"], maxLength=32,
+            description="A Ghanaian number the rider can call (default: the account's phone number)",
+        ),
+    )
     # The total the shopper reviewed: the order is refused (409) if it would cost anything else.
     expected_total: str | None = Field(
         None, json_schema_extra=documented(type=["string", "null"], pattern=r"^\d+(\.\d{1,2})?$")
@@ -69,6 +75,7 @@ class CheckoutIn(BaseModel):
             pickup_store_id=self.pickup_store or None,
             phone=self.phone,
             network=self.payment_network or self.network,
+            contact_phone=self.contact_phone,
         )
 
     def expected(self) -> Decimal | None:
@@ -161,6 +168,7 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "payment_reference": order.payment_reference,
         "payment_network": order.payment_network,
         "payment_phone": display_phone(order.payment_phone) or None,
+        "contact_phone": order.contact_phone,
         "phone": order.payment_phone,
         "payment_step": order.payment_step if is_payable(order) else None,
         "payment_prompt": order.payment_prompt,

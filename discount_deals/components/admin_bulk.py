@@ -177,11 +177,21 @@ def _result(state, noun: str) -> rx.Component:
                 rx.el.p(state.result.message, class_name="font-semibold"),
                 class_name="flex items-center gap-2",
             ),
+            rx.foreach(state.result.notes, lambda note: rx.el.p(note, class_name="mt-1 text-sm")),
             rx.cond(
                 state.result.errors.length() > 0,
                 rx.el.ul(
                     rx.foreach(state.result.errors, lambda line: rx.el.li(line)),
+                    aria_label="Problems",
                     class_name="mt-2 list-disc space-y-1 pl-6 text-sm",
+                ),
+            ),
+            rx.cond(
+                state.result.report,
+                rx.el.button(
+                    icon("download", 16), "Download error report", type="button", on_click=state.download_report,
+                    title="Every problem as CSV: row, field, message (as import-products --errors writes it)",
+                    class_name=button_class("outline", "sm", "mt-3 bg-white"),
                 ),
             ),
             role="status",

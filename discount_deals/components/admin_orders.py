@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from .. import routes
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
 from .blocks import line_item, timeline, total_row
@@ -12,6 +13,15 @@ from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, ico
 
 ORDERS = AdminOrdersState
 P = AdminOrdersState.shown  # the order on screen
+
+
+def call_link(text, href, class_name: str = "") -> rx.Component:
+    """The customer's contact phone as a tap-to-call link ("tel:+233..."), when there is one."""
+    return rx.cond(
+        href != "",
+        rx.el.a(icon("phone", 14), text, href=href, aria_label="Call " + text,
+                class_name="inline-flex items-center gap-1 font-medium text-orange-800 underline " + class_name),
+    )
 
 
 def _badge(text, variant) -> rx.Component:
@@ -69,6 +79,7 @@ def _row(row: AdminOrderView) -> rx.Component:
         rx.el.div(
             rx.el.p(row.customer, class_name="truncate text-sm font-medium text-gray-900"),
             rx.el.p(row.email, class_name="truncate text-xs text-gray-600"),
+            call_link(row.phone_text, row.phone_href, "text-xs"),
             class_name="min-w-0 flex-1",
         ),
         rx.el.div(
@@ -92,9 +103,14 @@ def _row(row: AdminOrderView) -> rx.Component:
 def order_list() -> rx.Component:
     return list_panel(
         ORDERS,
-        heading_bar("Orders", button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=ORDERS.export,
-                                     title="The order lines of the orders placed in the chosen dates"),
-                    class_name=""),
+        heading_bar("Orders", rx.el.div(
+            rx.el.a(icon("printer", 16), "Delivery sheet", href=routes.DELIVERY_SHEET,
+                    title="Today's home deliveries by region, to print for the riders",
+                    class_name=button_class("outline", "sm")),
+            button(icon("download", 16), "Export CSV", variant="outline", size="sm", on_click=ORDERS.export,
+                   title="The order lines of the orders placed in the chosen dates"),
+            class_name="flex flex-wrap justify-end gap-2",
+        ), class_name=""),
         filters(),
         rx.el.ul(rx.foreach(ORDERS.rows, _row), aria_label="Orders", class_name="mt-4"),
         "orders", rx.cond(ORDERS.filtered, "No orders match these filters", "No orders yet"),
@@ -122,7 +138,9 @@ def _order_header() -> rx.Component:
             rx.el.p(P.created_text, " · ", P.customer, " · ", P.email, class_name="text-sm text-gray-600"),
         ),
         rx.el.div(_badge(P.payment_status_text, P.payment_badge), _badge(P.status_text, P.status_badge),
-                  class_name="flex gap-2"),
+                  rx.el.a(icon("printer", 16), "Delivery sheet", href=routes.DELIVERY_SHEET + "?order=" + ORDERS.order_id,
+                          class_name=button_class("outline", "sm")),
+                  class_name="flex flex-wrap items-center gap-2"),
         class_name="mt-3 flex flex-wrap items-start justify-between gap-3",
     )
 
@@ -179,6 +197,9 @@ def _delivery_and_payment() -> rx.Component:
             rx.el.h3(rx.cond(P.pickup, "Pickup", "Delivery"), class_name="font-semibold text-gray-900"),
             rx.el.p(P.delivery_title, class_name="text-sm font-medium"),
             rx.el.p(P.delivery_detail, class_name="text-sm text-gray-700"),
+            rx.cond(P.phone_href != "",
+                    rx.el.p("Contact phone: ", call_link(P.phone_text, P.phone_href), class_name="mt-1 text-sm"),
+                    rx.el.p("No contact phone recorded.", class_name="mt-1 text-sm text-gray-600")),
         ),
         rx.el.section(
             rx.el.h3("Payment", class_name="font-semibold text-gray-900"),

@@ -182,7 +182,7 @@ def form_beside_list(form: rx.Component, listing: rx.Component) -> rx.Component:
     return rx.el.div(
         rx.el.div(form, class_name="lg:col-span-2"),
         rx.el.div(listing, class_name="lg:col-span-3"),
-        class_name="grid items-start gap-6 lg:grid-cols-5",
+        class_name="grid grid-cols-1 items-start gap-6 lg:grid-cols-5",
     )
 
 

@@ -100,6 +100,8 @@ class Order(SQLModel, table=True):
     payment_url: str | None = Field(default=None, max_length=500)
     payment_network: str | None = Field(default=None, max_length=16)
     payment_phone: str | None = Field(default=None, max_length=16)
+    # The number the rider (or the pickup store) calls about the order, E.164 (services.phones).
+    contact_phone: str | None = Field(default=None, max_length=16)
     # What the current charge waits for (services.payments: send_otp, pay_offline, pending), and
     # the provider's words to the shopper ("Dial *110# to generate a voucher...").
     payment_step: str | None = Field(default=None, max_length=16)

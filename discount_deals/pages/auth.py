@@ -7,6 +7,7 @@ before that would be sent by the browser itself, as a GET with the password in t
 import reflex as rx
 
 from .. import routes
+
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, card, icon
 from ..state.account.auth import LoginState, RegisterState
@@ -72,12 +73,18 @@ def _switch(question: str, action: str, href: str) -> rx.Component:
     )
 
 
+def _back_note(note) -> rx.Component:
+    """Where the shopper goes after signing in, by the page's name."""
+    return rx.cond(note != "", rx.el.p(note, class_name="mt-2 text-center text-xs text-gray-600"))
+
+
 def login() -> rx.Component:
     return layout(
         _auth_card(
             rx.el.form(
                 _input(
-                    "Email", "email", "login-email", type="email", auto_complete="email", placeholder="you@example.com"
+                    "Email", "email", "login-email", type="email", auto_complete="email", placeholder="you@example.com",
+                    default_value=LoginState.email_hint,
                 ),
                 _input("Password", "password", "login-password", type="password", auto_complete="current-password"),
                 rx.el.p(rx.el.a("Forgot password?", href=routes.RESET_PASSWORD,
@@ -93,7 +100,8 @@ def login() -> rx.Component:
                 no_validate=True,  # the spec's own message, not the browser's, for empty fields
                 class_name="mt-6 space-y-4",
             ),
-            _switch("Don't have an account? ", "Create one", routes.REGISTER),
+            _switch("Don't have an account? ", "Create one", LoginState.register_href),
+            _back_note(LoginState.back_note),
             heading="Welcome Back",
             subtitle=LoginState.subtitle,
         )
@@ -156,7 +164,8 @@ def register() -> rx.Component:
                 no_validate=True,  # the spec's messages, shown per field, instead of the browser's
                 class_name="mt-6 space-y-4",
             ),
-            _switch("Already have an account? ", "Sign in", routes.LOGIN),
+            _switch("Already have an account? ", "Sign in", RegisterState.login_href),
+            _back_note(RegisterState.back_note),
             heading="Create Account",
             subtitle="Join us to start saving on amazing deals",
         )

@@ -4,6 +4,7 @@ import reflex as rx
 
 from ..components.layout import layout
 from ..components.blocks import empty_state, total_row
+from ..components.stock_note import stock_fix
 from ..components.ui import FIELD_INPUT, badge, button, button_class, card, icon, spinner
 from ..state.shop.cart import CartRow, CartState
 
@@ -68,6 +69,8 @@ def cart_item(row: CartRow) -> rx.Component:
                 ),
                 class_name="mt-3 flex items-center justify-between",
             ),
+            rx.cond(row.short, stock_fix(row.stock_text, row.available, row.name, CartState.fit_to_stock(row.key),
+                                         CartState.updating)),
             class_name="min-w-0 flex-1",
         ),
         class_name="flex gap-4 border-b border-gray-200 p-4 last:border-b-0",
@@ -154,7 +157,7 @@ def cart() -> rx.Component:
                     rx.el.div(
                         card(rx.el.ul(rx.foreach(CartState.rows, cart_item), aria_label="Cart items"), class_name="lg:col-span-2"),
                         order_summary(),
-                        class_name="grid items-start gap-6 lg:grid-cols-3",
+                        class_name="grid grid-cols-1 items-start gap-6 lg:grid-cols-3",
                     ),
                 ),
             ),

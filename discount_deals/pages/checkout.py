@@ -4,7 +4,8 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
-from ..components.blocks import empty_state, grand_total_row, line_item, total_row
+from ..components.blocks import empty_state, grand_total_row, total_row
+from ..components.checkout_details import address_form, contact_phone_field, review_line
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, button_class, card, icon, spinner
 from ..state.shop.checkout import CheckoutState
 from ..state.shop.checkout_options import NETWORK_CHOICES, AddressOption, StoreOption
@@ -87,48 +88,6 @@ def _address_choice(address: AddressOption) -> rx.Component:
     )
 
 
-def _field(label: str, name: str, required: bool = False, autocomplete: str = "") -> rx.Component:
-    input_id = "checkout-" + name.replace("_", "-")
-    return rx.el.div(
-        rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
-        rx.el.input(id=input_id, name=name, type="text", required=required, auto_complete=autocomplete or None,
-                    class_name=FIELD_INPUT),
-    )
-
-
-def address_form() -> rx.Component:
-    return rx.el.form(
-        rx.el.h3("Add a new address", class_name="text-base font-semibold text-gray-900"),
-        rx.el.div(
-            _field("Line 1", "line1", True, "address-line1"),
-            _field("Line 2", "line2", autocomplete="address-line2"),
-            _field("City", "city", True, "address-level2"),
-            _field("State", "state", autocomplete="address-level1"),
-            _field("Postal Code", "postal_code", autocomplete="postal-code"),
-            _field("Country", "country", True, "country-name"),
-            class_name="mt-3 grid gap-4 sm:grid-cols-2",
-        ),
-        rx.el.div(
-            rx.el.input(id="checkout-address-default", name="is_default", type="checkbox",
-                        class_name="h-4 w-4 accent-orange-700"),
-            rx.el.label("Set as default", html_for="checkout-address-default", class_name="text-sm text-gray-800"),
-            class_name="mt-4 flex items-center gap-2",
-        ),
-        rx.el.div(
-            button(rx.cond(C.saving_address, "Adding...", "Add Address"), type="submit", disabled=C.saving_address),
-            rx.cond(
-                C.addresses.length() > 0,
-                button("Cancel", variant="ghost", on_click=C.close_address_form),
-            ),
-            class_name="mt-4 flex gap-2",
-        ),
-        key=C.address_form_version,
-        on_submit=C.add_address,
-        aria_label="Add a new address",
-        class_name="mt-4 rounded-lg border border-dashed border-gray-300 p-4",
-    )
-
-
 def address_section() -> rx.Component:
     return card(
         _step("2", "Delivery address"),
@@ -146,6 +105,7 @@ def address_section() -> rx.Component:
                 class_name=button_class("outline", "md", "mt-4"),
             ),
         ),
+        contact_phone_field("Phone number for the rider"),
         class_name="p-5",
     )
 
@@ -171,6 +131,7 @@ def store_section() -> rx.Component:
         ),
         rx.el.p("We will tell you when your order is ready to collect. Bring your order number.",
                 class_name="mt-3 text-sm text-gray-600"),
+        contact_phone_field("Phone number"),
         class_name="p-5",
     )
 
@@ -265,7 +226,7 @@ def coupon_field() -> rx.Component:
 def review() -> rx.Component:
     return card(
         rx.el.h2("Review your order", class_name="text-lg font-bold text-gray-900"),
-        rx.el.ul(rx.foreach(C.lines, line_item), aria_label="Order lines",
+        rx.el.ul(rx.foreach(C.lines, review_line), aria_label="Order lines",
                  class_name="mt-3 divide-y divide-gray-100"),
         coupon_field(),
         rx.el.dl(
@@ -311,7 +272,7 @@ def checkout_body() -> rx.Component:
                 class_name="space-y-6 lg:col-span-2",
             ),
             review(),
-            class_name="grid items-start gap-6 lg:grid-cols-3",
+            class_name="grid grid-cols-1 items-start gap-6 lg:grid-cols-3",
         ),
         class_name="mx-auto max-w-6xl",
     )

@@ -1,5 +1,9 @@
 """The logged-in user's cart: lines, quantities against stock, clearing.
 
+Stock can run out while a product waits in a cart: :func:`stock_note` says what a line can
+still have ("Only 2 left", "Sold out"), and :func:`fit_to_stock` is the one-tap fix (the
+quantity set to what is left, or the line removed), both from the database's stock.
+
 Every function takes the acting ``user`` and works only on that user's cart: another user's
 line or cart is reported as not found. Guests keep their cart in the browser.
 """
@@ -29,6 +33,34 @@ log = logging.getLogger("discount_deals.cart")
 _WHOLE_NUMBER = re.compile(r"-?\d{1,9}")
 
 
+SOLD_OUT = "Sold out"
+NO_LONGER_SOLD = "No longer available"
+
+
+@dataclass(frozen=True)
+class StockNote:
+    """What a cart line can have of its product now."""
+
+    available: int  # how many can be bought (0: sold out, or no longer sold)
+    short: bool  # the line wants more than that
+    text: str  # "Only 2 left", "Sold out", "No longer available"; "" when the line fits
+
+    @property
+    def sold_out(self) -> bool:
+        return self.available == 0
+
+
+def stock_note(product: Product, quantity: int) -> StockNote:
+    """The line's stock as the database has it; never "only 0 left"."""
+    visible = is_visible(product)
+    available = max(product.stock, 0) if visible else 0
+    if available == 0:
+        return StockNote(0, True, SOLD_OUT if visible else NO_LONGER_SOLD)
+    if quantity > available:
+        return StockNote(available, True, f"Only {available} left")
+    return StockNote(available, False, "")
+
+
 @dataclass(frozen=True)
 class CartLine:
     """One cart line with its product and today's prices."""
@@ -44,6 +76,10 @@ class CartLine:
     @property
     def line_total(self) -> Decimal:
         return money(self.unit_price * self.quantity)
+
+    @property
+    def stock(self) -> StockNote:
+        return stock_note(self.product, self.quantity)
 
 
 def parse_quantity(value: Any, *, minimum: int = 1, field: str = "quantity") -> int:
@@ -189,6 +225,22 @@ def set_quantity(session: Session, user: User, item_id: str, quantity: Any) -> C
     line.quantity = quantity
     session.add(line)
     session.flush()
+    return line
+
+
+def fit_to_stock(session: Session, user: User, item_id: str) -> CartItem | None:
+    """The one-tap fix of a short line: its quantity becomes what is left now, or the line goes
+    when nothing is (returns None then). A line that fits is left as it is."""
+    line = _own_line(session, user, item_id)
+    note = stock_note(_product(session, line.product_id), line.quantity)
+    if note.available == 0:
+        session.delete(line)
+        session.flush()
+        return None
+    if note.short:
+        line.quantity = note.available
+        session.add(line)
+        session.flush()
     return line
 
 

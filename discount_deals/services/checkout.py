@@ -25,9 +25,10 @@ from . import pickup_stores as store_service
 from .cart import CartLine, cart_lines
 from .coupons import check_minimum, given_coupon
 from .permissions import require_user
-from .phones import NETWORKS, guess_network, normalise_mobile
+from .phones import NETWORKS, guess_network, normalise_mobile, normalise_phone, parse_phone
 
 NO_ADDRESS = "No address found"  # CLIENT-CONTRACT §5: the existing client looks for this text
+CONTACT_PHONE_REQUIRED = "Enter a phone number the rider can call."
 
 DELIVERY_METHODS: dict[str, str] = {
     DeliveryMethod.DELIVERY.value: "Home delivery",
@@ -70,6 +71,9 @@ class CheckoutChoice:
     pickup_store_id: str | None = None
     phone: str | None = None
     network: str | None = None
+    # The number the rider calls: None when the client does not ask for one (the account's
+    # number is used); text, even blank, when it does (it must then be a Ghanaian number).
+    contact_phone: str | None = None
 
     @property
     def pickup(self) -> bool:
@@ -84,6 +88,7 @@ class ResolvedChoice:
     store: PickupStore | None
     phone: str | None
     network: str | None
+    contact_phone: str | None = None  # E.164
 
     @property
     def pickup(self) -> bool:
@@ -111,6 +116,22 @@ def default_address(session: Session, user: User) -> Address | None:
         .where(Address.user_id == user.id)
         .order_by(Address.is_default.desc(), Address.created_at, Address.id)
     ).first()
+
+
+def account_contact_phone(user: User) -> str | None:
+    """The account's own number as E.164 when it is a Ghanaian number a rider can call."""
+    return parse_phone(user.phonenumber)
+
+
+def resolve_contact_phone(user: User, given: Any, payment_phone: str | None = None) -> str | None:
+    """The order's contact phone: the one given (400 ``contact_phone_required`` when blank,
+    ``contact_phone_invalid`` when not a Ghanaian number), else the account's number, else the
+    mobile-money number; None when there is none of these."""
+    if given is not None:
+        if not isinstance(given, str) or not given.strip():
+            raise _fail("contact_phone", CONTACT_PHONE_REQUIRED, "contact_phone_required")
+        return normalise_phone(given)
+    return account_contact_phone(user) or payment_phone
 
 
 def resolve_choice(session: Session, user: User, choice: CheckoutChoice) -> ResolvedChoice:
@@ -146,7 +167,8 @@ def resolve_choice(session: Session, user: User, choice: CheckoutChoice) -> Reso
         network = (choice.network or "").strip().lower() or guess_network(phone)
         if network not in NETWORKS:
             raise _fail("network", "Network must be mtn, telecel or airteltigo.", "network_invalid")
-    return ResolvedChoice(delivery, choice.payment_method, address, store, phone, network)
+    contact = resolve_contact_phone(user, choice.contact_phone, phone)
+    return ResolvedChoice(delivery, choice.payment_method, address, store, phone, network, contact)
 
 
 # --- the review ------------------------------------------------------------------------------

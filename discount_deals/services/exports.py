@@ -8,7 +8,9 @@ The product export has the bulk-upload template's columns (services.bulk_import)
 uploads again as it is. The order export has one line per order line, with the customer, the
 status, the payment and the order's totals repeated on each of its lines, whether the payment
 was a test (the fake provider: no money moved) and whether the order counts as revenue
-(``order_rules.counts_as_revenue``, the overview's definition).
+(``order_rules.counts_as_revenue``, the overview's definition). The contact phone is written the
+Ghanaian way (``024 123 4567``): a spreadsheet keeps it as text (E.164's leading ``+`` would be
+escaped as a formula, and digits alone lose their 0), and a rider dials it as it is.
 
 Cells a spreadsheet would run as a formula (text starting with ``=``, ``+``, ``-``, ``@``, a tab
 or a carriage return) are escaped with a leading apostrophe (OWASP's advice); the importer
@@ -35,10 +37,12 @@ from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell
 from .order_rules import counts_as_revenue
 from .permissions import require_admin
+from .phones import display_phone
 
 CHUNK_ROWS = 1000
 ORDER_COLUMNS = (
-    "order_id", "order_number", "placed_at", "customer_email", "customer_name", "status", "payment_method",
+    "order_id", "order_number", "placed_at", "customer_email", "customer_name", "contact_phone", "status",
+    "payment_method",
     "payment_status", "delivery_method", "coupon_code", "product_id", "product_name", "quantity", "unit_price",
     "original_price", "line_total", "order_subtotal", "order_savings", "order_discount", "order_shipping",
     "order_tax", "order_total", "payment_test", "counts_as_revenue",
@@ -165,8 +169,8 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
     if days.end:
         conditions.append(orders.c.created_at < days.end)
     order_columns = [orders.c[name] for name in (
-        "id", "created_at", "status", "payment_method", "payment_status", "delivery_method", "coupon_code",
-        "subtotal", "savings", "discount", "shipping", "tax", "total", "payment_test",
+        "id", "created_at", "contact_phone", "status", "payment_method", "payment_status", "delivery_method",
+        "coupon_code", "subtotal", "savings", "discount", "shipping", "tax", "total", "payment_test",
     )]
     # Chunks of orders (their lines follow), in the order of the created_at index.
     query = (
@@ -187,7 +191,8 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
             name = f"{order.first_name} {order.last_name}".strip()
             for item in lines[order.id]:
                 yield [
-                    order.id, order.id[:8], order.created_at, order.email, name, order.status, order.payment_method,
+                    order.id, order.id[:8], order.created_at, order.email, name, display_phone(order.contact_phone),
+                    order.status, order.payment_method,
                     order.payment_status, order.delivery_method, order.coupon_code or "", item.product_id or "",
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,
                     order.savings, order.discount, order.shipping, order.tax, order.total,

@@ -23,7 +23,8 @@ from . import Conflict, ValidationFailed, coupons, pickup_stores, pricing
 from . import order_status as lifecycle
 from .cart import parse_quantity
 from .catalog import is_visible
-from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, default_address, order_totals, resolve_choice
+from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
+from .checkout import resolve_choice
 from .payments import open_payment, payment_deadline
 from .rows import values_of
 from .users import address_dict
@@ -136,7 +137,8 @@ def place_from_items(
     missing = [f"Product {product_id} not found." for product_id in wanted if product_id not in known]
     if missing:
         raise ValidationFailed(missing[0], fields={"items": missing})
-    cash = ResolvedChoice("delivery", PaymentMethod.CASH_ON_DELIVERY.value, address, None, None, None)
+    cash = ResolvedChoice("delivery", PaymentMethod.CASH_ON_DELIVERY.value, address, None, None, None,
+                          account_contact_phone(user))
     coupon = coupons.given_coupon(session, coupon_code)
     return place_order(session, user, wanted, choice=cash, coupon=coupon, idempotency_key=idempotency_key)
 
@@ -193,9 +195,11 @@ def _priced_available(products: dict[str, Product], wanted: dict[str, int], now)
         if product is None:
             raise Conflict("A product in your order no longer exists.")
         if not is_visible(product):
-            raise Conflict(f"{product.name} is no longer available.")
+            raise Conflict(f"{product.name} is no longer available.", code="stock_short")
+        if product.stock <= 0:
+            raise Conflict(f"{product.name} is sold out.", code="stock_short")
         if product.stock < quantity:
-            raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.")
+            raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.", code="stock_short")
         lines.append((product, pricing.priced_line(product, quantity, now)))
     return lines
 
@@ -209,7 +213,7 @@ def _take_stock(session: Session, lines: PricedProducts) -> None:
             .values(stock=Product.stock - line.quantity)
         )
         if taken.rowcount != 1:
-            raise Conflict(f"Not enough stock for {product.name}.")
+            raise Conflict(f"Not enough stock for {product.name}.", code="stock_short")
 
 
 def _new_order(
@@ -232,6 +236,7 @@ def _new_order(
         ).value,
         payment_network=choice.network,
         payment_phone=choice.phone,
+        contact_phone=choice.contact_phone,
     )
 
 

@@ -22,6 +22,7 @@ REGION = "GH"
 COUNTRY_CODE = "+233"
 PHONE_EXAMPLE = "024 123 4567"
 PHONE_INVALID = f"Enter a Ghanaian mobile money number, such as {PHONE_EXAMPLE}."
+CONTACT_PHONE_INVALID = f"Enter a Ghanaian phone number the rider can call, such as {PHONE_EXAMPLE}."
 # Mobile-money networks and the prefixes (after the leading 0) each was first given.
 NETWORKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mtn": ("MTN MoMo", ("24", "25", "53", "54", "55", "59")),
@@ -32,9 +33,8 @@ MOBILE_PREFIXES = frozenset(prefix for _name, prefixes in NETWORKS.values() for 
 _MOBILE_TYPES = (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE_OR_MOBILE)
 
 
-def parse_mobile(raw: Any) -> str | None:
-    """A Ghanaian mobile number as E.164 from ``024 123 4567``, ``+233 24 123 4567``,
-    ``233241234567`` or ``0241234567``; None when it is not one."""
+def _parse_ghanaian(raw: Any) -> phonenumbers.PhoneNumber | None:
+    """A valid Ghanaian number (mobile or fixed line) from what a person typed, else None."""
     if not isinstance(raw, str) or not raw.strip() or len(raw) > 40:
         return None
     text = raw.strip()
@@ -49,7 +49,30 @@ def parse_mobile(raw: Any) -> str | None:
         return None
     if number.country_code != 233 or not phonenumbers.is_valid_number(number):
         return None
-    if phonenumbers.number_type(number) not in _MOBILE_TYPES:
+    return number
+
+
+def parse_phone(raw: Any) -> str | None:
+    """Any Ghanaian number a rider can call (mobile or fixed line: ``024 123 4567``,
+    ``030 290 0000``, ``+233 24 123 4567``, ``233241234567``) as E.164; None when it is not one."""
+    number = _parse_ghanaian(raw)
+    return phonenumbers.format_number(number, PhoneNumberFormat.E164) if number is not None else None
+
+
+def normalise_phone(raw: Any, field: str = "contact_phone") -> str:
+    """:func:`parse_phone`, refusing anything else with 400 ``contact_phone_invalid`` on ``field``."""
+    phone = parse_phone(raw)
+    if phone is None:
+        raise ValidationFailed(CONTACT_PHONE_INVALID, fields={field: [CONTACT_PHONE_INVALID]},
+                               code="contact_phone_invalid")
+    return phone
+
+
+def parse_mobile(raw: Any) -> str | None:
+    """A Ghanaian mobile number as E.164 from ``024 123 4567``, ``+233 24 123 4567``,
+    ``233241234567`` or ``0241234567``; None when it is not one."""
+    number = _parse_ghanaian(raw)
+    if number is None or phonenumbers.number_type(number) not in _MOBILE_TYPES:
         return None
     e164 = phonenumbers.format_number(number, PhoneNumberFormat.E164)
     return e164 if e164[4:6] in MOBILE_PREFIXES else None
@@ -82,3 +105,8 @@ def display_phone(phone: str | None) -> str:
         return phone or ""
     national = "0" + phone[4:]
     return f"{national[:3]} {national[3:6]} {national[6:]}"
+
+
+def tel_href(phone: str | None) -> str:
+    """A tap-to-call link for a stored E.164 number (``tel:+233241234567``), "" for none."""
+    return f"tel:{phone}" if phone and phone.startswith("+") and phone[1:].isdigit() else ""

@@ -210,6 +210,7 @@ def live_user(live_server: LiveServer):
         fields.setdefault("username", name)
         fields.setdefault("first_name", "Ama")
         fields.setdefault("last_name", "Mensah")
+        fields.setdefault("phonenumber", "024 555 0100")  # checkout prefills the rider's number from it
         with live_server.session() as session:
             user = add_user(session, password=password, role=Role(role), **fields)
         return user, password

@@ -1,6 +1,7 @@
 """axe-core over every route as a guest, a customer and an admin, on a 320 px phone and a
-1440 px desktop: any critical or serious violation fails (issue 15). Also the layout checks axe
-cannot make (the admin Overview on 320 px, focus after a route change).
+1440 px desktop: any critical or serious violation fails (issue 15), and so does a page or admin
+tab wider than the screen (sideways scroll, issue 21). Also the layout checks axe cannot make
+(the admin Overview on 320 px, focus after a route change).
 
 axe-core comes from npm (``make axe`` installs it into tests/e2e/.axe, which git ignores) and is
 injected into each page once the app has loaded it.
@@ -14,6 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from discount_deals.state.admin.gate import TABS
+
 from ..conftest import ROOT
 from .account_helpers import insert_order
 from .conftest import sign_in
@@ -21,7 +24,7 @@ from .conftest import sign_in
 AXE = ROOT / "tests" / "e2e" / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (320, 1440)
 BLOCKING = ("critical", "serious")
-ADMIN_TABS = ("Products", "Bulk Upload Products", "Bulk Upload Categories", "Categories", "Users")
+ADMIN_TABS = tuple(label for _tab, label, _icon in TABS)  # every tab of the back office
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +53,22 @@ def audit(page: Page, axe_source: Path, where: str) -> list[str]:
         for v in results
         if v["impact"] in BLOCKING
     ]
+
+
+def sideways_scroll(page: Page, where: str) -> list[str]:
+    """The page is wider than the screen: name what sticks out (at most 5 elements)."""
+    width, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    if width <= inner:
+        return []
+    culprits = page.evaluate(
+        """() => { const W = window.innerWidth, out = [];
+          const clipped = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+            if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true; } return false; };
+          for (const el of document.querySelectorAll('body *')) { const r = el.getBoundingClientRect();
+            if (r.right > W + 0.5 && r.width > 0 && !clipped(el)) out.push(el.tagName + '.' + (el.getAttribute('class') || '').slice(0, 60)); }
+          return out.slice(0, 5); }"""
+    )
+    return [f"{where}: {width}px wide on a {inner}px screen ({' | '.join(culprits)})"]
 
 
 def settle(page: Page) -> None:
@@ -98,9 +117,12 @@ def routes(people) -> list[str]:
         "/login",
         "/register",
         "/profile",
+        "/checkout",
         "/orders",
         f"/orders/{people['order_id']}",
         "/admin",
+        "/admin/delivery-sheet",
+        f"/admin/delivery-sheet?order={people['order_id']}",
         "/no/such/page",
     ]
 
@@ -116,6 +138,7 @@ def test_no_critical_or_serious_violations(page: Page, axe_source, people, role:
         page.goto(path)
         settle(page)
         problems += audit(page, axe_source, f"{role} {width}px {page.url}")
+        problems += sideways_scroll(page, f"{role} {width}px {page.url}")
         if path == "/" and width == 320:
             page.get_by_role("button", name="Open menu").click()
             expect(page.get_by_role("dialog", name="Menu")).to_be_visible()
@@ -131,6 +154,7 @@ def test_no_critical_or_serious_violations(page: Page, axe_source, people, role:
                 expect(page.get_by_role("tab", name=tab, exact=True)).to_have_attribute("aria-selected", "true")
                 settle(page)
                 problems += audit(page, axe_source, f"{role} {width}px admin tab {tab}")
+                problems += sideways_scroll(page, f"{role} {width}px admin tab {tab}")
     assert not problems, "\n".join(problems)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
@@ -267,6 +268,13 @@ def test_bulk_products_valid_invalid_duplicate_and_unknown_category(page: Page, 
     expect(result.get_by_text("Product 2: Price is required", exact=True)).to_be_visible()
     expect(result.get_by_text(f'Product 3 ({existing.name}): A product named "{existing.name}" already exists.',
                               exact=True)).to_be_visible()
+    expect(result.get_by_text("1 product not imported: see the problems below.", exact=True)).to_be_visible()
+    with page.expect_download() as download:  # the same report as import-products --errors
+        result.get_by_role("button", name="Download error report").click()
+    assert download.value.suggested_filename == "products-upload-errors.csv"
+    report = Path(download.value.path()).read_text().splitlines()
+    assert report[0] == "row,field,message" and "2,price,Price is required" in report
+    assert f'3,name,"A product named ""{existing.name}"" already exists."' in report
     expect(toast(page, "Products Updated")).to_be_visible()
     expect(_json_box(page)).to_have_value("")  # the input clears after a success
     assert page.evaluate("window.__stages") == [

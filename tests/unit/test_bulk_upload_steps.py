@@ -66,7 +66,7 @@ def test_refused_rows_are_named_and_numbered_as_uploaded(admin, make_category, m
     assert [p.name for p in result.created] == ["Beans"]
     assert bulk_import.refused_row_messages(result, rows, [1, 4, 7], "product") == [
         'Product 2 (rice 5KG): A product named "rice 5KG" already exists.',
-        "Product 8 (Oil): Enter a valid amount, e.g. 12.50.",
+        "Product 8 (Oil): price: Enter a valid amount, e.g. 12.50.",
     ]
 
 

@@ -4,6 +4,7 @@
 - :mod:`.upload_steps`: the admin screen's checks before an import (required fields, categories)
 - :mod:`.importers`: validate and insert the rows in chunks, in the caller's transaction
 - :mod:`.templates`: sample files the uploader accepts as they are
+- :mod:`.report`: the error report (row, field, message) the command line and the screen share
 
 Everything takes the caller's session; call the importers inside ``db.write_session()`` so that
 the name checks and the inserts see the same database state.
@@ -16,7 +17,16 @@ from .csv_files import (
     parse_products_csv,
     product_row_from_csv,
 )
-from .importers import CHUNK_ROWS, CategoryIndex, CreatedProduct, ImportResult, import_categories, import_products
+from .importers import (
+    CHUNK_ROWS,
+    CategoryIndex,
+    CreatedProduct,
+    ImportResult,
+    check_products,
+    import_categories,
+    import_products,
+)
+from .report import RowProblem, error_report_csv, result_problems, write_error_report
 from .templates import (
     CATEGORY_TEMPLATE_COLUMNS,
     CATEGORY_TEMPLATE_ROWS,
@@ -30,7 +40,9 @@ from .upload_steps import (
     PRODUCT_REQUIRED,
     CheckedRows,
     check_required_fields,
+    problems_of_unimported,
     refused_row_messages,
+    reported_fields,
     resolve_product_categories,
 )
 
@@ -45,17 +57,24 @@ __all__ = [
     "CheckedRows",
     "CreatedProduct",
     "ImportResult",
+    "RowProblem",
     "categories_template",
+    "check_products",
     "check_required_fields",
+    "error_report_csv",
     "import_categories",
     "import_products",
     "iter_csv_records",
     "iter_products_csv",
     "parse_categories_csv",
     "parse_products_csv",
+    "problems_of_unimported",
     "product_row_from_csv",
     "product_template_rows",
     "products_template",
     "refused_row_messages",
+    "reported_fields",
     "resolve_product_categories",
+    "result_problems",
+    "write_error_report",
 ]

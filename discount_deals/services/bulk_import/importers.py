@@ -60,6 +60,13 @@ class ImportResult:
     created: list[Any] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     rows: int = 0
+    # Positions of the refused rows whose only problem is that the name (or slug) already exists.
+    duplicates: set[int] = field(default_factory=set)
+
+    @property
+    def other_refusals(self) -> int:
+        """Refused rows that do not merely exist already (a bad price, an unknown category...)."""
+        return len(self.errors) - len(self.duplicates)
 
     @property
     def status(self) -> int:
@@ -213,28 +220,40 @@ def _checked_chunks(rows: Iterator[Any], categories: CategoryIndex, max_rows: in
         yield checked
 
 
-def _insert_product_chunk(
-    session: Session, chunk: list[_Checked], seen_names: set[str], result: ImportResult
-) -> None:
+def _check_against_catalogue(session: Session, chunk: list[_Checked], seen_names: set[str]) -> set[int]:
+    """Complete each row's errors with the checks that need the database (related products,
+    names already taken or earlier in the upload); returns the positions refused only because
+    their name already exists. Names of rows that pass join ``seen_names``."""
     related_ids = {pid for c in chunk if c.values for pid in c.values.get("related_products") or ()}
     known_products = existing_product_ids(session, related_ids) if related_ids else set()
     keys = [name_key(c.values["name"]) for c in chunk if c.values and "name" in c.values and "name" not in c.errors]
     taken = _existing_name_keys(session, list(dict.fromkeys(k for k in keys if k not in seen_names)))
+    duplicates: set[int] = set()
+    for index, values, errors in chunk:
+        if values is None:
+            continue
+        missing = set(values.get("related_products") or ()) - known_products
+        if missing and "related_products" not in errors:
+            errors["related_products"] = [missing_products_message(missing)]
+        if "name" in values and "name" not in errors:
+            key = name_key(values["name"])
+            if key in taken or key in seen_names:
+                errors["name"] = [duplicate_name_message(values["name"])]
+                if len(errors) == 1:
+                    duplicates.add(index)
+            elif not errors:
+                seen_names.add(key)
+    return duplicates
 
+
+def _insert_product_chunk(
+    session: Session, chunk: list[_Checked], seen_names: set[str], result: ImportResult
+) -> None:
+    result.duplicates.update(_check_against_catalogue(session, chunk, seen_names))
     now = utcnow()
     ids = iter(new_ids(len(chunk)))
     to_insert: list[dict[str, Any]] = []
     for index, values, errors in chunk:
-        if values is not None:
-            missing = set(values.get("related_products") or ()) - known_products
-            if missing and "related_products" not in errors:
-                errors["related_products"] = [missing_products_message(missing)]
-            if "name" in values and "name" not in errors:
-                key = name_key(values["name"])
-                if key in taken or key in seen_names:
-                    errors["name"] = [duplicate_name_message(values["name"])]
-                else:
-                    seen_names.add(key)
         if errors:
             result.errors.append({"index": index, "errors": errors})
             continue
@@ -248,6 +267,20 @@ def _insert_product_chunk(
         to_insert.append(values)
         result.created.append(CreatedProduct(values["id"], values["name"], index))
     _insert(session, Product, to_insert)
+
+
+def check_products(session: Session, actor: User | None, rows: list[Any]) -> ImportResult:
+    """What :func:`import_products` would refuse in ``rows``, every problem of every row, with
+    nothing written (``created`` stays empty): for an upload that stops before importing, so
+    that one pass names every problem (admins only)."""
+    require_admin(actor)
+    result = ImportResult(rows=len(rows))
+    categories = CategoryIndex(list(session.exec(select(Category)).all()))
+    seen_names: set[str] = set()
+    for chunk in _checked_chunks(iter(rows), categories, None):
+        result.duplicates.update(_check_against_catalogue(session, chunk, seen_names))
+        result.errors.extend({"index": c.index, "errors": c.errors} for c in chunk if c.errors)
+    return result
 
 
 def import_categories(session: Session, actor: User | None, rows: list[dict[str, Any]]) -> ImportResult:
@@ -276,6 +309,8 @@ def import_categories(session: Session, actor: User | None, rows: list[dict[str,
                 errors["name"] = [f'A category named "{values["name"]}" already exists.']
             if values["slug"].lower() in slugs:
                 errors["slug"] = [f'A category with the slug "{values["slug"]}" already exists.']
+            if errors:
+                result.duplicates.add(index)
         if errors:
             result.errors.append({"index": index, "errors": errors})
             continue

@@ -2,7 +2,13 @@
 
 The bulk upload screen checks an upload in the spec's steps before importing it: required fields
 first ("Product {n}: Name is required"), then category names (products only). The importers
-(:mod:`.importers`) still validate every row in full.
+(:mod:`.importers`) still validate every row in full. Each step also keeps its problems as
+:class:`.report.RowProblem` (row, field, message) for the downloadable error report.
+
+A blank image URL: SPEC §5 has the JSON flow require one ("Image URL is required", the
+original client's own check, kept for JSON uploads), while the product form and the server give
+such a product the placeholder picture. A CSV upload follows the server: a blank image URL gets
+the placeholder (``image_required=False``).
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ...models import Category
-from .importers import CategoryIndex, ImportResult
+from .importers import CategoryIndex, ImportResult, check_products
+from .report import RowProblem, result_problems
 
 PRODUCT_REQUIRED = (
     ("name", "Name is required"),
@@ -38,26 +45,32 @@ class CheckedRows:
     rows: list[dict[str, Any]] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
+    problems: list[RowProblem] = field(default_factory=list)
 
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def check_required_fields(rows: list[Any], kind: str = "product") -> CheckedRows:
-    """SPEC §5: each product needs name, description, price, category and image_url; each
-    category name, slug and description. Messages read "Product 2: Name is required, Price is
-    required" ("Category 2: ..." for categories)."""
+def check_required_fields(rows: list[Any], kind: str = "product", *, image_required: bool = True) -> CheckedRows:
+    """SPEC §5: each product needs name, description, price, category and image_url (not a CSV
+    upload's image_url: see the module docstring); each category name, slug and description.
+    Messages read "Product 2: Name is required, Price is required" ("Category 2: ..." for
+    categories)."""
     required = PRODUCT_REQUIRED if kind == "product" else CATEGORY_REQUIRED
+    if not image_required:
+        required = tuple(pair for pair in required if pair[0] != "image_url")
     label = "Product" if kind == "product" else "Category"
     checked = CheckedRows()
     for position, row in enumerate(rows):
         if not isinstance(row, Mapping):
             checked.messages.append(f"{label} {position + 1}: Each {kind} must be an object")
+            checked.problems.append(RowProblem(position + 1, "", f"Each {kind} must be an object"))
             continue
-        problems = [message for column, message in required if _missing(row.get(column))]
+        problems = [(column, message) for column, message in required if _missing(row.get(column))]
         if problems:
-            checked.messages.append(f"{label} {position + 1}: {', '.join(problems)}")
+            checked.messages.append(f"{label} {position + 1}: {', '.join(message for _c, message in problems)}")
+            checked.problems.extend(RowProblem(position + 1, column, message) for column, message in problems)
             continue
         checked.rows.append(dict(row))
         checked.positions.append(position)
@@ -81,19 +94,51 @@ def resolve_product_categories(session: Session, checked: CheckedRows) -> Checke
             value = row.get("category")
             shown = value.get("id") if isinstance(value, Mapping) else value
             resolved.messages.append(f'Product {position + 1} ({_row_name(row)}): Category "{shown}" not found')
+            resolved.problems.append(RowProblem(position + 1, "category", f'Category "{shown}" not found'))
             continue
         resolved.rows.append({**row, "category": category.id, "category_name": category.name})
         resolved.positions.append(position)
     return resolved
 
 
-def refused_row_messages(result: ImportResult, rows: list[dict[str, Any]], positions: list[int], kind: str) -> list[str]:
-    """The importer's refusals as "Product {n} ({name}): {message}" lines, numbered as uploaded."""
+def refused_row_messages(result: ImportResult, rows: list[Any], positions: list[int], kind: str,
+                         skip: set[tuple[int, str]] = frozenset()) -> list[str]:
+    """The importer's refusals as "Product {n} ({name}): price: {message} {message}" lines, every
+    message of the row, numbered as uploaded; ``skip`` leaves out the (row, field) pairs an
+    earlier step reported already."""
     label = "Product" if kind == "product" else "Category"
     lines = []
     for error in result.errors:
         index = error["index"]
-        row = rows[index] if 0 <= index < len(rows) else {}
-        first = next(iter(error["errors"].values()), ["Invalid row."])[0]
-        lines.append(f"{label} {positions[index] + 1} ({_row_name(row)}): {first}")
+        row = rows[index] if 0 <= index < len(rows) and isinstance(rows[index], Mapping) else {}
+        number = positions[index] + 1
+        messages = [_named(name, m) for name, ms in error["errors"].items() if (number, name) not in skip for m in ms]
+        if messages:
+            lines.append(f"{label} {number} ({_row_name(row)}): {' '.join(messages)}")
     return lines
+
+
+def _named(field: str, message: str) -> str:
+    """``price: Must not be negative.``: a message that does not say which field it is about
+    gets the field's name in front."""
+    words = field.replace("_", " ")
+    if field == "non_field_errors" or words in message.lower():
+        return message
+    return f"{words}: {message}"
+
+
+def reported_fields(problems: list[RowProblem]) -> set[tuple[int, str]]:
+    """The (row, field) pairs already reported, in the importer's field names."""
+    return {(p.row, p.field or "non_field_errors") for p in problems}
+
+
+def problems_of_unimported(session: Session, actor: Any, rows: list[Any], positions: list[int],
+                           skip: set[tuple[int, str]]) -> tuple[list[str], list[RowProblem]]:
+    """Every other problem of product rows an upload did not import (a step before the importer
+    refused them or stopped the upload), found by the importer's checks with nothing written:
+    result-card lines and report lines, without the (row, field) pairs in ``skip``."""
+    if not rows:
+        return [], []
+    result = check_products(session, actor, rows)
+    problems = [p for p in result_problems(result, positions) if (p.row, p.field or "non_field_errors") not in skip]
+    return refused_row_messages(result, rows, positions, "product", skip), problems

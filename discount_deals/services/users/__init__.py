@@ -24,7 +24,7 @@ from .accounts import (
     user_summary,
 )
 from .addresses import add_address, address_dict, addresses_of, delete_address, get_address, list_addresses
-from .addresses import update_address
+from .addresses import GHANA_REGIONS, add_ghana_address, ghana_address_fields, normalise_gps_address, update_address
 from .admin import change_role, list_users, set_active
 from .fields import (
     ACCOUNT_FIELDS,
@@ -53,6 +53,7 @@ __all__ = [
     "ACCOUNT_FIELDS",
     "ADDRESS_MAX_LENGTHS",
     "ADDRESS_REQUIRED",
+    "GHANA_REGIONS",
     "GENDERS",
     "INVALID_EMAIL",
     "INVALID_URL",
@@ -66,6 +67,7 @@ __all__ = [
     "ROLES",
     "RegistrationThrottled",
     "add_address",
+    "add_ghana_address",
     "add_user",
     "address_dict",
     "addresses_of",
@@ -76,9 +78,11 @@ __all__ = [
     "get_address",
     "get_profile",
     "get_user",
+    "ghana_address_fields",
     "is_valid_email",
     "list_addresses",
     "list_users",
+    "normalise_gps_address",
     "normalize_email",
     "password_problem",
     "profile_dict",

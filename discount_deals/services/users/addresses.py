@@ -1,7 +1,14 @@
-"""Addresses: a user's saved addresses, one of them the default an order ships to."""
+"""Addresses: a user's saved addresses, one of them the default an order ships to.
+
+The checkout asks for a Ghanaian address (:func:`add_ghana_address`): a region, a GhanaPost GPS
+digital address, a landmark, a city or town. They are stored in the address's own fields
+(region → ``state``, digital address → ``postal_code``, landmark → ``line2``, country Ghana), so
+the API and the original client read the same addresses as before.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -10,7 +17,27 @@ from ...models import Address, User
 from .. import ValidationFailed
 from ..permissions import require_user
 from ..rows import owned, values_of
-from .fields import ADDRESS_MAX_LENGTHS, MAX_ADDRESSES, Errors, clean_address, invalid, require_mapping
+from .fields import ADDRESS_MAX_LENGTHS, ADDRESS_REQUIRED, MAX_ADDRESSES, Errors, clean_address, invalid, require_mapping
+
+GHANA = "Ghana"
+# Ghana's sixteen regions (since 2019), in alphabetical order.
+GHANA_REGIONS = (
+    "Ahafo", "Ashanti", "Bono", "Bono East", "Central", "Eastern", "Greater Accra", "North East", "Northern",
+    "Oti", "Savannah", "Upper East", "Upper West", "Volta", "Western", "Western North",
+)
+GPS_EXAMPLE = "GA-123-4567"
+GPS_INVALID = (
+    f"Enter the GhanaPost GPS digital address as two letters and two groups of digits, such as {GPS_EXAMPLE} "
+    "or AK-0123-4567 (or leave it blank)."
+)
+REGION_REQUIRED = "Choose the region."
+# The checkout form's own words for its required fields (the profile's form keeps the spec's).
+GHANA_REQUIRED = {
+    "line1": "Enter the area and street, with the house number if there is one.",
+    "city": "Enter the city or town.",
+}
+# Two letters (region and district), then 3 or 4 digits and 4 digits; hyphens or spaces optional.
+_GPS = re.compile(r"([A-Z]{2})[\s-]*(\d{3,4})[\s-]*(\d{4})")
 
 
 def addresses_of(session: Session, user: User) -> list[Address]:
@@ -66,6 +93,50 @@ def add_address(session: Session, actor: User | None, data: dict[str, Any]) -> A
     session.add(address)
     session.flush()
     return address
+
+
+def normalise_gps_address(raw: Any) -> str:
+    """A GhanaPost GPS digital address as ``GA-123-4567`` / ``AK-0123-4567`` (upper case, hyphens),
+    "" for a blank one; 400 ``gps_invalid`` on ``postal_code`` for anything else."""
+    text = raw.strip().upper() if isinstance(raw, str) else None
+    if text == "":
+        return ""
+    match = _GPS.fullmatch(text) if text is not None and len(text) <= 20 else None
+    if match is None:
+        raise ValidationFailed(GPS_INVALID, fields={"postal_code": [GPS_INVALID]}, code="gps_invalid")
+    return "-".join(match.groups())
+
+
+def ghana_address_fields(data: Any) -> dict[str, Any]:
+    """The checkout's Ghanaian address as address fields: ``region`` (one of the sixteen) → state,
+    ``gps`` → postal_code (normalised), ``landmark`` → line2, ``city``, ``line1``; country Ghana.
+    Every problem is reported at once (400 naming the address field of each)."""
+    data = require_mapping(data)
+    region = data.get("region")
+    fields = {
+        "line1": data.get("line1"), "line2": data.get("landmark") or "", "city": data.get("city"),
+        "state": region if isinstance(region, str) else "", "country": GHANA,
+        "is_default": data.get("is_default", False),
+    }
+    errors: Errors = {}
+    clean = clean_address(fields, ("line1", "line2", "city", "state", "country"), errors)
+    for name, message in GHANA_REQUIRED.items():
+        if errors.get(name) == [ADDRESS_REQUIRED[name]]:
+            errors[name] = [message]
+    if region not in GHANA_REGIONS:
+        errors["state"] = [REGION_REQUIRED]
+    try:
+        clean["postal_code"] = normalise_gps_address(data.get("gps") or "")
+    except ValidationFailed as exc:
+        errors.update(exc.fields)
+    if errors:
+        raise invalid(errors)
+    return clean
+
+
+def add_ghana_address(session: Session, actor: User | None, data: Any) -> Address:
+    """Save the checkout's Ghanaian address (:func:`ghana_address_fields`) as one of the actor's addresses."""
+    return add_address(session, actor, ghana_address_fields(data))
 
 
 def update_address(session: Session, actor: User | None, address_id: str, changes: dict[str, Any]) -> Address:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
+from urllib.parse import quote
 
 import reflex as rx
 
@@ -62,6 +63,25 @@ def safe_redirect_target(raw: Any) -> str:
     return target
 
 
+def requested_target(parameters: Any) -> str:
+    """Where to go after signing in: the page's ``redirectTo`` (the spec's name) or ``next``
+    parameter, when it is a path on this site ("" otherwise: never off-site)."""
+    for name in ("redirectTo", "next"):
+        target = safe_redirect_target(parameters.get(name))
+        if target:
+            return target
+    return ""
+
+
+def with_target(path: str, target: str) -> str:
+    """``path`` carrying the way back (``/register?redirectTo=/checkout``)."""
+    return f"{path}?redirectTo={quote(target, safe='/')}" if target else path
+
+
+def back_to_note(target: str) -> str:
+    return f"You will go back to {routes.page_name(target)} after signing in." if target else ""
+
+
 def _login(email: str, password: str, client: str) -> tuple[User, auth_service.TokenPair, dict]:
     """Runs in a worker thread: the password hash takes tens of milliseconds."""
     # services.auth.login counts the attempt in a transaction of its own (it stays recorded
@@ -93,18 +113,31 @@ class LoginState(rx.State):
     loading: bool = False
     error: str = ""
     redirect_to: str = ""
+    # The address just registered in this tab, filled in for its first login.
+    email_hint: str = ""
 
     @rx.var
     def subtitle(self) -> str:
+        # SPEC §2's sentence, with the path as the spec has it (its texts are exact).
         if self.redirect_to:
             return f"Sign in to access {self.redirect_to.split('?', 1)[0]}"
         return DEFAULT_SUBTITLE
+
+    @rx.var
+    def back_note(self) -> str:
+        """The way back in words: "You will go back to Checkout after signing in."."""
+        return back_to_note(self.redirect_to)
+
+    @rx.var
+    def register_href(self) -> str:
+        """'Create one' keeps the way back."""
+        return with_target(routes.REGISTER, self.redirect_to)
 
     @rx.event
     def load(self):
         self.loading = False
         self.error = ""
-        self.redirect_to = safe_redirect_target(self.router.url.query_parameters.get("redirectTo"))
+        self.redirect_to = requested_target(self.router.url.query_parameters)
 
     async def _log_in(self, email: str, password: str, client: str) -> User:
         """Check the password, start the session, bring the guest's cart and favourites along.
@@ -146,9 +179,14 @@ class LoginState(rx.State):
             self, "loading", lambda: self._log_in(email[:254], password[:256], client),
             success=("Welcome back!", "You have been successfully logged in"),
             failure=("Login failed", auth_service.INVALID_CREDENTIALS),
-            then=lambda _user: rx.redirect(redirect_to or routes.HOME),
+            then=lambda _user: self._signed_in(redirect_to),
         ):
             yield update
+
+    async def _signed_in(self, redirect_to: str):
+        async with self:
+            self.email_hint = ""
+        return rx.redirect(redirect_to or routes.HOME)
 
 
 class RegisterState(rx.State):
@@ -156,11 +194,22 @@ class RegisterState(rx.State):
     errors: dict[str, str] = {}
     # Bumped after a successful registration so the uncontrolled form is emptied.
     form_version: int = 0
+    # Where the shopper was going (kept through registering and the login that follows).
+    redirect_to: str = ""
+
+    @rx.var
+    def login_href(self) -> str:
+        return with_target(routes.LOGIN, self.redirect_to)
+
+    @rx.var
+    def back_note(self) -> str:
+        return back_to_note(self.redirect_to)
 
     @rx.event
     def load(self):
         self.loading = False
         self.errors = {}
+        self.redirect_to = requested_target(self.router.url.query_parameters)
 
     @staticmethod
     def _local_errors(data: dict[str, Any]) -> dict[str, str]:
@@ -183,6 +232,7 @@ class RegisterState(rx.State):
         await asyncio.to_thread(_register, payload, client)
         async with self:
             self.form_version += 1
+            (await self.get_state(LoginState)).email_hint = user_service.normalize_email(payload["email"])[:254]
 
     @rx.event(background=True)
     async def submit(self, form: dict):
@@ -194,12 +244,13 @@ class RegisterState(rx.State):
             self.errors = self._local_errors(data)
             if self.errors:
                 return
-            client = _client(self)
+            client, login = _client(self), self.login_href
         payload = {**data, "role": "customer", "metadata": {}}
         async for update in busy_call(
             self, "loading", lambda: self._register(payload, client),
             success=("Account created!", ACCOUNT_CREATED),
             failure=("Registration failed", "Failed to create account"), on_refusal=self._show_refusal,
-            then=lambda _none: rx.redirect(routes.LOGIN),
+            # SPEC §8: then to /login, which sends the new customer on to where they were going.
+            then=lambda _none: rx.redirect(login),
         ):
             yield update

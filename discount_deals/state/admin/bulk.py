@@ -20,8 +20,12 @@ from ...services import ServiceError, bulk_import
 from ..actions import busy_call, toast
 from ..guards import admin_event
 from .bulk_input import (
+    by_row,
     import_rows,
     listed,
+    other_product_problems,
+    placeholders,
+    upload_notes,
     read_rows,
     read_upload,
     resolve_categories,
@@ -49,7 +53,10 @@ class BulkResult:
     shown: bool = False
     success: bool = False
     message: str = ""
+    # What else happened to the rows ("2 not imported: see the problems below", placeholders).
+    notes: list[str] = dataclasses.field(default_factory=list)
     errors: list[str] = dataclasses.field(default_factory=list)
+    report: bool = False  # an error report (row, field, message) can be downloaded
 
 
 def _toast(title: str, description: str, kind: str = "error"):
@@ -68,6 +75,7 @@ class _BulkUpload(rx.State, mixin=True):
     uploading: bool = False
     progress: int = 0
     result: BulkResult = rx.field(default_factory=BulkResult)
+    _report: str = ""  # the last upload's error report, as CSV
 
     @rx.var
     def has_input(self) -> bool:
@@ -135,12 +143,23 @@ class _BulkUpload(rx.State, mixin=True):
         self.csv_name = ""
         self._csv_data = b""
 
-    def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
+    def _stop(self, message: str | None = None, errors: list[str] | None = None,
+              problems: list[bulk_import.RowProblem] | None = None) -> None:
         """End an upload that did not reach the server (the progress bar goes away)."""
         self.uploading = False
         self.progress = 0
         if message is not None:
-            self.result = BulkResult(shown=True, success=False, message=message, errors=listed(errors or []))
+            self._report = bulk_import.error_report_csv(problems) if problems else ""
+            self.result = BulkResult(shown=True, success=False, message=message, errors=listed(errors or []),
+                                     report=bool(problems))
+
+    @admin_event
+    def download_report(self, admin: User):
+        """The last upload's problems as CSV (row, field, message), as import-products --errors writes them."""
+        if not self._report:
+            return None
+        plural = "products" if self.KIND == "product" else "categories"
+        return rx.download(data=self._report, filename=f"{plural}-upload-errors.csv", mime_type="text/csv")
 
     # --- the one upload pipeline (SPEC §4, §5) ------------------------------------------------------
     # Both tabs run the same steps: read the input, check the required fields, prepare the rows
@@ -165,6 +184,12 @@ class _BulkUpload(rx.State, mixin=True):
         """The rows to import, or why the upload stops (products resolve category names here)."""
         return checked
 
+    async def _other_problems(self, admin: User, rows: list[Any], positions: list[int],
+                              skip: set[tuple[int, str]]) -> tuple[list[str], list[bulk_import.RowProblem]]:
+        """Every other problem of rows that will not be imported (products: the importer's checks,
+        with nothing written), so that one pass names them all."""
+        return [], []
+
     async def _after_import(self, admin: User, result: bulk_import.ImportResult,
                             rows: list[dict[str, Any]]) -> list[Any]:
         """Refresh the lists the upload changed (under the state lock); the toasts to show."""
@@ -185,51 +210,69 @@ class _BulkUpload(rx.State, mixin=True):
             self._at_stage(VALIDATING)
             self.result = BulkResult()
         await asyncio.sleep(STEP_PAUSE_S)
-        ready = await self._read_and_prepare(method, json_text, csv_data)
+        ready = await self._read_and_prepare(admin, method, json_text, csv_data)
         if isinstance(ready, _Refusal):
             return await self._stopped(ready)
-        checked, prepared = ready
+        rows, checked, prepared = ready
         try:
             result = await asyncio.to_thread(import_rows, self.KIND, admin, prepared.rows)
         except ServiceError as exc:
-            return await self._stopped(_Refusal(exc.detail, checked.messages, ("Upload Failed", exc.detail)))
+            return await self._stopped(_Refusal(exc.detail, checked.messages, ("Upload Failed", exc.detail),
+                                                checked.problems))
         except Exception as exc:
             log.exception("bulk %s upload failed", self.KIND)
             text = str(exc) or "Upload failed"
-            return await self._stopped(_Refusal(text, checked.messages, ("Upload Failed", text)))
-        return await self._finish(admin, checked, prepared, result)
+            return await self._stopped(_Refusal(text, checked.messages, ("Upload Failed", text), checked.problems))
+        return await self._finish(admin, rows, checked, prepared, result)
 
-    async def _read_and_prepare(self, method: str, json_text: str, csv_data: bytes):
-        """(checked rows, rows to import), or why the upload stops before the server call."""
+    async def _read_and_prepare(self, admin: User, method: str, json_text: str, csv_data: bytes):
+        """(the rows, checked rows, rows to import), or why the upload stops before the server
+        call (with every problem of every row)."""
         plural = "products" if self.KIND == "product" else "categories"
         rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, self.KIND)
         if rows is None:
             return _Refusal(None, [], problem)
         await self._before_check()
-        checked = bulk_import.check_required_fields(rows, self.KIND)
+        # A CSV upload's blank image URL gets the placeholder (services.bulk_import.upload_steps).
+        checked = bulk_import.check_required_fields(rows, self.KIND, image_required=method != "csv")
         if not checked.rows:
-            return _Refusal("Validation failed", checked.messages, ("Validation Error", f"No valid {plural} found"))
-        prepared = await self._prepare(checked)
-        return prepared if isinstance(prepared, _Refusal) else (checked, prepared)
+            refusal = _Refusal("Validation failed", checked.messages, ("Validation Error", f"No valid {plural} found"),
+                               checked.problems)
+        else:
+            refusal = prepared = await self._prepare(checked)
+        if isinstance(refusal, _Refusal):
+            lines, problems = await self._other_problems(admin, rows, list(range(len(rows))),
+                                                         bulk_import.reported_fields(refusal.problems))
+            return dataclasses.replace(refusal, errors=by_row(refusal.errors + lines),
+                                       problems=refusal.problems + problems)
+        return rows, checked, prepared
 
     async def _stopped(self, refusal: _Refusal) -> list[Any]:
         async with self:
-            self._stop(refusal.message, refusal.errors)
+            self._stop(refusal.message, refusal.errors, refusal.problems)
         return [_toast(*refusal.toast)]
 
-    async def _finish(self, admin: User, checked: bulk_import.CheckedRows, prepared: bulk_import.CheckedRows,
-                      result: bulk_import.ImportResult) -> list[Any]:
-        """Show the result card; refresh what the upload changed."""
+    async def _finish(self, admin: User, rows: list[Any], checked: bulk_import.CheckedRows,
+                      prepared: bulk_import.CheckedRows, result: bulk_import.ImportResult) -> list[Any]:
+        """Show the result card (its words say what happened to each row); refresh what changed."""
+        reported = checked.problems + bulk_import.result_problems(result, prepared.positions)
+        skipped = [position for position in range(len(rows)) if position not in set(checked.positions)]
+        lines, problems = await self._other_problems(admin, [rows[p] for p in skipped], skipped,
+                                                     bulk_import.reported_fields(reported))
         refused = bulk_import.refused_row_messages(result, prepared.rows, prepared.positions, self.KIND)
         created = len(result.created)
         async with self:
             self.progress, self.uploading = 100, False
             self._at_stage(COMPLETE)
+            self._report = bulk_import.error_report_csv(reported + problems) if reported + problems else ""
             self.result = BulkResult(
                 shown=True,
                 success=created > 0,
-                message=f"Upload completed: {created} created, {len(result.errors)} already exist",
-                errors=listed(checked.messages + refused),
+                # SPEC §4's sentence; "already exist" counts only the rows that do.
+                message=f"Upload completed: {created} created, {len(result.duplicates)} already exist",
+                notes=upload_notes(self.KIND, len(skipped) + result.other_refusals, placeholders(result, prepared.rows)),
+                errors=listed(by_row(checked.messages + refused + lines)),
+                report=bool(self._report),
             )
             if not created:
                 return [_toast("Upload Failed", result.detail)]
@@ -239,11 +282,13 @@ class _BulkUpload(rx.State, mixin=True):
 
 @dataclasses.dataclass(frozen=True)
 class _Refusal:
-    """Why an upload stops before the server call: the result card's message and lines, a toast."""
+    """Why an upload stops before the server call: the result card's message and lines, a toast,
+    and the problems for the error report."""
 
     message: str | None  # None: no result card (nothing was read)
     errors: list[str]
     toast: tuple[str, str]
+    problems: list[bulk_import.RowProblem] = dataclasses.field(default_factory=list)
 
 
 @admin_tab("bulk-products")
@@ -254,8 +299,9 @@ class BulkProductsState(_BulkUpload, rx.State):
     def _template(self, fmt: str) -> str:
         return bulk_import.products_template(template_categories(), fmt)
 
-    def _stop(self, message: str | None = None, errors: list[str] | None = None) -> None:
-        super()._stop(message, errors)
+    def _stop(self, message: str | None = None, errors: list[str] | None = None,
+              problems: list[bulk_import.RowProblem] | None = None) -> None:
+        super()._stop(message, errors, problems)
         self.stage = ""
 
     def _at_stage(self, stage: str) -> None:
@@ -272,12 +318,17 @@ class BulkProductsState(_BulkUpload, rx.State):
             return _Refusal(failed, [], ("Error", failed))
         if resolved.messages:
             return _Refusal("Category resolution failed", checked.messages + resolved.messages,
-                            ("Category Resolution Error", f"{len(resolved.messages)} products have invalid categories"))
+                            ("Category Resolution Error", f"{len(resolved.messages)} products have invalid categories"),
+                            checked.problems + resolved.problems)
         if not resolved.rows:
             none = "No products with valid categories found"
-            return _Refusal(none, checked.messages, ("No Valid Products", none))
+            return _Refusal(none, checked.messages, ("No Valid Products", none), checked.problems)
         await self._checkpoint(50, UPLOADING)
         return resolved
+
+    async def _other_problems(self, admin: User, rows: list[Any], positions: list[int],
+                              skip: set[tuple[int, str]]) -> tuple[list[str], list[bulk_import.RowProblem]]:
+        return await asyncio.to_thread(other_product_problems, admin, rows, positions, skip)
 
     async def _after_import(self, admin: User, result: bulk_import.ImportResult,
                             rows: list[dict[str, Any]]) -> list[Any]:

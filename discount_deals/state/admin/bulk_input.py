@@ -5,6 +5,7 @@ for an uploaded product."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import reflex as rx
@@ -26,6 +27,45 @@ def listed(messages: list[str]) -> list[str]:
     if len(messages) <= MAX_LISTED:
         return messages
     return [*messages[:MAX_LISTED], f"... and {len(messages) - MAX_LISTED} more"]
+
+
+def by_row(lines: list[str]) -> list[str]:
+    """Result-card lines in the order of their rows ("Product 3: ..." before "Product 12 (...)")."""
+    def row(line: str) -> int:
+        found = _ROW_NUMBER.match(line)
+        return int(found.group(1)) if found else 0
+
+    return sorted(lines, key=row)
+
+
+_ROW_NUMBER = re.compile(r"^\w+ (\d+)\b")
+
+
+def upload_notes(kind: str, not_imported: int, placeholder_count: int) -> list[str]:
+    """What else happened to the rows, in words that match it."""
+    noun = "product" if kind == "product" else "category"
+    plural = {"product": "products", "category": "categories"}[noun]
+    notes = []
+    if not_imported:
+        notes.append(f"{not_imported} {noun if not_imported == 1 else plural} not imported: see the problems below.")
+    if placeholder_count:
+        one = placeholder_count == 1
+        notes.append(f"{placeholder_count} {noun if one else plural} without an image URL "
+                     f"{'shows' if one else 'show'} the placeholder picture.")
+    return notes
+
+
+def placeholders(result: bulk_import.ImportResult, rows: list[dict[str, Any]]) -> int:
+    """How many created products were uploaded without an image URL (they got the placeholder)."""
+    return sum(1 for created in result.created
+               if isinstance(created, bulk_import.CreatedProduct) and not str(rows[created.index].get("image_url") or "").strip())
+
+
+def other_product_problems(admin: User, rows: list[Any], positions: list[int],
+                           skip: set[tuple[int, str]]) -> tuple[list[str], list[bulk_import.RowProblem]]:
+    """Runs in a worker thread: the importer's other checks of rows that are not imported."""
+    with session_scope() as session:
+        return bulk_import.problems_of_unimported(session, admin, rows, positions, skip)
 
 
 def template_categories() -> list[str]:

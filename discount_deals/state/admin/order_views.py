@@ -10,6 +10,7 @@ from ...display import money_text
 from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentStatus, User
 from ...services import order_status as lifecycle
 from ...services.order_rules import allowed_statuses
+from ...services.phones import display_phone, tel_href
 from ..account.order_views import DATE_TIME, address_text, is_pickup, payment_method_text, store_text
 
 ALL = "all"
@@ -59,6 +60,8 @@ class AdminOrderView:
     delivery_text: str = ""
     total_text: str = ""
     attention: bool = False
+    phone_text: str = ""  # the contact phone, 024 123 4567
+    phone_href: str = ""  # tel:+233241234567
     test_payment: bool = False  # charged through the fake provider: no money moved
 
 
@@ -84,6 +87,8 @@ def order_row(row: lifecycle.AdminOrderRow) -> AdminOrderView:
         delivery_text="Pickup" if is_pickup(order) else "Delivery",
         total_text=money_text(order.total),
         attention=bool(order.attention),
+        phone_text=display_phone(order.contact_phone),
+        phone_href=tel_href(order.contact_phone),
         test_payment=order.payment_test,
     )
 
@@ -109,6 +114,8 @@ class AdminOrderPage:
     delivery_detail: str = ""
     attention_text: str = ""
     refund_due: bool = False
+    phone_text: str = ""
+    phone_href: str = ""
     test_payment: bool = False
 
 
@@ -135,6 +142,8 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
             if order.attention else ""
         ),
         refund_due=order.attention == Attention.REFUND_DUE.value,
+        phone_text=display_phone(order.contact_phone),
+        phone_href=tel_href(order.contact_phone),
         test_payment=order.payment_test,
     )
 

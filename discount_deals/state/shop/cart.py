@@ -28,6 +28,9 @@ LOGIN_REQUIRED = ("Login Required", "Please log in to proceed with checkout.", "
 ADD_FAILED = "Failed to add item to cart. Please try again."
 UPDATE_FAILED = "Failed to update quantity. Please try again."
 REMOVE_FAILED = "Failed to remove item. Please try again."
+SHORT_LINES = "Some items have less stock left than your cart holds: change or remove the marked lines first."
+UPDATED = "Quantity updated successfully!"
+REMOVED = "Item removed successfully!"
 
 
 @dataclasses.dataclass
@@ -45,6 +48,10 @@ class CartRow:
     quantity: int = 1
     line_text: str = ""
     stock: int = 0
+    # services.cart.stock_note: "Only 2 left" / "Sold out" when the line wants more than is left.
+    stock_text: str = ""
+    short: bool = False
+    available: int = 0
 
 
 def read_guest_cart(raw: str) -> list[dict]:
@@ -102,6 +109,7 @@ class CartState(rx.State):
         for key, product, category, quantity in rows:
             priced.append(priced_line(product, quantity))
             unit = priced[-1].unit_price
+            note = cart_service.stock_note(product, quantity)
             view_rows.append(
                 CartRow(
                     key=key,
@@ -117,6 +125,9 @@ class CartState(rx.State):
                     quantity=quantity,
                     line_text=money_text(priced[-1].line_total),
                     stock=product.stock,
+                    stock_text=note.text,
+                    short=note.short,
+                    available=note.available,
                 )
             )
         self.rows = view_rows
@@ -233,7 +244,7 @@ class CartState(rx.State):
                 self._guest_set(key, quantity, add=False)
 
         fallback = REMOVE_FAILED if quantity == 0 else UPDATE_FAILED
-        done = "Item removed successfully!" if quantity == 0 else "Quantity updated successfully!"
+        done = REMOVED if quantity == 0 else UPDATED
         async for update in busy_call(
             self, "updating", change, success=(done, None), failure=("Error", fallback),
             describe=lambda exc: exc.detail if exc.status == 400 else fallback,
@@ -241,6 +252,46 @@ class CartState(rx.State):
             yield update
         for update in self._refill(user):
             yield update
+
+    def _fit(self, user: User | None, key: str) -> str:
+        """Set a short line to what is left, or remove a sold-out one; what was done."""
+        if user is not None:
+            with write_session() as session:
+                kept = cart_service.fit_to_stock(session, user, key)
+            return "set" if kept is not None else "removed"
+        entries = read_guest_cart(self.cart_storage)
+        entry = next((e for e in entries if e["product"]["id"] == key), None)
+        if entry is None:
+            raise ServiceError("Item not found in cart.")
+        with session_scope() as session:
+            product, _category = catalog.get_product(session, key)
+            note = cart_service.stock_note(product, entry["quantity"])
+        if note.sold_out:
+            self.cart_storage = write_guest_cart([e for e in entries if e is not entry])
+            return "removed"
+        entry["quantity"] = min(entry["quantity"], note.available)
+        self.cart_storage = write_guest_cart(entries)
+        return "set"
+
+    @user_event(guests=True)
+    async def fit_to_stock(self, user: User | None, key: str):
+        """A short line's one-tap fix: 'Change to 2' (what is left) or 'Remove' (sold out)."""
+        if self.updating or not any(r.key == key for r in self.rows):
+            return
+
+        async for update in busy_call(
+            self, "updating", lambda: self._fit(user, key), failure=("Error", UPDATE_FAILED),
+            success=lambda done: (REMOVED if done == "removed" else UPDATED, None),
+            describe=lambda exc: exc.detail if exc.status in (400, 404) else UPDATE_FAILED,
+        ):
+            yield update
+        for update in self._refill(user):  # refetched after the fix, and after a refusal too
+            yield update
+
+    @rx.var
+    def short_lines(self) -> int:
+        """How many lines want more than is left (checkout cannot go ahead with them)."""
+        return sum(1 for row in self.rows if row.short)
 
     def _quantity(self, key: str) -> int:
         row = next((r for r in self.rows if r.key == key), None)
@@ -274,5 +325,8 @@ class CartState(rx.State):
 
     @user_event(login_to=routes.CHECKOUT, notice=LOGIN_REQUIRED)
     def checkout(self, user: User):
-        """'Proceed to Checkout': the checkout page; guests log in first and come back to it."""
+        """'Proceed to Checkout': the checkout page; guests log in first and come back to it. A
+        line marked short is fixed here first (its one-tap fix is beside it)."""
+        if self.short_lines:
+            return rx.toast.error("Not enough stock", description=SHORT_LINES)
         return rx.redirect(routes.CHECKOUT)

@@ -19,32 +19,27 @@ from decimal import Decimal
 import reflex as rx
 
 from ... import routes
-from ...db import session_scope, write_session
+from ...db import session_scope
 from ...display import money_text
 from ...models import Order, User
 from ...services import ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
 from ...services import phones
 from ...services import orders as order_service
-from ...services import users as user_service
 from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, payment_started
 from ..account.orders import OrdersState
-from ..actions import busy_call, error_text, load_list, toast
-from ..forms import form_checked, form_fields
+from ..actions import busy_call, load_list, toast
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
+from .checkout_details import SAVE_ADDRESS_FIRST, DeliveryDetails
 from .checkout_options import (
-    ADDRESS_FIELDS,
-    ADDRESS_REQUIRED,
     CASH,
     CHECKOUT_FAILED,
     DELIVERY,
     MOMO,
     PICKUP,
-    AddressOption,
     ReviewLine,
     StoreOption,
-    address_option,
     network_for,
     phone_guess,
     review_lines,
@@ -55,7 +50,7 @@ from .totals import TotalsView, totals_view
 log = logging.getLogger("discount_deals.checkout")
 
 
-class CheckoutState(rx.State):
+class CheckoutState(DeliveryDetails, rx.State):
     loaded: bool = False
     empty: bool = False
     lines: list[ReviewLine] = []
@@ -64,12 +59,6 @@ class CheckoutState(rx.State):
     delivery_method: str = DELIVERY
     delivery_fee_text: str = ""  # the standard fee ("$5.99"), shown beside the option
     free_over_text: str = ""
-
-    addresses: list[AddressOption] = []
-    address_id: str = ""
-    address_form_open: bool = False
-    saving_address: bool = False
-    address_form_version: int = 0
 
     stores: list[StoreOption] = []
     store_id: str = ""
@@ -144,17 +133,6 @@ class CheckoutState(rx.State):
         """Re-price after a choice changed (the review is always what the order will cost)."""
         return busy_call(self, None, lambda: self._requote(user), failure=("Checkout Error", None))
 
-    def _load_addresses(self, user: User, select: str = "") -> None:
-        with session_scope() as session:
-            addresses = user_service.list_addresses(session, user)
-        self.addresses = [address_option(a) for a in addresses]
-        ids = [a.id for a in self.addresses]
-        if select in ids:
-            self.address_id = select
-        elif self.address_id not in ids:
-            self.address_id = ids[0] if ids else ""  # the default comes first
-        self.address_form_open = self.address_form_open and bool(ids) or not ids
-
     def _load(self, user: User) -> None:
         with session_scope() as session:
             options = checkout_service.checkout_options(session)
@@ -167,6 +145,7 @@ class CheckoutState(rx.State):
         if not self.phone:
             self.phone = phone_guess(fresh.phonenumber)
             self.network = network_for(self.phone, self.network, self.network_picked)
+        self._prefill_contact(fresh)
         self._load_addresses(user)
         self._requote(user)
 
@@ -178,7 +157,8 @@ class CheckoutState(rx.State):
         if self.stage != "placing":  # a finished or abandoned attempt (back from the payment page)
             self.stage = ""
             self._attempt_key = ""
-        self.phone_error = self.coupon_error = ""
+        self.phone_error = self.coupon_error = self.contact_phone_error = ""
+        self.address_errors = {}
         cart = await self.get_state(CartState)
         if cart.coupon.strip() and not self.coupon_code:
             self.coupon = cart.coupon.strip()
@@ -196,37 +176,9 @@ class CheckoutState(rx.State):
         return self._reprice(user)
 
     @rx.event
-    def set_address(self, address_id: str):
-        if not self.busy and address_id in [a.id for a in self.addresses]:
-            self.address_id = address_id
-
-    @rx.event
     def set_store(self, store_id: str):
         if not self.busy and store_id in [s.id for s in self.stores]:
             self.store_id = store_id
-
-    @rx.event
-    def open_address_form(self):
-        self.address_form_open = True
-
-    @rx.event
-    def close_address_form(self):
-        self.address_form_open = not self.addresses  # with no address the form stays
-
-    @user_event
-    def add_address(self, user: User, form: dict):
-        """'Add Address' in the inline form: the same fields and rules as the profile's form."""
-        data = {**form_fields(form, ADDRESS_FIELDS), "is_default": form_checked(form, "is_default")}
-
-        def add() -> None:
-            with write_session() as session:
-                new_id = user_service.add_address(session, user, data).id
-            self.address_form_open = False
-            self._load_addresses(user, select=new_id)
-            self.address_form_version += 1
-
-        return busy_call(self, "saving_address", add, success=("Address added", None),
-                         failure=("Error", "Could not add address."), describe=error_text)
 
     @rx.event
     def set_payment(self, method: str):
@@ -293,9 +245,11 @@ class CheckoutState(rx.State):
 
     def _problem(self):
         """What must be fixed before placing (checked again by the server)."""
-        if self.delivery_method == DELIVERY and not self.address_id:
-            self.address_form_open = True
-            return rx.toast.error("Address Required", description=ADDRESS_REQUIRED)
+        problem = self._stock_problem()
+        if problem is None and self.delivery_method == DELIVERY:
+            problem = self._address_problem()
+        if problem is not None:
+            return problem
         if self.delivery_method == PICKUP and not self.store_id:
             return rx.toast.error("Pickup store required", description="Choose the store where you will collect your order.")
         if self.payment_method == MOMO:
@@ -304,7 +258,7 @@ class CheckoutState(rx.State):
             except ValidationFailed as exc:
                 self.phone_error = exc.detail
                 return rx.toast.error("Mobile money number required", description=exc.detail)
-        return None
+        return self._contact_problem()
 
     def _refused(self, user: User, exc: ServiceError):
         """Show a refusal where it belongs, by its code, and re-price what changed meanwhile."""
@@ -318,8 +272,12 @@ class CheckoutState(rx.State):
     def _refusal_shown(self, exc: ServiceError):
         if exc.code == "no_address":
             self.address_form_open = True
-            return rx.toast.error("Address Required", description=ADDRESS_REQUIRED)
-        if exc.code in ("phone_invalid", "phone_required"):
+            return rx.toast.error("Address Required", description=SAVE_ADDRESS_FIRST)
+        if exc.code == "stock_short":
+            return rx.toast.error("Not enough stock", description=exc.detail)  # the re-quote marks the line
+        if exc.code in ("contact_phone_invalid", "contact_phone_required"):
+            self.contact_phone_error = exc.detail
+        elif exc.code in ("phone_invalid", "phone_required"):
             self.phone_error = exc.detail
         elif exc.code == "coupon_invalid":
             self.coupon_error = exc.detail
@@ -340,6 +298,7 @@ class CheckoutState(rx.State):
                 pickup_store_id=self.store_id if self.delivery_method == PICKUP else None,
                 phone=self.phone if momo else None,
                 network=self.network if momo else None,
+                contact_phone=self.contact_phone,
             ),
             "coupon_code": self.coupon_code or None,
             "idempotency_key": self._attempt_key,

@@ -11,9 +11,7 @@ from ...services import ValidationFailed
 from ...services import checkout as checkout_service
 from ...services import phones
 
-ADDRESS_REQUIRED = "You cannot proceed to checkout without an address. Please set your address in your profile."
 CHECKOUT_FAILED = "An error occurred during checkout. Please try again."
-ADDRESS_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 DELIVERY = DeliveryMethod.DELIVERY.value
 PICKUP = DeliveryMethod.PICKUP.value
 CASH = PaymentMethod.CASH_ON_DELIVERY.value
@@ -23,11 +21,16 @@ NETWORK_CHOICES = [(code, name) for code, (name, _prefixes) in phones.NETWORKS.i
 
 @dataclasses.dataclass
 class ReviewLine:
+    id: str = ""  # the cart line's
     name: str = ""
     quantity: int = 0
     unit_text: str = ""
     line_text: str = ""
     image_url: str = ""
+    # services.cart.stock_note: "Only 2 left" / "Sold out" when the line wants more than is left.
+    stock_text: str = ""
+    short: bool = False
+    available: int = 0
 
 
 @dataclasses.dataclass
@@ -47,7 +50,8 @@ class StoreOption:
 
 
 def address_option(address: Address) -> AddressOption:
-    rest = [address.line2, address.city, " ".join(p for p in (address.state, address.postal_code) if p), address.country]
+    """"14 Oxford Street" / "Near the Osu Castle, Accra, Greater Accra, GA-123-4567, Ghana"."""
+    rest = [address.line2, address.city, address.state, address.postal_code, address.country]
     return AddressOption(
         id=address.id, title=address.line1, detail=", ".join(p for p in rest if p), is_default=address.is_default
     )
@@ -60,11 +64,15 @@ def store_option(store: PickupStore) -> StoreOption:
 def review_lines(quote: checkout_service.Quote) -> list[ReviewLine]:
     return [
         ReviewLine(
+            id=line.id,
             name=line.product.name,
             quantity=line.quantity,
             unit_text=money_text(line.unit_price),
             line_text=money_text(line.line_total),
             image_url=line.product.image_url,
+            stock_text=line.stock.text,
+            short=line.stock.short,
+            available=line.stock.available,
         )
         for line in quote.lines
     ]

@@ -1,0 +1,163 @@
+"""The printable delivery sheet (/admin/delivery-sheet): ``?order=<id>`` for one order, else the
+day's home deliveries (``?day=YYYY-MM-DD``, default today) grouped by region, from
+services.delivery_sheet. Admins only: the page's load and every event are guarded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, date, datetime
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from ... import routes
+from ...db import session_scope
+from ...display import money_text
+from ...models import PaymentStatus, User
+from ...services import delivery_sheet
+from ...services import order_status as lifecycle
+from ...services.phones import display_phone, tel_href
+from ..account.order_views import DATE_TIME, store_text
+from ..account.session import per_user
+from ..actions import load_list
+from ..guards import admin_event
+from .order_views import day
+
+PRINT = rx.call_script("window.print()")
+
+
+@dataclasses.dataclass
+class SheetStopView:
+    id: str = ""
+    short_id: str = ""
+    placed_text: str = ""
+    status_text: str = ""
+    customer: str = ""
+    phone_text: str = ""
+    phone_href: str = ""
+    street: str = ""  # line 1, or the pickup store
+    landmark: str = ""
+    place: str = ""  # "Accra, Greater Accra"
+    gps: str = ""
+    lines: list[str] = dataclasses.field(default_factory=list)  # "2 × Jasmine Rice 5kg"
+    payment_text: str = ""  # "Collect $31.91 in cash" / "Paid by mobile money"
+    collect: bool = False
+
+
+@dataclasses.dataclass
+class SheetGroupView:
+    region: str = ""
+    count_text: str = ""
+    stops: list[SheetStopView] = dataclasses.field(default_factory=list)
+
+
+def _payment_text(order) -> tuple[str, bool]:
+    if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value:
+        return f"Collect {money_text(order.total)} in cash", True
+    if order.payment_status == PaymentStatus.PAID.value:
+        return f"Paid ({money_text(order.total)}): nothing to collect", False
+    return f"{lifecycle.payment_label(order)} ({money_text(order.total)})", False
+
+
+def stop_view(stop: delivery_sheet.Stop) -> SheetStopView:
+    order, address = stop.order, stop.order.address or {}
+    customer = stop.customer
+    name = f"{customer.first_name} {customer.last_name}".strip() if customer else ""
+    payment, collect = _payment_text(order)
+    pickup = order.pickup_store is not None and not address
+    return SheetStopView(
+        id=order.id,
+        short_id=order.id[:8],
+        placed_text=order.created_at.strftime(DATE_TIME),
+        status_text=lifecycle.status_label(order.status),
+        customer=name or (customer.email if customer else "Deleted account"),
+        phone_text=display_phone(order.contact_phone),
+        phone_href=tel_href(order.contact_phone),
+        street=f"Pickup at {order.pickup_store.get('name', 'a store')}: {store_text(order.pickup_store)}" if pickup
+        else str(address.get("line1") or ""),
+        landmark=str(address.get("line2") or ""),
+        place=", ".join(str(address.get(k)) for k in ("city", "state") if address.get(k)),
+        gps=str(address.get("postal_code") or ""),
+        lines=[f"{line.item.quantity} × {line.item.name}" for line in stop.lines],
+        payment_text=payment,
+        collect=collect,
+    )
+
+
+def group_views(groups: list[delivery_sheet.RegionGroup]) -> list[SheetGroupView]:
+    return [
+        SheetGroupView(region=group.region, count_text=f"{len(group.stops)} stop{'s' if len(group.stops) != 1 else ''}",
+                       stops=[stop_view(stop) for stop in group.stops])
+        for group in groups
+    ]
+
+
+@per_user
+class DeliverySheetState(rx.State):
+    order_id: str = ""  # one order's sheet; "" for a day's
+    day: str = ""  # YYYY-MM-DD
+    groups: list[SheetGroupView] = []
+    stop_count: int = 0
+    loading: bool = False
+    failed: bool = False
+    ready: bool = False  # an admin was confirmed (nothing renders before)
+
+    @rx.var
+    def title(self) -> str:
+        if self.order_id:
+            return f"Delivery sheet: order #{self.order_id[:8]}"
+        return f"Deliveries for {self._day_text()}"
+
+    def _day_text(self) -> str:
+        shown = day(self.day)
+        return shown.strftime("%A %d %B %Y") if shown else ""
+
+    @rx.var
+    def summary(self) -> str:
+        if self.order_id:
+            return ""
+        if not self.stop_count:
+            return "No home deliveries to make: nothing is waiting to go out."
+        regions = len(self.groups)
+        return (f"{self.stop_count} stop{'s' if self.stop_count != 1 else ''} in {regions} "
+                f"region{'s' if regions != 1 else ''}: open home-delivery orders placed by the end of this day, "
+                "paid or paid on delivery.")
+
+    def _forget(self) -> None:
+        self.groups = []
+        self.stop_count = 0
+        self.ready = False
+
+    def _fill(self, admin: User) -> None:
+        with session_scope() as session:
+            if self.order_id:
+                groups = delivery_sheet.order_sheet(session, admin, self.order_id)
+            else:
+                groups = delivery_sheet.day_sheet(session, admin, day(self.day) or datetime.now(UTC).date())
+        self.groups = group_views(groups)
+        self.stop_count = sum(len(group.stops) for group in groups)
+
+    @admin_event
+    def load(self, admin: User):
+        """/admin/delivery-sheet?order=<id> or ?day=YYYY-MM-DD (default today)."""
+        parameters = self.router.url.query_parameters
+        order = parameters.get("order", "")
+        self.order_id = order[:36] if isinstance(order, str) else ""
+        wanted = day(parameters.get("day", "") if isinstance(parameters.get("day"), str) else "")
+        self.day = (wanted or datetime.now(UTC).date()).isoformat()
+        self.ready = True
+        return load_list(self, lambda: self._fill(admin), "delivery sheet")
+
+    @admin_event
+    def set_day(self, admin: User, value: str):
+        """The day's sheet for another day (the address follows, so a reload shows it again)."""
+        chosen: date | None = day(value)
+        if chosen is None:
+            return None
+        self.order_id = ""
+        return rx.redirect(f"{routes.DELIVERY_SHEET}?{urlencode({'day': chosen.isoformat()})}")
+
+    @admin_event
+    def print_sheet(self, admin: User):
+        return PRINT

@@ -1,0 +1,180 @@
+"""The checkout's delivery details: where to deliver (a saved address, or a Ghanaian one added on
+the page), the phone number the rider calls, and the one-tap fixes of lines short of stock.
+
+A mixin of :class:`.checkout.CheckoutState` (one flat state; this module keeps its address and
+contact parts together). The rules are the services': ``services.users.add_ghana_address``
+(region, GhanaPost GPS digital address, landmark) and ``services.phones`` / ``services.checkout``
+(the contact phone), ``services.cart.fit_to_stock`` (the fixes).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from ...db import session_scope, write_session
+from ...models import User
+from ...services import ServiceError, ValidationFailed
+from ...services import cart as cart_service
+from ...services import phones
+from ...services import users as user_service
+from ..actions import busy_call
+from ..forms import form_checked, form_fields, form_text
+from ..guards import user_event
+from .checkout_options import AddressOption, address_option
+
+ADDRESS_FORM_ID = "checkout-address-form"
+# The Ghanaian form's fields and the address field each is stored in (services.users).
+GHANA_FIELDS = ("line1", "landmark", "city", "region", "gps")
+FIELD_OF = {"line1": "line1", "line2": "landmark", "city": "city", "state": "region", "postal_code": "gps"}
+# "Place order" with the form filled in but not saved yet: save it and place the order in one tap.
+# requestSubmit() runs the browser's own checks of the required fields first; the submit handler
+# reads the form synchronously, so the flag is set for this one submission only.
+SAVE_THEN_PLACE = rx.call_script(
+    f"(function(){{var f=document.getElementById('{ADDRESS_FORM_ID}');if(!f)return;"
+    "f.elements.place_after.value='1';f.requestSubmit();f.elements.place_after.value='';})()"
+)
+SAVE_ADDRESS_FIRST = "Fill in the delivery address above: it is saved with your order."
+CONTACT_HINT = "The rider calls this number to find you."
+
+
+class DeliveryDetails(rx.State, mixin=True):
+    addresses: list[AddressOption] = []
+    address_id: str = ""
+    address_form_open: bool = False
+    saving_address: bool = False
+    address_form_version: int = 0
+    # Problems with the address form's fields, by the form's field names (region, gps, ...).
+    address_errors: dict[str, str] = {}
+
+    contact_phone: str = ""
+    contact_phone_error: str = ""
+    _contact_owner: str = ""  # the account contact_phone was filled in for
+
+    fixing: bool = False
+
+    # --- addresses -------------------------------------------------------------------------------
+
+    def _load_addresses(self, user: User, select: str = "") -> None:
+        with session_scope() as session:
+            addresses = user_service.list_addresses(session, user)
+        self.addresses = [address_option(a) for a in addresses]
+        ids = [a.id for a in self.addresses]
+        if select in ids:
+            self.address_id = select
+        elif self.address_id not in ids:
+            self.address_id = ids[0] if ids else ""  # the default comes first
+        self.address_form_open = self.address_form_open and bool(ids) or not ids
+
+    @rx.event
+    def set_address(self, address_id: str):
+        if not self.busy and address_id in [a.id for a in self.addresses]:
+            self.address_id = address_id
+
+    @rx.event
+    def open_address_form(self):
+        self.address_form_open = True
+
+    @rx.event
+    def close_address_form(self):
+        self.address_form_open = not self.addresses  # with no address the form stays
+        self.address_errors = {}
+
+    def _address_refused(self, exc: ServiceError, place_after: bool, blank: bool):
+        """Each refused field's message under its field; one toast says what to do."""
+        self.address_errors = {FIELD_OF.get(name, name): messages[0] for name, messages in exc.fields.items()
+                               if messages}
+        if place_after and blank:  # "Place order" with the address still to fill in
+            return rx.toast.error("Address Required", description=SAVE_ADDRESS_FIRST)
+        return rx.toast.error("Check the address", description=exc.detail)
+
+    def _address_added(self, place_after: bool):
+        self.address_errors = {}
+        if place_after:
+            return type(self).place_order  # "Place order" pressed with the form filled in
+        return rx.toast.success("Address added")
+
+    @user_event
+    def add_address(self, user: User, form: dict):
+        """'Add Address' in the checkout's Ghanaian form (region, GhanaPost GPS address, landmark,
+        city or town; country Ghana), stored in the address's own fields."""
+        data = {**form_fields(form, GHANA_FIELDS), "is_default": form_checked(form, "is_default")}
+        place_after = form_text(form, "place_after") == "1"
+
+        def add() -> None:
+            with write_session() as session:
+                new_id = user_service.add_ghana_address(session, user, data).id
+            self.address_form_open = False
+            self._load_addresses(user, select=new_id)
+            self.address_form_version += 1
+
+        return busy_call(self, "saving_address", add, failure=("Error", "Could not add address."),
+                         on_refusal=lambda exc: self._address_refused(
+                             exc, place_after, not any(data[name].strip() for name in GHANA_FIELDS)),
+                         then=lambda _none: self._address_added(place_after))
+
+    def _address_problem(self):
+        """No address chosen for home delivery: save the one in the form (then place), or ask for it."""
+        if self.address_id:
+            return None
+        if self.address_form_open:
+            return SAVE_THEN_PLACE
+        self.address_form_open = True
+        return rx.toast.error("Address Required", description=SAVE_ADDRESS_FIRST)
+
+    # --- the contact phone ---------------------------------------------------------------------
+
+    def _prefill_contact(self, account: User) -> None:
+        """The account's number, the Ghanaian way, unless the shopper typed one already (in this
+        tab, for this account: another account signing in here starts from its own number)."""
+        if self._contact_owner != account.id:
+            self._contact_owner, self.contact_phone = account.id, ""
+        if not self.contact_phone:
+            self.contact_phone = phones.display_phone(phones.parse_phone(account.phonenumber))
+
+    @rx.event
+    def set_contact_phone(self, value: str):
+        self.contact_phone = value[:20]
+        self.contact_phone_error = ""
+
+    @rx.event
+    def check_contact_phone(self):
+        """On leaving the field: say at once when the number cannot be called in Ghana."""
+        if self.contact_phone.strip():
+            self._contact_problem()
+
+    def _contact_problem(self):
+        """The contact phone's problem (also checked by the server), shown under the field."""
+        try:
+            phones.normalise_phone(self.contact_phone)
+        except ValidationFailed as exc:
+            self.contact_phone_error = (
+                exc.detail if self.contact_phone.strip() else "Enter a phone number the rider can call."
+            )
+            return rx.toast.error("Contact phone required", description=self.contact_phone_error)
+        self.contact_phone_error = ""
+        return None
+
+    # --- lines short of stock ------------------------------------------------------------------
+
+    def _stock_problem(self):
+        short = [line for line in self.lines if line.short]
+        if not short:
+            return None
+        return rx.toast.error("Not enough stock", description=f"{short[0].name}: {short[0].stock_text}. "
+                              "Change or remove the marked line first.")
+
+    @user_event
+    def fix_line(self, user: User, line_id: str):
+        """A short line's one-tap fix: what is left, or removed when nothing is; then re-priced."""
+        if self.busy or not any(line.id == line_id for line in self.lines):
+            return None
+
+        def fix() -> str:
+            with write_session() as session:
+                kept = cart_service.fit_to_stock(session, user, line_id)
+            self._requote(user)
+            return "Quantity updated successfully!" if kept is not None else "Item removed successfully!"
+
+        return busy_call(self, "fixing", fix, success=lambda text: (text, None),
+                         failure=("Error", "Failed to update quantity. Please try again."),
+                         on_refusal=lambda _exc: self._requote(user))
