@@ -7,7 +7,6 @@ before that would be sent by the browser itself, as a GET with the password in t
 import reflex as rx
 
 from .. import routes
-
 from ..components.layout import layout
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, card, icon
 from ..state.account.auth import LoginState, RegisterState
