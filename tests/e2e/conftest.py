@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 from sqlmodel import Session
 
 from discount_deals.db import create_db_engine
@@ -33,8 +34,11 @@ pytestmark = pytest.mark.e2e
 
 STARTUP_TIMEOUT_S = 15 * 60
 CHROMIUM = "/usr/bin/chromium"
+TEST_WRITE_WAIT_MS = 30_000
 
 
+def _patient_writer(dbapi_connection, _record) -> None:
+    dbapi_connection.execute(f"PRAGMA busy_timeout={TEST_WRITE_WAIT_MS}")
 
 
 def _ok(url: str) -> bool:
@@ -54,8 +58,14 @@ class LiveServer:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A session on the server's own database, committed at the end of the block."""
+        """A session on the server's own database, committed at the end of the block.
+
+        It waits up to :data:`TEST_WRITE_WAIT_MS` for the write lock: the test process shares the
+        file with a whole server (pages, API, the message worker's sweep every second) on a
+        2-core machine where CI once saw the default 5 s run out ("database is locked").
+        """
         engine = create_db_engine(self.database_url)
+        event.listen(engine, "connect", _patient_writer)
         try:
             with Session(engine, expire_on_commit=False) as db_session:
                 yield db_session
@@ -123,8 +133,6 @@ def live_server(live_mail: SmtpServer) -> Iterator[LiveServer]:
         servers.stop_process_group(process)
         log.close()
         shutil.rmtree(var_dir, ignore_errors=True)
-
-
 
 
 @pytest.fixture(scope="session")
