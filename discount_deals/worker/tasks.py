@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..db import write_session
+from ..db import session_scope, write_session
 from ..services.catalog.price_schedule import refresh_due_prices
 from ..services.messages import deals, delivery
 from ..settings import get_settings
@@ -32,7 +32,11 @@ def deliver_messages(ids: list[str]) -> int:
 
 def fan_out_and_compose() -> int:
     """Fan new deal events out to their fans, then turn the due alerts into messages in one
-    transaction (its commit nudges the deliveries, all at once)."""
+    transaction (its commit nudges the deliveries, all at once). Takes no write lock when a
+    read finds nothing waiting."""
+    with session_scope() as session:
+        if not deals.has_work(session):
+            return 0
     while True:
         with write_session() as session:
             fanned = deals.fan_out(session)

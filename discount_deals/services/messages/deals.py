@@ -107,6 +107,13 @@ def fan_out(session: Session, limit: int = 100) -> int:
     return len(events)
 
 
+def has_work(session: Session, now: datetime | None = None) -> bool:
+    """Whether :func:`fan_out` or :func:`compose_due` would do anything: a read, so that the
+    worker's sweep takes no write lock when nothing waits (the usual case)."""
+    waiting = session.exec(select(DealEvent.id).where(DealEvent.fanned_out_at.is_(None)).limit(1)).first()
+    return waiting is not None or bool(due_users(session, now or utcnow(), 1))
+
+
 def due_users(session: Session, now: datetime, limit: int) -> list[str]:
     """Users whose oldest waiting alert has waited the batching window."""
     cutoff = now - timedelta(seconds=get_settings().messages.deal_batch_seconds)

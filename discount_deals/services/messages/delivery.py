@@ -20,10 +20,10 @@ from datetime import datetime
 from sqlalchemy import Connection
 from sqlmodel import select
 
-from ...db import get_engine, write_session
+from ...db import get_engine, session_scope, write_session
 from ...models import Channel, MessageStatus, OutboxMessage
 from ...settings import get_settings
-from .outbox import claim, claimed, release, settle
+from .outbox import anything_due, claim, claimed, release, settle
 from .transports import SendFailed, Transport, email_transport, sms_transport
 
 log = logging.getLogger("discount_deals.messages")
@@ -50,6 +50,9 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
 
     Owns its transactions: see the module docstring."""
     limit = limit or get_settings().messages.batch_size
+    with session_scope() as session:
+        if not anything_due(session, ids=ids):
+            return DeliveryReport()
     with write_session() as session:
         token = claim(session, ids=ids, limit=limit)
         batch = claimed(session, token) if token else []

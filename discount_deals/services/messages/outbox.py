@@ -108,6 +108,15 @@ def _due(now: datetime):
     )
 
 
+def anything_due(session: Session, *, ids: list[str] | None = None, now: datetime | None = None) -> bool:
+    """Whether :func:`claim` could find work (a due message, or one whose worker stopped): a read,
+    so that a sweep with nothing to send takes no write lock."""
+    query = select(M.id).where(_due(now or utcnow()))
+    if ids is not None:
+        query = query.where(M.id.in_(ids))
+    return session.exec(query.limit(1)).first() is not None
+
+
 def claim(session: Session, *, ids: list[str] | None = None, limit: int, now: datetime | None = None) -> str | None:
     """Claim up to ``limit`` due messages (of ``ids`` when given) for one worker; the claim token,
     or None when nothing was due. The caller commits before sending."""
