@@ -141,6 +141,29 @@ def production_server(
             shutil.rmtree(var_dir, ignore_errors=True)
 
 
+@contextmanager
+def restart_server(server: Server, timeout_s: float = 900) -> Iterator[Server]:
+    """Stop ``server`` and start it again on the same port, database and folders (what an
+    operator's restart keeps); the original context still removes its folder at the end."""
+    stop(server.process)
+    port = server.url.rsplit(":", 1)[1]
+    args = [PYTHON, "-m", "discount_deals", "serve", "--host", "127.0.0.1", "--port", port]
+    log_path = server.log_path.with_name(server.log_path.stem + "-restarted.log")
+    with log_path.open("w") as log:
+        process = subprocess.Popen(args, cwd=ROOT, env=server.env, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        again = Server(url=server.url, env=server.env, process=process, log_path=log_path, var_dir=server.var_dir)
+        try:
+            deadline = time.monotonic() + timeout_s
+            while not ok(f"{server.url}/api/health/"):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the restarted server did not come up; see {log_path}")
+                time.sleep(0.5)
+            yield again
+        finally:
+            stop(process)
+
+
 def stop(process: subprocess.Popen) -> None:
     if process.poll() is not None:
         return
