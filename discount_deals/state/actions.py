@@ -25,6 +25,7 @@ pause never holds the tab's lock.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 import logging
@@ -100,9 +101,7 @@ async def busy_call(
             setattr(state, flag, busy)
         yield None  # the busy state reaches the browser before the work starts
     try:
-        result = work()
-        if inspect.isawaitable(result):
-            result = await result
+        result = await off_the_loop(work)
     except passes:
         raise
     except ServiceError as exc:
@@ -125,6 +124,24 @@ async def busy_call(
         if flag is not None:
             async with locked(state):
                 setattr(state, flag, type(busy)())
+
+
+async def off_the_loop(work: Callable[[], Any]) -> Any:
+    """Run ``work`` in a worker thread (awaiting what it returns, if anything, in the loop).
+
+    Why: on SQLite a write waits for the database's one write lock. Waited for in the event
+    loop's thread, that wait stopped every tab of the worker, and it could not end while the
+    lock's holder was an API request whose commit needs the loop (its session closes in a
+    thread the loop dispatches): each such overlap froze the shop for the 5 s busy timeout and
+    failed the click ("database is locked"; bench/ui_load.py with the API clearing carts). A
+    foreground event keeps its tab's state lock meanwhile, as it did while ``work`` ran in the
+    loop; other tabs go on."""
+    if inspect.iscoroutinefunction(work):
+        return await work()
+    result = await asyncio.to_thread(work)
+    if inspect.isawaitable(result):
+        result = await result
+    return result
 
 
 async def events_of(result: Any) -> AsyncIterator[Any]:
