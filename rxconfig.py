@@ -26,6 +26,7 @@ os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")  # no probe of PyP
 from discount_deals.plugins import PrerenderProductShell  # noqa: E402
 from discount_deals.reflex_adapter import declared_env_mode  # noqa: E402
 from discount_deals.settings import parse_origins, server_settings  # noqa: E402
+from discount_deals.settings_ui import DEFAULT_STATE_TTL_S, ui_settings  # noqa: E402
 
 # Read cheaply (server_settings, not get_settings: that would create the secret file when a
 # build step merely imports this config).
@@ -38,6 +39,15 @@ _public_url = _server.public_url
 _DEV_FRONTEND = ("http://localhost:3000", "http://127.0.0.1:3000")
 CORS_ORIGINS = parse_origins(_server.cors_origins) + (_DEV_FRONTEND if declared_env_mode() == "dev" else ())
 
+# Tab states (discount_deals/tab_states.py): in the worker's memory without Redis (Reflex's own
+# default writes files per tab and scans them all), in Redis with it; either way they expire
+# DD_STATE_TTL_SECONDS after the tab's last event. A bad value is preflight's to report.
+try:
+    _state_ttl = ui_settings().state_ttl_seconds
+except ValueError:
+    _state_ttl = DEFAULT_STATE_TTL_S
+_state_manager = {} if _server.redis_url else {"state_manager_mode": rx.constants.StateManagerMode.MEMORY}
+
 config = rx.Config(
     app_name="discount_deals",
     telemetry_enabled=False,
@@ -47,4 +57,6 @@ config = rx.Config(
     frontend_compression_formats=["brotli", "gzip"],
     **({"api_url": _public_url, "deploy_url": _public_url} if _public_url else {}),
     cors_allowed_origins=CORS_ORIGINS,
+    redis_token_expiration=_state_ttl,
+    **_state_manager,
 )

@@ -26,6 +26,7 @@ from .setting_values import (  # noqa: F401 (parse_origins, redact_url: imported
     redact_url,
 )
 from .settings_messages import MessagingSettings, messaging_settings
+from .settings_ui import UiSettings, ui_settings
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -305,6 +306,8 @@ class Settings:
     security: SecuritySettings = field(default_factory=SecuritySettings)
     # Email, SMS and the message queue (issue 22): settings_messages.py.
     messages: MessagingSettings = field(default_factory=MessagingSettings)
+    # Tab states, the listing cache and /api/metrics (issue 23): settings_ui.py.
+    ui: UiSettings = field(default_factory=UiSettings)
 
     @property
     def currency_symbol(self) -> str:
@@ -375,6 +378,7 @@ def get_settings() -> Settings:
         checkout=_checkout_settings(secret),
         security=_security_settings(server),
         messages=messaging_settings(server.public_url),
+        ui=ui_settings(),
     )
 
 

@@ -1,0 +1,65 @@
+"""Where each browser tab's server-side state lives (issue 23).
+
+Reflex keeps one state tree per tab. Its default without Redis writes each tree to files under
+``.states/`` (about 18 files a tab) and every couple of seconds lists and checks all of them to
+expire those an hour old: at tens of thousands of files that scan took a quarter of the worker's
+CPU, and the files outlived restarts. Here, without Redis, the trees stay in the worker's memory
+(Reflex's own in-memory manager: one worker, no files) and expire ``DD_STATE_TTL_SECONDS`` after
+their tab's last event; a tab that comes back later is rehydrated by Reflex and runs its page's
+on-load work again. With Redis (several workers) Reflex's Redis manager keeps them, with the
+same lifetime as a Redis TTL (rxconfig.py).
+
+Reflex's in-memory manager wakes at the earliest deadline and then checks every tab, so tabs
+closing one after another would cost a full pass each. :class:`TabStates` batches that work:
+one pass at most every :data:`~discount_deals.settings_ui.STATE_SWEEP_S` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+
+from reflex.istate.manager.memory import StateManagerMemory
+
+from . import reflex_adapter
+from .settings_ui import STATE_SWEEP_S
+
+
+@dataclasses.dataclass
+class TabStates(StateManagerMemory):
+    """Reflex's in-memory state manager, expiring tab states in batches."""
+
+    sweep_seconds: float = STATE_SWEEP_S
+
+    async def _expire_states(self):
+        try:
+            while True:
+                next_expiry = self._purge_expired_tokens()
+                if next_expiry is None:
+                    return
+                await asyncio.sleep(max(self.sweep_seconds, next_expiry - time.time()))
+        finally:
+            if self._expiration_task is asyncio.current_task():
+                self._expiration_task = None
+
+    def tab_count(self) -> int:
+        """How many tab states this worker holds."""
+        return len(self.states)
+
+
+def install(app, ttl_seconds: int) -> StateManagerMemory | None:
+    """Put :class:`TabStates` in place of Reflex's in-memory manager (when Reflex chose that one:
+    no Redis); returns the manager now in use, or None when the app has none of ours."""
+    current = reflex_adapter.state_manager(app)
+    if type(current) is StateManagerMemory:
+        ours = TabStates(token_expiration=ttl_seconds)
+        reflex_adapter.replace_state_manager(app, ours)
+        return ours
+    return current if isinstance(current, TabStates) else None
+
+
+def held(app) -> int | None:
+    """Tab states this worker holds (None when Redis holds them: count them there)."""
+    current = reflex_adapter.state_manager(app)
+    return current.tab_count() if isinstance(current, TabStates) else None
