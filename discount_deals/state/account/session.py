@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from urllib.parse import quote
 
 import reflex as rx
@@ -39,6 +40,21 @@ class SessionExpired(Exception):
 
 
 _PER_USER_STATES: list[type[rx.State]] = []
+# Page-load work that only fills the header (who is signed in, the cart and favourites badges) is
+# done once per tab and again when the account changes or after this many seconds (issue 23):
+# every navigation used to redo it, three database reads and three deltas per click.
+RECHECK_SECONDS = 300
+
+
+def visit_key(state: rx.State, who: str) -> str:
+    """What page-load work was done for: ``who`` in this page visit (a reload opens a new
+    websocket, so it starts afresh; links followed inside the app keep it)."""
+    return f"{state.router.session.session_id}|{who}"
+
+
+def fresh(key: str, last_key: str, last_at: float) -> bool:
+    """Whether work done for ``last_key`` at ``last_at`` (time.time()) still stands for ``key``."""
+    return bool(last_key) and key == last_key and time.time() - last_at < RECHECK_SECONDS
 
 
 def per_user(state_class: type[rx.State]) -> type[rx.State]:
@@ -63,6 +79,9 @@ class SessionState(rx.State):
     # False until the first check of the stored tokens has finished (protected pages wait for it).
     auth_checked: bool = False
     is_admin: bool = False  # services.permissions says so (the header offers the back office)
+    # The tokens this tab last checked on a page load, and when (see RECHECK_SECONDS).
+    _checked_tokens: str = ""
+    _checked_at: float = 0.0
 
     @rx.var
     def is_logged_in(self) -> bool:
@@ -83,6 +102,8 @@ class SessionState(rx.State):
     # --- server-side helpers (not callable from the browser) --------------------------------
 
     def _remember(self, user: User | None) -> None:
+        if user is None and not (self.user_id or self.role or self.email):
+            return  # already a guest: assigning again would send the same values to the browser
         if user is None:
             self.user_id = self.first_name = self.last_name = self.email = self.username = self.role = ""
             self.is_admin = False
@@ -157,15 +178,24 @@ class SessionState(rx.State):
 
     # --- events ------------------------------------------------------------------------------
 
+    def _tokens_key(self) -> str:
+        return visit_key(self, f"{self.access_token}|{self.refresh_token}")
+
     @rx.event
     async def load(self):
-        """Check the stored tokens on every page load (the header shows who is logged in)."""
+        """Check the stored tokens on a page load (the header shows who is logged in): once per
+        tab, and again when they change or after RECHECK_SECONDS. Protected events check them
+        every time (state/guards.py)."""
+        if self.auth_checked and fresh(self._tokens_key(), self._checked_tokens, self._checked_at):
+            return None
         try:
             await self._authenticated_user()
         except SessionExpired:
             self.auth_checked = True
             return self._login_redirect()
         self.auth_checked = True
+        self._checked_tokens, self._checked_at = self._tokens_key(), time.time()
+        return None
 
     @rx.event
     async def logout(self, destination: str = routes.HOME):

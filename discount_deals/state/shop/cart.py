@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 
 import reflex as rx
 
@@ -19,7 +20,7 @@ from ...services import ServiceError
 from ...services import cart as cart_service
 from ...services import catalog
 from ...services.pricing import PricedLine, cart_totals, priced_line
-from ..account.session import per_user
+from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list
 from ..guards import current_user, user_event
 from .totals import TotalsView, totals_view
@@ -85,6 +86,9 @@ class CartState(rx.State):
     updating: bool = False
     loaded: bool = False
     coupon: str = ""
+    # Whose cart the header's badge shows, and since when (account/session.fresh).
+    _shown_for: str = ""
+    _shown_at: float = 0.0
 
     @rx.var
     def item_count_text(self) -> str:
@@ -181,8 +185,18 @@ class CartState(rx.State):
 
     @rx.event
     async def load(self):
-        """Every page: the header's cart badge (an expired session reads as a guest here: the
-        session's own page-load check sends that browser to /login)."""
+        """Every page: the header's cart badge, once per tab and account (see
+        account/session.fresh; the cart's own events keep it current). An expired session reads
+        as a guest here: the session's own page-load check sends that browser to /login."""
+        who = visit_key(self, "user:" + (await self.get_state(SessionState)).user_id)
+        if self.loaded and fresh(who, self._shown_for, self._shown_at):
+            return None
+        self._shown_for, self._shown_at = who, time.time()
+        return self._refill(await current_user(self))
+
+    @rx.event
+    async def load_page(self):
+        """/cart: the lines as they are now (prices, stock marks), whatever the badge knew."""
         return self._refill(await current_user(self))
 
     @user_event(guests=True)

@@ -6,16 +6,17 @@ products on screen.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 import reflex as rx
 
 from ... import routes
-from ...db import session_scope
-from ...display import ProductView, product_view
+from ...display import ProductView
 from ...services import catalog
 from ...settings import get_settings
 from ..actions import load_list
+from .shared_views import ListingQuery, filter_choices, home_data, listing_page
 
 ALL = "all"
 BEST_MATCH = ("relevance", "Best match")  # offered, and the default, while a search is active
@@ -36,6 +37,12 @@ def price_label(value: str) -> str:
         return f"{symbol}{value[:-1]}+"
     low, high = value.split("-")
     return f"{symbol}{low} - {symbol}{high}"
+
+
+def push_url(url: str):
+    """Put ``url`` in the address bar as a new history entry, without a navigation (no on-load
+    events); Reflex's next events read the query string from the bar."""
+    return rx.call_script(f"window.history.pushState(null, '', {json.dumps(url)})")
 
 
 def page_window(page: int, total_pages: int) -> list[str]:
@@ -139,79 +146,89 @@ class ProductsState(rx.State):
         except ValueError:
             self.page = 1
 
-    def _load_page(self):
-        with session_scope() as session:
-            if not self.categories:
-                self.categories = [c.name for c in catalog.list_categories(session)[0]]
-            if not self.brands:
-                self.brands = catalog.list_brands(session)
-            result = catalog.list_products(
-                session,
-                search=self.search,
-                category=self.category,
-                brand=self.brand,
-                price_range=self.price_range,
-                ordering=self.sort_value,
-                page=self.page,
-                page_size=get_settings().page_size,
-            )
-        if self.page > max(result.total_pages, 1):
-            return rx.redirect(self._url(page=1))
-        self.products = [product_view(p, c) for p, c in result.items]
-        self.count = result.count
-        self.total_pages = result.total_pages
-        return None
+    def _query(self) -> ListingQuery:
+        return ListingQuery(search=self.search, category=self.category, brand=self.brand,
+                            price_range=self.price_range, ordering=self.sort_value, page=self.page)
+
+    def _load_page(self) -> None:
+        """Show the page the filters name (the last page when they name one past the end)."""
+        if not self.categories:
+            choices = filter_choices()
+            self.categories, self.brands = list(choices.categories), list(choices.brands)
+        shown = listing_page(self._query())
+        if self.page > max(shown.total_pages, 1):
+            self.page = max(shown.total_pages, 1)
+            shown = listing_page(self._query())
+        self.products = list(shown.products)
+        self.count = shown.count
+        self.total_pages = shown.total_pages
 
     @rx.event
     def load(self):
-        """Read the filters from the URL and query one page (SPEC §8: a failure is only logged;
-        the list stays and loading ends)."""
+        """Read the filters from the URL and show that page (SPEC §8: a failure is only logged;
+        the list stays and loading ends). The address bar keeps what the shopper typed when it
+        named a page past the end."""
         self._read_query()
-        return load_list(self, self._load_page, "product list", failed=None)
+        first = not self.products
+        return load_list(self, self._load_page, "product list", loading="loading" if first else None, failed=None)
+
+    def _show(self, *extra, **changes):
+        """A click on a filter, the sort, the search or the pager: change the filters, show that
+        page and put its address in the browser's bar, all in this one event (no redirect and
+        no second round of on-load events; Back returns through the router's on-load)."""
+        for name, value in changes.items():
+            setattr(self, name, value)
+        yield from load_list(self, self._load_page, "product list", loading=None, failed=None)
+        yield push_url(self._url())
+        yield from extra
 
     @rx.event
     def apply_search(self, value: str):
         value = value.strip()[: catalog.MAX_QUERY_LENGTH]
         if value == self.search:
             return
-        return rx.redirect(self._url(search=value, page=1))
+        yield from self._show(search=value, page=1, sort_by="" if self.sort_by == BEST_MATCH[0] else self.sort_by)
 
     @rx.event
     def set_category(self, value: str):
-        return rx.redirect(self._url(category="" if value == ALL else value, page=1))
+        yield from self._show(category="" if value == ALL else value, page=1)
 
     @rx.event
     def set_brand(self, value: str):
-        return rx.redirect(self._url(brand="" if value == ALL else value, page=1))
+        yield from self._show(brand="" if value == ALL else value, page=1)
 
     @rx.event
     def set_price_range(self, value: str):
-        return rx.redirect(self._url(price_range="" if value == ALL else value, page=1))
+        yield from self._show(price_range="" if value == ALL else value, page=1)
 
     @rx.event
     def set_sort(self, value: str):
         if value == BEST_MATCH[0] and not self.search:
             value = ""
-        return rx.redirect(self._url(sort=value, page=1))
+        choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if self.search else {})
+        yield from self._show(sort_by=value if value in choices else "", page=1)
 
     @rx.event
     def remove_filter(self, name: str):
+        if name not in ("search", "category", "brand", "price_range"):
+            return
         if name == "search":
             self.search_box_version += 1
-        return rx.redirect(self._url(**{name: "", "page": 1}))
+        yield from self._show(**{name: "", "page": 1})
 
     @rx.event
     def clear_all(self):
         self.search_box_version += 1
-        return rx.redirect(self._url(search="", category="", brand="", price_range="", page=1))
+        yield from self._show(search="", category="", brand="", price_range="", page=1)
 
     @rx.event
     def go_to_page(self, page: int):
-        page = max(1, min(int(page), max(self.total_pages, 1)))
-        return [
-            rx.redirect(self._url(page=page)),
-            rx.call_script("window.scrollTo({top: 0, behavior: 'smooth'})"),
-        ]
+        try:
+            page = int(page)
+        except (TypeError, ValueError):
+            return
+        page = max(1, min(page, max(self.total_pages, 1)))
+        yield from self._show(rx.call_script("window.scrollTo({top: 0, behavior: 'smooth'})"), page=page)
 
 
 class HomeState(rx.State):
@@ -221,9 +238,9 @@ class HomeState(rx.State):
     loaded: bool = False
 
     def _load(self) -> None:
-        with session_scope() as session:
-            self.featured = [product_view(p, c) for p, c in catalog.featured_products(session, limit=4)]
-            counts = catalog.brand_counts(session, list(BRANDS_SHOWN))
+        data = home_data(BRANDS_SHOWN)
+        self.featured = list(data.featured)
+        counts = dict(data.brand_counts)
         self.shoprite_count = counts.get("shoprite", 0)
         self.melcom_count = counts.get("melcom", 0)
 

@@ -5,6 +5,7 @@ logged-in user also on the server (services.favourites), so they follow the user
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 
 import reflex as rx
@@ -15,7 +16,7 @@ from ...models import User
 from ...services import ServiceError
 from ...services import catalog
 from ...services import favourites as favourites_service
-from ..account.session import per_user
+from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list
 from ..guards import current_user, user_event
 
@@ -61,6 +62,9 @@ class FavoritesState(rx.State):
     ids: list[str] = []
     items: list[ProductView] = []
     loaded: bool = False
+    # Whose list the header's count shows, and since when (account/session.fresh).
+    _shown_for: str = ""
+    _shown_at: float = 0.0
 
     @rx.var
     def count(self) -> int:
@@ -126,7 +130,12 @@ class FavoritesState(rx.State):
 
     @rx.event
     async def load(self):
-        """Activate the right list for whoever is logged in (every page: the header shows the count)."""
+        """Activate the right list for whoever is logged in (every page: the header shows the
+        count), once per tab and account (see account/session.fresh)."""
+        who = visit_key(self, "user:" + (await self.get_state(SessionState)).user_id)
+        if self.loaded and fresh(who, self._shown_for, self._shown_at):
+            return
+        self._shown_for, self._shown_at = who, time.time()
         user = await current_user(self)
         moved = self._switch_user(user.id if user else "")
         for update in load_list(self, lambda: self._sync(user, moved), "favourites sync", loading=None, failed=None):

@@ -8,14 +8,12 @@ import dataclasses
 import reflex as rx
 
 from ... import routes
-from ...db import session_scope
-from ...display import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
+from ...display import ProductView, product_path, whatsapp_share_url
 from ...public_url import absolute_url
 from ...services import NotFound
-from ...services import catalog
-from ...services.related import related_products
 from ..actions import load_list
 from .cart import CartState
+from .shared_views import product_page
 
 MAX_QUANTITY = 99  # a quantity box's ceiling; the cart service checks the stock itself
 
@@ -66,15 +64,10 @@ class ProductPageState(rx.State):
         self.share_url = ""
 
     def _load(self, requested: str) -> None:
-        with session_scope() as session:
-            product, category = catalog.get_product(session, requested)  # hidden ones too: not found
-            related = related_products(session, product)
-            detail = ProductDetail(
-                **dataclasses.asdict(product_view(product, category)),
-                tags=list(product.tags or []),
-                category_href=category_listing_path(category.slug) if category else "",
-            )
-            self.related = [product_view(p, c) for p, c in related]
+        shown = product_page(requested)  # hidden ones too: not found
+        detail = ProductDetail(**dataclasses.asdict(shown.card), tags=list(shown.tags),
+                               category_href=shown.category_href)
+        self.related = list(shown.related)
         self.product = detail
         self.quantity = min(max(1, self.quantity), max(1, detail.stock))
         self.share_url = absolute_url(product_path(detail.id), self.router.url.origin)

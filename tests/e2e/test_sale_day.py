@@ -1,0 +1,133 @@
+"""What a click costs the server (issue 23), seen from Chromium's websocket.
+
+A filter, the sort, a search or the pager is one event: the handler shows the new page and puts
+its address in the bar (no redirect, no second round of on-load events), and Back returns to the
+previous listing. Following a link inside the shop does not redo the header's work (who is
+signed in, the cart and favourites badges); a reload does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import Page, expect
+
+from .conftest import sign_in
+
+EVENT = "42/_event,"
+HEADER_STATES = ("___session_state", "___cart_state", "___favorites_state")
+BROWSER_STORAGE = {"access_token", "refresh_token", "stored_user", "cart_storage", "favorites_storage", "active_user_id"}
+
+
+def watch(page: Page) -> tuple[list[str], list[str]]:
+    """The websocket frames the page sends and receives, from now on."""
+    sent: list[str] = []
+    received: list[str] = []
+
+    def on_socket(socket):
+        socket.on("framesent", lambda payload: sent.append(payload if isinstance(payload, str) else ""))
+        socket.on("framereceived", lambda payload: received.append(payload if isinstance(payload, str) else ""))
+
+    page.on("websocket", on_socket)
+    return sent, received
+
+
+def events(frames: list[str]) -> list[str]:
+    return [json.loads(f[len(EVENT):])[1]["name"].rsplit(".", 1)[-1] for f in frames if f.startswith(EVENT)]
+
+
+def header_vars(frames: list[str]) -> set[str]:
+    """The variables of the header's states that the server sent (names without Reflex's suffix)."""
+    names = set()
+    for frame in frames:
+        if frame.startswith(EVENT):
+            for state, values in json.loads(frame[len(EVENT):])[1].get("delta", {}).items():
+                if state.endswith(HEADER_STATES):
+                    names.update(name.removesuffix("_rx_state_") for name in values)
+    return names
+
+
+def listing_ready(page: Page, text: str) -> None:
+    expect(page.get_by_text(re.compile(text))).to_be_visible()
+    expect(page.locator("main article").first).to_be_visible()
+
+
+def test_a_sort_a_page_and_a_filter_are_one_event_each_and_back_returns(page: Page):
+    sent, _received = watch(page)
+    page.goto("/products")
+    listing_ready(page, r"^Showing 10 of \d+ products \(Page 1 of \d+\)")
+    first_name = page.locator("main article h3").first.inner_text()
+    sent.clear()
+
+    page.get_by_label("Sort By").select_option("price-high")
+    expect(page).to_have_url(re.compile(r"/products\?sort=price-high$"))
+    expect(page.locator("main article h3").first).not_to_have_text(first_name)
+    highest = page.locator("main article h3").first.inner_text()
+    page.get_by_role("button", name="Page 2", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/products\?sort=price-high&page=2$"))
+    listing_ready(page, r"\(Page 2 of \d+\)")
+    page.get_by_label("Price Range").select_option("0-25")
+    expect(page).to_have_url(re.compile(r"/products\?price_range=0-25&sort=price-high$"))
+    listing_ready(page, r"^Showing \d+ of \d+ products")
+    assert events(sent) == ["set_sort", "go_to_page", "set_price_range"]  # nothing else: no redirect round
+
+    page.go_back()  # the router's own navigation: the listing the address names
+    expect(page).to_have_url(re.compile(r"/products\?sort=price-high&page=2$"))
+    listing_ready(page, r"\(Page 2 of \d+\)")
+    expect(page.get_by_label("Price Range")).to_have_value("all")
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/products\?sort=price-high$"))
+    expect(page.locator("main article h3").first).to_have_text(highest)
+
+    page.goto("/products?sort=price-high&page=2")  # the address in the bar is the page shown
+    listing_ready(page, r"\(Page 2 of \d+\)")
+    expect(page.get_by_label("Sort By")).to_have_value("price-high")
+
+
+def test_a_search_is_one_event_and_its_address_can_be_shared(page: Page, live_product):
+    product = live_product(name="Zanzibar Clove Tea 50 bags")
+    sent, _received = watch(page)
+    page.goto("/products")
+    listing_ready(page, r"^Showing 10 of")
+    sent.clear()
+    box = page.get_by_placeholder("Search products...").first
+    box.fill("zanzibar")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/products\?search=zanzibar$"))
+    expect(page.get_by_text('Showing 1 of 1 products for "zanzibar"')).to_be_visible()
+    assert events(sent) == ["apply_search"]
+    page.reload()
+    expect(page.locator("main article").get_by_role("link", name=product.name)).to_be_visible()
+
+
+def test_links_inside_the_shop_skip_the_headers_work_and_a_reload_redoes_it(page: Page, shopper, live_server,
+                                                                            live_product):
+    from discount_deals.services import cart as cart_service
+
+    user, _password = shopper()
+    product = live_product(name="Sale Day Kettle 1.7L")
+    sign_in(page, user)
+    page.goto("/products?search=kettle")
+    expect(page.get_by_text('for "kettle"')).to_be_visible()
+    expect(page.get_by_role("link", name="Cart", exact=True)).to_be_visible()  # an empty cart: no count
+    sent, received = watch(page)  # frames of the socket opened by the next page load only
+    page.reload()
+    listing_ready(page, r'for "kettle"')
+    received.clear()
+    sent.clear()
+
+    page.locator("main article").get_by_role("link", name=product.name).first.click()
+    expect(page.get_by_role("heading", level=1, name=product.name)).to_be_visible()
+    expect(page.get_by_role("button", name=f"Add to Cart: {product.name}")).to_be_enabled()
+    assert events(sent) == ["update_vars_internal", "on_load_internal"]  # the router's navigation
+    # Only the browser's own storage, which Reflex echoes after every navigation's update_vars_internal.
+    assert header_vars(received) <= BROWSER_STORAGE
+
+    with live_server.session() as session:  # the same account adds a line on another device
+        cart_service.add_item(session, user, product.id, 2)
+    page.get_by_role("link", name="Products", exact=True).first.click()
+    listing_ready(page, r"^Showing")
+    expect(page.get_by_role("link", name="Cart", exact=True)).to_be_visible()  # this visit's badge
+    page.reload()
+    expect(page.get_by_role("link", name="Cart, 2 items")).to_be_visible()
