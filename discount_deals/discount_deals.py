@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from . import routes
+from . import metrics, routes, tab_states
 from .api import create_api
 from .web.security import hand_websocket_origins_to_us
 from .web.site import site
@@ -10,6 +10,7 @@ from .lifespan import migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
 from .components.toasts import toaster
 from .logs import configure_logging
+from .settings import get_settings
 from .web.first_html import render as first_html
 from .pages.admin import admin
 from .pages.auth import login, register
@@ -57,7 +58,7 @@ PAGES = [
     (routes.TEST_HOME, test_home, "Discount Deals", [HomeState.load]),
     (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
     (routes.PRODUCT_DETAIL, product_page, ProductPageState.page_title, [ProductPageState.load]),
-    (routes.CART, cart, "Shopping Cart | Discount Deals", []),
+    (routes.CART, cart, "Shopping Cart | Discount Deals", [CartState.load_page]),
     (routes.CHECKOUT, checkout, "Checkout | Discount Deals", [CheckoutState.load]),
     (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
     (routes.LOGIN, login, "Login | Discount Deals", [LoginState.load]),
@@ -88,6 +89,10 @@ app = rx.App(
         rx.el.script(ROUTE_FOCUS_JS),
     ],
 )
+# Tab states in memory with a bounded lifetime (no Redis), or in Redis (discount_deals/tab_states.py).
+tab_states.install(app, get_settings().ui.state_ttl_seconds)
+# Each UI event's time and the gauges of /api/metrics (discount_deals/metrics.py).
+metrics.install(app)
 app.register_lifespan_task(migrate_in_development)
 app.register_lifespan_task(worker_in_development)
 # The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).

@@ -181,6 +181,10 @@ def _run_production(plan: Plan, server: ServerSettings, host: str, port: int) ->
     from .logs import ACCESS_FORMAT, server_logging_config
 
     reflex_adapter.serve_built_frontend()  # the frontend is built (step 4); workers only serve it
+    if plan.workers > 1:
+        # Several workers: each writes its figures here and any of them answers /api/metrics with
+        # the sum (prometheus-client reads this before its first import, in the workers too).
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = _fresh_metrics_dir(get_settings().var_dir / "metrics")
     # Written for Reflex's config in the workers (page, websocket and /api share one port).
     os.environ.update(REFLEX_FRONTEND_PORT=str(port), REFLEX_BACKEND_PORT=str(port))
     # As `reflex run --env prod` does: import the app once here so forked workers share it and a
@@ -209,6 +213,14 @@ def _run_production(plan: Plan, server: ServerSettings, host: str, port: int) ->
         if supervisor is not None:
             supervisor.stop()
     return 0
+
+
+def _fresh_metrics_dir(folder: Path) -> str:
+    """An empty folder for the workers' metric files (those of an earlier run would be added in)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
+    return str(folder)
 
 
 def _start_message_worker():

@@ -113,3 +113,46 @@ def leave_websocket_origins_to_the_app(app) -> None:
     sio = getattr(app, "sio", None)
     if sio is not None:
         sio.eio.cors_allowed_origins = []
+
+
+def state_manager(app):
+    """The app's state manager as Reflex set it up (``rx.App._state_manager``), or None."""
+    return getattr(app, "_state_manager", None)
+
+
+def replace_state_manager(app, manager) -> None:
+    """Use ``manager`` for the app's tab states. Call it before the server starts: Reflex hands
+    ``rx.App.state_manager`` to its event processor when the server's lifespan begins."""
+    app._state_manager = manager
+
+
+def connected_sessions(app) -> dict:
+    """The websocket sessions this worker holds (socket id → tab token), or {} without state."""
+    namespace = getattr(app, "event_namespace", None)
+    return dict(getattr(namespace, "sid_to_token", {}) or {}) if namespace is not None else {}
+
+
+def time_ui_events(observe) -> None:
+    """Call ``observe(event_name, seconds, failed)`` after each UI event Reflex runs (the wait for
+    the tab's state lock included), by wrapping its event processor's one entry point for a
+    handler (``BaseStateEventProcessor._execute_event``). Idempotent."""
+    import time
+
+    from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
+
+    original = BaseStateEventProcessor._execute_event
+    if getattr(original, "_dd_timed", False):
+        return
+
+    async def timed(self, *, entry, registered_handler):
+        started = time.perf_counter()
+        failed = True
+        try:
+            await original(self, entry=entry, registered_handler=registered_handler)
+            failed = False
+        finally:
+            observe(entry.event.name, time.perf_counter() - started, failed)
+
+    timed._dd_timed = True
+    timed._dd_original = original
+    BaseStateEventProcessor._execute_event = timed

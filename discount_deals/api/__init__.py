@@ -26,6 +26,7 @@ from . import (
     exports,
     favourites,
     health,
+    metrics,
     notifications,
     openapi,
     orders,
@@ -40,6 +41,7 @@ log = logging.getLogger("discount_deals.api")
 
 ROUTERS = [
     health.router,
+    metrics.router,
     auth.router,
     notifications.router,
     users.router,

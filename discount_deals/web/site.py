@@ -15,6 +15,7 @@ from .hosts import TrustedHosts
 from .pages import PagesWithoutRedirect
 from .proxy import PublicOrigin
 from .security import SecurityHeaders
+from .timing import RequestTiming
 
 
 def site(api: ASGIApp) -> FastAPI:
@@ -29,6 +30,8 @@ def site(api: ASGIApp) -> FastAPI:
     app.add_middleware(PublicOrigin)
     # Outermost: only the shop's own host names are answered (hosts.py), as the client sent them.
     app.add_middleware(TrustedHosts)
+    # Outside everything: each request's whole time, by route, for /api/metrics.
+    app.add_middleware(RequestTiming)
     app.mount("/api", api)
     return app
 

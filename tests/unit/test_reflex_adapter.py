@@ -246,3 +246,32 @@ def test_the_build_plugin_understands_the_config_file_reflex_writes():
     result = subprocess.run([node, "--input-type=module", "-e", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == ["/", PRODUCT_SHELL_PATH]
+
+
+def test_the_state_manager_internals_tab_states_builds_on_still_fit():
+    """discount_deals/tab_states.py subclasses Reflex's in-memory manager and replaces the app's."""
+    from reflex.app import App
+    from reflex.istate.manager.memory import StateManagerMemory
+
+    import discount_deals.discount_deals as module
+
+    assert "_state_manager" in {f.name for f in dataclasses.fields(App)}
+    assert reflex_adapter.state_manager(module.app) is module.app._state_manager
+    fields = {f.name for f in dataclasses.fields(StateManagerMemory)}
+    assert {"token_expiration", "states", "_expiration_task"} <= fields
+    for name in ("_purge_expired_tokens", "_expire_states", "_ensure_expiration_task"):
+        assert callable(getattr(StateManagerMemory, name, None)), f"StateManagerMemory.{name} is gone"
+    assert inspect.iscoroutinefunction(StateManagerMemory._expire_states)
+    inspect.signature(StateManagerMemory._purge_expired_tokens).bind(object())
+
+
+def test_the_event_processor_entry_point_metrics_time_still_fits():
+    """discount_deals/metrics.py times UI events by wrapping this method (reflex_adapter.time_ui_events)."""
+    from reflex.app import EventNamespace
+    from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
+
+    method = BaseStateEventProcessor._execute_event
+    original = getattr(method, "_dd_original", method)
+    assert inspect.iscoroutinefunction(original)
+    inspect.signature(original).bind(object(), entry=None, registered_handler=None)
+    assert isinstance(getattr(EventNamespace, "sid_to_token", None), property)
