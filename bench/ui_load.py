@@ -49,6 +49,8 @@ SORTS = ["price-low", "price-high", "rating", "discount", "name"]
 SEARCH_WORDS = ["rice", "oil", "soap", "milk", "juice", "tea", "sugar", "phone", "towel", "pack", "water", "bread"]
 ACTIONS = ("open", "page", "sort", "search", "product", "add_to_cart", "checkout", "products")
 ACTION_TIMEOUT_S = 30
+VISIT_ROUNDS = 3  # rounds of the journey in one tab; then the tab closes and a new visitor arrives
+CHECKOUT_SHARE = 0.4  # of a signed-in shopper's rounds that open /checkout
 
 
 @dataclass
@@ -82,8 +84,7 @@ class Setup:
     url: str
     recording: Recording
     products: list[str]
-    accounts: list[dict]  # {access, refresh} of signed-in shoppers
-    checkout_share: float
+    accounts: list[dict]  # {access, refresh}: one per signed-in shopper slot (every fourth)
 
 
 async def _timed(run: Run, tab: Tab, action: str, send, done) -> bool:
@@ -98,9 +99,28 @@ async def _timed(run: Run, tab: Tab, action: str, send, done) -> bool:
 
 
 async def shopper(run: Run, setup: Setup, n: int, delay: float) -> None:
+    """One shopper slot: visit after visit (a new tab each, as new people arrive) until the end.
+    Every fourth slot is signed in with an account of its own, whose cart a visit starts empty."""
     rng = random.Random(n)
     await asyncio.sleep(delay)
-    account = setup.accounts[n % len(setup.accounts)] if setup.accounts and n % 4 == 0 else None
+    account = setup.accounts[n // 4] if n % 4 == 0 and n // 4 < len(setup.accounts) else None
+    async with httpx.AsyncClient(base_url=setup.url, timeout=ACTION_TIMEOUT_S) as api:
+        while not run.stopping:
+            if account is not None:
+                await _empty_cart(api, account)
+            if not await visit(run, setup, rng, account):
+                await asyncio.sleep(1)  # an error: the next visit is a new tab
+
+
+async def _empty_cart(api: httpx.AsyncClient, account: dict) -> None:
+    headers = {"Authorization": f"Bearer {account['access']}"}
+    lines = (await api.get("/api/cart/cartitems/", headers=headers)).json().get("results") or []
+    if lines:
+        await api.delete(f"/api/cart/{lines[0]['cart']}/clear/", headers=headers)
+
+
+async def visit(run: Run, setup: Setup, rng: random.Random, account: dict | None) -> bool:
+    """Open /products in a new tab and go round the journey VISIT_ROUNDS times; False on an error."""
     storage = signed_in_storage(setup.recording.signed_in_vars, account) if account else None
     tab = Tab(setup.url, setup.recording, uuid.uuid4().hex, storage)
 
@@ -115,9 +135,9 @@ async def shopper(run: Run, setup: Setup, n: int, delay: float) -> None:
             run.record("open", seconds, 1)
         except Exception as exc:
             run.error("open", exc)
-            return
+            return False
         sort = "name"
-        while True:
+        for _round in range(VISIT_ROUNDS):
             sort = rng.choice([s for s in SORTS if s != sort])
             product = rng.choice(setup.products)
             steps = [
@@ -127,13 +147,16 @@ async def shopper(run: Run, setup: Setup, n: int, delay: float) -> None:
                 ("product", partial(tab.navigate, f"/products/{product}"), product_shown),
                 ("add_to_cart", partial(tab.event, "add_to_cart", {"product_id": product}), added_to_cart),
             ]
-            if account and rng.random() < setup.checkout_share * 4:
+            if account and rng.random() < CHECKOUT_SHARE:
                 steps.append(("checkout", partial(tab.navigate, "/checkout"), page_ready))
             steps.append(("products", partial(tab.navigate, "/products"), listing_shown))
             sort = "name"
             for action, send, done in steps:
-                if not await think() or not await _timed(run, tab, action, send, done):
-                    return
+                if not await think():
+                    return True
+                if not await _timed(run, tab, action, send, done):
+                    return False
+        return True
     finally:
         await tab.close()
 
@@ -212,7 +235,7 @@ def prepare(url: str, accounts: int, record_frames: str | None = None) -> Setup:
             tokens.append({"access": login["access"], "refresh": login["refresh"]})
             del headers
     recording = Recording(**record(url, tokens[0] if tokens else None, record_frames))
-    return Setup(url=url, recording=recording, products=products, accounts=tokens, checkout_share=0.1)
+    return Setup(url=url, recording=recording, products=products, accounts=tokens)
 
 
 # --- scenarios --------------------------------------------------------------------------------
@@ -335,7 +358,8 @@ def main() -> None:
     parser.add_argument("--idle-wait", type=float, default=900)
     parser.add_argument("--redis", action="store_true")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--accounts", type=int, default=20, help="signed-in shoppers' accounts")
+    parser.add_argument("--accounts", type=int, default=0,
+                        help="signed-in shoppers' accounts (default: one per fourth shopper of the largest level)")
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for the server")
     parser.add_argument("--label", default="")
     parser.add_argument("--frames", help="also write the recorded browser frames to this file")
@@ -344,7 +368,8 @@ def main() -> None:
     levels = [int(x) for x in args.shoppers.split(",") if x]
     result: dict = {"label": label, "think_s": args.think}
     with ExitStack() as stack:
-        env = dict(item.split("=", 1) for item in args.env)
+        # The shoppers' accounts are registered from one address: lift the per-address limit.
+        env = {"DD_REGISTER_MAX_ATTEMPTS": "1000000", "DD_ACCESS_TOKEN_SECONDS": "14400", **dict(item.split("=", 1) for item in args.env)}
         if args.redis:
             from tests.support.servers import redis
 
@@ -352,7 +377,9 @@ def main() -> None:
                        DD_SECRET_KEY=os.urandom(32).hex())
         server = None if args.url else stack.enter_context(production_server(env, name=f"ui-load-{label}"))
         url = args.url or server.url
-        setup = prepare(url, args.accounts, args.frames)
+        biggest = max([*levels, args.capacity, 25])
+        accounts = args.accounts or (biggest + 3) // 4
+        setup = prepare(url, accounts, args.frames)
         result["server"] = {"url": url, "settings": {k: ("***" if "SECRET" in k else v) for k, v in env.items()}}
         if args.idle:
             result["idle"] = scenario_idle(setup, server, args.idle, args.idle_wait)
@@ -367,7 +394,7 @@ def main() -> None:
             result["churn"] = {"tabs": opened, "seconds": round(took), "fresh": fresh[0], "after_churn": churned[0]}
             if server is not None:
                 restarted = stack.enter_context(_restarted(server))
-                setup = prepare(restarted.url, args.accounts)
+                setup = prepare(restarted.url, accounts)
                 after = scenario_levels(setup, restarted, [25], args.seconds, args.think, args.repeat,
                                         label + " restarted")
                 result["churn"]["after_restart"] = after[0]
