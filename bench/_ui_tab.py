@@ -146,6 +146,12 @@ class Tab:
                     continue
                 if not raw.startswith(EVENT_PREFIX):
                     continue
+                waiter = self._waiter
+                # Parsing every frame would cost the load generator more than the server's work
+                # on this 2-core machine: only frames that may matter are parsed.
+                if '"events"' not in raw and (waiter is None or waiter[1].done()
+                                               or getattr(waiter[0], "marker", "") not in raw):
+                    continue
                 update = json.loads(raw[len(EVENT_PREFIX):])[1]
                 for event in update.get("events") or ():
                     if event.get("name") == "_redirect" and not event["payload"].get("external"):
@@ -183,23 +189,37 @@ def _state_delta(update: Update, suffix: str) -> dict | None:
     return None
 
 
+def _marked(marker: str):
+    """A predicate decides only on frames that contain ``marker`` (a state's name)."""
+
+    def mark(predicate: Predicate) -> Predicate:
+        predicate.marker = marker
+        return predicate
+
+    return mark
+
+
+@_marked("___products_state")
 def listing_shown(update: Update) -> bool:
     """The product grid shows the new page (its products arrived and it is not loading)."""
     values = _state_delta(update, "___products_state")
     return bool(values) and "products_rx_state_" in values and values.get("loading_rx_state_") is not True
 
 
+@_marked("is_hydrated_rx_state_")
 def page_ready(update: Update) -> bool:
     """A navigation has finished its on-load work (Reflex marks the state hydrated)."""
     values = _state_delta(update, "reflex___state____state")
     return bool(values) and values.get("is_hydrated_rx_state_") is True and len(update.get("delta")) == 1
 
 
+@_marked("___product_page_state")
 def product_shown(update: Update) -> bool:
     values = _state_delta(update, "___product_page_state")
     return bool(values) and values.get("status_rx_state_") == "found"
 
 
+@_marked("___cart_state")
 def added_to_cart(update: Update) -> bool:
     values = _state_delta(update, "___cart_state")
     return bool(values) and values.get("updating_rx_state_") is False

@@ -301,26 +301,55 @@ async def _idle(url: str, recording: Recording, tabs: int) -> list[Tab]:
     return opened
 
 
-def tab_states(url: str) -> float | None:
-    """The server's count of tab states held (/api/metrics), when it publishes one."""
+def metric(url: str, name: str) -> float | None:
+    """One of the server's figures (/api/metrics), when it publishes it."""
     try:
         text = httpx.get(f"{url}/api/metrics", timeout=10).text
     except httpx.HTTPError:
         return None
     for line in text.splitlines():
-        if line.startswith("dd_ui_tab_states "):
+        if line.startswith(f"{name} "):
             return float(line.split()[1])
     return None
 
 
+def tab_states(url: str) -> float | None:
+    """The server's count of tab states held."""
+    return metric(url, "dd_ui_tab_states")
+
+
+async def _bare_sockets(url: str, count: int) -> list:
+    """``count`` websockets opened the way a tab's is (Engine.IO's open packet), without a tab
+    behind them: what the server's websocket itself costs, state aside."""
+    import websockets
+
+    opened = []
+    address = url.replace("http://", "ws://") + "/_event/?EIO=4&transport=websocket"
+    for _ in range(count):
+        socket = await websockets.connect(address, origin=url, ping_interval=None, compression=None)
+        await socket.recv()
+        opened.append(socket)
+    return opened
+
+
 def scenario_idle(setup: Setup, server: Server, tabs: int, wait_s: float) -> dict:
+    """Memory per idle tab, split into the websocket's own cost (the same number of bare
+    websockets, open meanwhile) and the tab's (its state and Socket.IO session); then how long
+    until the closed tabs' states are gone, and whether the same number again grows memory."""
+
     async def go() -> dict:
         await asyncio.sleep(2)
         before = rss_kib(server.pids())
+        bare = await _bare_sockets(setup.url, tabs)
+        await asyncio.sleep(5)
+        with_sockets = rss_kib(server.pids())
         opened = await _idle(setup.url, setup.recording, tabs)
         await asyncio.sleep(5)
         during = rss_kib(server.pids())
         held = tab_states(setup.url)
+        state_bytes = metric(setup.url, "dd_ui_state_bytes")
+        for socket in bare:
+            await socket.close()
         for tab in opened:
             await tab.close()
         closed_at = time.monotonic()
@@ -332,16 +361,20 @@ def scenario_idle(setup: Setup, server: Server, tabs: int, wait_s: float) -> dic
                 freed_after = time.monotonic() - closed_at
                 break
         after = rss_kib(server.pids())
-        # The same number of tabs again: memory freed by the first wave is reused, not grown.
-        again = await _idle(setup.url, setup.recording, tabs)
+        again = await _idle(setup.url, setup.recording, tabs)  # freed memory is reused, not grown
         await asyncio.sleep(5)
         reopened = rss_kib(server.pids())
         for tab in again:
             await tab.close()
-        return {"tabs": len(opened), "rss_mib_before": round(before / 1024, 1), "rss_mib_idle": round(during / 1024, 1),
-                "kib_per_idle_tab": round((during - before) / max(len(opened), 1), 1), "states_held": held,
-                "freed_after_s": None if freed_after is None else round(freed_after), "rss_mib_after_close": round(after / 1024, 1),
-                "rss_mib_same_tabs_again": round(reopened / 1024, 1)}
+        per_socket = (with_sockets - before) / tabs
+        per_tab = (during - with_sockets) / max(len(opened), 1)
+        return {"tabs": len(opened), "rss_mib_before": round(before / 1024, 1),
+                "rss_mib_bare_sockets": round(with_sockets / 1024, 1), "rss_mib_idle_tabs": round(during / 1024, 1),
+                "kib_per_bare_websocket": round(per_socket, 1), "kib_per_idle_tab": round(per_tab, 1),
+                "kib_per_idle_tab_beyond_its_websocket": round(per_tab - per_socket, 1),
+                "states_held": held, "state_kib_each_upper_bound": round((state_bytes or 0) / 1024 / max(held or 1, 1), 1),
+                "freed_after_s": None if freed_after is None else round(freed_after),
+                "rss_mib_after_close": round(after / 1024, 1), "rss_mib_same_tabs_again": round(reopened / 1024, 1)}
     return asyncio.run(go())
 
 

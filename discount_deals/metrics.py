@@ -21,12 +21,13 @@ import asyncio
 import contextlib
 import logging
 import os
-import pickle
 import random
+import sys
+import types
 from pathlib import Path
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client import multiprocess
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
+                               disable_created_metrics, generate_latest, multiprocess)
 
 from . import reflex_adapter, tab_states
 
@@ -35,6 +36,8 @@ log = logging.getLogger("discount_deals.metrics")
 MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 GAUGES_EVERY_S = 5.0
 STATE_SAMPLE = 20  # tab states sized for the estimate of their memory
+
+disable_created_metrics()  # no *_created series: Prometheus does not need them, and they double the text
 
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -114,17 +117,41 @@ def refresh_gauges() -> None:
 
 
 def _estimated_state_bytes(held: int) -> float:
-    """Pickled size of a sample of the tab states, times how many there are."""
+    """The objects a sample of tab states reach (their whole tree), times how many there are: an
+    upper bound, since cards shared between tabs (state/shop/shared_views.py) count in each."""
     manager = reflex_adapter.state_manager(_app)
     states = list(getattr(manager, "states", {}).values())
     if not states:
         return 0.0
     sample = random.sample(states, min(STATE_SAMPLE, len(states)))
-    sizes = []
-    for state in sample:
-        with contextlib.suppress(Exception):
-            sizes.append(len(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)))
-    return sum(sizes) / len(sizes) * held if sizes else 0.0
+    return sum(deep_size(state) for state in sample) / len(sample) * held
+
+
+def deep_size(root: object, limit: int = 200_000) -> int:
+    """Bytes of ``root`` and everything it reaches through containers and instance attributes
+    (classes, functions and modules aside; each object once)."""
+    seen: set[int] = set()
+    stack = [root]
+    total = 0
+    while stack and len(seen) < limit:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType, types.MethodType)):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj, 0)
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        else:
+            attributes = getattr(obj, "__dict__", None)
+            if isinstance(attributes, dict):
+                stack.append(attributes)
+            for slot in getattr(type(obj), "__slots__", ()):
+                if isinstance(slot, str) and hasattr(obj, slot):
+                    stack.append(getattr(obj, slot))
+    return total
 
 
 def render() -> tuple[bytes, str]:
