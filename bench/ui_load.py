@@ -63,6 +63,7 @@ class Run:
     errors: dict[str, int] = field(default_factory=dict)
     events_sent: int = 0
     events_in_window: int = 0
+    server_events_per_s: int | None = None  # events the server handled (on-load chains included)
     rss_kib: list[int] = field(default_factory=list)
 
     def measuring(self) -> bool:
@@ -175,10 +176,14 @@ async def load(setup: Setup, server: Server | None, shoppers: int, seconds: floa
     tasks = [asyncio.create_task(shopper(run, setup, n, ramp * n / shoppers)) for n in range(shoppers)]
     sampler = asyncio.create_task(sample_rss(run, server))
     await asyncio.sleep(ramp + max(think_s, 1.0))
+    handled_before = await asyncio.to_thread(server_events, setup.url)
     run.measuring_from = time.monotonic()
     await asyncio.sleep(seconds)
+    handled_after = await asyncio.to_thread(server_events, setup.url)
     run.stopping = True
     window = time.monotonic() - run.measuring_from
+    if handled_before is not None and handled_after is not None:
+        run.server_events_per_s = round((handled_after - handled_before) / window)
     done, pending = await asyncio.wait(tasks, timeout=ACTION_TIMEOUT_S + 5)
     for task in pending:
         task.cancel()
@@ -203,6 +208,7 @@ def summarise(run: Run, shoppers: int, seconds: float) -> dict:
         "click_p95_ms": _ms(percentile(clicks, 0.95)),
         "click_p99_ms": _ms(percentile(clicks, 0.99)),
         "events_per_s": run.events_sent,
+        "server_events_per_s": run.server_events_per_s,
         "clicks_per_s": round(len(clicks) / seconds, 1),
         "errors": sum(run.errors.values()),
         "error_kinds": run.errors,
@@ -218,7 +224,8 @@ def _ms(seconds: float) -> float:
 
 def print_line(label: str, result: dict) -> None:
     print(f"{label}: {result['shoppers']} shoppers, {result['clicks']} clicks, p50 {result['click_p50_ms']} ms, "
-          f"p95 {result['click_p95_ms']} ms, p99 {result['click_p99_ms']} ms, {result['events_per_s']} events/s, "
+          f"p95 {result['click_p95_ms']} ms, p99 {result['click_p99_ms']} ms, {result['events_per_s']} events/s "
+          f"sent ({result['server_events_per_s']} handled), "
           f"{result['errors']} errors, RSS max {result['rss_mib_max']} MiB", flush=True)
 
 
@@ -258,7 +265,10 @@ def _median_of(runs: list[dict]) -> dict:
     if len(runs) == 1:
         return runs[0]
     keys = ("click_p50_ms", "click_p95_ms", "click_p99_ms", "events_per_s", "clicks_per_s", "rss_mib_max")
+    runs_with_server = [r for r in runs if r.get("server_events_per_s") is not None]
     median = {k: statistics.median(r[k] for r in runs) for k in keys}
+    if runs_with_server:
+        median["server_events_per_s"] = statistics.median(r["server_events_per_s"] for r in runs_with_server)
     return {**runs[0], **median, "errors": sum(r["errors"] for r in runs), "runs": runs}
 
 
@@ -311,6 +321,16 @@ def metric(url: str, name: str) -> float | None:
         if line.startswith(f"{name} "):
             return float(line.split()[1])
     return None
+
+
+def server_events(url: str) -> float | None:
+    """Events the server has handled so far (the counts of dd_ui_event_seconds, all handlers)."""
+    try:
+        text = httpx.get(f"{url}/api/metrics", timeout=10).text
+    except httpx.HTTPError:
+        return None
+    counts = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("dd_ui_event_seconds_count")]
+    return sum(counts) if counts else None
 
 
 def tab_states(url: str) -> float | None:

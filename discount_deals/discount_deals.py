@@ -6,7 +6,7 @@ from . import metrics, routes, tab_states
 from .api import create_api
 from .web.security import hand_websocket_origins_to_us
 from .web.site import site
-from .lifespan import migrate_in_development, worker_in_development
+from .lifespan import calm_garbage_collector, migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
 from .components.toasts import toaster
 from .logs import configure_logging
@@ -94,6 +94,7 @@ tab_states.install(app, get_settings().ui.state_ttl_seconds)
 # Each UI event's time and the gauges of /api/metrics (discount_deals/metrics.py).
 metrics.install(app)
 app.register_lifespan_task(migrate_in_development)
+app.register_lifespan_task(calm_garbage_collector)
 app.register_lifespan_task(worker_in_development)
 # The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)

@@ -46,3 +46,26 @@ async def worker_in_development() -> AsyncIterator[None]:
     finally:
         if supervisor is not None:
             await asyncio.to_thread(supervisor.stop)
+
+
+# Python's collector: the first generation is collected after this many allocations net of
+# frees (700 by default). Each tab's events allocate and free thousands of small objects, so the
+# default ran the young collections ~60 times a second under load, each promoting survivors
+# towards the full collections (~180 ms each at 600 tabs: a pause for every tab).
+GC_YOUNG_THRESHOLD = 20_000
+
+
+@contextlib.asynccontextmanager
+async def calm_garbage_collector() -> AsyncIterator[None]:
+    """Once the worker has started: everything loaded so far (Reflex, SQLAlchemy, the pages, the
+    app's states' classes: about a million objects that live as long as the process) moves out of
+    the collector's sight (``gc.freeze``), and the young generation is collected less often.
+    Full collections then walk the tab states and little else (bench/ui_load.py, 600 shoppers:
+    issue 23's closing note)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    _young, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
+    yield

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import random
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -56,6 +58,7 @@ STATE_BYTES = Gauge("dd_ui_state_bytes", "Estimated size of the tab states held"
 POOL_IN_USE = Gauge("dd_db_pool_in_use", "Database connections in use", multiprocess_mode="livesum")
 POOL_SIZE = Gauge("dd_db_pool_size", "Database connections a worker may hold", multiprocess_mode="livesum")
 QUEUE_DEPTH = Gauge("dd_message_queue_depth", "Messages waiting to be sent", multiprocess_mode="max")
+GC_SECONDS = Counter("dd_gc_seconds", "Time the worker spent in Python's garbage collector", ["generation"])
 QUEUE_OLDEST = Gauge("dd_message_queue_oldest_seconds", "Age of the oldest waiting message", multiprocess_mode="max")
 
 _app = None
@@ -80,11 +83,24 @@ def observe_request(route: str, method: str, status: int, seconds: float) -> Non
 
 
 def install(app) -> None:
-    """Time every UI event of ``app`` and keep the gauges current (a lifespan task)."""
+    """Time every UI event of ``app`` and the garbage collector, and keep the gauges current (a
+    lifespan task)."""
     global _app
     _app = app
     reflex_adapter.time_ui_events(observe_event)
     app.register_lifespan_task(_refresh_gauges_forever)
+    if _time_gc not in gc.callbacks:
+        gc.callbacks.append(_time_gc)
+
+
+_gc_started = [0.0]
+
+
+def _time_gc(phase: str, info: dict) -> None:
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    else:
+        GC_SECONDS.labels(str(info.get("generation", ""))).inc(time.perf_counter() - _gc_started[0])
 
 
 async def _refresh_gauges_forever():
