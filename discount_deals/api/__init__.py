@@ -30,6 +30,7 @@ from . import (
     openapi,
     orders,
     payments,
+    product_search,
     products,
     users,
 )
@@ -44,6 +45,7 @@ ROUTERS = [
     notifications.router,
     users.router,
     categories.router,
+    product_search.router,
     products.router,
     cart.router,
     orders.router,

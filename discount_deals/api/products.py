@@ -1,7 +1,8 @@
 """Products: list, featured, detail, admin writes, bulk upload.
 
 Every product leaves through :func:`schemas.product_json`. Fixed paths (``featured``,
-``bulk-upload``) are declared before ``/products/{product_id}`` so that they win.
+``bulk-upload``, and ``suggest`` and ``facets`` in :mod:`.product_search`) are never taken for
+a ``{product_id}`` (see ``routing.ResourceId``).
 """
 
 from __future__ import annotations
@@ -171,17 +172,51 @@ class JSONBytes(Response):
     media_type = "application/json"
 
 
-async def _in_one_thread(request: Request, work: Callable[[Session, User | None], BaseModel]) -> JSONBytes:
-    """Run a read in one worker-thread call: session, caller and query together, then the JSON.
+async def in_one_thread(
+    request: Request, work: Callable[[Session, User | None], BaseModel], *, omit_if_none: frozenset[str] = frozenset()
+) -> JSONBytes:
+    """Run a read in one worker-thread call: session, caller and query together, then the JSON
+    (without the top-level fields of ``omit_if_none`` that are None).
 
     The hot read paths avoid a thread hop per dependency; under 32 concurrent shoppers those
     hops (and FastAPI's re-encoding of the result) cost more than the query itself."""
 
     def run() -> bytes:
         with session_scope() as session:
-            return work(session, optional_user_in(session, request)).model_dump_json().encode()
+            answer = work(session, optional_user_in(session, request))
+            omitted = {name for name in omit_if_none if getattr(answer, name, None) is None}
+            return answer.model_dump_json(exclude=omitted or None).encode()
 
     return JSONBytes(await anyio.to_thread.run_sync(run, limiter=read_limiter()))
+
+
+SearchParam = Annotated[
+    str, Query(description="Words to find in name, description or brand", json_schema_extra={"maxLength": 200})
+]
+CategoryParam = Annotated[str, Query(description="A category id, slug or name")]
+BrandParam = Annotated[str, Query(description="A brand, e.g. shoprite")]
+PriceRangeParam = Annotated[str, Query(json_schema_extra={"enum": ["", *PRICE_RANGES]})]
+FLAG_VALUES = ["", "true", "false", "1", "0", "yes", "no"]
+DiscountParam = Annotated[
+    str,
+    Query(description="At least this many percent off now: a whole number from 1 to 100 (the facets offer 10, 30, 50)",
+          json_schema_extra={"pattern": "^([1-9][0-9]?|100)?$"}),
+]
+InStockParam = Annotated[str, Query(description="true: only products with stock", json_schema_extra={"enum": FLAG_VALUES})]
+ExactParam = Annotated[
+    str, Query(description="true: search exactly the words typed, without typo correction",
+               json_schema_extra={"enum": FLAG_VALUES}),
+]
+IncludeInactiveParam = Annotated[str, Query(description="Admins only", json_schema_extra={"enum": FLAG_VALUES})]
+
+
+# Present only when a search was corrected: otherwise the page is exactly what it was before.
+CORRECTED = frozenset({"corrected_query"})
+
+
+def flag(raw: str, name: str) -> bool | None:
+    """A boolean query parameter; None when absent or blank."""
+    return _flag(raw, name) if raw.strip() else None
 
 
 @router.get("/products/", response_model=ProductPageOut)
@@ -190,16 +225,15 @@ async def _in_one_thread(request: Request, work: Callable[[Session, User | None]
 @free_text("search")
 async def list_products(
     request: Request,
-    search: Annotated[
-        str, Query(description="Words to find in name, description or brand", json_schema_extra={"maxLength": 200})
-    ] = "",
-    category: Annotated[str, Query(description="A category id, slug or name")] = "",
-    brand: Annotated[str, Query(description="A brand, e.g. shoprite")] = "",
-    price_range: Annotated[str, Query(json_schema_extra={"enum": ["", *PRICE_RANGES]})] = "",
+    search: SearchParam = "",
+    category: CategoryParam = "",
+    brand: BrandParam = "",
+    price_range: PriceRangeParam = "",
+    discount: DiscountParam = "",
+    in_stock: InStockParam = "",
+    exact: ExactParam = "",
     ordering: Annotated[str, Query(json_schema_extra={"enum": ["", *ORDERINGS]})] = "",
-    include_inactive: Annotated[
-        str, Query(description="Admins only", json_schema_extra={"enum": ["", "true", "false", "1", "0", "yes", "no"]})
-    ] = "",
+    include_inactive: IncludeInactiveParam = "",
     status: Annotated[
         str,
         Query(
@@ -208,33 +242,30 @@ async def list_products(
         ),
     ] = "",
 ):
-    """A DRF page of products (plus ``total_pages``); see services.catalog for the filters.
+    """A DRF page of products (plus ``total_pages`` and ``corrected_query``); see services.catalog.
 
-    Without ``ordering``: best match first for a search, else newest first. Admins see inactive
-    and unavailable products too unless ``include_inactive=false``. ``status`` keeps active,
-    inactive, low_stock (1 to 5 left) or out_of_stock products (the back office's filter)."""
+    Without ``ordering``: best match first for a search; else featured products first, then the
+    newest, for shoppers, and newest first for admins. A search that finds fewer than a page of
+    products is corrected for typos ("jasmin rcie" → "jasmine rice"; exact matches first):
+    ``corrected_query`` is then the corrected text (absent otherwise); ``exact=true`` turns correction
+    off. Admins see inactive and unavailable products too unless ``include_inactive=false``.
+    ``status`` keeps active, inactive, low_stock (1 to 5 left) or out_of_stock products."""
     page = page_request(request)
-    show_hidden = _flag(include_inactive, "include_inactive") if include_inactive.strip() else None
+    show_hidden = flag(include_inactive, "include_inactive")
+    only_in_stock, exact_only = bool(flag(in_stock, "in_stock")), bool(flag(exact, "exact"))
 
     def listing(session: Session, user: User | None) -> ProductPageOut:
         result = catalog.list_products(
-            session,
-            search=search,
-            category=category,
-            brand=brand,
-            price_range=price_range,
-            ordering=ordering,
-            page=page.page,
-            page_size=page.page_size,
-            include_inactive=show_hidden,
-            actor=user,
-            status=status,
+            session, search=search, category=category, brand=brand, price_range=price_range, ordering=ordering,
+            page=page.page, page_size=page.page_size, include_inactive=show_hidden, actor=user, status=status,
+            in_stock=only_in_stock, discount=discount, exact=exact_only,
         )
         admin = is_admin(user)
         results = [product_out(request, p, c, admin=admin) for p, c in result.items]
-        return ProductPageOut.model_construct(**build_page(request, page, result.count, results))
+        body = build_page(request, page, result.count, results)
+        return ProductPageOut.model_construct(**body, corrected_query=result.corrected_query)
 
-    return await _in_one_thread(request, listing)
+    return await in_one_thread(request, listing, omit_if_none=CORRECTED)
 
 
 @router.get("/products/featured", response_model=ProductListOut)
@@ -258,7 +289,7 @@ async def featured_products(
         admin = is_admin(user)
         return ProductListOut.model_construct(data=[product_out(request, p, c, admin=admin) for p, c in items])
 
-    return await _in_one_thread(request, featured)
+    return await in_one_thread(request, featured)
 
 
 @router.post(
@@ -286,7 +317,7 @@ async def get_product(request: Request, product_id: str):
         product, category = catalog.get_product(session, product_id, actor=user)
         return ProductDataOut.model_construct(data=product_out(request, product, category, admin=is_admin(user)))
 
-    return await _in_one_thread(request, detail)
+    return await in_one_thread(request, detail)
 
 
 # A description may hold 100,000 characters (each up to 6 bytes escaped in JSON).

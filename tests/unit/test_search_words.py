@@ -1,0 +1,93 @@
+"""The search vocabulary that typo correction reads (SQLite's fts5vocab, PostgreSQL's search_word
+kept by statement triggers) holds exactly the words of the products, with how many products hold
+each, through every kind of write; and the correction rule itself (issue 24)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from sqlmodel import select
+
+from discount_deals import search_index
+from discount_deals.db import get_engine, session_scope, write_session
+from discount_deals.models import Category, Product
+from discount_deals.services import bulk_import
+from discount_deals.services.catalog import catalogue_version, typos
+from discount_deals.services.catalog.search import parse, words
+
+
+def brute_force() -> Counter:
+    """Products per word, from the rows themselves (name, brand, category name, description)."""
+    counts: Counter = Counter()
+    with session_scope() as session:
+        for product, category in session.exec(select(Product, Category).join(Category)).all():
+            counts.update(set(words(f"{product.name} {product.brand} {category.name} {product.description}")))
+    return counts
+
+
+def vocabulary() -> Counter:
+    with session_scope() as session:
+        letters = {word[0] for word in brute_force()} | set("abcdefghijklmnopqrstuvwxyz")
+        return Counter({word: docs for letter in letters for word, docs in typos._load_words(session, letter)})
+
+
+def alphabetic(counts: Counter) -> Counter:
+    return Counter({word: n for word, n in counts.items() if word.isalpha() and n > 0})
+
+
+def test_the_vocabulary_follows_every_write(make_category, make_product, admin):
+    kitchen = make_category("Kitchen")
+    pot = make_product("Stew Pot", category=kitchen, description="Cooks stew fast", brand="melcom")
+    make_product("Rice Cooker", category=kitchen, description="Cooks rice", brand="melcom")
+    assert vocabulary() == alphabetic(brute_force()) and vocabulary()["cooks"] == 2
+    with session_scope() as session:  # a product rewritten, moved, and a category renamed
+        product = session.get(Product, pot.id)
+        product.name, product.description = "Soup Pot", "Simmers soup"
+        session.get(Category, kitchen.id).name = "Cookware"
+    assert vocabulary() == alphabetic(brute_force())
+    assert "stew" not in vocabulary() and vocabulary()["cookware"] == 2 and vocabulary()["cooks"] == 1
+    with session_scope() as session:  # stock and price updates change no word
+        for product in session.exec(select(Product)).all():
+            product.stock += 3
+    with write_session() as session:  # a bulk import (one transaction, chunks of rows)
+        rows = [{"name": f"Palm Oil {n}", "price": "3.00", "category": "cookware", "description": "Red palm oil",
+                 "image_url": "/x.webp"} for n in range(30)]
+        assert not bulk_import.import_products(session, admin, rows).errors
+    assert vocabulary() == alphabetic(brute_force()) and vocabulary()["palm"] == 30
+    with session_scope() as session:
+        for product in session.exec(select(Product).where(Product.name.like("Palm Oil 1%"))).all():
+            session.delete(product)
+    assert vocabulary() == alphabetic(brute_force()) and vocabulary()["palm"] == 19
+
+
+def test_a_rebuild_counts_the_words_again(make_product):
+    make_product("Kenkey Balls", description="Fermented corn")
+    engine = get_engine()
+    with engine.begin() as connection:
+        search_index.rebuild(connection)
+    assert vocabulary() == alphabetic(brute_force())
+
+
+@pytest.mark.parametrize(
+    ("word", "allowed"),
+    [("ric", 0), ("rice", 1), ("sardine", 1), ("sardines", 2), ("5kg", 0), ("a4paper", 0), ("", 0)],
+)
+def test_how_many_typos_a_word_may_carry(word, allowed):
+    assert typos.allowed_typos(word) == allowed
+
+
+def test_the_nearest_word_wins_then_the_one_more_products_hold(make_category, make_product):
+    shelf = make_category("Shelf")
+    for name in ("Rice One", "Rice Two", "Rich Tea", "Rise Bread"):
+        make_product(name, category=shelf)
+    with session_scope() as session:
+        version = catalogue_version(session)
+        letters = typos.word_slice(session, "r", version)
+        assert letters.nearest("rica") == "rice"  # rice (2 products) before rich (1), both one typo away
+        assert letters.nearest("riseb") == "rise"
+        assert letters.nearest("rxyz") is None
+        assert letters.completion("ri") == "rice"
+        fixed = typos.corrected(session, parse("rcie -rixe \"rics\""), version)
+        assert fixed is not None and fixed.text == 'rice -rixe "rics"'  # excluded and quoted words as typed
+        assert typos.corrected(session, parse("rice tea"), version) is None
