@@ -55,8 +55,9 @@ async def suggest_products(
 ):
     """``{"products": [...], "categories": [...]}``: at most 8 products (id, name, effective_price,
     image_url) and 3 categories (id, name, slug) for the text typed so far. Words match whole
-    words, the last one word starts; typos are tolerated when the exact text finds too few.
-    Shoppers see visible products only."""
+    words in the name, brand or category, the last one word starts; products with the words in
+    their name first, newest first; typos are tolerated when the exact text finds too few (those
+    products follow). Shoppers see visible products only."""
 
     def suggestions(session: Session, user: User | None) -> SuggestionsOut:
         found = catalog.suggest(session, q, actor=user)

@@ -211,7 +211,7 @@ class SuggestedCategoryOut(BaseModel):
 
 
 class SuggestionsOut(BaseModel):
-    products: list[SuggestedProductOut] = Field(description="At most 8: name matches first, then by name")
+    products: list[SuggestedProductOut] = Field(description="At most 8: words in the name first, newest first")
     categories: list[SuggestedCategoryOut] = Field(description="At most 3")
 
 

@@ -55,7 +55,7 @@ def test_the_answer_has_the_fields_a_combobox_needs(client, shelf):
 
 
 def test_the_last_word_is_a_word_start_the_others_whole_words(client, shelf):
-    assert names(suggest(client, "ri")) == ["Brown Rice 2kg", "Royal Aroma Jasmine Rice 5kg"]
+    assert names(suggest(client, "ri")) == ["Brown Rice 2kg", "Royal Aroma Jasmine Rice 5kg"]  # newest first
     assert names(suggest(client, "jasmine ri")) == ["Royal Aroma Jasmine Rice 5kg"]
     assert names(suggest(client, "jasm ri")) == []  # "jasm" is not the word being typed
     assert names(suggest(client, "pric")) == []  # a description alone suggests nothing
@@ -82,7 +82,7 @@ def test_hidden_products_are_suggested_to_admins_only(client, shelf, customer_he
     assert names(suggest(client, "panad")) == ["Panadol Extra 24 Tablets"]
     assert names(suggest(client, "panad", headers=customer_headers)) == ["Panadol Extra 24 Tablets"]
     assert names(suggest(client, "panad", headers=auth_headers(admin))) == [
-        "Panadol Extra 24 Tablets", "Panadol Hidden Pack"
+        "Panadol Hidden Pack", "Panadol Extra 24 Tablets"
     ]
 
 
@@ -96,14 +96,17 @@ def test_categories_by_name_start_and_typo(client, shelf):
     assert suggest(client, "rice")["categories"] == []
 
 
-def test_at_most_eight_products_and_three_categories(client, make_category, make_product):
+def test_at_most_eight_products_and_three_categories_names_first_newest_first(client, make_category, make_product):
+    make_product("Green Tea Bags", "1.00", category=make_category("Drinks"))
     for n in range(5):
         category = make_category(f"Tea Shelf {n}")
         for m in range(3):
-            make_product(f"Tea Pack {n}{m}", "1.00", category=category)
+            make_product(f"Shelf Item {n}{m}", "1.00", category=category)  # "tea" in the category only
+    make_product("Lipton Tea", "1.00", category=make_category("More Drinks"))
     body = suggest(client, "tea")
     assert len(body["products"]) == 8 and len(body["categories"]) == 3
-    assert names(body) == sorted(names(body), key=str.lower)
+    assert names(body) == ["Lipton Tea", "Green Tea Bags", "Shelf Item 42", "Shelf Item 41", "Shelf Item 40",
+                           "Shelf Item 32", "Shelf Item 31", "Shelf Item 30"]
 
 
 @pytest.mark.parametrize("q", ["", "   ", "***", "-", '"', "or", "a"])

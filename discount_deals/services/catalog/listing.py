@@ -149,7 +149,7 @@ def plan_search(
     fixed = typos.corrected(session, query, version)
     if fixed is None:
         return plan
-    both = fulltext.either(query, fixed)
+    both = fulltext.either(query, fixed) if count else fixed  # nothing typed matched: only the correction can
     both_clause, both_count = counted(both)
     if both_count <= count:
         return plan

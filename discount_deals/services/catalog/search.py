@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import case, func, literal_column, select, table
 from sqlmodel import Session
 
+from ...models import Product
 from ...services import ValidationFailed
 
 MAX_QUERY_LENGTH = 200
@@ -227,19 +229,47 @@ def _is_sqlite(session: Session) -> bool:
     return session.get_bind().dialect.name == "sqlite"
 
 
-_NAMED_COLUMNS = ("name", "brand", "category")
+# Where positive words must be: anywhere, in the name, or in the name, brand or category
+# (SQLite's FTS columns; PostgreSQL's weights of the same columns).
+ANYWHERE: tuple[str, ...] = ()
+IN_NAME = ("name",)
+NAMED = ("name", "brand", "category")
+_WEIGHTS = {ANYWHERE: "", IN_NAME: "A", NAMED: "AB"}
 
 
-def match_clause(session: Session, query: SearchQuery, *, drive: bool = True, named: bool = False):
+def match_clause(session: Session, query: SearchQuery, *, drive: bool = True, within: tuple[str, ...] = ANYWHERE):
     """A WHERE condition on ``product`` for ``query`` (call only when it can match something).
 
     ``drive``: SQLite may start from the matches (few of them); otherwise it must not, and
-    walks the ordering's index instead (many matches, a short page to fill). ``named``: the
-    positive words must be in the name, brand or category (not only in the description)."""
+    walks the ordering's index instead (many matches, a short page to fill). ``within``: the
+    columns the positive words must be in (:data:`IN_NAME`, :data:`NAMED`; excluded words are
+    then not checked)."""
     if _is_sqlite(session):
-        expression = fts_expression(query, _NAMED_COLUMNS if named else ())
+        expression = fts_expression(query, within)
         return (_ROWID if drive else _ROWID_UNINDEXED).in_(_fts_rowids(expression))
-    return _ts_match(tsquery_text(query, "AB" if named else ""))
+    return _ts_match(tsquery_text(query, _WEIGHTS[within]))
+
+
+def newest_matches(session: Session, query: SearchQuery, within: tuple[str, ...], *entities: Any):
+    """A SELECT of ``entities`` (product first) over the products matching ``query`` in the
+    ``within`` columns, newest first, for a short LIMIT: SQLite reads the search index backwards
+    (products in the order they were added, the latest first) and stops at the LIMIT without
+    sorting, however many match; PostgreSQL orders by creation time (its planner walks the
+    newest-first index or sorts the matches, whichever its statistics say is cheaper)."""
+    if _is_sqlite(session):
+        fts_rowid = literal_column("product_fts.rowid")
+        return (
+            select(*entities)
+            .select_from(_FTS)
+            .join(Product, _ROWID == fts_rowid)
+            .where(literal_column("product_fts").op("MATCH")(fts_expression(query, within)))
+            .order_by(fts_rowid.desc())
+        )
+    return (
+        select(*entities)
+        .where(_ts_match(tsquery_text(query, _WEIGHTS[within])))
+        .order_by(Product.created_at.desc(), Product.id.desc())
+    )
 
 
 def relevance_tier(session: Session, query: SearchQuery):
@@ -247,7 +277,7 @@ def relevance_tier(session: Session, query: SearchQuery):
     if _is_sqlite(session):
         return case(
             (_ROWID.in_(_fts_rowids(fts_expression(query, ("name",)))), 0),
-            (_ROWID.in_(_fts_rowids(fts_expression(query, _NAMED_COLUMNS))), 1),
+            (_ROWID.in_(_fts_rowids(fts_expression(query, NAMED))), 1),
             else_=2,
         )
     return case(

@@ -2,7 +2,9 @@
 
 The last word is a word being typed: it matches word starts ("jasm" → Jasmine). Products must
 hold every word in their name, brand or category (a description alone is not a reason to
-suggest a product); those with the words in their name come first, then by name. When the
+suggest a product); those with the words in their name come first, then the others, each group
+newest first: one short query that reads the search index backwards and stops at the limit,
+however many products match (see :func:`.search.newest_matches`). When the
 exact words find fewer products than asked for, the word being typed is also tried with typos
 (word starts within its allowed typos: "panadl" → "panado…" → Panadol, :mod:`.typos`) and the
 other words corrected; those products follow the exact ones. Shoppers see visible products only,
@@ -48,22 +50,34 @@ class Suggestions:
     categories: list[CategoryChoice]
 
 
+_TIERS = (fulltext.IN_NAME, fulltext.NAMED)  # words in the name first, then in the brand or category
+
+
+def _tier(
+    session: Session, query: fulltext.SearchQuery, within: tuple[str, ...], everything: bool, limit: int,
+    skip: list[str],
+) -> list[tuple[Product, Category]]:
+    """Up to ``limit`` products whose ``within`` columns hold the words, newest first, less ``skip``."""
+    conditions = [] if everything else [visible_clause()]
+    if skip:
+        conditions.append(Product.id.not_in(skip))
+    statement = (
+        fulltext.newest_matches(session, query, within, Product, Category)
+        .join(Category, Category.id == Product.category_id)
+        .where(*conditions)
+        .limit(limit)
+    )
+    return [(product, category) for product, category in session.exec(statement).all()]
+
+
 def _products(
     session: Session, query: fulltext.SearchQuery, everything: bool, limit: int, skip: list[str]
 ) -> list[tuple[Product, Category]]:
-    conditions = [fulltext.match_clause(session, query, named=True)]
-    if not everything:
-        conditions.append(visible_clause())
-    if skip:
-        conditions.append(Product.id.not_in(skip))
-    rows = session.exec(
-        select(Product, Category)
-        .join(Category, Category.id == Product.category_id)
-        .where(*conditions)
-        .order_by(fulltext.relevance_tier(session, query), Product.name_key)
-        .limit(limit)
-    ).all()
-    return [(product, category) for product, category in rows]
+    found: list[tuple[Product, Category]] = []
+    for within in _TIERS:
+        if len(found) < limit:
+            found += _tier(session, query, within, everything, limit - len(found), [*skip, *(p.id for p, _ in found)])
+    return found
 
 
 def _typed_enough(query: fulltext.SearchQuery) -> bool:
