@@ -324,6 +324,12 @@ def install(connection: Connection) -> None:
         _pg_rebuild(connection)
 
 
+def install_objects(connection: Connection) -> None:
+    """Create any missing object (idempotent) without indexing the products again: for a
+    migration that adds objects to a database whose index is current."""
+    (_sqlite_install if connection.dialect.name == "sqlite" else _pg_install)(connection)
+
+
 def uninstall(connection: Connection) -> None:
     if connection.dialect.name == "sqlite":
         _sqlite_uninstall(connection)

@@ -34,6 +34,18 @@ SQLITE_OBJECTS: list[tuple[str, str, str]] = [
 # Any constant of this app (pg_advisory_xact_lock takes a bigint); not the migrations' key.
 _LOCK_KEY = 0x0DD_5EA4
 
+# A statement's added or removed products: +1 or -1 per word for each product holding it.
+_PG_ROWS_FUNCTION = """
+CREATE OR REPLACE FUNCTION dd_search_words_{event}() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE words text[]; deltas integer[];
+BEGIN
+  SELECT array_agg(d.lexeme ORDER BY d.lexeme), array_agg(d.n ORDER BY d.lexeme) INTO words, deltas
+  FROM (SELECT t.lexeme, {sign}count(*)::integer AS n FROM {rows} r, unnest(r.search_vector) t GROUP BY t.lexeme) d;
+  PERFORM dd_search_words_apply(words, deltas);
+  RETURN NULL;
+END $$;
+"""
+
 _PG_FUNCTIONS = f"""
 CREATE TABLE IF NOT EXISTS search_word (word text COLLATE "C" PRIMARY KEY, docs integer NOT NULL);
 
@@ -54,24 +66,6 @@ BEGIN
   END IF;
 END $$;
 
-CREATE OR REPLACE FUNCTION dd_search_words_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE words text[]; deltas integer[];
-BEGIN
-  SELECT array_agg(d.lexeme ORDER BY d.lexeme), array_agg(d.n ORDER BY d.lexeme) INTO words, deltas
-  FROM (SELECT t.lexeme, count(*)::integer AS n FROM added a, unnest(a.search_vector) t GROUP BY t.lexeme) d;
-  PERFORM dd_search_words_apply(words, deltas);
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION dd_search_words_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE words text[]; deltas integer[];
-BEGIN
-  SELECT array_agg(d.lexeme ORDER BY d.lexeme), array_agg(d.n ORDER BY d.lexeme) INTO words, deltas
-  FROM (SELECT t.lexeme, -count(*)::integer AS n FROM removed r, unnest(r.search_vector) t GROUP BY t.lexeme) d;
-  PERFORM dd_search_words_apply(words, deltas);
-  RETURN NULL;
-END $$;
-
 CREATE OR REPLACE FUNCTION dd_search_words_update() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE words text[]; deltas integer[];
 BEGIN
@@ -90,8 +84,12 @@ BEGIN
 END $$;
 """
 
+_PG_FUNCTIONS += _PG_ROWS_FUNCTION.format(event="insert", sign="", rows="added")
+_PG_FUNCTIONS += _PG_ROWS_FUNCTION.format(event="delete", sign="-", rows="removed")
+
 # Transition tables allow neither several events nor a column list per trigger: one trigger
 # per event, and the update trigger sees every update (it skips rows whose vector is unchanged).
+
 _PG_TRIGGERS = """
 CREATE OR REPLACE TRIGGER product_words_insert AFTER INSERT ON product REFERENCING NEW TABLE AS added
   FOR EACH STATEMENT EXECUTE FUNCTION dd_search_words_insert();
@@ -138,16 +136,6 @@ def pg_uninstall(connection: Connection) -> None:
 def sqlite_uninstall(connection: Connection) -> None:
     for kind, name, _sql in reversed(SQLITE_OBJECTS):
         connection.exec_driver_sql(f"DROP {kind.upper()} IF EXISTS {name}")
-
-
-def install(connection: Connection) -> None:
-    """Add the vocabulary to a database whose search index exists (the migration that brought it)."""
-    if connection.dialect.name == "sqlite":
-        for _kind, _name, sql in SQLITE_OBJECTS:
-            connection.exec_driver_sql(sql)
-    else:
-        pg_install(connection)
-        pg_rebuild(connection)
 
 
 def uninstall(connection: Connection) -> None:

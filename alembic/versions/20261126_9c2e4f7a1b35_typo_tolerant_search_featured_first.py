@@ -31,9 +31,11 @@ def upgrade() -> None:
     for name, columns, options in _INDEXES:
         op.create_index(name, "product", columns, unique=False, **options)
     # The vocabulary (fts5vocab / search_word with its triggers) and the catalogue version's
-    # in-stock trigger; ensure() recreates anything missing and rebuilds the index.
-    search_words.install(op.get_bind())
-    search_index.ensure(op.get_bind(), check_index=False)
+    # in-stock trigger; PostgreSQL's word table is then filled from the products' vectors.
+    connection = op.get_bind()
+    search_index.install_objects(connection)
+    if connection.dialect.name != "sqlite":
+        search_words.pg_rebuild(connection)
 
 
 def downgrade() -> None:

@@ -17,19 +17,8 @@ from ..services import catalog
 from ..services.pricing import money_str, product_price
 from .bodies import free_text
 from .openapi import declares
-from .products import (
-    CORRECTED,
-    BrandParam,
-    CategoryParam,
-    DiscountParam,
-    ExactParam,
-    IncludeInactiveParam,
-    InStockParam,
-    PriceRangeParam,
-    SearchParam,
-    in_one_thread,
-    flag,
-)
+from .listing_params import ListingFiltersDep
+from .products import CORRECTED, in_one_thread
 from .response_models import (
     FacetsOut,
     FacetValueOut,
@@ -79,30 +68,15 @@ def _values(values: list[catalog.FacetValue]) -> list[FacetValueOut]:
 
 
 @router.get("/products/facets/", response_model=FacetsOut)
-@declares(bearer=True)
+@declares(400, bearer=True)
 @free_text("search")
-async def product_facets(
-    request: Request,
-    search: SearchParam = "",
-    category: CategoryParam = "",
-    brand: BrandParam = "",
-    price_range: PriceRangeParam = "",
-    discount: DiscountParam = "",
-    in_stock: InStockParam = "",
-    exact: ExactParam = "",
-    include_inactive: IncludeInactiveParam = "",
-):
+async def product_facets(request: Request, filters: ListingFiltersDep):
     """How many products each filter choice leaves, for the listing with these filters: each
     facet counted with every *other* filter applied. Shoppers count visible products; admins
     every product unless ``include_inactive=false`` (as their listing)."""
-    show_hidden = flag(include_inactive, "include_inactive")
-    only_in_stock, exact_only = bool(flag(in_stock, "in_stock")), bool(flag(exact, "exact"))
 
     def facets(session: Session, user: User | None) -> FacetsOut:
-        found = catalog.facet_counts(
-            session, search=search, category=category, brand=brand, price_range=price_range, discount=discount,
-            in_stock=only_in_stock, exact=exact_only, actor=user, include_inactive=show_hidden,
-        )
+        found = catalog.facet_counts(session, **filters.keywords(), actor=user)
         return FacetsOut.model_construct(
             count=found.count, category=_values(found.category), brand=_values(found.brand),
             price_range=_values(found.price_range), discount=_values(found.discount), in_stock=found.in_stock,

@@ -22,13 +22,13 @@ from starlette.datastructures import UploadFile
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
-from ..services.catalog.listing import ORDERINGS, PRICE_RANGES, STATUS_FILTERS
-from ..services.form_rules import MUST_BE_BOOLEAN
+from ..services.catalog.listing import ORDERINGS, STATUS_FILTERS
 from ..services.permissions import is_admin
 from ..settings import get_settings
 from .admission import read_limiter
 from .bodies import body_limit, free_text, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in
+from .listing_params import ListingFiltersDep
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
 from .response_models import BulkResultOut
@@ -52,15 +52,6 @@ UPLOAD_BODY_DOC = {
         }
     }
 }
-
-
-def _flag(raw: str, name: str) -> bool:
-    value = raw.strip().lower()
-    if value in {"", "0", "false", "no"}:
-        return False
-    if value in {"1", "true", "yes"}:
-        return True
-    raise ValidationFailed(f"Invalid {name}: {MUST_BE_BOOLEAN.lower()}", fields={name: [MUST_BE_BOOLEAN]})
 
 
 def _too_large() -> ServiceError:
@@ -190,33 +181,8 @@ async def in_one_thread(
     return JSONBytes(await anyio.to_thread.run_sync(run, limiter=read_limiter()))
 
 
-SearchParam = Annotated[
-    str, Query(description="Words to find in name, description or brand", json_schema_extra={"maxLength": 200})
-]
-CategoryParam = Annotated[str, Query(description="A category id, slug or name")]
-BrandParam = Annotated[str, Query(description="A brand, e.g. shoprite")]
-PriceRangeParam = Annotated[str, Query(json_schema_extra={"enum": ["", *PRICE_RANGES]})]
-FLAG_VALUES = ["", "true", "false", "1", "0", "yes", "no"]
-DiscountParam = Annotated[
-    str,
-    Query(description="At least this many percent off now: a whole number from 1 to 100 (the facets offer 10, 30, 50)",
-          json_schema_extra={"pattern": "^([1-9][0-9]?|100)?$"}),
-]
-InStockParam = Annotated[str, Query(description="true: only products with stock", json_schema_extra={"enum": FLAG_VALUES})]
-ExactParam = Annotated[
-    str, Query(description="true: search exactly the words typed, without typo correction",
-               json_schema_extra={"enum": FLAG_VALUES}),
-]
-IncludeInactiveParam = Annotated[str, Query(description="Admins only", json_schema_extra={"enum": FLAG_VALUES})]
-
-
 # Present only when a search was corrected: otherwise the page is exactly what it was before.
 CORRECTED = frozenset({"corrected_query"})
-
-
-def flag(raw: str, name: str) -> bool | None:
-    """A boolean query parameter; None when absent or blank."""
-    return _flag(raw, name) if raw.strip() else None
 
 
 @router.get("/products/", response_model=ProductPageOut)
@@ -225,15 +191,8 @@ def flag(raw: str, name: str) -> bool | None:
 @free_text("search")
 async def list_products(
     request: Request,
-    search: SearchParam = "",
-    category: CategoryParam = "",
-    brand: BrandParam = "",
-    price_range: PriceRangeParam = "",
-    discount: DiscountParam = "",
-    in_stock: InStockParam = "",
-    exact: ExactParam = "",
+    filters: ListingFiltersDep,
     ordering: Annotated[str, Query(json_schema_extra={"enum": ["", *ORDERINGS]})] = "",
-    include_inactive: IncludeInactiveParam = "",
     status: Annotated[
         str,
         Query(
@@ -251,14 +210,11 @@ async def list_products(
     off. Admins see inactive and unavailable products too unless ``include_inactive=false``.
     ``status`` keeps active, inactive, low_stock (1 to 5 left) or out_of_stock products."""
     page = page_request(request)
-    show_hidden = flag(include_inactive, "include_inactive")
-    only_in_stock, exact_only = bool(flag(in_stock, "in_stock")), bool(flag(exact, "exact"))
 
     def listing(session: Session, user: User | None) -> ProductPageOut:
         result = catalog.list_products(
-            session, search=search, category=category, brand=brand, price_range=price_range, ordering=ordering,
-            page=page.page, page_size=page.page_size, include_inactive=show_hidden, actor=user, status=status,
-            in_stock=only_in_stock, discount=discount, exact=exact_only,
+            session, **filters.keywords(), ordering=ordering, page=page.page, page_size=page.page_size, actor=user,
+            status=status,
         )
         admin = is_admin(user)
         results = [product_out(request, p, c, admin=admin) for p, c in result.items]

@@ -35,13 +35,13 @@ def catalogue(make_category, make_product):
     listing._counts.clear()
 
 
-def captured_selects(call) -> list[tuple[str, tuple]]:
-    """The SELECTs on products that ``call`` runs."""
+def captured_selects(call, reading: str = r"FROM product\b") -> list[tuple[str, tuple]]:
+    """The SELECTs on products (or what ``reading`` matches) that ``call`` runs."""
     engine = get_engine()
     captured: list[tuple[str, tuple]] = []
 
     def capture(_conn, _cursor, statement, parameters, _context, _many):
-        if re.search(r"FROM product\b", statement) and statement.lstrip().upper().startswith("SELECT"):
+        if re.search(reading, statement) and statement.lstrip().upper().startswith("SELECT"):
             captured.append((statement, parameters))
 
     event.listen(engine, "before_cursor_execute", capture)
@@ -116,3 +116,17 @@ def test_brand_filters_use_the_brand_index(catalogue):
     for plan in plans_of(brand="SHOPRITE", ordering="rating")[1:2]:
         assert "USING INDEX ix_product_brand" in plan, plan
     assert any("USING INDEX ix_product_brand" in plan for plan in plans_of(brands=["shoprite", "melcom"]))
+
+
+def test_suggestions_read_the_search_index_backwards_without_sorting(catalogue):
+    from discount_deals.services.catalog import suggest
+
+    captured = captured_selects(lambda session: suggest(session, "ri"), reading=r"JOIN product\b")
+    assert captured, "no product query"
+    with get_engine().connect() as connection:
+        for statement, parameters in captured:
+            plan = " | ".join(row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}",
+                                                                              parameters).all())
+            # However many products match, the index hands their rows newest first and the LIMIT stops it.
+            assert "product_fts VIRTUAL TABLE" in plan and "TEMP B-TREE" not in plan, plan
+            assert plan.index("product_fts VIRTUAL TABLE") < plan.index("product USING INTEGER PRIMARY KEY"), plan

@@ -7,14 +7,17 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from sqlmodel import select
+from alembic import command
+from sqlmodel import Session, select
 
-from discount_deals import search_index
-from discount_deals.db import get_engine, session_scope, write_session
+from discount_deals import search_index, search_words
+from discount_deals.db import create_db_engine, get_engine, session_scope, write_session
 from discount_deals.models import Category, Product
 from discount_deals.services import bulk_import
-from discount_deals.services.catalog import catalogue_version, typos
+from discount_deals.services.catalog import catalogue_version, refresh_derived, typos
 from discount_deals.services.catalog.search import parse, words
+
+from .test_alembic_check import _alembic, _fresh_database
 
 
 def brute_force() -> Counter:
@@ -59,6 +62,36 @@ def test_the_vocabulary_follows_every_write(make_category, make_product, admin):
         for product in session.exec(select(Product).where(Product.name.like("Palm Oil 1%"))).all():
             session.delete(product)
     assert vocabulary() == alphabetic(brute_force()) and vocabulary()["palm"] == 19
+
+
+def test_the_migration_gives_an_existing_catalogue_its_vocabulary_and_stock_trigger(tmp_path):
+    """Upgrading a database whose products predate issue 24: the vocabulary holds their words (on
+    PostgreSQL counted into search_word) and selling out changes the catalogue version."""
+    with _fresh_database(tmp_path) as url:
+        _alembic(url, command.upgrade, "4b1d7c9e2f30")
+        engine = create_db_engine(url)
+        try:
+            with engine.begin() as connection:  # the objects this revision brings, as before it
+                search_words.uninstall(connection)
+                on_product = "" if connection.dialect.name == "sqlite" else " ON product"
+                connection.exec_driver_sql(f"DROP TRIGGER IF EXISTS product_version_stock{on_product}")
+            with Session(engine) as session:
+                shelf = Category(name="Pantry", slug="pantry")
+                session.add(shelf)
+                session.flush()
+                session.add(refresh_derived(Product(name="Gari Sack", price=3, effective_price=3, stock=1,
+                                                    category_id=shelf.id, description="Cassava gari")))
+                session.commit()
+            _alembic(url, command.upgrade, "head")
+            with Session(engine) as session:
+                assert typos._load_words(session, "g") == [("gari", 1)]
+                assert typos._load_words(session, "c") == [("cassava", 1)]
+                before = catalogue_version(session)
+                session.exec(select(Product)).one().stock = 0
+                session.flush()
+                assert catalogue_version(session) != before
+        finally:
+            engine.dispose()
 
 
 def test_a_rebuild_counts_the_words_again(make_product):
