@@ -124,3 +124,14 @@ def test_the_nearest_word_wins_then_the_one_more_products_hold(make_category, ma
         fixed = typos.corrected(session, parse("rcie -rixe \"rics\""), version)
         assert fixed is not None and fixed.text == 'rice -rixe "rics"'  # excluded and quoted words as typed
         assert typos.corrected(session, parse("rice tea"), version) is None
+
+
+def test_alternatives_naming_a_word_no_product_holds_are_dropped(make_category, make_product):
+    make_product("Rice One 5kg", category=make_category("Shelf"))
+    with session_scope() as session:
+        version = catalogue_version(session)
+        assert typos.possible(session, parse("rcie"), version).matches_nothing
+        assert typos.possible(session, parse("rcie or ri"), version).text == "ri"
+        assert typos.possible(session, parse("ri one"), version).matches_nothing  # "ri" is a whole word here
+        kept = parse('"rice one" 5kg -rcie')
+        assert typos.possible(session, kept, version) == kept  # digits and exclusions are not looked up

@@ -71,10 +71,11 @@ def _tier(
 
 
 def _products(
-    session: Session, query: fulltext.SearchQuery, everything: bool, limit: int, skip: list[str]
+    session: Session, query: fulltext.SearchQuery, everything: bool, limit: int, skip: list[str], version: int
 ) -> list[tuple[Product, Category]]:
     found: list[tuple[Product, Category]] = []
-    for within in _TIERS:
+    query = typos.possible(session, query, version)
+    for within in _TIERS if not query.matches_nothing else ():
         if len(found) < limit:
             found += _tier(session, query, within, everything, limit - len(found), [*skip, *(p.id for p, _ in found)])
     return found
@@ -88,11 +89,11 @@ def _typed_enough(query: fulltext.SearchQuery) -> bool:
 def _suggested_products(
     session: Session, query: fulltext.SearchQuery, everything: bool, limit: int, version: int
 ) -> list[tuple[Product, Category]]:
-    found = _products(session, query, everything, limit, [])
+    found = _products(session, query, everything, limit, [], version)
     if len(found) < limit:
         nearby = typos.prefix_variants(session, query, version) or typos.corrected(session, query, version)
         if nearby is not None:
-            found += _products(session, nearby, everything, limit - len(found), [p.id for p, _c in found])
+            found += _products(session, nearby, everything, limit - len(found), [p.id for p, _c in found], version)
     return found
 
 

@@ -145,6 +145,27 @@ def _corrected_word(session: Session, version: int, word: str, prefix: bool) -> 
     return nearest or word
 
 
+def _possible(session: Session, version: int, term: Term) -> bool:
+    """Whether the catalogue holds every word of ``term`` (the last, if a word start, as one)."""
+    if term.negated:
+        return True
+    last = len(term.words) - 1
+    for i, word in enumerate(term.words):
+        if word.isalpha():  # the vocabulary's slices hold alphabetic words only
+            words = word_slice(session, word[0], version)
+            if not (words.has_prefix(word) if term.prefix and i == last else words.has_word(word)):
+                return False
+    return True
+
+
+def possible(session: Session, query: SearchQuery, version: int) -> SearchQuery:
+    """``query`` without the alternatives that name a word no product holds: they cannot match,
+    and PostgreSQL, which cannot tell so for a word start, may walk a whole index to find out."""
+    return SearchQuery(groups=tuple(
+        group for group in query.groups if all(_possible(session, version, term) for term in group)
+    ))
+
+
 def _corrected_term(session: Session, version: int, term: Term) -> Term:
     if term.negated or term.quoted:
         return term
