@@ -49,7 +49,8 @@ GROUPS = {
     "exact_page3": ("exact search, page 3 (api_products D)", _paths("", [{"search": "rice", "page": "3"}])),
     "suggest": ("suggestions while typing", _paths("suggest/", [{"q": q} for q in (
         "ri", "ric", "rice", "sa", "sar", "sard", "sardi", "sardin", "go", "gol", "gold", "golden r", "golden ri",
-        "rcie", "sardnes", "choclate", "panadl", "shamp", "blen", "kett", "pr", "sh")])),
+        "rcie", "sardnes", "choclate", "panadl", "shamp", "blen", "kett", "pr", "sh",
+        "shop", "melc", "pri")])),  # a brand; words only descriptions hold
     "facets": ("facets, search + category", _paths("facets/", [{"search": s, "category": "groceries"} for s in (
         "rice", "golden", "sardines", "premium kettle", "rcie")])),
     "default": ("no filter, page 3 (featured first; api_products C)", _paths("", [{"page": "3"}])),

@@ -15,41 +15,43 @@ from discount_deals.db import create_db_engine, get_engine, session_scope, write
 from discount_deals.models import Category, Product
 from discount_deals.services import bulk_import
 from discount_deals.services.catalog import catalogue_version, refresh_derived, typos
-from discount_deals.services.catalog.search import parse, words
+from discount_deals.services.catalog.search import IN_NAME, NAMED, parse, words
 
 from .test_alembic_check import _alembic, _fresh_database
 
 
-def brute_force() -> Counter:
-    """Products per word, from the rows themselves (name, brand, category name, description)."""
-    counts: Counter = Counter()
+def brute_force() -> dict[str, tuple[int, bool, bool]]:
+    """Per word, from the rows themselves: how many products hold it (name, brand, category name,
+    description), whether one holds it in its name, and in its name, brand or category."""
+    docs: Counter = Counter()
+    in_name: set[str] = set()
+    in_named: set[str] = set()
     with session_scope() as session:
         for product, category in session.exec(select(Product, Category).join(Category)).all():
-            counts.update(set(words(f"{product.name} {product.brand} {category.name} {product.description}")))
-    return counts
+            docs.update(set(words(f"{product.name} {product.brand} {category.name} {product.description}")))
+            in_name.update(words(product.name))
+            in_named.update(words(f"{product.name} {product.brand} {category.name}"))
+    return {word: (n, word in in_name, word in in_named) for word, n in docs.items() if word.isalpha() and n > 0}
 
 
-def vocabulary() -> Counter:
+def vocabulary() -> dict[str, tuple[int, bool, bool]]:
     with session_scope() as session:
         letters = {word[0] for word in brute_force()} | set("abcdefghijklmnopqrstuvwxyz")
-        return Counter({word: docs for letter in letters for word, docs in typos._load_words(session, letter)})
-
-
-def alphabetic(counts: Counter) -> Counter:
-    return Counter({word: n for word, n in counts.items() if word.isalpha() and n > 0})
+        return {row[0]: tuple(row[1:]) for letter in letters for row in typos._load_words(session, letter)}
 
 
 def test_the_vocabulary_follows_every_write(make_category, make_product, admin):
     kitchen = make_category("Kitchen")
     pot = make_product("Stew Pot", category=kitchen, description="Cooks stew fast", brand="melcom")
     make_product("Rice Cooker", category=kitchen, description="Cooks rice", brand="melcom")
-    assert vocabulary() == alphabetic(brute_force()) and vocabulary()["cooks"] == 2
+    assert vocabulary() == brute_force() and vocabulary()["cooks"] == (2, False, False)
     with session_scope() as session:  # a product rewritten, moved, and a category renamed
         product = session.get(Product, pot.id)
         product.name, product.description = "Soup Pot", "Simmers soup"
         session.get(Category, kitchen.id).name = "Cookware"
-    assert vocabulary() == alphabetic(brute_force())
-    assert "stew" not in vocabulary() and vocabulary()["cookware"] == 2 and vocabulary()["cooks"] == 1
+    assert vocabulary() == brute_force()
+    assert "stew" not in vocabulary() and vocabulary()["cookware"] == (2, False, True)
+    assert vocabulary()["cooks"][0] == 1 and vocabulary()["soup"] == (1, True, True)
     with session_scope() as session:  # stock and price updates change no word
         for product in session.exec(select(Product)).all():
             product.stock += 3
@@ -57,11 +59,11 @@ def test_the_vocabulary_follows_every_write(make_category, make_product, admin):
         rows = [{"name": f"Palm Oil {n}", "price": "3.00", "category": "cookware", "description": "Red palm oil",
                  "image_url": "/x.webp"} for n in range(30)]
         assert not bulk_import.import_products(session, admin, rows).errors
-    assert vocabulary() == alphabetic(brute_force()) and vocabulary()["palm"] == 30
+    assert vocabulary() == brute_force() and vocabulary()["palm"] == (30, True, True)
     with session_scope() as session:
         for product in session.exec(select(Product).where(Product.name.like("Palm Oil 1%"))).all():
             session.delete(product)
-    assert vocabulary() == alphabetic(brute_force()) and vocabulary()["palm"] == 19
+    assert vocabulary() == brute_force() and vocabulary()["palm"] == (19, True, True)
 
 
 def test_the_migration_gives_an_existing_catalogue_its_vocabulary_and_stock_trigger(tmp_path):
@@ -84,8 +86,8 @@ def test_the_migration_gives_an_existing_catalogue_its_vocabulary_and_stock_trig
                 session.commit()
             _alembic(url, command.upgrade, "head")
             with Session(engine) as session:
-                assert typos._load_words(session, "g") == [("gari", 1)]
-                assert typos._load_words(session, "c") == [("cassava", 1)]
+                assert typos._load_words(session, "g") == [("gari", 1, True, True)]
+                assert typos._load_words(session, "c") == [("cassava", 1, False, False)]
                 before = catalogue_version(session)
                 session.exec(select(Product)).one().stock = 0
                 session.flush()
@@ -99,7 +101,7 @@ def test_a_rebuild_counts_the_words_again(make_product):
     engine = get_engine()
     with engine.begin() as connection:
         search_index.rebuild(connection)
-    assert vocabulary() == alphabetic(brute_force())
+    assert vocabulary() == brute_force()
 
 
 @pytest.mark.parametrize(
@@ -127,9 +129,14 @@ def test_the_nearest_word_wins_then_the_one_more_products_hold(make_category, ma
 
 
 def test_alternatives_naming_a_word_no_product_holds_are_dropped(make_category, make_product):
-    make_product("Rice One 5kg", category=make_category("Shelf"))
+    make_product("Rice One 5kg", category=make_category("Shelf"), brand="melcom", description="Long grain")
     with session_scope() as session:
         version = catalogue_version(session)
+        # In a column: the description alone holds "long", the brand alone "melcom".
+        assert not typos.possible(session, parse("lon"), version).matches_nothing
+        assert typos.possible(session, parse("lon"), version, NAMED).matches_nothing
+        assert not typos.possible(session, parse("melc"), version, NAMED).matches_nothing
+        assert typos.possible(session, parse("melc"), version, IN_NAME).matches_nothing
         assert typos.possible(session, parse("rcie"), version).matches_nothing
         assert typos.possible(session, parse("rcie or ri"), version).text == "ri"
         assert typos.possible(session, parse("ri one"), version).matches_nothing  # "ri" is a whole word here

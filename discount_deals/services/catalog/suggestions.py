@@ -4,7 +4,8 @@ The last word is a word being typed: it matches word starts ("jasm" → Jasmine)
 hold every word in their name, brand or category (a description alone is not a reason to
 suggest a product); those with the words in their name come first, then the others, each group
 newest first: one short query that reads the search index backwards and stops at the limit,
-however many products match (see :func:`.search.newest_matches`). When the
+however many products match (see :func:`.search.newest_matches`), and none at all when the
+vocabulary says no product holds the words in those columns (:func:`.typos.possible`). When the
 exact words find fewer products than asked for, the word being typed is also tried with typos
 (word starts within its allowed typos: "panadl" → "panado…" → Panadol, :mod:`.typos`) and the
 other words corrected; those products follow the exact ones. Shoppers see visible products only,
@@ -55,9 +56,12 @@ _TIERS = (fulltext.IN_NAME, fulltext.NAMED)  # words in the name first, then in 
 
 def _tier(
     session: Session, query: fulltext.SearchQuery, within: tuple[str, ...], everything: bool, limit: int,
-    skip: list[str],
+    skip: list[str], version: int,
 ) -> list[tuple[Product, Category]]:
     """Up to ``limit`` products whose ``within`` columns hold the words, newest first, less ``skip``."""
+    query = typos.possible(session, query, version, within)
+    if query.matches_nothing:
+        return []
     conditions = [] if everything else [visible_clause()]
     if skip:
         conditions.append(Product.id.not_in(skip))
@@ -74,10 +78,10 @@ def _products(
     session: Session, query: fulltext.SearchQuery, everything: bool, limit: int, skip: list[str], version: int
 ) -> list[tuple[Product, Category]]:
     found: list[tuple[Product, Category]] = []
-    query = typos.possible(session, query, version)
-    for within in _TIERS if not query.matches_nothing else ():
+    for within in _TIERS:
         if len(found) < limit:
-            found += _tier(session, query, within, everything, limit - len(found), [*skip, *(p.id for p, _ in found)])
+            found += _tier(session, query, within, everything, limit - len(found), [*skip, *(p.id for p, _ in found)],
+                           version)
     return found
 
 

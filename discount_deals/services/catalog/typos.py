@@ -27,7 +27,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from .filters import VersionedCache, database_key
-from .search import SearchQuery, Term
+from .search import ANYWHERE, IN_NAME, NAMED, SearchQuery, Term
 
 MIN_TYPO_LENGTH = 4
 TWO_TYPOS_LENGTH = 8
@@ -42,10 +42,14 @@ def allowed_typos(word: str) -> int:
 
 @dataclass
 class WordSlice:
-    """The vocabulary's words that start with one letter, sorted, with how many products hold each."""
+    """The vocabulary's words that start with one letter, sorted, with how many products hold
+    each and whether any holds it in its name (``in_name``), or in its name, brand or category
+    (``in_named``)."""
 
     words: list[str]
     docs: list[int]
+    in_name: list[bool] = field(default_factory=list)
+    in_named: list[bool] = field(default_factory=list)
     _prefixes: dict[int, dict[str, int]] = field(default_factory=dict)
 
     def _range(self, prefix: str) -> tuple[int, int]:
@@ -53,13 +57,20 @@ class WordSlice:
         end = bisect.bisect_left(self.words, prefix + "\U0010ffff", lo=start)
         return start, end
 
-    def has_word(self, word: str) -> bool:
-        index = bisect.bisect_left(self.words, word)
-        return index < len(self.words) and self.words[index] == word
+    def _held(self, within: tuple[str, ...]) -> list[bool] | None:
+        return {IN_NAME: self.in_name, NAMED: self.in_named}.get(within)
 
-    def has_prefix(self, prefix: str) -> bool:
+    def has_word(self, word: str, within: tuple[str, ...] = ANYWHERE) -> bool:
+        """Whether a product holds ``word`` (in the ``within`` columns: IN_NAME, NAMED)."""
+        index = bisect.bisect_left(self.words, word)
+        held = self._held(within)
+        return index < len(self.words) and self.words[index] == word and (held is None or held[index])
+
+    def has_prefix(self, prefix: str, within: tuple[str, ...] = ANYWHERE) -> bool:
+        """Whether a product holds a word starting with ``prefix`` (in the ``within`` columns)."""
         start, end = self._range(prefix)
-        return end > start
+        held = self._held(within)
+        return end > start and (held is None or any(held[start:end]))
 
     def completion(self, prefix: str) -> str | None:
         """The word starting with ``prefix`` that most products hold."""
@@ -109,14 +120,25 @@ class WordSlice:
 _slices = VersionedCache(size=512)
 
 
-def _load_words(session: Session, letter: str) -> list[tuple[str, int]]:
-    """The vocabulary's words of one first letter, in order, with their product counts."""
+def _load_words(session: Session, letter: str) -> list[tuple[str, int, bool, bool]]:
+    """The vocabulary's words of one first letter, in order: (word, products holding it, whether
+    one holds it in its name, whether one holds it in its name, brand or category)."""
     bounds = {"low": letter, "high": chr(ord(letter) + 1)}
     if session.get_bind().dialect.name == "sqlite":
-        sql = "SELECT term, doc FROM product_fts_vocab WHERE term >= :low AND term < :high ORDER BY term"
+        rows = session.execute(text(
+            "SELECT term, doc FROM product_fts_vocab WHERE term >= :low AND term < :high ORDER BY term"), bounds).all()
+        columns: dict[str, set[str]] = {}
+        for term, column in session.execute(text(
+            "SELECT term, col FROM product_fts_vocab_col WHERE term >= :low AND term < :high AND doc > 0"), bounds
+        ).all():
+            columns.setdefault(term, set()).add(column)
+        found = [(word, docs, "name" in columns.get(word, ()), bool(columns.get(word, set()) & set(NAMED)))
+                 for word, docs in rows]
     else:
-        sql = "SELECT word, docs FROM search_word WHERE word >= :low AND word < :high AND docs > 0 ORDER BY word"
-    return [(word, docs) for word, docs in session.execute(text(sql), bounds).all() if word.isalpha()]
+        found = [tuple(row) for row in session.execute(text(
+            "SELECT word, docs, in_name > 0, in_named > 0 FROM search_word "
+            "WHERE word >= :low AND word < :high AND docs > 0 ORDER BY word"), bounds).all()]
+    return [row for row in found if row[0].isalpha()]
 
 
 def word_slice(session: Session, letter: str, version: int) -> WordSlice:
@@ -125,7 +147,8 @@ def word_slice(session: Session, letter: str, version: int) -> WordSlice:
     found = _slices.get(key, version)
     if found is None:
         rows = _load_words(session, letter)
-        found = WordSlice(words=[word for word, _docs in rows], docs=[docs for _word, docs in rows])
+        found = WordSlice(words=[row[0] for row in rows], docs=[row[1] for row in rows],
+                          in_name=[row[2] for row in rows], in_named=[row[3] for row in rows])
         _slices.put(key, version, found)
     return found
 
@@ -145,24 +168,29 @@ def _corrected_word(session: Session, version: int, word: str, prefix: bool) -> 
     return nearest or word
 
 
-def _possible(session: Session, version: int, term: Term) -> bool:
-    """Whether the catalogue holds every word of ``term`` (the last, if a word start, as one)."""
+def _possible(session: Session, version: int, term: Term, within: tuple[str, ...]) -> bool:
+    """Whether the catalogue holds every word of ``term`` (the last, if a word start, as one)
+    in the ``within`` columns."""
     if term.negated:
         return True
     last = len(term.words) - 1
     for i, word in enumerate(term.words):
         if word.isalpha():  # the vocabulary's slices hold alphabetic words only
             words = word_slice(session, word[0], version)
-            if not (words.has_prefix(word) if term.prefix and i == last else words.has_word(word)):
+            held = words.has_prefix(word, within) if term.prefix and i == last else words.has_word(word, within)
+            if not held:
                 return False
     return True
 
 
-def possible(session: Session, query: SearchQuery, version: int) -> SearchQuery:
-    """``query`` without the alternatives that name a word no product holds: they cannot match,
-    and PostgreSQL, which cannot tell so for a word start, may walk a whole index to find out."""
+def possible(
+    session: Session, query: SearchQuery, version: int, within: tuple[str, ...] = ANYWHERE
+) -> SearchQuery:
+    """``query`` without the alternatives that name a word no product holds (in the ``within``
+    columns): they cannot match, and PostgreSQL, which cannot tell so for a word start or a
+    column, may walk a whole index to find out."""
     return SearchQuery(groups=tuple(
-        group for group in query.groups if all(_possible(session, version, term) for term in group)
+        group for group in query.groups if all(_possible(session, version, term, within) for term in group)
     ))
 
 
