@@ -5,7 +5,8 @@ The catalogue, the seeding and the server are those of ``bench/api_products.py``
 products through the bulk importer, ``reflex run --env prod --backend-only``, one Granian worker).
 One client sends sequential keep-alive requests, cycling through each group's paths; the first
 round (at least 20 requests) fills the per-worker caches (counts, the vocabulary's words per
-first letter, facets) and is reported apart as each path's first answer ("cold").
+first letter, facets) and is reported apart as each path's first answer ("cold"; the server's
+own first answers are taken before any group).
 
     .venv/bin/python bench/search_typos.py                     # SQLite, 50,000 products
     scripts/with-postgres.sh .venv/bin/python bench/search_typos.py --postgres
@@ -62,6 +63,10 @@ TARGETS = {
     "exact": {"p50_ms": 5.0},
     "default": {"p50_ms": 3.0},
 }
+# "As fast as today": the exact search's and the plain listing's targets are SQLite's (issue 11's
+# figures); PostgreSQL is held to its own figures before issue 24 (bench/results/
+# api_products-postgresql.md at 50,000: D best match p50 8.03 ms, C no filter p50 4.32 ms).
+BEFORE_POSTGRESQL = {"exact": 8.03, "exact_page3": 8.03, "default": 4.32}
 
 
 def run_once(args: argparse.Namespace, database: str) -> dict:
@@ -74,8 +79,12 @@ def run_once(args: argparse.Namespace, database: str) -> dict:
         seed_s = round(time.perf_counter() - started, 1)
         process, url = start_server(env, var_dir / "server.log")
         try:
+            # The server's very first answers (connections, compiled statements) belong to no group.
+            time_paths(url, ["/api/products/", "/api/products/?search=tea"], 1, warmup=10)
             groups = {}
             for key, (_label, paths) in GROUPS.items():
+                if key not in args.groups:
+                    continue
                 timed = time_paths(url, paths, args.requests)
                 body = timed.pop("last_body")
                 timed["example"] = {"path": paths[(args.requests + max(20, len(paths)) - 1) % len(paths)],
@@ -88,11 +97,15 @@ def run_once(args: argparse.Namespace, database: str) -> dict:
     return {"products": args.products, "seed_s": seed_s, "groups": groups}
 
 
-def verdicts(groups: dict) -> list[str]:
+def verdicts(groups: dict, database: str = "sqlite") -> list[str]:
     out = []
     for key, limits in TARGETS.items():
-        for stat, limit in limits.items():
+        for stat, limit in limits.items() if key in groups else ():
             value = groups[key][stat]
+            if database == "postgresql" and key in BEFORE_POSTGRESQL:
+                out.append(f"{key} {stat.removesuffix('_ms')} {value} ms (PostgreSQL before issue 24: "
+                           f"{BEFORE_POSTGRESQL[key]} ms; the ≤ {limit} ms target is SQLite's)")
+                continue
             out.append(f"{'met ' if value <= limit else 'MISSED'} {key} {stat.removesuffix('_ms')} {value} ms "
                        f"(target ≤ {limit})")
     return out
@@ -109,9 +122,14 @@ def report(run: dict, database: str, notes: list[str]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for key, (label, paths) in GROUPS.items():
+        if key not in run["groups"]:
+            continue
         g = run["groups"][key]
         lines.append(f"| {label} | {len(paths)} | {g['p50_ms']} | {g['p95_ms']} | {g['p99_ms']} | "
                      f"{max(g['first_ms'].values())} |")
+    if database == "sqlite":
+        notes = [*notes, "exact search and default listing against the commit before issue 24, run alternately on the "
+                 "same machine: search_typos-exact-vs-before.md (absolute figures move by ±0.5 ms between runs here)"]
     return "\n".join(lines + ["", *(f"- {line}" for line in notes)]) + "\n"
 
 
@@ -121,7 +139,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=400, help="timed requests per group")
     parser.add_argument("--repeat", type=int, default=1, help="runs (a fresh database and server each); medians")
     parser.add_argument("--postgres", action="store_true", help="use the PostgreSQL server of $DD_TEST_DB_URL")
+    parser.add_argument("--groups", default=",".join(GROUPS),
+                        help="groups to time (exact,exact_page3,default also run against a tree before issue 24)")
     args = parser.parse_args()
+    args.groups = [key for key in args.groups.split(",") if key]
     database = "postgresql" if args.postgres else "sqlite"
     if args.postgres:
         args.postgres_url = os.environ.get("DD_TEST_DB_URL") or parser.error("--postgres needs DD_TEST_DB_URL")
@@ -133,7 +154,7 @@ def main() -> None:
                                 for f in ("p50_ms", "p95_ms", "p99_ms")})
             for key, stats in runs[0]["groups"].items()
         })
-    notes = verdicts(run["groups"])
+    notes = verdicts(run["groups"], database)
     table = report(run, database, notes)
     print(table)
     results = {
