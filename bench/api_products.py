@@ -171,31 +171,43 @@ def start_server(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen,
 
 
 
-def one_client(url: str, params: dict, requests: int) -> dict:
-    """Sequential requests on one keep-alive connection: latency as one shopper sees it."""
+def time_paths(url: str, paths: list[str], requests: int, warmup: int = 20) -> dict:
+    """Sequential GETs of ``paths`` in turn on one keep-alive connection: latency as one shopper
+    sees it. The first ``warmup`` requests (at least one round of the paths) fill the caches and
+    are not counted; their times are kept apart as ``first_ms`` (each path's first answer)."""
     parsed = urllib.parse.urlparse(url)
-    path = "/api/products/?" + urllib.parse.urlencode(params)
     connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
-    timings = []
+    warmup = max(warmup, len(paths))
+    timings, first = [], {}
     body = b""
-    for n in range(requests + 20):
+    for n in range(requests + warmup):
+        path = paths[n % len(paths)]
         started = time.perf_counter()
         connection.request("GET", path)
         response = connection.getresponse()
         body = response.read()
-        elapsed = time.perf_counter() - started
+        elapsed = (time.perf_counter() - started) * 1000
         if response.status != 200:
             raise SystemExit(f"{path}: HTTP {response.status} {body[:200]!r}")
-        if n >= 20:  # warm-up: the first requests fill the count cache and the page cache
-            timings.append(elapsed * 1000)
+        first.setdefault(path, round(elapsed, 2))
+        if n >= warmup:
+            timings.append(elapsed)
     connection.close()
     timings.sort()
     return {
         "p50_ms": round(statistics.median(timings), 2),
+        "p95_ms": round(timings[min(len(timings) - 1, int(len(timings) * 0.95))], 2),
         "p99_ms": round(timings[min(len(timings) - 1, int(len(timings) * 0.99))], 2),
         "requests": len(timings),
-        "count": json.loads(body)["count"],
+        "first_ms": first,
+        "last_body": json.loads(body),
     }
+
+
+def one_client(url: str, params: dict, requests: int) -> dict:
+    """Sequential requests for one listing on one keep-alive connection (see :func:`time_paths`)."""
+    timed = time_paths(url, ["/api/products/?" + urllib.parse.urlencode(params)], requests)
+    return {key: timed[key] for key in ("p50_ms", "p99_ms", "requests")} | {"count": timed["last_body"]["count"]}
 
 
 def _wrk_ms(text: str) -> float:

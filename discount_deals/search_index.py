@@ -8,6 +8,8 @@ They live outside the SQLModel metadata (Alembic's comparison skips them through
   caches in each worker compare it before trusting a cached count. It takes a random value
   rather than counting up, so a version seen inside a transaction that rolls back is never
   seen again.
+- ``catalog_version`` also changes when a product sells out or comes back in stock (listings
+  filter and count products in stock), but not on other stock changes.
 - SQLite: ``product_fts``, an FTS5 index with external content (the view
   ``product_search_source``: a product's name, brand, category name and description, keyed by
   the product's rowid), tokenised by ``unicode61`` with accents removed and prefix indexes,
@@ -16,6 +18,9 @@ They live outside the SQLModel metadata (Alembic's comparison skips them through
   description C) kept by triggers, with a GIN index. Text is folded (``unaccent`` when the
   extension can be created, else a built-in accent map) and split on anything that is not a
   letter or digit, so both engines see the same words.
+
+- The vocabulary of the index (its words and how many products hold each), for typo
+  correction: see :mod:`discount_deals.search_words`.
 
 SQLite's external content is keyed by rowid, which a table rebuild (a batch migration, VACUUM)
 may renumber: :func:`ensure` recreates any missing trigger and rebuilds the index when its
@@ -30,11 +35,13 @@ import unicodedata
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from . import search_words
+
 log = logging.getLogger("discount_deals.search_index")
 
 TABLES = frozenset(
     {"catalog_version", "product_fts", "product_fts_data", "product_fts_idx", "product_fts_docsize", "product_fts_config"}
-)
+) | search_words.TABLES
 COLUMNS = frozenset({("product", "search_vector")})
 INDEXES = frozenset({"ix_product_search_vector"})
 
@@ -119,11 +126,13 @@ _SQLITE_OBJECTS: list[tuple[str, str, str]] = [
         "SELECT p.rowid, p.name, p.brand, new.name, p.description FROM product p WHERE p.category_id = new.id; END",
     ),
 ]
+_SQLITE_OBJECTS += search_words.SQLITE_OBJECTS
 _BUMP_SQLITE = "UPDATE catalog_version SET version = random() WHERE id = 1;"
 for _name, _event in (
     ("product_version_insert", f"AFTER INSERT ON product {_UNLESS_BULK}"),
     ("product_version_delete", "AFTER DELETE ON product"),
     ("product_version_update", f"AFTER UPDATE OF {', '.join(LISTED_COLUMNS)} ON product"),
+    ("product_version_stock", "AFTER UPDATE OF stock ON product WHEN (old.stock > 0) <> (new.stock > 0)"),
     ("category_version_insert", "AFTER INSERT ON category"),
     ("category_version_delete", "AFTER DELETE ON category"),
     ("category_version_update", "AFTER UPDATE ON category"),
@@ -209,12 +218,16 @@ CREATE OR REPLACE TRIGGER product_version AFTER INSERT OR DELETE OR UPDATE OF {"
   ON product FOR EACH STATEMENT EXECUTE FUNCTION dd_bump_catalog_version();
 CREATE OR REPLACE TRIGGER category_version AFTER INSERT OR DELETE OR UPDATE ON category
   FOR EACH STATEMENT EXECUTE FUNCTION dd_bump_catalog_version();
+CREATE OR REPLACE TRIGGER product_version_stock AFTER UPDATE OF stock ON product
+  FOR EACH ROW WHEN ((OLD.stock > 0) IS DISTINCT FROM (NEW.stock > 0)) EXECUTE FUNCTION dd_bump_catalog_version();
 """
 _PG_TRIGGER_NAMES = {
     ("product", "product_search"),
     ("category", "category_search_rename"),
     ("product", "product_version"),
     ("category", "category_version"),
+    ("product", "product_version_stock"),
+    *search_words.PG_TRIGGER_NAMES,
 }
 
 
@@ -255,6 +268,7 @@ def _pg_install(connection: Connection) -> None:
     connection.exec_driver_sql(
         "CREATE INDEX IF NOT EXISTS ix_product_search_vector ON product USING gin (search_vector)"
     )
+    search_words.pg_install(connection)
 
 
 def _pg_missing(connection: Connection) -> list[str]:
@@ -269,6 +283,8 @@ def _pg_missing(connection: Connection) -> list[str]:
     ).first()
     if has_column is None:
         missing.append("product.search_vector")
+    if not search_words.pg_has_table(connection):
+        missing.append("search_word")
     return missing
 
 
@@ -277,11 +293,14 @@ def _pg_rebuild(connection: Connection) -> None:
         "UPDATE product p SET search_vector = dd_search_vector(p.name, p.brand, c.name, p.description) "
         "FROM category c WHERE c.id = p.category_id"
     )
+    search_words.pg_rebuild(connection)
 
 
 def _pg_uninstall(connection: Connection) -> None:
+    search_words.pg_uninstall(connection)
     connection.exec_driver_sql(
         "DROP TRIGGER IF EXISTS product_search ON product; DROP TRIGGER IF EXISTS product_version ON product; "
+        "DROP TRIGGER IF EXISTS product_version_stock ON product; "
         "DROP TRIGGER IF EXISTS category_search_rename ON category; "
         "DROP TRIGGER IF EXISTS category_version ON category; "
         "DROP INDEX IF EXISTS ix_product_search_vector; ALTER TABLE product DROP COLUMN IF EXISTS search_vector; "
@@ -303,6 +322,12 @@ def install(connection: Connection) -> None:
     else:
         _pg_install(connection)
         _pg_rebuild(connection)
+
+
+def install_objects(connection: Connection) -> None:
+    """Create any missing object (idempotent) without indexing the products again: for a
+    migration that adds objects to a database whose index is current."""
+    (_sqlite_install if connection.dialect.name == "sqlite" else _pg_install)(connection)
 
 
 def uninstall(connection: Connection) -> None:

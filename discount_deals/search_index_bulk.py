@@ -5,19 +5,23 @@ from __future__ import annotations
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+
+from . import search_words
 
 
 class BulkLoad:
     """Many product inserts in one transaction, indexed a chunk at a time instead of row by row.
 
     Usage, inside the write transaction (SQLite; on PostgreSQL the per-row tsvector trigger is
-    cheap and the version trigger already fires once per statement, so this does nothing)::
+    cheap and the version trigger already fires once per statement, so only the vocabulary's
+    triggers are suspended, see :func:`search_words.pg_bulk_load`)::
 
         load = BulkLoad(connection)     # suspends the per-row search and version triggers
         try:
             mark = load.mark()          # before each chunk
             ... INSERT the chunk ...
-            load.index_since(mark)      # adds the chunk to the search index
+            load.index_since(mark, ids) # adds the chunk (its products' ids) to the search index
             load.finish()               # resumes the triggers and changes the version once
         finally:
             load.close()                # gives the connection back its normal page cache
@@ -32,13 +36,22 @@ class BulkLoad:
     def __init__(self, connection: Connection):
         self.connection = connection
         self.active = connection.dialect.name == "sqlite"
+        self.postgres = connection.dialect.name == "postgresql"
         self._cache_size = None
+        if self.postgres:
+            search_words.pg_bulk_load(connection, True)
         if self.active:
             self._cache_size = connection.exec_driver_sql("PRAGMA cache_size").scalar()
             connection.exec_driver_sql(f"PRAGMA cache_size = -{self.BULK_CACHE_KIB}")
             connection.exec_driver_sql("UPDATE catalog_version SET bulk = 1 WHERE id = 1")
 
     def close(self) -> None:
+        if self.postgres:
+            self.postgres = False
+            try:
+                search_words.pg_bulk_load(self.connection, False)
+            except DBAPIError:  # the load failed and its transaction is aborted: it will roll back anyway
+                pass
         if self._cache_size is not None:
             self.connection.exec_driver_sql(f"PRAGMA cache_size = {int(self._cache_size)}")
             self._cache_size = None
@@ -48,7 +61,9 @@ class BulkLoad:
             return 0
         return self.connection.exec_driver_sql("SELECT coalesce(max(rowid), 0) FROM product").scalar()
 
-    def index_since(self, mark: int) -> None:
+    def index_since(self, mark: int, ids: list[str] | None = None) -> None:
+        if self.postgres:
+            search_words.pg_add_products(self.connection, ids or [])
         if self.active:
             self.connection.execute(
                 text(

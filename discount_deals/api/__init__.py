@@ -31,6 +31,7 @@ from . import (
     openapi,
     orders,
     payments,
+    product_search,
     products,
     users,
 )
@@ -46,6 +47,7 @@ ROUTERS = [
     notifications.router,
     users.router,
     categories.router,
+    product_search.router,
     products.router,
     cart.router,
     orders.router,

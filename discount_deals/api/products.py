@@ -1,7 +1,8 @@
 """Products: list, featured, detail, admin writes, bulk upload.
 
 Every product leaves through :func:`schemas.product_json`. Fixed paths (``featured``,
-``bulk-upload``) are declared before ``/products/{product_id}`` so that they win.
+``bulk-upload``, and ``suggest`` and ``facets`` in :mod:`.product_search`) are never taken for
+a ``{product_id}`` (see ``routing.ResourceId``).
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from starlette.datastructures import UploadFile
 from ..db import session_scope, write_session
 from ..models import Category, Product, User
 from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
-from ..services.catalog.listing import ORDERINGS, PRICE_RANGES, STATUS_FILTERS
-from ..services.form_rules import MUST_BE_BOOLEAN
+from ..services.catalog.listing import ORDERINGS, STATUS_FILTERS
 from ..services.permissions import is_admin
 from ..settings import get_settings
 from .admission import read_limiter
 from .bodies import body_limit, free_text, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in
+from .listing_params import ListingFiltersDep
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
 from .response_models import BulkResultOut
@@ -51,15 +52,6 @@ UPLOAD_BODY_DOC = {
         }
     }
 }
-
-
-def _flag(raw: str, name: str) -> bool:
-    value = raw.strip().lower()
-    if value in {"", "0", "false", "no"}:
-        return False
-    if value in {"1", "true", "yes"}:
-        return True
-    raise ValidationFailed(f"Invalid {name}: {MUST_BE_BOOLEAN.lower()}", fields={name: [MUST_BE_BOOLEAN]})
 
 
 def _too_large() -> ServiceError:
@@ -171,17 +163,26 @@ class JSONBytes(Response):
     media_type = "application/json"
 
 
-async def _in_one_thread(request: Request, work: Callable[[Session, User | None], BaseModel]) -> JSONBytes:
-    """Run a read in one worker-thread call: session, caller and query together, then the JSON.
+async def in_one_thread(
+    request: Request, work: Callable[[Session, User | None], BaseModel], *, omit_if_none: frozenset[str] = frozenset()
+) -> JSONBytes:
+    """Run a read in one worker-thread call: session, caller and query together, then the JSON
+    (without the top-level fields of ``omit_if_none`` that are None).
 
     The hot read paths avoid a thread hop per dependency; under 32 concurrent shoppers those
     hops (and FastAPI's re-encoding of the result) cost more than the query itself."""
 
     def run() -> bytes:
         with session_scope() as session:
-            return work(session, optional_user_in(session, request)).model_dump_json().encode()
+            answer = work(session, optional_user_in(session, request))
+            omitted = {name for name in omit_if_none if getattr(answer, name, None) is None}
+            return answer.model_dump_json(exclude=omitted or None).encode()
 
     return JSONBytes(await anyio.to_thread.run_sync(run, limiter=read_limiter()))
+
+
+# Present only when a search was corrected: otherwise the page is exactly what it was before.
+CORRECTED = frozenset({"corrected_query"})
 
 
 @router.get("/products/", response_model=ProductPageOut)
@@ -190,16 +191,8 @@ async def _in_one_thread(request: Request, work: Callable[[Session, User | None]
 @free_text("search")
 async def list_products(
     request: Request,
-    search: Annotated[
-        str, Query(description="Words to find in name, description or brand", json_schema_extra={"maxLength": 200})
-    ] = "",
-    category: Annotated[str, Query(description="A category id, slug or name")] = "",
-    brand: Annotated[str, Query(description="A brand, e.g. shoprite")] = "",
-    price_range: Annotated[str, Query(json_schema_extra={"enum": ["", *PRICE_RANGES]})] = "",
+    filters: ListingFiltersDep,
     ordering: Annotated[str, Query(json_schema_extra={"enum": ["", *ORDERINGS]})] = "",
-    include_inactive: Annotated[
-        str, Query(description="Admins only", json_schema_extra={"enum": ["", "true", "false", "1", "0", "yes", "no"]})
-    ] = "",
     status: Annotated[
         str,
         Query(
@@ -208,33 +201,27 @@ async def list_products(
         ),
     ] = "",
 ):
-    """A DRF page of products (plus ``total_pages``); see services.catalog for the filters.
+    """A DRF page of products (plus ``total_pages`` and ``corrected_query``); see services.catalog.
 
-    Without ``ordering``: best match first for a search, else newest first. Admins see inactive
-    and unavailable products too unless ``include_inactive=false``. ``status`` keeps active,
-    inactive, low_stock (1 to 5 left) or out_of_stock products (the back office's filter)."""
+    Without ``ordering``: best match first for a search; else featured products first, then the
+    newest, for shoppers, and newest first for admins. A search that finds fewer than a page of
+    products is corrected for typos ("jasmin rcie" → "jasmine rice"; exact matches first):
+    ``corrected_query`` is then the corrected text (absent otherwise); ``exact=true`` turns correction
+    off. Admins see inactive and unavailable products too unless ``include_inactive=false``.
+    ``status`` keeps active, inactive, low_stock (1 to 5 left) or out_of_stock products."""
     page = page_request(request)
-    show_hidden = _flag(include_inactive, "include_inactive") if include_inactive.strip() else None
 
     def listing(session: Session, user: User | None) -> ProductPageOut:
         result = catalog.list_products(
-            session,
-            search=search,
-            category=category,
-            brand=brand,
-            price_range=price_range,
-            ordering=ordering,
-            page=page.page,
-            page_size=page.page_size,
-            include_inactive=show_hidden,
-            actor=user,
+            session, **filters.keywords(), ordering=ordering, page=page.page, page_size=page.page_size, actor=user,
             status=status,
         )
         admin = is_admin(user)
         results = [product_out(request, p, c, admin=admin) for p, c in result.items]
-        return ProductPageOut.model_construct(**build_page(request, page, result.count, results))
+        body = build_page(request, page, result.count, results)
+        return ProductPageOut.model_construct(**body, corrected_query=result.corrected_query)
 
-    return await _in_one_thread(request, listing)
+    return await in_one_thread(request, listing, omit_if_none=CORRECTED)
 
 
 @router.get("/products/featured", response_model=ProductListOut)
@@ -258,7 +245,7 @@ async def featured_products(
         admin = is_admin(user)
         return ProductListOut.model_construct(data=[product_out(request, p, c, admin=admin) for p, c in items])
 
-    return await _in_one_thread(request, featured)
+    return await in_one_thread(request, featured)
 
 
 @router.post(
@@ -286,7 +273,7 @@ async def get_product(request: Request, product_id: str):
         product, category = catalog.get_product(session, product_id, actor=user)
         return ProductDataOut.model_construct(data=product_out(request, product, category, admin=is_admin(user)))
 
-    return await _in_one_thread(request, detail)
+    return await in_one_thread(request, detail)
 
 
 # A description may hold 100,000 characters (each up to 6 bytes escaped in JSON).

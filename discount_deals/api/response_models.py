@@ -195,3 +195,37 @@ class CheckoutOptionsOut(BaseModel):
 class WebhookOut(BaseModel):
     detail: str
     outcome: str
+
+
+class SuggestedProductOut(BaseModel):
+    id: str
+    name: str
+    effective_price: Money = Field(description="What one unit costs now")
+    image_url: str
+
+
+class SuggestedCategoryOut(BaseModel):
+    id: str
+    name: str
+    slug: str = Field(description="What the listing's category parameter takes")
+
+
+class SuggestionsOut(BaseModel):
+    products: list[SuggestedProductOut] = Field(description="At most 8: words in the name first, newest first")
+    categories: list[SuggestedCategoryOut] = Field(description="At most 3")
+
+
+class FacetValueOut(BaseModel):
+    value: str = Field(description="What the listing's parameter of the same name takes")
+    label: str
+    count: int = Field(description="Products this choice leaves, every other filter applied")
+
+
+class FacetsOut(BaseModel):
+    count: int = Field(description="Products matching every filter (the listing's count)")
+    category: list[FacetValueOut] = Field(description="Categories that leave products (value: the slug)")
+    brand: list[FacetValueOut] = Field(description="Brands that leave products")
+    price_range: list[FacetValueOut] = Field(description="0-25, 25-50, 50-100, 100+ (effective price)")
+    discount: list[FacetValueOut] = Field(description="10, 30, 50: at least that many percent off now")
+    in_stock: int = Field(description="Products with stock, every other filter applied")
+    corrected_query: str | None = Field(None, description="As the listing's: present only when the search was corrected")

@@ -34,7 +34,7 @@ class ResourceId(Convertor[str]):
 
 
 # Ids are UUIDs (documented as such); these keep the fixed sibling paths out of them.
-register_url_convertor("product_id", ResourceId("featured", "bulk-upload"))
+register_url_convertor("product_id", ResourceId("featured", "bulk-upload", "suggest", "facets"))
 register_url_convertor("order_id", ResourceId("checkout"))
 register_url_convertor("category_id", ResourceId("bulk-upload"))
 

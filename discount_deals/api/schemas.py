@@ -108,6 +108,10 @@ class ProductPageOut(BaseModel):
     previous: str | None
     total_pages: int
     results: list[ProductOut]
+    corrected_query: str | None = Field(
+        None, description="Present only when the search was corrected for typos (the words typed found fewer "
+        "than a page): the corrected text; exact=true searches what was typed"
+    )
 
 
 class ProductDataOut(BaseModel):

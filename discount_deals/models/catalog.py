@@ -49,6 +49,9 @@ class Product(SQLModel, table=True):
         # One index per listing the shop serves, each in the order of the listing's ORDER BY
         # (name_key is unique, so it ends every order): a page is a short walk of one index.
         _visible_index("newest", "created_at", "id"),
+        # The shoppers' default order (featured first, then newest), over everything and by category.
+        _visible_index("featured", "is_featured", "created_at", "id"),
+        _visible_index("category_featured", "category_id", "is_featured", "created_at", "id"),
         _visible_index("name", "name_key"),
         _visible_index("price", "effective_price", "name_key"),
         _visible_index("category_newest", "category_id", "created_at", "id"),

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 
 from sqlmodel import Session, select
 
 from ..models import Category, Product
+from ..models.base import utcnow
 from ..settings import get_settings
 from .catalog import name_key, refresh_derived, slugify
 from .images import write_product_image
@@ -269,33 +271,39 @@ def seed_demo(session: Session, currency: str | None = None) -> SeedResult:
 
     existing = set(session.exec(select(Product.name_key)).all())
     colours = {name: colour for name, _d, colour in CATEGORIES}
-    for category_name, rows in PRODUCTS.items():
+    # Creation times one second apart, in the list's order (its first product the newest): the
+    # listings' "newest" (and the featured-first default's tie-break) show the catalogue as listed
+    # on every machine, not in the order of a seeding loop's microseconds.
+    started = utcnow()
+    for position, (category_name, index, (name, brand, list_price)) in enumerate(
+        (category_name, index, row) for category_name, rows in PRODUCTS.items() for index, row in enumerate(rows)
+    ):
         category = by_name[category_name]
-        for index, (name, brand, list_price) in enumerate(rows):
-            if name_key(name) in existing:
-                continue
-            price = shelf_price(list_price, currency)
-            fields = _demo_fields(name, price)
-            image_url = write_product_image(
-                f"demo/{slugify(name)}.webp", name, brand, colours[category_name]
-            )
-            product = Product(
-                name=name,
-                description=_DESCRIPTIONS[index % len(_DESCRIPTIONS)].format(name=name),
-                brand=brand,
-                image_url=image_url,
-                price=price,
-                is_featured=name in FEATURED,
-                is_available=True,
-                status="active",
-                tags=[category.slug, brand, *(["featured"] if name in FEATURED else [])],
-                related_products=[],
-                category_id=category.id,
-                **fields,
-            )
-            session.add(refresh_derived(product))
-            existing.add(product.name_key)
-            products_created += 1
+        if name_key(name) in existing:
+            continue
+        price = shelf_price(list_price, currency)
+        fields = _demo_fields(name, price)
+        image_url = write_product_image(
+            f"demo/{slugify(name)}.webp", name, brand, colours[category_name]
+        )
+        product = Product(
+            name=name,
+            description=_DESCRIPTIONS[index % len(_DESCRIPTIONS)].format(name=name),
+            brand=brand,
+            image_url=image_url,
+            price=price,
+            is_featured=name in FEATURED,
+            is_available=True,
+            status="active",
+            tags=[category.slug, brand, *(["featured"] if name in FEATURED else [])],
+            related_products=[],
+            category_id=category.id,
+            created_at=started - timedelta(seconds=position),
+            **fields,
+        )
+        session.add(refresh_derived(product))
+        existing.add(product.name_key)
+        products_created += 1
     session.flush()
     total = len(session.exec(select(Product.id)).all())
     return SeedResult(categories_created, products_created, total)

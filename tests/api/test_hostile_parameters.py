@@ -41,8 +41,10 @@ def test_the_route_table_is_enumerated():
     assert len([op for op in operations if op[2]]) >= 30
 
 
-# The storefront's search box reads words: a NUL there separates them (test_products_search).
-FREE_TEXT = {("get", "/api/products/", "search")}
+# The storefront's search box reads words: a NUL there separates them (test_products_search),
+# and so do the facets' search and the suggestions' text (test_products_facets, _suggest).
+FREE_TEXT = {("get", "/api/products/", "search"), ("get", "/api/products/facets/", "search"),
+             ("get", "/api/products/suggest/", "q")}
 
 
 @pytest.mark.parametrize(("method", "path", "query"), [op for op in _operations() if op[2] and op not in FREE_TEXT])

@@ -86,3 +86,19 @@ def test_inputs_are_documented_with_their_real_rules(document):
     assert document["paths"]["/orders/"]["get"]["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/OrderPage"
     }
+
+
+def test_the_search_helpers_are_documented_and_never_taken_for_ids(client, document, make_product):
+    """Issue 24: suggestions and facets beside the listing, with the listing's filters."""
+    make_product()
+    for path in ("/api/products/suggest", "/api/products/suggest/", "/api/products/facets", "/api/products/facets/"):
+        assert client.get(path).status_code == 200, path
+    assert {"200", "400", "401", "503"} <= _responses(document, "/products/suggest/", "get")
+    assert {"200", "400", "401", "503"} <= _responses(document, "/products/facets/", "get")
+    listing = {p["name"]: p["schema"] for p in document["paths"]["/products/"]["get"]["parameters"]}
+    facets = {p["name"]: p["schema"] for p in document["paths"]["/products/facets/"]["get"]["parameters"]}
+    assert {"search", "category", "brand", "price_range", "discount", "in_stock", "exact"} <= set(facets)
+    assert all(facets[name] == listing[name] for name in facets)
+    assert listing["exact"]["enum"] == ["", "true", "false", "1", "0", "yes", "no"]
+    suggest = document["paths"]["/products/suggest/"]["get"]["parameters"][0]
+    assert (suggest["name"], suggest["schema"]["maxLength"]) == ("q", 200)

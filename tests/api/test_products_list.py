@@ -53,16 +53,35 @@ def names(response) -> list[str]:
 VISIBLE_BY_NAME = ["Apple Juice", "banana Chips", "Cable HDMI", "Drone Mini", "Earphones", "Feeding Bottle", "Iron Box"]
 
 
-def test_default_listing_is_visible_products_newest_first(client, shop):
-    # As the original backend: the admin screens re-read page 1 after a create and must find it.
+def test_default_listing_for_shoppers_is_featured_first_then_newest(client, shop, customer_headers):
+    # Issue 24: the existing client's home page takes its "Featured Deals" from this page 1.
     response = client.get("/api/products/")
     assert names(response) == [
-        "Iron Box", "Feeding Bottle", "Earphones", "Drone Mini", "Cable HDMI", "banana Chips", "Apple Juice"
+        "Feeding Bottle", "Earphones", "Drone Mini", "banana Chips", "Apple Juice", "Iron Box", "Cable HDMI"
     ]
     body = response.json()
     assert body["count"] == 7 and body["total_pages"] == 1
     assert body["next"] is None and body["previous"] is None
-    assert names(client.get("/api/products/", params={"ordering": "newest"})) == names(response)
+    assert names(client.get("/api/products/", headers=customer_headers)) == names(response)
+    for same in ({"ordering": "featured"}, {"ordering": "relevance"}):
+        assert names(client.get("/api/products/", params=same)) == names(response)
+    assert names(client.get("/api/products/", params={"ordering": "newest"})) == [
+        "Iron Box", "Feeding Bottle", "Earphones", "Drone Mini", "Cable HDMI", "banana Chips", "Apple Juice"
+    ]
+    featured_first = names(client.get("/api/products/", params={"category": "electronics"}))
+    assert featured_first == ["Earphones", "Drone Mini", "Iron Box", "Cable HDMI"]
+
+
+def test_default_listing_for_admins_is_newest_first(client, shop, admin_headers):
+    # As the original backend: the admin screens re-read page 1 after a create and must find it.
+    response = client.get("/api/products/", params={"include_inactive": "false"}, headers=admin_headers)
+    assert names(response) == [
+        "Iron Box", "Feeding Bottle", "Earphones", "Drone Mini", "Cable HDMI", "banana Chips", "Apple Juice"
+    ]
+    created = client.post("/api/products/", json={"name": "Zebra Mat", "price": "3.00", "category": "groceries"},
+                          headers=admin_headers)
+    assert created.status_code == 201
+    assert names(client.get("/api/products/", headers=admin_headers))[0] == "Zebra Mat"
 
 
 def test_ordering_by_name_is_case_insensitive(client, shop):
@@ -383,3 +402,22 @@ def test_product_detail(client, shop, customer_headers, admin_headers):
 def test_an_invalid_token_on_a_public_listing_is_a_401(client, shop):
     response = client.get("/api/products/", headers={"Authorization": "Bearer not-a-token"})
     assert response.status_code == 401
+
+
+def test_the_original_clients_featured_deals_come_from_page_one_of_the_demo_catalogue(client):
+    """Issue 24: the React client picks "Featured Deals" (is_featured, first 4) from page 1 of
+    GET /api/products/ without parameters; on a freshly seeded demo catalogue that page must hold them."""
+    from discount_deals.db import session_scope
+    from discount_deals.models import Product
+    from discount_deals.services.demo_catalogue import FEATURED, seed_demo
+    from sqlmodel import select
+
+    with session_scope() as session:
+        seed_demo(session)
+    with session_scope() as session:
+        created = [p.created_at for p in session.exec(select(Product)).all()]
+    assert len(set(created)) == len(created)  # every demo product its own creation time
+    page = client.get("/api/products/").json()["results"]
+    featured = [p["name"] for p in page if p["is_featured"]]
+    assert len(featured) >= 4 and set(featured) <= FEATURED
+    assert [p["is_featured"] for p in page] == sorted((p["is_featured"] for p in page), reverse=True)

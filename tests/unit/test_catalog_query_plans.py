@@ -6,6 +6,8 @@ SQLite picks for 50,000 products (bench/api_products.py prints them at that size
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy import event
 
@@ -33,13 +35,13 @@ def catalogue(make_category, make_product):
     listing._counts.clear()
 
 
-def captured_selects(call) -> list[tuple[str, tuple]]:
-    """The SELECTs on products that ``call`` runs."""
+def captured_selects(call, reading: str = r"FROM product\b") -> list[tuple[str, tuple]]:
+    """The SELECTs on products (or what ``reading`` matches) that ``call`` runs."""
     engine = get_engine()
     captured: list[tuple[str, tuple]] = []
 
     def capture(_conn, _cursor, statement, parameters, _context, _many):
-        if "FROM product" in statement and statement.lstrip().upper().startswith("SELECT"):
+        if re.search(reading, statement) and statement.lstrip().upper().startswith("SELECT"):
             captured.append((statement, parameters))
 
     event.listen(engine, "before_cursor_execute", capture)
@@ -83,12 +85,14 @@ def test_a_broad_search_walks_the_ordering_index_and_skips_non_matches(catalogue
 @pytest.mark.parametrize(
     ("filters", "index"),
     [
-        ({}, "ix_product_visible_newest"),  # the default: newest first
+        ({}, "ix_product_visible_featured"),  # shoppers' default: featured first, then newest
+        ({"ordering": "newest"}, "ix_product_visible_newest"),
         ({"ordering": "name"}, "ix_product_visible_name"),
         ({"ordering": "price-low"}, "ix_product_visible_price"),
         ({"category": "groceries", "ordering": "price-low"}, "ix_product_visible_category_price"),
         ({"category": "groceries", "ordering": "name"}, "ix_product_visible_category_name"),
-        ({"category": "groceries"}, "ix_product_visible_category_newest"),
+        ({"category": "groceries"}, "ix_product_visible_category_featured"),
+        ({"category": "groceries", "ordering": "newest"}, "ix_product_visible_category_newest"),
     ],
 )
 def test_each_listing_walks_its_own_partial_index_without_sorting(catalogue, filters, index):
@@ -112,3 +116,17 @@ def test_brand_filters_use_the_brand_index(catalogue):
     for plan in plans_of(brand="SHOPRITE", ordering="rating")[1:2]:
         assert "USING INDEX ix_product_brand" in plan, plan
     assert any("USING INDEX ix_product_brand" in plan for plan in plans_of(brands=["shoprite", "melcom"]))
+
+
+def test_suggestions_read_the_search_index_backwards_without_sorting(catalogue):
+    from discount_deals.services.catalog import suggest
+
+    captured = captured_selects(lambda session: suggest(session, "ri"), reading=r"JOIN product\b")
+    assert captured, "no product query"
+    with get_engine().connect() as connection:
+        for statement, parameters in captured:
+            plan = " | ".join(row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}",
+                                                                              parameters).all())
+            # However many products match, the index hands their rows newest first and the LIMIT stops it.
+            assert "product_fts VIRTUAL TABLE" in plan and "TEMP B-TREE" not in plan, plan
+            assert plan.index("product_fts VIRTUAL TABLE") < plan.index("product USING INTEGER PRIMARY KEY"), plan

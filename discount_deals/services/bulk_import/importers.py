@@ -172,9 +172,9 @@ def import_products(
     load = BulkLoad(session.connection())
     try:
         for chunk in _checked_chunks(iter(rows), categories, max_rows):
-            mark = load.mark()
+            mark, created = load.mark(), len(result.created)
             _insert_product_chunk(session, chunk, seen_names, result)
-            load.index_since(mark)
+            load.index_since(mark, [product.id for product in result.created[created:]])
             result.rows += len(chunk)
             if progress is not None:
                 progress(result.rows)

@@ -1,7 +1,11 @@
 """Catalogue rules: products and categories (listing and search, validation, writes).
 
 - :mod:`.listing`: pages of products with filters, orderings and cached counts
+- :mod:`.filters`: the listing's filters and the per-worker caches keyed by catalogue version
 - :mod:`.search`: the shopper's search text → full-text conditions (SQLite FTS5, PostgreSQL)
+- :mod:`.typos`: typo correction against the search index's vocabulary
+- :mod:`.facets`: how many products each filter choice leaves (facet counts)
+- :mod:`.suggestions`: products and categories while the shopper types
 - :mod:`.products`: one product (lookup, admin writes)
 - :mod:`.categories`: categories
 - :mod:`.fields`: the field rules (pydantic models) shared by single and bulk writes
@@ -17,6 +21,9 @@ from .categories import (
     list_categories,
     update_category,
 )
+from .facets import Facets, FacetValue, facet_counts, price_range_label
+from .filters import DISCOUNT_STEPS
+from .suggestions import CategoryChoice, Suggestions, suggest
 from .listing import (
     LOW_STOCK_THRESHOLD,
     ORDERINGS,
@@ -63,6 +70,14 @@ from .validation import (
 )
 
 __all__ = [
+    "CategoryChoice",
+    "DISCOUNT_STEPS",
+    "FacetValue",
+    "Facets",
+    "Suggestions",
+    "facet_counts",
+    "price_range_label",
+    "suggest",
     "KEPT_WHEN_ABSENT",
     "LOW_STOCK_THRESHOLD",
     "STATUS_FILTERS",

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import case, func, literal_column, select, table
 from sqlmodel import Session
 
+from ...models import Product
 from ...services import ValidationFailed
 
 MAX_QUERY_LENGTH = 200
@@ -30,11 +32,19 @@ MAX_TERMS = 16  # words beyond this add nothing a shopper means and only cost th
 
 @dataclass(frozen=True)
 class Term:
-    """One word, or a phrase of adjacent words; ``prefix`` lets its last word match a word start."""
+    """One word, or a phrase of adjacent words; ``prefix`` lets its last word match a word start;
+    ``quoted``: the shopper put it in quotes (typo correction leaves it alone)."""
 
     words: tuple[str, ...]
     prefix: bool = False
     negated: bool = False
+    quoted: bool = False
+
+    @property
+    def text(self) -> str:
+        """The term as a shopper would type it (words joined by "-" keep an unquoted phrase one token)."""
+        body = f'"{" ".join(self.words)}"' if self.quoted else "-".join(self.words)
+        return ("-" if self.negated else "") + body
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,16 @@ class SearchQuery:
             " ".join(("-" if t.negated else "") + "_".join(t.words) + ("*" if t.prefix else "") for t in group)
             for group in self.groups
         )
+
+    @property
+    def text(self) -> str:
+        """Search text that parses back into this query (lower case, accents removed)."""
+        return " or ".join(" ".join(term.text for term in group) for group in self.groups)
+
+
+def either(first: SearchQuery, second: SearchQuery) -> SearchQuery:
+    """Products matching ``first`` or ``second``."""
+    return SearchQuery(groups=first.groups + tuple(g for g in second.groups if g not in first.groups))
 
 
 def fold(text: str) -> str:
@@ -98,16 +118,16 @@ def _raw_tokens(text: str) -> list[tuple[str, bool]]:
     return tokens
 
 
-def parse(text: str | None) -> SearchQuery | None:
+def parse(text: str | None, field: str = "search") -> SearchQuery | None:
     """The shopper's search text as a query; None when there is nothing to search for.
 
-    Raises ValidationFailed (field ``search``) for text longer than :data:`MAX_QUERY_LENGTH`.
+    Raises ValidationFailed (naming ``field``) for text longer than :data:`MAX_QUERY_LENGTH`.
     Text with no letters or digits at all ("***") gives a query that matches nothing.
     """
     if text is None or not text.strip():
         return None
     if len(text) > MAX_QUERY_LENGTH:
-        raise ValidationFailed(TOO_LONG, fields={"search": [TOO_LONG]})
+        raise ValidationFailed(TOO_LONG, fields={field: [TOO_LONG]})
     groups: list[list[Term]] = [[]]
     last_plain: tuple[int, int] | None = None  # (group, index) of the last unquoted positive term
     count = 0
@@ -124,7 +144,7 @@ def parse(text: str | None) -> SearchQuery | None:
         if not found or count >= MAX_TERMS:
             continue
         count += 1
-        groups[-1].append(Term(words=tuple(found), negated=negated))
+        groups[-1].append(Term(words=tuple(found), negated=negated, quoted=quoted))
         last_plain = None if (quoted or negated) else (len(groups) - 1, len(groups[-1]) - 1)
     if last_plain is not None:
         g, i = last_plain
@@ -209,14 +229,47 @@ def _is_sqlite(session: Session) -> bool:
     return session.get_bind().dialect.name == "sqlite"
 
 
-def match_clause(session: Session, query: SearchQuery, *, drive: bool = True):
+# Where positive words must be: anywhere, in the name, or in the name, brand or category
+# (SQLite's FTS columns; PostgreSQL's weights of the same columns).
+ANYWHERE: tuple[str, ...] = ()
+IN_NAME = ("name",)
+NAMED = ("name", "brand", "category")
+_WEIGHTS = {ANYWHERE: "", IN_NAME: "A", NAMED: "AB"}
+
+
+def match_clause(session: Session, query: SearchQuery, *, drive: bool = True, within: tuple[str, ...] = ANYWHERE):
     """A WHERE condition on ``product`` for ``query`` (call only when it can match something).
 
     ``drive``: SQLite may start from the matches (few of them); otherwise it must not, and
-    walks the ordering's index instead (many matches, a short page to fill)."""
+    walks the ordering's index instead (many matches, a short page to fill). ``within``: the
+    columns the positive words must be in (:data:`IN_NAME`, :data:`NAMED`; excluded words are
+    then not checked)."""
     if _is_sqlite(session):
-        return (_ROWID if drive else _ROWID_UNINDEXED).in_(_fts_rowids(fts_expression(query)))
-    return _ts_match(tsquery_text(query))
+        expression = fts_expression(query, within)
+        return (_ROWID if drive else _ROWID_UNINDEXED).in_(_fts_rowids(expression))
+    return _ts_match(tsquery_text(query, _WEIGHTS[within]))
+
+
+def newest_matches(session: Session, query: SearchQuery, within: tuple[str, ...], *entities: Any):
+    """A SELECT of ``entities`` (product first) over the products matching ``query`` in the
+    ``within`` columns, newest first, for a short LIMIT: SQLite reads the search index backwards
+    (products in the order they were added, the latest first) and stops at the LIMIT without
+    sorting, however many match; PostgreSQL orders by creation time (its planner walks the
+    newest-first index or sorts the matches, whichever its statistics say is cheaper)."""
+    if _is_sqlite(session):
+        fts_rowid = literal_column("product_fts.rowid")
+        return (
+            select(*entities)
+            .select_from(_FTS)
+            .join(Product, _ROWID == fts_rowid)
+            .where(literal_column("product_fts").op("MATCH")(fts_expression(query, within)))
+            .order_by(fts_rowid.desc())
+        )
+    return (
+        select(*entities)
+        .where(_ts_match(tsquery_text(query, _WEIGHTS[within])))
+        .order_by(Product.created_at.desc(), Product.id.desc())
+    )
 
 
 def relevance_tier(session: Session, query: SearchQuery):
@@ -224,7 +277,7 @@ def relevance_tier(session: Session, query: SearchQuery):
     if _is_sqlite(session):
         return case(
             (_ROWID.in_(_fts_rowids(fts_expression(query, ("name",)))), 0),
-            (_ROWID.in_(_fts_rowids(fts_expression(query, ("name", "brand", "category")))), 1),
+            (_ROWID.in_(_fts_rowids(fts_expression(query, NAMED))), 1),
             else_=2,
         )
     return case(
