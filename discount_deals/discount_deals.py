@@ -8,6 +8,7 @@ from .web.security import hand_websocket_origins_to_us
 from .web.site import site
 from .lifespan import calm_garbage_collector, migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
+from .components.search_box import SEARCH_BOX_JS
 from .components.toasts import toaster
 from .logs import configure_logging
 from .settings import get_settings
@@ -87,6 +88,7 @@ app = rx.App(
             "if(d&&d.tagName==='DIALOG'&&d.classList.contains('drawer')){d.close();}});"
         ),
         rx.el.script(ROUTE_FOCUS_JS),
+        rx.el.script(SEARCH_BOX_JS),  # the header search's arrow keys, Enter and Escape
     ],
 )
 # Tab states in memory with a bounded lifetime (no Redis), or in Redis (discount_deals/tab_states.py).

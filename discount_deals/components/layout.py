@@ -7,8 +7,8 @@ import reflex as rx
 from .. import routes
 from ..state.shop.cart import CartState
 from ..state.shop.favorites import FavoritesState
-from ..state.shop.search import HeaderSearchState
 from ..state.account.session import SessionState
+from .search_box import search_box
 from .ui import badge_class, button_class, icon
 
 ACCOUNT_MENU_ID = "account-menu"
@@ -65,32 +65,6 @@ def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var) -
         count_badge(count),
         href=href,
         class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
-    )
-
-
-def header_search() -> rx.Component:
-    """Search the catalogue from any page; a plain GET form until the app has loaded."""
-    return rx.el.form(
-        rx.el.label("Search all products", html_for="header-search", class_name="sr-only"),
-        icon("search", 18, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
-        rx.el.input(
-            id="header-search",
-            name="search",
-            type="search",
-            placeholder="Search deals...",
-            auto_complete="off",
-            enter_key_hint="search",
-            max_length=100,
-            class_name="block h-10 w-full rounded-full border border-gray-300 bg-gray-50 pl-10 pr-4 text-sm "
-            "text-gray-900 placeholder:text-gray-600 focus:border-orange-700 focus:bg-white focus:outline-none "
-            "focus:ring-2 focus:ring-orange-200",
-        ),
-        action=routes.PRODUCTS,
-        method="get",
-        role="search",
-        on_submit=HeaderSearchState.submit,
-        reset_on_submit=False,
-        class_name="relative order-last w-full md:order-none md:ml-4 md:w-auto md:max-w-sm md:flex-1",
     )
 
 
@@ -177,7 +151,7 @@ def header() -> rx.Component:
                 SessionState.is_logged_in,
                 rx.el.span(SessionState.greeting, class_name="mr-1 hidden text-sm font-medium text-gray-800 sm:inline"),
             ),
-            header_search(),
+            search_box(),
             rx.el.div(class_name="flex-1"),
             _icon_link("heart", routes.FAVORITES, "Favorites", FavoritesState.count, FavoritesState.count.to_string() + " saved"),
             _icon_link("shopping-cart", routes.CART, "Cart", CartState.item_count, CartState.item_count_text),

@@ -40,21 +40,23 @@ def filters() -> rx.Component:
         rx.el.div(
             _select(
                 "Category", "filter-category", ProductsState.category_value, ProductsState.set_category,
-                [
-                    rx.el.option("All Categories", value=ALL),
-                    rx.foreach(ProductsState.categories, lambda name: rx.el.option(name, value=name)),
-                ],
+                [rx.el.option("All Categories", value=ALL), rx.foreach(ProductsState.category_options, _counted)],
             ),
             _select(
                 "Brand", "filter-brand", ProductsState.brand_value, ProductsState.set_brand,
-                [
-                    rx.el.option("All Brands", value=ALL),
-                    rx.foreach(ProductsState.brands, lambda name: rx.el.option(name, value=name)),
-                ],
+                [rx.el.option("All Brands", value=ALL), rx.foreach(ProductsState.brand_options, _counted)],
             ),
             _select(
                 "Price Range", "filter-price", ProductsState.price_value, ProductsState.set_price_range,
-                [rx.el.option("All Prices", value=ALL), *[rx.el.option(price_label(v), value=v) for v in PRICE_RANGES]],
+                [
+                    rx.el.option("All Prices", value=ALL),
+                    rx.cond(
+                        ProductsState.price_options.length() > 0,
+                        rx.foreach(ProductsState.price_options, _counted),
+                        # Before the first page arrives (and in the first HTML): the ranges alone.
+                        rx.fragment(*[rx.el.option(price_label(v), value=v) for v in PRICE_RANGES]),
+                    ),
+                ],
             ),
             _select(
                 "Sort By", "filter-sort", ProductsState.sort_value, ProductsState.set_sort,
@@ -68,6 +70,32 @@ def filters() -> rx.Component:
         active_filters(),
         aria_label="Search and filters",
         class_name="rounded-lg border border-gray-200 bg-white p-4",
+    )
+
+
+def _counted(option) -> rx.Component:
+    """A filter choice with the number of products it leaves; disabled when that is none."""
+    return rx.el.option(option.label, value=option.value, disabled=option.disabled)
+
+
+def corrected_search() -> rx.Component:
+    """'Showing results for jasmine rice' when typos were corrected, and the way back to the words
+    as typed (a link without JavaScript; one event with it)."""
+    return rx.cond(
+        ProductsState.corrected_query != "",
+        rx.el.p(
+            "Showing results for ",
+            rx.el.em(ProductsState.corrected_query, class_name="font-semibold text-gray-900"),
+            ". ",
+            rx.el.a(
+                "Search instead for “", ProductsState.search, "”",
+                href=ProductsState.exact_url,
+                on_click=ProductsState.search_exactly.prevent_default,
+                class_name="font-medium text-orange-800 underline hover:text-orange-900",
+            ),
+            class_name="-mt-2 mb-4 text-sm text-gray-700",
+            data_testid="corrected-search",
+        ),
     )
 
 
@@ -125,6 +153,7 @@ def products() -> rx.Component:
             class_name="my-4 min-h-5 text-sm text-gray-700",
             aria_live="polite",
         ),
+        corrected_search(),
         rx.el.h2("Results", class_name="sr-only"),
         rx.cond(
             ProductsState.loading & (ProductsState.products.length() == 0),

@@ -238,8 +238,8 @@ def test_header_search_on_every_page_goes_to_products(page: Page, live_product):
     page.set_viewport_size(PHONE)
     for path in ("/cart", "/login", f"/products/{item.id}"):
         page.goto(path)
-        expect(page.get_by_role("banner").get_by_role("searchbox", name="Search all products")).to_be_visible()
-    box = page.get_by_role("searchbox", name="Search all products")
+        expect(page.get_by_role("banner").get_by_role("combobox", name="Search all products")).to_be_visible()
+    box = page.get_by_role("combobox", name="Search all products")
     hydrated(page)
     box.fill("Kettle Zq")
     box.press("Enter")

@@ -16,7 +16,8 @@ from ...display import ProductView
 from ...services import catalog
 from ...settings import get_settings
 from ..actions import load_list
-from .shared_views import ListingQuery, filter_choices, home_data, listing_page
+from .filter_options import FilterOption, counted
+from .shared_views import ListingQuery, filter_choices, home_data, listing_facets, listing_page
 
 ALL = "all"
 BEST_MATCH = ("relevance", "Best match")  # offered, and the default, while a search is active
@@ -73,6 +74,15 @@ class ProductsState(rx.State):
     loading: bool = True
     categories: list[str] = []
     brands: list[str] = []
+    # Each filter's choices with the count it would leave (issue 24; filter_options.py).
+    category_options: list[FilterOption] = []
+    brand_options: list[FilterOption] = []
+    price_options: list[FilterOption] = []
+    # The search as corrected for typos ("" when the shopper's words found enough), and whether
+    # the shopper asked for exactly what they typed (the address has exact=1).
+    corrected_query: str = ""
+    exact: bool = False
+    exact_url: str = ""  # this listing with the search taken as typed ("Search instead for ...")
     # Bumped when the filters are cleared so the (uncontrolled) search box is emptied too.
     search_box_version: int = 0
 
@@ -121,6 +131,7 @@ class ProductsState(rx.State):
             "price_range": self.price_range,
             "sort": self.sort_by,
             "page": self.page,
+            "exact": "1" if self.exact else "",
             **changes,
         }
         default_sort = BEST_MATCH[0] if values["search"] else "name"
@@ -145,10 +156,18 @@ class ProductsState(rx.State):
             self.page = max(1, int(params.get("page") or 1))
         except ValueError:
             self.page = 1
+        self.exact = bool(self.search) and (params.get("exact") or "").lower() in ("1", "true")
 
     def _query(self) -> ListingQuery:
         return ListingQuery(search=self.search, category=self.category, brand=self.brand,
-                            price_range=self.price_range, ordering=self.sort_value, page=self.page)
+                            price_range=self.price_range, ordering=self.sort_value, page=self.page,
+                            exact=self.exact)
+
+    def _show_counts(self) -> None:
+        facets = listing_facets(self._query())
+        self.category_options = counted(self.categories, facets.category, self.category)
+        self.brand_options = counted(self.brands, facets.brand, self.brand)
+        self.price_options = counted(PRICE_RANGES, facets.price_range, self.price_range, label=price_label)
 
     def _load_page(self) -> None:
         """Show the page the filters name (the last page when they name one past the end)."""
@@ -162,6 +181,9 @@ class ProductsState(rx.State):
         self.products = list(shown.products)
         self.count = shown.count
         self.total_pages = shown.total_pages
+        self.corrected_query = shown.corrected_query
+        self.exact_url = self._url(exact="1", page=1) if shown.corrected_query else ""
+        self._show_counts()
 
     @rx.event
     def load(self):
@@ -187,7 +209,14 @@ class ProductsState(rx.State):
         value = value.strip()[: catalog.MAX_QUERY_LENGTH]
         if value == self.search:
             return
-        yield from self._show(search=value, page=1, sort_by="" if self.sort_by == BEST_MATCH[0] else self.sort_by)
+        yield from self._show(search=value, page=1, exact=False,
+                              sort_by="" if self.sort_by == BEST_MATCH[0] else self.sort_by)
+
+    @rx.event
+    def search_exactly(self):
+        """'Search instead for …': what the shopper typed, without typo correction."""
+        if self.search and not self.exact:
+            yield from self._show(exact=True, page=1)
 
     @rx.event
     def set_category(self, value: str):
@@ -214,12 +243,13 @@ class ProductsState(rx.State):
             return
         if name == "search":
             self.search_box_version += 1
+            self.exact = False
         yield from self._show(**{name: "", "page": 1})
 
     @rx.event
     def clear_all(self):
         self.search_box_version += 1
-        yield from self._show(search="", category="", brand="", price_range="", page=1)
+        yield from self._show(search="", category="", brand="", price_range="", page=1, exact=False)
 
     @rx.event
     def go_to_page(self, page: int):

@@ -36,6 +36,12 @@ class ListingQuery:
     price_range: str = ""
     ordering: str = "name"
     page: int = 1
+    exact: bool = False  # no typo correction: what the shopper typed, as typed
+
+    def filters(self) -> ListingQuery:
+        """The same listing whatever its order and page (what facet counts depend on)."""
+        return ListingQuery(search=self.search, category=self.category, brand=self.brand,
+                            price_range=self.price_range, exact=self.exact, ordering="", page=0)
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,23 @@ class ListingPage:
     products: tuple[ProductView, ...]
     count: int
     total_pages: int
+    corrected_query: str = ""  # the search corrected for typos, when it was
+
+
+@dataclass(frozen=True)
+class FacetChoice:
+    value: str
+    label: str
+    count: int
+
+
+@dataclass(frozen=True)
+class ListingFacets:
+    """How many products each filter choice leaves, every other filter applied."""
+
+    category: tuple[FacetChoice, ...] = ()
+    brand: tuple[FacetChoice, ...] = ()
+    price_range: tuple[FacetChoice, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,11 +138,30 @@ def listing_page(query: ListingQuery) -> ListingPage:
         result = catalog.list_products(
             session, search=query.search, category=query.category, brand=query.brand,
             price_range=query.price_range, ordering=query.ordering, page=query.page, page_size=page_size,
+            exact=query.exact,
         )
         cards = tuple(product_view(product, category) for product, category in result.items)
-        return ListingPage(products=cards, count=result.count, total_pages=result.total_pages)
+        return ListingPage(products=cards, count=result.count, total_pages=result.total_pages,
+                           corrected_query=result.corrected_query or "")
 
     return _pages.get_or_make((query, page_size), make)
+
+
+def listing_facets(query: ListingQuery) -> ListingFacets:
+    """The facet counts beside a listing (services.catalog.facet_counts), shared like its pages."""
+    filters = query.filters()
+
+    def make(session) -> ListingFacets:
+        found = catalog.facet_counts(session, search=filters.search, category=filters.category, brand=filters.brand,
+                                     price_range=filters.price_range, exact=filters.exact)
+
+        def choices(values) -> tuple[FacetChoice, ...]:
+            return tuple(FacetChoice(value=v.value, label=v.label, count=v.count) for v in values)
+
+        return ListingFacets(category=choices(found.category), brand=choices(found.brand),
+                             price_range=choices(found.price_range))
+
+    return _pages.get_or_make(("facets", filters), make)
 
 
 def filter_choices() -> FilterChoices:
@@ -168,6 +210,31 @@ def product_page(product_id: str) -> ProductPageData:
                                related=related)
 
     return _pages.get_or_make(("product", product_id), make)
+
+
+@dataclass(frozen=True)
+class SuggestionView:
+    kind: str
+    label: str
+    detail: str
+    image_url: str
+    href: str
+
+
+def suggestions_for(text: str) -> tuple[SuggestionView, ...]:
+    """The header's suggestions for ``text`` (services.catalog.suggest): products, then
+    categories; the same text typed in many tabs is asked once per catalogue version."""
+
+    def make(session) -> tuple[SuggestionView, ...]:
+        found = catalog.suggest(session, text)
+        products = [product_view(product, category) for product, category in found.products]
+        return tuple(
+            [SuggestionView("product", card.name, card.price_text, card.image_url, card.href) for card in products]
+            + [SuggestionView("category", c.name, "Category", "", category_listing_path(c.slug))
+               for c in found.categories]
+        )
+
+    return _pages.get_or_make(("suggest", text.lower()), make)
 
 
 def forget_all() -> None:
