@@ -14,7 +14,6 @@ import reflex as rx
 from ... import routes
 from ...display import ProductView
 from ...services import catalog
-from ...settings import get_settings
 from ..actions import load_list
 from .filter_options import FilterOption, counted
 from .shared_views import ListingQuery, filter_choices, home_data, listing_facets, listing_page
@@ -32,12 +31,8 @@ PRICE_RANGES = ["0-25", "25-50", "50-100", "100+"]
 BRANDS_SHOWN = ("shoprite", "melcom")
 
 
-def price_label(value: str) -> str:
-    symbol = get_settings().currency.symbol
-    if value.endswith("+"):
-        return f"{symbol}{value[:-1]}+"
-    low, high = value.split("-")
-    return f"{symbol}{low} - {symbol}{high}"
+# The price filter's words, in the shop's currency (one definition: services.catalog).
+price_label = catalog.price_range_label
 
 
 def push_url(url: str):
