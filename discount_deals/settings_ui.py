@@ -22,12 +22,12 @@ STATE_SWEEP_S = 15
 class UiSettings:
     """``state_ttl_seconds`` (DD_STATE_TTL_SECONDS): how long a tab's server-side state outlives
     its last event; ``listing_cache_seconds`` (DD_LISTING_CACHE_SECONDS): how long a rendered
-    listing page is reused while the catalogue does not change (stock figures may be this old);
+    listing page is reused while the catalogue does not change (a card's "n in stock" may be this old);
     ``metrics_token`` (DD_METRICS_TOKEN): the bearer token /api/metrics accepts from other
     addresses than loopback ("" = loopback only)."""
 
     state_ttl_seconds: int = DEFAULT_STATE_TTL_S
-    listing_cache_seconds: float = 5.0
+    listing_cache_seconds: float = 30.0
     metrics_token: str = field(default="", repr=False)
 
 
@@ -48,6 +48,6 @@ def ui_settings() -> UiSettings:
     """Read the UI's settings afresh (cheap; rxconfig.py calls it at import, get_settings once)."""
     return UiSettings(
         state_ttl_seconds=int(_number("DD_STATE_TTL_SECONDS", DEFAULT_STATE_TTL_S, MIN_STATE_TTL_S, MAX_STATE_TTL_S)),
-        listing_cache_seconds=_number("DD_LISTING_CACHE_SECONDS", 5.0, 0, 3600),
+        listing_cache_seconds=_number("DD_LISTING_CACHE_SECONDS", 30.0, 0, 3600),
         metrics_token=os.environ.get("DD_METRICS_TOKEN", "").strip(),
     )

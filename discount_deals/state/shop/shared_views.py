@@ -3,12 +3,11 @@
 On a sale day most shoppers look at the same few pages (page 1 of /products, the big
 categories, the popular searches, the deals of the day). A listing page's product cards, count
 and page total, the home pages' featured cards and a product page's card and related products
-are kept here,
-keyed by the query and remembered with the catalogue version they were rendered at (the
-version changes with every listing-relevant write, see ``services.catalog.catalogue_version``)
-and for at most ``DD_LISTING_CACHE_SECONDS`` (stock figures change without changing the
-version: a card's "n in stock" may be that old; adding to the cart always checks the stock).
-The version itself is read at most once a second per worker, so an edit shows within a second.
+are kept here, keyed by the query and remembered with the catalogue version they were rendered
+at (it changes with every listing-relevant write, see ``services.catalog.catalogue_version``)
+and for at most ``DD_LISTING_CACHE_SECONDS`` (30 s). Selling out and coming back in stock change
+the version (so "Out of stock" shows at once); other stock changes do not, so a card's "n in
+stock" may be that old (adding to the cart always checks the stock). The version itself is read at most once a second per worker, so an edit shows within a second.
 Tabs keep references to the shared, immutable cards, so a tab's state stays small.
 """
 
