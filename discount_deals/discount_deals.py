@@ -92,7 +92,7 @@ app = rx.App(
     ],
 )
 # Tab states in memory with a bounded lifetime (no Redis), or in Redis (discount_deals/tab_states.py).
-tab_states.install(app, get_settings().ui.state_ttl_seconds)
+tab_states.install(app, get_settings().ui.state_ttl_seconds, get_settings().ui.closed_tab_seconds)
 # Each UI event's time and the gauges of /api/metrics (discount_deals/metrics.py).
 metrics.install(app)
 app.register_lifespan_task(migrate_in_development)

@@ -156,3 +156,22 @@ def time_ui_events(observe) -> None:
     timed._dd_timed = True
     timed._dd_original = original
     BaseStateEventProcessor._execute_event = timed
+
+
+def on_tab_closed(app, callback) -> None:
+    """Call ``callback(tab_token)`` when one of ``app``'s websockets disconnects, after Reflex's
+    own handling (python-socketio calls the namespace's ``on_disconnect``). Idempotent."""
+    namespace = getattr(app, "event_namespace", None)
+    if namespace is None or getattr(namespace.on_disconnect, "_dd_wrapped", False):
+        return
+    original = namespace.on_disconnect
+
+    def on_disconnect(sid, *_reason):  # python-socketio passes a reason; Reflex's takes none
+        token = namespace.sid_to_token.get(sid)
+        result = original(sid)
+        if token:
+            callback(token)
+        return result
+
+    on_disconnect._dd_wrapped = True
+    namespace.on_disconnect = on_disconnect

@@ -6,7 +6,8 @@ expire those an hour old: at tens of thousands of files that scan took a quarter
 CPU, and the files outlived restarts. Here, without Redis, the trees stay in the worker's memory
 (Reflex's own in-memory manager: one worker, no files) and expire ``DD_STATE_TTL_SECONDS`` after
 their tab's last event; a tab that comes back later is rehydrated by Reflex and runs its page's
-on-load work again. With Redis (several workers) Reflex's Redis manager keeps them, with the
+on-load work again. A tab whose websocket closed goes sooner, ``DD_CLOSED_TAB_SECONDS`` (60 s)
+later, unless it comes back first (a reload keeps its token). With Redis (several workers) Reflex's Redis manager keeps them, with the
 same lifetime as a Redis TTL (rxconfig.py).
 
 Reflex's in-memory manager wakes at the earliest deadline and then checks every tab, so tabs
@@ -23,7 +24,7 @@ import time
 from reflex.istate.manager.memory import StateManagerMemory
 
 from . import reflex_adapter
-from .settings_ui import STATE_SWEEP_S
+from .settings_ui import DEFAULT_CLOSED_TAB_S, STATE_SWEEP_S
 
 
 @dataclasses.dataclass
@@ -31,6 +32,7 @@ class TabStates(StateManagerMemory):
     """Reflex's in-memory state manager, expiring tab states in batches."""
 
     sweep_seconds: float = STATE_SWEEP_S
+    closed_seconds: float = DEFAULT_CLOSED_TAB_S
 
     async def _expire_states(self):
         try:
@@ -43,20 +45,31 @@ class TabStates(StateManagerMemory):
             if self._expiration_task is asyncio.current_task():
                 self._expiration_task = None
 
+    def tab_closed(self, ident: str) -> None:
+        """The tab's websocket closed: its state goes ``closed_seconds`` from now (unless an
+        event comes first: a reload or a reconnection of the same tab keeps it)."""
+        entry = self._token_expires_at.get(ident)
+        if entry is not None:
+            deadline, token = entry
+            self._token_expires_at[ident] = (min(deadline, time.time() + self.closed_seconds), token)
+
     def tab_count(self) -> int:
         """How many tab states this worker holds."""
         return len(self.states)
 
 
-def install(app, ttl_seconds: int) -> StateManagerMemory | None:
+def install(app, ttl_seconds: int, closed_seconds: float = DEFAULT_CLOSED_TAB_S) -> StateManagerMemory | None:
     """Put :class:`TabStates` in place of Reflex's in-memory manager (when Reflex chose that one:
-    no Redis); returns the manager now in use, or None when the app has none of ours."""
+    no Redis) and tell it when a tab's websocket closes; returns the manager now in use, or None
+    when the app has none of ours."""
     current = reflex_adapter.state_manager(app)
     if type(current) is StateManagerMemory:
-        ours = TabStates(token_expiration=ttl_seconds)
-        reflex_adapter.replace_state_manager(app, ours)
-        return ours
-    return current if isinstance(current, TabStates) else None
+        current = TabStates(token_expiration=ttl_seconds, closed_seconds=closed_seconds)
+        reflex_adapter.replace_state_manager(app, current)
+    if not isinstance(current, TabStates):
+        return None
+    reflex_adapter.on_tab_closed(app, current.tab_closed)
+    return current
 
 
 def held(app) -> int | None:

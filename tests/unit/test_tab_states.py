@@ -144,3 +144,38 @@ def test_a_started_worker_hides_what_it_loaded_from_the_garbage_collector():
     )
     assert seen["frozen"] > 100_000
     assert seen["young"] == seen["expected"]
+
+
+def test_a_closed_tab_goes_sooner_unless_it_comes_back():
+    async def scenario() -> tuple[int, int, int]:
+        manager = TabStates(token_expiration=60, sweep_seconds=0.2, closed_seconds=0.5)
+        kept, closed, back = _tokens(3)
+        for token in (kept, closed, back):
+            await manager.get_state(token)
+        manager.tab_closed(closed.ident)
+        manager.tab_closed(back.ident)
+        async with manager.modify_state(back):  # a reload: the same tab's next event
+            pass
+        manager.tab_closed("no-such-tab")  # a socket that never had a state: nothing to do
+        await asyncio.sleep(1.2)
+        return tuple(int(token.cache_key in manager.states) for token in (kept, closed, back))
+
+    assert run_coroutine(scenario()) == (1, 0, 1)
+
+
+def test_the_app_hears_when_a_tab_closes():
+    """reflex_adapter.on_tab_closed wraps the websocket namespace's disconnect handler."""
+    seen = _run(
+        "import json\n"
+        "from discount_deals.discount_deals import app\n"
+        "from discount_deals import reflex_adapter\n"
+        "ns = app.event_namespace\n"
+        "heard = []\n"
+        "ns.on_disconnect = lambda sid, *r: None\n"  # Reflex's own (no socket here) replaced first
+        "reflex_adapter.on_tab_closed(app, heard.append)\n"
+        "ns._token_manager.sid_to_token['sid-1'] = 'tab-1'\n"
+        "ns.on_disconnect('sid-1', 'client disconnect')\n"
+        "print(json.dumps({'heard': heard, 'closed_after': reflex_adapter.state_manager(app).closed_seconds}))\n",
+        DD_CLOSED_TAB_SECONDS="45",
+    )
+    assert seen == {"heard": ["tab-1"], "closed_after": 45}
