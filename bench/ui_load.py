@@ -64,6 +64,7 @@ class Run:
     events_sent: int = 0
     events_in_window: int = 0
     server_events_per_s: int | None = None  # events the server handled (on-load chains included)
+    cpu_share: dict[str, float] = field(default_factory=dict)  # cores each part used in the window
     rss_kib: list[int] = field(default_factory=list)
 
     def measuring(self) -> bool:
@@ -78,6 +79,22 @@ class Run:
         if self.measuring() or not self.measuring_from:
             key = f"{action}: {type(exc).__name__}"
             self.errors[key] = self.errors.get(key, 0) + 1
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) the processes have used so far, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+OTHER_PIDS: dict[str, list[int]] = {}  # e.g. {"redis": [pid]}: their CPU is reported beside the server's
 
 
 @dataclass
@@ -169,6 +186,17 @@ async def sample_rss(run: Run, server: Server | None) -> None:
         await asyncio.sleep(1)
 
 
+def _cpu_split(server: Server | None) -> dict[str, float]:
+    """CPU seconds so far: the server (launcher, web workers, message worker), each other
+    process named in OTHER_PIDS, and this load generator."""
+    split = {"server": cpu_seconds(server.pids()) if server is not None else 0.0}
+    for name, pids in OTHER_PIDS.items():
+        split[name] = cpu_seconds(pids)
+    usage = os.times()
+    split["load_generator"] = usage.user + usage.system
+    return split
+
+
 async def load(setup: Setup, server: Server | None, shoppers: int, seconds: float, think_s: float) -> Run:
     """``shoppers`` tabs arrive over a ramp, then clicks are timed for ``seconds``."""
     run = Run(think_s=think_s)
@@ -177,9 +205,12 @@ async def load(setup: Setup, server: Server | None, shoppers: int, seconds: floa
     sampler = asyncio.create_task(sample_rss(run, server))
     await asyncio.sleep(ramp + max(think_s, 1.0))
     handled_before = await asyncio.to_thread(server_events, setup.url)
+    cpu_before = _cpu_split(server)
     run.measuring_from = time.monotonic()
     await asyncio.sleep(seconds)
     handled_after = await asyncio.to_thread(server_events, setup.url)
+    cpu_after = _cpu_split(server)
+    run.cpu_share = {name: round((cpu_after[name] - cpu_before[name]) / seconds, 2) for name in cpu_after}
     run.stopping = True
     window = time.monotonic() - run.measuring_from
     if handled_before is not None and handled_after is not None:
@@ -213,6 +244,7 @@ def summarise(run: Run, shoppers: int, seconds: float) -> dict:
         "errors": sum(run.errors.values()),
         "error_kinds": run.errors,
         "rss_mib_max": round(max(run.rss_kib, default=0) / 1024, 1),
+        "cores_used": run.cpu_share,
         "rss_mib_end": round((run.rss_kib[-1] if run.rss_kib else 0) / 1024, 1),
         "actions": per_action,
     }
@@ -226,7 +258,7 @@ def print_line(label: str, result: dict) -> None:
     print(f"{label}: {result['shoppers']} shoppers, {result['clicks']} clicks, p50 {result['click_p50_ms']} ms, "
           f"p95 {result['click_p95_ms']} ms, p99 {result['click_p99_ms']} ms, {result['events_per_s']} events/s "
           f"sent ({result['server_events_per_s']} handled), "
-          f"{result['errors']} errors, RSS max {result['rss_mib_max']} MiB", flush=True)
+          f"{result['errors']} errors, RSS max {result['rss_mib_max']} MiB, cores used {result['cores_used']}", flush=True)
 
 
 def prepare(url: str, accounts: int, record_frames: str | None = None) -> Setup:
@@ -426,7 +458,9 @@ def main() -> None:
         if args.redis:
             from tests.support.servers import redis
 
-            env.update(REFLEX_REDIS_URL=stack.enter_context(redis()).url, GRANIAN_WORKERS=str(args.workers),
+            redis_server = stack.enter_context(redis())
+            OTHER_PIDS["redis"] = [redis_server.process.pid]
+            env.update(REFLEX_REDIS_URL=redis_server.url, GRANIAN_WORKERS=str(args.workers),
                        DD_SECRET_KEY=os.urandom(32).hex())
         server = None if args.url else stack.enter_context(production_server(env, name=f"ui-load-{label}"))
         url = args.url or server.url

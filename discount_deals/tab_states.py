@@ -35,12 +35,11 @@ class TabStates(StateManagerMemory):
     closed_seconds: float = DEFAULT_CLOSED_TAB_S
 
     async def _expire_states(self):
+        # Every sweep_seconds while any tab state is held: a closed tab's deadline moves earlier
+        # (tab_closed), so sleeping until the earliest deadline seen would miss it.
         try:
-            while True:
-                next_expiry = self._purge_expired_tokens()
-                if next_expiry is None:
-                    return
-                await asyncio.sleep(max(self.sweep_seconds, next_expiry - time.time()))
+            while self._purge_expired_tokens() is not None:
+                await asyncio.sleep(self.sweep_seconds)
         finally:
             if self._expiration_task is asyncio.current_task():
                 self._expiration_task = None

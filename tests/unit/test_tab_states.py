@@ -59,9 +59,9 @@ def test_a_tab_state_goes_its_lifetime_after_its_last_event_in_few_passes():
     held, still, after, passes = run_coroutine(scenario())
     assert held == 40 and still == 40
     assert after == 0
-    # Reflex's own manager passes over every tab once per expiring tab (40 passes here); the
-    # batched one at most once per sweep interval.
-    assert passes <= 8
+    # Reflex's own manager passes over every tab once per expiring tab (41 passes here); the
+    # batched one once per sweep interval (about 10 in these 4 s).
+    assert passes <= 14
 
 
 def test_an_event_keeps_a_tab_alive():
@@ -152,6 +152,7 @@ def test_a_closed_tab_goes_sooner_unless_it_comes_back():
         kept, closed, back = _tokens(3)
         for token in (kept, closed, back):
             await manager.get_state(token)
+        await asyncio.sleep(0.3)  # the expiry loop has looked once: the earliest deadline is a minute away
         manager.tab_closed(closed.ident)
         manager.tab_closed(back.ident)
         async with manager.modify_state(back):  # a reload: the same tab's next event
