@@ -201,9 +201,13 @@ def _marked(marker: str):
 
 @_marked("___products_state")
 def listing_shown(update: Update) -> bool:
-    """The product grid shows the new page (its products arrived and it is not loading)."""
+    """The product grid shows the new page: its products arrived (and it is not loading), or the
+    click's last step came, the new address for the bar (when the products did not change)."""
     values = _state_delta(update, "___products_state")
-    return bool(values) and "products_rx_state_" in values and values.get("loading_rx_state_") is not True
+    if values and "products_rx_state_" in values and values.get("loading_rx_state_") is not True:
+        return True
+    return any(event.get("name") == "_call_script" and "history.pushState" in
+               (event.get("payload", {}).get("javascript_code") or "") for event in update.get("events") or ())
 
 
 @_marked("is_hydrated_rx_state_")

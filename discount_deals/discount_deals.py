@@ -35,13 +35,13 @@ from .state.account.orders import OrdersState
 from .state.account.password_reset import PasswordResetState
 from .state.account.unsubscribe import UnsubscribeState
 from .state.account.profile import ProfileState
-from .state.account.session import SessionState
 from .state.admin.gate import AdminState
 from .state.admin.orders_sheet import DeliverySheetState
 from .state.shop.cart import CartState
 from .state.shop.catalog import HomeState, ProductsState
 from .state.shop.checkout import CheckoutState
 from .state.shop.favorites import FavoritesState
+from .state.shop.header import HeaderState
 from .state.shop.not_found import NotFoundState
 from .state.shop.product import ProductPageState
 from .timers import release_unpaid_orders
@@ -51,8 +51,8 @@ configure_logging()
 # A transaction that queued messages nudges the worker once it commits (discount_deals.worker).
 install_commit_hook()
 
-# Every page checks the session and fills the header's cart and favourites badges.
-LAYOUT_LOAD = [SessionState.load, CartState.load, FavoritesState.load]
+# Every page checks the session and fills the header's cart and favourites badges (one event).
+LAYOUT_LOAD = [HeaderState.load]
 
 PAGES = [
     (routes.HOME, home, "Discount Deals | Discover Amazing Deals", [HomeState.load]),

@@ -181,11 +181,10 @@ class SessionState(rx.State):
     def _tokens_key(self) -> str:
         return visit_key(self, f"{self.access_token}|{self.refresh_token}")
 
-    @rx.event
-    async def load(self):
+    async def _load_once(self):
         """Check the stored tokens on a page load (the header shows who is logged in): once per
-        tab, and again when they change or after RECHECK_SECONDS. Protected events check them
-        every time (state/guards.py)."""
+        visit, and again when they change or after RECHECK_SECONDS. Protected events check them
+        every time (state/guards.py). Returns the redirect to /login when they no longer work."""
         if self.auth_checked and fresh(self._tokens_key(), self._checked_tokens, self._checked_at):
             return None
         try:

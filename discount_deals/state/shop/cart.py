@@ -183,11 +183,10 @@ class CartState(rx.State):
     def _refill(self, user: User | None):
         return load_list(self, lambda: self._reload(user), "cart reload", loading=None, failed=None)
 
-    @rx.event
-    async def load(self):
-        """Every page: the header's cart badge, once per tab and account (see
-        account/session.fresh; the cart's own events keep it current). An expired session reads
-        as a guest here: the session's own page-load check sends that browser to /login."""
+    async def _load_once(self):
+        """The header's cart badge, once per visit and account (see account/session.fresh; the
+        cart's own events keep it current). An expired session reads as a guest here: the
+        session's own page-load check sends that browser to /login."""
         who = visit_key(self, "user:" + (await self.get_state(SessionState)).user_id)
         if self.loaded and fresh(who, self._shown_for, self._shown_at):
             return None

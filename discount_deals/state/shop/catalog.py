@@ -160,9 +160,18 @@ class ProductsState(rx.State):
 
     def _show_counts(self) -> None:
         facets = listing_facets(self._query())
-        self.category_options = counted(self.categories, facets.category, self.category)
-        self.brand_options = counted(self.brands, facets.brand, self.brand)
-        self.price_options = counted(PRICE_RANGES, facets.price_range, self.price_range, label=price_label)
+        self._keep(
+            category_options=counted(self.categories, facets.category, self.category),
+            brand_options=counted(self.brands, facets.brand, self.brand),
+            price_options=counted(PRICE_RANGES, facets.price_range, self.price_range, label=price_label),
+        )
+
+    def _keep(self, **values) -> None:
+        """Assign only what changed: every assignment sends the value to the browser again (the
+        filter choices and their counts stay the same over most clicks)."""
+        for name, value in values.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
 
     def _load_page(self) -> None:
         """Show the page the filters name (the last page when they name one past the end)."""
@@ -173,11 +182,9 @@ class ProductsState(rx.State):
         if self.page > max(shown.total_pages, 1):
             self.page = max(shown.total_pages, 1)
             shown = listing_page(self._query())
-        self.products = list(shown.products)
-        self.count = shown.count
-        self.total_pages = shown.total_pages
-        self.corrected_query = shown.corrected_query
-        self.exact_url = self._url(exact="1", page=1) if shown.corrected_query else ""
+        self._keep(products=list(shown.products), count=shown.count, total_pages=shown.total_pages,
+                   corrected_query=shown.corrected_query,
+                   exact_url=self._url(exact="1", page=1) if shown.corrected_query else "")
         self._show_counts()
 
     @rx.event

@@ -128,10 +128,9 @@ class FavoritesState(rx.State):
         if user is not None:
             self._sync_with_server(user, moved)
 
-    @rx.event
-    async def load(self):
-        """Activate the right list for whoever is logged in (every page: the header shows the
-        count), once per tab and account (see account/session.fresh)."""
+    async def _load_once(self):
+        """Activate the right list for whoever is logged in (the header shows the count), once
+        per visit and account (see account/session.fresh)."""
         who = visit_key(self, "user:" + (await self.get_state(SessionState)).user_id)
         if self.loaded and fresh(who, self._shown_for, self._shown_at):
             return
