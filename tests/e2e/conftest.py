@@ -60,18 +60,22 @@ class LiveServer:
     def session(self) -> Iterator[Session]:
         """A session on the server's own database, committed at the end of the block.
 
-        It waits up to :data:`TEST_WRITE_WAIT_MS` for the write lock: the test process shares the
-        file with a whole server (pages, API, the message worker's sweep every second) on a
-        2-core machine where CI once saw the default 5 s run out ("database is locked").
+        It takes the write lock at its first statement (``BEGIN IMMEDIATE``) and waits up to
+        :data:`TEST_WRITE_WAIT_MS` for it: the test process shares the file with a whole server
+        (pages, API, the message worker's sweep every second) on a 2-core machine. A deferred
+        transaction that read first and wrote second failed at once ("database is locked") when
+        the server had committed in between, since SQLite cannot upgrade a stale WAL snapshot
+        and does not wait for it (CI, test_mobile_money, 2026-11-26).
         """
-        engine = create_db_engine(self.database_url)
-        event.listen(engine, "connect", _patient_writer)
+        base = create_db_engine(self.database_url)
+        event.listen(base, "connect", _patient_writer)
+        engine = base.execution_options(sqlite_begin="IMMEDIATE") if base.dialect.name == "sqlite" else base
         try:
             with Session(engine, expire_on_commit=False) as db_session:
                 yield db_session
                 db_session.commit()
         finally:
-            engine.dispose()
+            base.dispose()
 
 
 def _server_env(var_dir: Path, port: int) -> dict[str, str]:
