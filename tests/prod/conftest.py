@@ -44,16 +44,26 @@ class Instance:
         return f"http://127.0.0.1:{self.port}"
 
     def workers(self) -> list[int]:
-        """PIDs of the Granian workers (children of the launcher)."""
+        """PIDs of the Granian workers: the launcher's children but its message worker
+        (``python -m discount_deals worker``, started beside the server since issue 22)."""
         if self.process is None:
             return []
         try:
-            return [int(pid) for pid in Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()]
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
         except OSError:
             return []
+        return [int(pid) for pid in children if not _is_message_worker(int(pid))]
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+def _is_message_worker(pid: int) -> bool:
+    try:
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"worker" in arguments
 
 
 @dataclass
