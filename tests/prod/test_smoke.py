@@ -151,7 +151,11 @@ def test_shopping_survives_a_dead_worker_and_a_redis_restart(stack: Stack, brows
     add_to_cart(page, first)
     for _ in range(4):
         page.goto("/cart")
-        expect(page.get_by_role("heading", name="Shopping Cart")).to_be_visible()
+        # Up to Reflex's Redis lock expiry (10 s): once in nine runs here, a reload 0.3 s after
+        # the previous one showed "Loading cart..." past 5 s, as if the closed page's on-load
+        # event still held the tab's state lock in Redis (not reproduced since; see the note of
+        # 2026-11-26).
+        expect(page.get_by_role("heading", name="Shopping Cart")).to_be_visible(timeout=15_000)
         expect(page.locator("main").get_by_text(first, exact=True)).to_be_visible()
 
     # A worker dies mid-way: it is replaced, and the shopper's tab reconnects and goes on.
