@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 
-from .shared_views import FacetChoice
+from ...services.catalog import FacetValue
 
 
 @dataclasses.dataclass
@@ -20,7 +20,7 @@ class FilterOption:
     disabled: bool = False
 
 
-def counted(values: Iterable[str], facet: Iterable[FacetChoice], chosen: str, *,
+def counted(values: Iterable[str], facet: Iterable[FacetValue], chosen: str, *,
             label: Callable[[str], str] = str, key: Callable[[str], str] = str.lower) -> list[FilterOption]:
     """``values`` as options labelled with their counts from ``facet`` (matched by ``key`` of the
     facet's value or label, whichever names it); choices the facet does not list count 0."""

@@ -23,6 +23,7 @@ from typing import Any
 from ...db import session_scope
 from ...display import ProductView, category_listing_path, product_view
 from ...services import catalog
+from ...services.catalog import FacetValue
 from ...services.related import related_products
 from ...settings import get_settings
 
@@ -52,19 +53,12 @@ class ListingPage:
 
 
 @dataclass(frozen=True)
-class FacetChoice:
-    value: str
-    label: str
-    count: int
-
-
-@dataclass(frozen=True)
 class ListingFacets:
     """How many products each filter choice leaves, every other filter applied."""
 
-    category: tuple[FacetChoice, ...] = ()
-    brand: tuple[FacetChoice, ...] = ()
-    price_range: tuple[FacetChoice, ...] = ()
+    category: tuple[FacetValue, ...] = ()
+    brand: tuple[FacetValue, ...] = ()
+    price_range: tuple[FacetValue, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,12 +147,8 @@ def listing_facets(query: ListingQuery) -> ListingFacets:
     def make(session) -> ListingFacets:
         found = catalog.facet_counts(session, search=filters.search, category=filters.category, brand=filters.brand,
                                      price_range=filters.price_range, exact=filters.exact)
-
-        def choices(values) -> tuple[FacetChoice, ...]:
-            return tuple(FacetChoice(value=v.value, label=v.label, count=v.count) for v in values)
-
-        return ListingFacets(category=choices(found.category), brand=choices(found.brand),
-                             price_range=choices(found.price_range))
+        return ListingFacets(category=tuple(found.category), brand=tuple(found.brand),
+                             price_range=tuple(found.price_range))
 
     return _pages.get_or_make(("facets", filters), make)
 
