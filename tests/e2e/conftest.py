@@ -55,6 +55,7 @@ class LiveServer:
     var_dir: Path
     database_url: str
     log_path: Path
+    process_group: int = 0  # the launcher's (it starts a session: its PID), workers included
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -132,7 +133,8 @@ def live_server(live_mail: SmtpServer) -> Iterator[LiveServer]:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not start within {STARTUP_TIMEOUT_S} s; see {log_path}")
             time.sleep(1)
-        yield LiveServer(url=url, var_dir=var_dir, database_url=f"sqlite:///{var_dir / 'discount_deals.db'}", log_path=log_path)
+        yield LiveServer(url=url, var_dir=var_dir, database_url=f"sqlite:///{var_dir / 'discount_deals.db'}", log_path=log_path,
+                         process_group=process.pid)
     finally:
         servers.stop_process_group(process)
         log.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from playwright.sync_api import Page, expect
 
@@ -46,6 +47,16 @@ def header_vars(frames: list[str]) -> set[str]:
                 if state.endswith(HEADER_STATES):
                     names.update(name.removesuffix("_rx_state_") for name in values)
     return names
+
+
+def header_loaded(page: Page, received: list[str], timeout_s: float = 10) -> None:
+    """Wait until the page load's header work has reached the browser (its last part is the
+    favourites badge): it is an on-load event of its own, which may end after the page shows."""
+    deadline = time.monotonic() + timeout_s
+    while not any("___favorites_state" in frame for frame in received):
+        if time.monotonic() > deadline:
+            raise AssertionError("the header's page-load work never reached the browser")
+        page.wait_for_timeout(50)  # lets Playwright deliver the frames; the wait is the condition
 
 
 def listing_ready(page: Page, text: str) -> None:
@@ -114,6 +125,7 @@ def test_links_inside_the_shop_skip_the_headers_work_and_a_reload_redoes_it(page
     sent, received = watch(page)  # frames of the socket opened by the next page load only
     page.reload()
     listing_ready(page, r'for "kettle"')
+    header_loaded(page, received)
     received.clear()
     sent.clear()
 
@@ -131,3 +143,23 @@ def test_links_inside_the_shop_skip_the_headers_work_and_a_reload_redoes_it(page
     expect(page.get_by_role("link", name="Cart", exact=True)).to_be_visible()  # this visit's badge
     page.reload()
     expect(page.get_by_role("link", name="Cart, 2 items")).to_be_visible()
+
+
+def test_the_web_workers_run_on_uvloop(live_server):
+    """The launcher hands Granian uvloop: every UI event crosses the event loop several times,
+    and on asyncio's own loop one worker's core was the limit at 600 shoppers (bench/ui_load.py)."""
+    from pathlib import Path
+
+    web_workers = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == live_server.process_group:
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            arguments = (proc / "cmdline").read_bytes().split(b"\0")
+            if int(fields[2]) == live_server.process_group and b"serve" in arguments:
+                web_workers.append((proc / "maps").read_text())
+        except (OSError, IndexError, ValueError):
+            continue
+    assert web_workers, "no web worker found under the live server"
+    assert all("uvloop" in maps for maps in web_workers)
