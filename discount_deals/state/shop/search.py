@@ -14,11 +14,11 @@ from urllib.parse import urlencode
 import reflex as rx
 
 from ... import routes
+from ...services.catalog.suggestions import MIN_TYPED
 from ..actions import load_list
 from .shared_views import SuggestionView, suggestions_for
 
 MAX_SEARCH = 100  # as /products reads it
-MIN_TYPED = 2  # a single letter suggests nothing (the service agrees)
 
 
 def search_url(text: str) -> str:
