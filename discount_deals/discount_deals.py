@@ -4,6 +4,7 @@ import reflex as rx
 
 from . import metrics, routes, tab_states
 from .api import create_api
+from .web.frames import encode_frames_with_orjson
 from .web.security import hand_websocket_origins_to_us
 from .web.site import site
 from .lifespan import calm_garbage_collector, migrate_in_development, worker_in_development
@@ -100,6 +101,8 @@ app.register_lifespan_task(calm_garbage_collector)
 app.register_lifespan_task(worker_in_development)
 # The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
+# The websocket's packets are encoded by orjson (discount_deals/web/frames.py).
+encode_frames_with_orjson(app)
 SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."
 # A product page's description is the server's (discount_deals.web.first_html): the app adds none, or
 # the browser would end up with two.

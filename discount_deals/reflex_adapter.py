@@ -115,6 +115,18 @@ def leave_websocket_origins_to_the_app(app) -> None:
         sio.eio.cors_allowed_origins = []
 
 
+def websocket_json(app):
+    """The JSON codec Reflex gave its Socket.IO server (python-socketio keeps it on its packet
+    class: ``rx.App.sio.packet_class.json``), or None for an app without state."""
+    sio = getattr(app, "sio", None)
+    return getattr(sio.packet_class, "json", None) if sio is not None else None
+
+
+def use_websocket_json(app, codec) -> None:
+    """Encode and decode ``app``'s Socket.IO packets with ``codec`` (``dumps``/``loads``)."""
+    app.sio.packet_class.json = codec
+
+
 def state_manager(app):
     """The app's state manager as Reflex set it up (``rx.App._state_manager``), or None."""
     return getattr(app, "_state_manager", None)

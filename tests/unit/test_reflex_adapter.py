@@ -160,7 +160,8 @@ _START_METHOD = (
     "sio = getattr(getattr(app, 'app', None), 'sio', None)\n"
     "print(json.dumps({'chosen': chosen, 'in_effect': multiprocessing.get_start_method(),\n"
     "    'app_imported': app is not None,\n"
-    "    'engineio_origins': None if sio is None else sio.eio.cors_allowed_origins}))\n"
+    "    'engineio_origins': None if sio is None else sio.eio.cors_allowed_origins,\n"
+    "    'websocket_json': None if sio is None else type(reflex_adapter.websocket_json(app.app)).__name__}))\n"
 )
 
 
@@ -182,6 +183,40 @@ def test_an_explicit_start_method_is_honoured_without_importing_the_app():
 def test_the_app_leaves_websocket_origins_to_its_middleware(forked_start):
     """engine.io's own check is off in the real app (api/security.py hands origins to the middleware)."""
     assert forked_start["engineio_origins"] == []
+
+
+def test_the_app_encodes_its_websocket_packets_with_orjson(forked_start):
+    """web/frames.py's codec is the one the real app's Socket.IO server uses."""
+    assert forked_start["websocket_json"] == "FrameJson"
+
+
+def test_socketio_packets_are_encoded_and_decoded_by_the_codec_the_adapter_sets():
+    """What :func:`reflex_adapter.use_websocket_json` relies on: python-socketio reads the codec
+    from its packet class at each encode and decode, after the server was built."""
+    from types import SimpleNamespace
+
+    from socketio import AsyncServer, packet
+    from socketio.packet import EVENT
+
+    calls: list[str] = []
+    codec = SimpleNamespace(
+        dumps=lambda obj, **kwargs: calls.append("dumps") or json.dumps(obj, **kwargs),
+        loads=lambda data, **kwargs: calls.append("loads") or json.loads(data, **kwargs),
+    )
+    before = packet.Packet.json  # a class attribute: this process's app uses it too
+    try:
+        sio = AsyncServer(async_mode="asgi")
+        app = type("App", (), {"sio": sio})()
+        assert reflex_adapter.websocket_json(app) is before
+        reflex_adapter.use_websocket_json(app, codec)
+        assert reflex_adapter.websocket_json(app) is codec
+        encoded = sio.packet_class(EVENT, data=["event", {"a": 1}], namespace="/_event").encode()
+        assert encoded == '2/_event,["event",{"a":1}]'  # engine.io adds its own '4'
+        assert sio.packet_class(encoded_packet=encoded).data == ["event", {"a": 1}]
+        assert calls == ["dumps", "loads"]
+    finally:
+        packet.Packet.json = before
+    assert reflex_adapter.websocket_json(object()) is None  # no socket (no state)
 
 
 def test_engineio_takes_an_empty_origin_list_as_no_check():
