@@ -1,5 +1,5 @@
-"""The websocket's packets are encoded by orjson and read exactly as Reflex's own encoder wrote them
-(discount_deals/web/frames.py, issue 23)."""
+"""The websocket's packets are written by orjson exactly as Reflex's own encoder wrote them, and read
+by Reflex's codec as before (discount_deals/web/frames.py, issue 23)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,19 @@ def reflex_dumps(obj, **kwargs):
     return format.json_dumps(obj, **kwargs)
 
 
-FALLBACK = SimpleNamespace(dumps=reflex_dumps, loads=json.loads)
+class Fallback(SimpleNamespace):
+    """Reflex's codec, counting what reaches it (so a test can tell orjson did the writing)."""
+
+    def __init__(self):
+        super().__init__(dumped=0, loaded=0)
+
+    def dumps(self, obj, **kwargs):
+        self.dumped += 1
+        return reflex_dumps(obj, **kwargs)
+
+    def loads(self, data, **kwargs):
+        self.loaded += 1
+        return json.loads(data, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -72,17 +84,21 @@ DELTA = {
     "plain",
 ])
 def test_it_writes_what_reflexs_encoder_writes(obj):
-    codec = FrameJson(FALLBACK, serialize)
+    fallback = Fallback()
+    codec = FrameJson(fallback, serialize)
     assert codec.dumps(obj, separators=SEPARATORS) == reflex_dumps(obj, separators=SEPARATORS)
+    assert fallback.dumped == 0  # orjson wrote it
 
 
 def test_a_shared_listing_page_is_written_as_reflex_writes_it():
     """The listing's own dataclasses (shared_views), the bulk of what a click sends."""
-    codec = FrameJson(FALLBACK, serialize)
+    fallback = Fallback()
+    codec = FrameJson(fallback, serialize)
     card = ProductView(id="7f0c", name="Gari — 1 kg", price_text="GH₵12.50", has_discount=True,
                        discount_percent=20, rating=4.5, stars_on="★★★★", stock=3)
     page = ListingPage(products=(card, ProductView()), count=2, total_pages=1, corrected_query="rice")
     assert codec.dumps({"page": page}, separators=SEPARATORS) == reflex_dumps({"page": page}, separators=SEPARATORS)
+    assert fallback.dumped == 0
 
 
 @pytest.mark.parametrize("obj", [
@@ -91,7 +107,8 @@ def test_a_shared_listing_page_is_written_as_reflex_writes_it():
     {(1, 2): "a tuple key"},         # a key neither writes: the same error
 ])
 def test_what_orjson_refuses_is_left_to_reflexs_encoder(obj):
-    codec = FrameJson(FALLBACK, serialize)
+    fallback = Fallback()
+    codec = FrameJson(fallback, serialize)
     try:
         expected = reflex_dumps(obj, separators=SEPARATORS)
     except TypeError as error:
@@ -99,27 +116,30 @@ def test_what_orjson_refuses_is_left_to_reflexs_encoder(obj):
             codec.dumps(obj, separators=SEPARATORS)
     else:
         assert codec.dumps(obj, separators=SEPARATORS) == expected
+    assert fallback.dumped == 1
 
 
 def test_not_a_number_becomes_null_which_the_browser_can_parse():
-    codec = FrameJson(FALLBACK, serialize)
+    codec = FrameJson(Fallback(), serialize)
     assert codec.dumps({"n": float("nan"), "i": float("inf")}, separators=SEPARATORS) == '{"n":null,"i":null}'
 
 
 @pytest.mark.parametrize("text", [
     '42/_event,["event",{"name":"x.go_to_page","payload":{"page":"2"}}]'.split(",", 1)[1],
     '{"a":[1,2.5,"é",null,true]}',
-    '{"a":NaN}',                      # json's extension: orjson refuses it, json.loads reads it
-    '{"big":1180591620717411303424}',
+    '{"a":NaN}',                      # json's extension to JSON
+    '{"big":1180591620717411303424}',  # exact (orjson would read a float)
 ])
-def test_it_reads_what_json_reads(text):
-    codec = FrameJson(FALLBACK, serialize)
+def test_reading_is_left_to_reflexs_codec(text):
+    fallback = Fallback()
+    codec = FrameJson(fallback, serialize)
     read = codec.loads(text)
     expected = json.loads(text)
     assert json.dumps(read) == json.dumps(expected)
+    assert fallback.loaded == 1
 
 
 def test_bad_json_is_an_error_as_before():
-    codec = FrameJson(FALLBACK, serialize)
+    codec = FrameJson(Fallback(), serialize)
     with pytest.raises(json.JSONDecodeError):
         codec.loads('{"a":')
