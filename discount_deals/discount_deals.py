@@ -42,7 +42,7 @@ from .state.shop.cart import CartState
 from .state.shop.catalog import HomeState, ProductsState
 from .state.shop.checkout import CheckoutState
 from .state.shop.favorites import FavoritesState
-from .state.shop.header import HeaderState
+from .state.shop.header import HeaderState, does_header_work
 from .state.shop.not_found import NotFoundState
 from .state.shop.product import ProductPageState
 from .timers import release_unpaid_orders
@@ -52,8 +52,14 @@ configure_logging()
 # A transaction that queued messages nudges the worker once it commits (discount_deals.worker).
 install_commit_hook()
 
-# Every page checks the session and fills the header's cart and favourites badges (one event).
+# Every page checks the session and fills the header's cart and favourites badges: in its own
+# load event where that does it (state/shop/header.with_header), else in one event before it.
 LAYOUT_LOAD = [HeaderState.load]
+
+
+def page_load(on_load: list) -> list:
+    return on_load if does_header_work(on_load[0]) else [*LAYOUT_LOAD, *on_load]
+
 
 PAGES = [
     (routes.HOME, home, "Discount Deals | Discover Amazing Deals", [HomeState.load]),
@@ -120,7 +126,7 @@ for route, component, title, on_load in PAGES:
         title=title,
         description=DESCRIPTIONS.get(route, SITE_DESCRIPTION),
         image="/og-image.png",
-        on_load=[*LAYOUT_LOAD, *on_load],
+        on_load=page_load(on_load),
     )
 # Unpaid mobile-money orders give their stock back when their time is up.
 app.register_lifespan_task(release_unpaid_orders)

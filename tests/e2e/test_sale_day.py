@@ -179,3 +179,36 @@ def test_the_web_workers_run_on_uvloop(live_server):
             continue
     assert web_workers, "no web worker found under the live server"
     assert all("uvloop" in maps for maps in web_workers)
+
+
+def test_a_page_whose_load_fills_the_header_redoes_its_work_on_a_reload_and_checks_the_session(
+        page: Page, shopper, live_server, live_product):
+    """Home, the listing and a product page do the header's work inside their own on-load event
+    (one event fewer a navigation): a reload there still shows what another device changed, and a
+    session that no longer works still goes to /login."""
+    from discount_deals.services import cart as cart_service
+    from discount_deals.services import favourites as favourites_service
+
+    user, _password = shopper()
+    product = live_product(name="Sale Day Rice Cooker 1.8L")
+    sign_in(page, user)
+    pages = ((f"/products/{product.id}", page.get_by_role("heading", level=1, name=product.name)),
+             ("/products?search=cooker", page.get_by_text('for "cooker"')),
+             ("/", page.get_by_role("link", name="Products", exact=True).first))
+    for count, (address, shown) in enumerate(pages, start=1):
+        page.goto(address)
+        expect(shown).to_be_visible()
+        with live_server.session() as session:  # the same account, on another device
+            cart_service.add_item(session, user, product.id, 1)
+            if count == 1:
+                favourites_service.add_favourite(session, user, product.id)
+        page.reload()
+        expect(shown).to_be_visible()
+        expect(page.get_by_role("link", name=f"Cart, {count} item{'s' if count > 1 else ''}")).to_be_visible()
+        expect(page.get_by_role("link", name="Favorites, 1 saved")).to_be_visible()
+
+    page.evaluate("() => { localStorage.setItem('accessToken', 'not-a-token'); "
+                  "localStorage.setItem('refreshToken', 'nor-this'); }")
+    page.goto("/products?search=cooker")
+    expect(page).to_have_url(re.compile(r"/login\?redirectTo=/products$"))
+    expect(page.get_by_role("heading", name="Welcome Back")).to_be_visible()

@@ -16,6 +16,7 @@ from ...display import ProductView
 from ...services import catalog
 from ..actions import load_list
 from .filter_options import FilterOption, counted
+from .header import with_header
 from .shared_views import ListingQuery, filter_choices, home_data, listing_facets, listing_page
 
 ALL = "all"
@@ -188,6 +189,7 @@ class ProductsState(rx.State):
         self._show_counts()
 
     @rx.event
+    @with_header
     def load(self):
         """Read the filters from the URL and show that page (SPEC §8: a failure is only logged;
         the list stays and loading ends). The address bar keeps what the shopper typed when it
@@ -277,6 +279,7 @@ class HomeState(rx.State):
         self.melcom_count = counts.get("melcom", 0)
 
     @rx.event
+    @with_header
     def load(self):
         yield from load_list(self, self._load, "home page data", loading=None, failed=None)
         self.loaded = True

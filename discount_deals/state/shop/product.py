@@ -13,6 +13,7 @@ from ...public_url import absolute_url
 from ...services import NotFound
 from ..actions import load_list
 from .cart import CartState
+from .header import with_header
 from .shared_views import product_page
 
 MAX_QUANTITY = 99  # a quantity box's ceiling; the cart service checks the stock itself
@@ -79,6 +80,7 @@ class ProductPageState(rx.State):
         self.status = "missing" if isinstance(error, NotFound) else "failed"
 
     @rx.event
+    @with_header
     def load(self):
         requested = requested_product_id(self.router.url.path)
         if requested != self.product.id:
