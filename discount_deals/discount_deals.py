@@ -58,7 +58,8 @@ LAYOUT_LOAD = [HeaderState.load]
 
 
 def page_load(on_load: list) -> list:
-    return on_load if does_header_work(on_load[0]) else [*LAYOUT_LOAD, *on_load]
+    """A page's on-load events: the header's work once, inside its first handler or before it."""
+    return on_load if on_load and does_header_work(on_load[0]) else [*LAYOUT_LOAD, *on_load]
 
 
 PAGES = [

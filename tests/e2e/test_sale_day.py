@@ -187,14 +187,18 @@ def test_a_page_whose_load_fills_the_header_redoes_its_work_on_a_reload_and_chec
     (one event fewer a navigation): a reload there still shows what another device changed, and a
     session that no longer works still goes to /login."""
     from discount_deals.services import cart as cart_service
+    from discount_deals.services import catalog
     from discount_deals.services import favourites as favourites_service
 
     user, _password = shopper()
     product = live_product(name="Sale Day Rice Cooker 1.8L")
+    with live_server.session() as session:
+        shoprite = catalog.brand_counts(session, ["shoprite"])["shoprite"]
     sign_in(page, user)
+    # What each page's own load puts on screen, so the page's work is checked as well as the header's.
     pages = ((f"/products/{product.id}", page.get_by_role("heading", level=1, name=product.name)),
              ("/products?search=cooker", page.get_by_text('for "cooker"')),
-             ("/", page.get_by_role("link", name="Products", exact=True).first))
+             ("/", page.get_by_text(f"{shoprite} products", exact=True)))
     for count, (address, shown) in enumerate(pages, start=1):
         page.goto(address)
         expect(shown).to_be_visible()
