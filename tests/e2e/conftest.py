@@ -29,6 +29,7 @@ from discount_deals.db import create_db_engine
 from ..conftest import ROOT
 from ..support import servers
 from ..support.mail import SmtpServer
+from ..support.slow_network import PROFILES, SlowNetwork
 
 pytestmark = pytest.mark.e2e
 
@@ -51,11 +52,12 @@ def _ok(url: str) -> bool:
 
 @dataclass
 class LiveServer:
-    url: str
+    url: str  # the shop's public address: the phone network in front of it (see live_server)
     var_dir: Path
     database_url: str
     log_path: Path
     process_group: int = 0  # the launcher's (it starts a session: its PID), workers included
+    direct_url: str = ""  # the server itself, with no network in between
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -104,11 +106,28 @@ def live_mail() -> Iterator[SmtpServer]:
 
 
 @pytest.fixture(scope="session")
-def live_server(live_mail: SmtpServer) -> Iterator[LiveServer]:
+def phone_network() -> Iterator[SlowNetwork]:
+    """The network between the browser and the shop: a proxy of ours (tests/support/slow_network),
+    with no delay unless a test asks for one (``slow_network``). The shop is built for its
+    address, so the pages, the API and the websocket all cross it."""
+    with SlowNetwork(servers.free_port(), PROFILES["loopback"]) as network:
+        yield network
+
+
+@pytest.fixture
+def slow_network(phone_network: SlowNetwork) -> Iterator[SlowNetwork]:
+    """``phone_network`` for one test, which may change its profile; back to no delay after it."""
+    yield phone_network
+    phone_network.use(PROFILES["loopback"])
+    phone_network.go_online()
+
+
+@pytest.fixture(scope="session")
+def live_server(live_mail: SmtpServer, phone_network: SlowNetwork) -> Iterator[LiveServer]:
     var_dir = Path(tempfile.mkdtemp(prefix="dd-live-"))
-    port = servers.free_port()
+    port = phone_network.upstream[1]
     env = _server_env(var_dir, port)
-    env.update(live_mail.environment(), DD_WORKER_SWEEP_SECONDS="1")
+    env.update(live_mail.environment(), DD_WORKER_SWEEP_SECONDS="1", DD_PUBLIC_URL=phone_network.url)
     results = ROOT / "test-results"
     results.mkdir(exist_ok=True)
     log_path = results / "live-server.log"
@@ -133,8 +152,9 @@ def live_server(live_mail: SmtpServer) -> Iterator[LiveServer]:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not start within {STARTUP_TIMEOUT_S} s; see {log_path}")
             time.sleep(1)
-        yield LiveServer(url=url, var_dir=var_dir, database_url=f"sqlite:///{var_dir / 'discount_deals.db'}", log_path=log_path,
-                         process_group=process.pid)
+        yield LiveServer(url=phone_network.url, var_dir=var_dir,
+                         database_url=f"sqlite:///{var_dir / 'discount_deals.db'}", log_path=log_path,
+                         process_group=process.pid, direct_url=url)
     finally:
         servers.stop_process_group(process)
         log.close()
