@@ -55,6 +55,9 @@ config = rx.Config(
     plugins=[rx.plugins.TailwindV4Plugin(), PrerenderProductShell()],
     disable_plugins=[rx.plugins.SitemapPlugin],
     frontend_compression_formats=["brotli", "gzip"],
+    # The service worker's library (discount_deals/web/service_worker.py copies it into the build).
+    frontend_packages=[f"workbox-{name}@7.4.1" for name in (
+        "sw", "core", "precaching", "routing", "strategies", "expiration", "cacheable-response")],
     **({"api_url": _public_url, "deploy_url": _public_url} if _public_url else {}),
     cors_allowed_origins=CORS_ORIGINS,
     redis_token_expiration=_state_ttl,

@@ -6,10 +6,11 @@ from . import metrics, routes, tab_states
 from .api import create_api
 from .web.frames import encode_frames_with_orjson
 from .web.security import hand_websocket_origins_to_us
+from .web.caching import StaticCaching
 from .web.site import site
 from .lifespan import calm_garbage_collector, migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
-from .components.search_box import SEARCH_BOX_JS
+from .components.offline import offline_bar
 from .components.toasts import toaster
 from .logs import configure_logging
 from .settings import get_settings
@@ -90,15 +91,22 @@ app = rx.App(
         rx.el.meta(name="theme-color", content="#c2410c"),
         # 250 bytes instead of the 4 KB favicon.ico a browser fetches by default.
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+        # Installable (issue 31): the web app manifest, and the icon iOS puts on the home screen.
+        rx.el.link(rel="manifest", href="/manifest.webmanifest"),
+        rx.el.link(rel="apple-touch-icon", href="/icons/apple-touch-icon.png"),
         rx.el.script(
             # A click on the mobile menu's backdrop (the dialog element itself) closes it.
             "document.addEventListener('click',function(e){var d=e.target;"
             "if(d&&d.tagName==='DIALOG'&&d.classList.contains('drawer')){d.close();}});"
         ),
         rx.el.script(ROUTE_FOCUS_JS),
-        rx.el.script(SEARCH_BOX_JS),  # the header search's arrow keys, Enter and Escape
+        # The browser's side of the storefront: search box, phone fields, ... (assets/shop.js).
+        rx.el.script(src="/shop.js", defer=True),
     ],
 )
+# The offline bar in place of Reflex's connection toast (components/offline.py). An app wrap is
+# the parent of the whole app: the bar sits in a fragment, beside it.
+app.app_wraps[(5, "Overlay")] = lambda stateful: rx.fragment(offline_bar()) if stateful else None
 # Tab states in memory with a bounded lifetime (no Redis), or in Redis (discount_deals/tab_states.py).
 tab_states.install(app, get_settings().ui.state_ttl_seconds, get_settings().ui.closed_tab_seconds)
 # Each UI event's time and the gauges of /api/metrics (discount_deals/metrics.py).
@@ -131,3 +139,11 @@ for route, component, title, on_load in PAGES:
     )
 # Unpaid mobile-money orders give their stock back when their time is up.
 app.register_lifespan_task(release_unpaid_orders)
+
+
+def served() -> StaticCaching:
+    """What the production server runs (launcher.APP_TARGET): Reflex's app inside the web
+    shell's outermost layer, which says how long files may be kept (web/caching.py). It sits
+    outside Reflex's own CORS layers, whose ``Vary: Origin`` it takes off files that are the
+    same for every origin."""
+    return StaticCaching(app())

@@ -32,7 +32,7 @@ from .preflight import Plan, plan_server
 from .reflex_adapter import BUILT_INDEX_PAGE
 from .settings import PROJECT_DIR, ServerSettings, frontend_build_environment, get_settings
 
-APP_TARGET = "discount_deals.discount_deals:app"
+APP_TARGET = "discount_deals.discount_deals:served"
 FRONTEND_INPUTS = ("discount_deals", "assets", "rxconfig.py", "reflex.lock", "requirements.lock")
 BUILD_STAMP = ".web/dd-build.json"
 BUILD_LOCK = ".web-build.lock"
@@ -102,11 +102,26 @@ def ensure_frontend(address: str, root: Path = PROJECT_DIR) -> bool:
         )
         if result.returncode != 0:
             raise SystemExit("error: the frontend build failed (see the output above)")
+        _add_service_worker()
         (root / BUILD_STAMP).write_text(
             json.dumps({"fingerprint": fingerprint, "index_mtime_ns": _built_index_mtime(root), "address": address})
         )
         _say("Frontend built.")
         return True
+
+
+def _add_service_worker() -> None:
+    """The build's service worker (installable, usable offline: web/service_worker.py)."""
+    from .reflex_adapter import frontend_node_modules, static_dir
+    from .web.service_worker import ServiceWorkerError, install
+
+    folder = static_dir()
+    if folder is None:
+        raise SystemExit("error: the frontend build left no static folder")
+    try:
+        install(folder, frontend_node_modules())
+    except (OSError, ServiceWorkerError) as exc:
+        raise SystemExit(f"error: the service worker could not be written: {exc}") from exc
 
 
 def _seed_if_empty() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 # The file Reflex writes into .web (reflex_base.constants.ReactRouter.CONFIG_FILE) and its shape:
 # ``export default {...JSON...};``, with ``"prerender": true`` in a production build.
@@ -54,6 +55,13 @@ def static_dir() -> Path | None:
 
     folder = prerequisites.get_web_dir() / constants.Dirs.STATIC / get_config().frontend_path.strip("/")
     return folder if folder.is_dir() else None
+
+
+def frontend_node_modules() -> Path:
+    """Where the frontend's npm packages are installed for the build (``.web/node_modules``)."""
+    from reflex.utils import prerequisites
+
+    return prerequisites.get_web_dir() / "node_modules"
 
 
 def serve_built_frontend() -> None:
@@ -187,3 +195,12 @@ def on_tab_closed(app, callback) -> None:
 
     on_disconnect._dd_wrapped = True
     namespace.on_disconnect = on_disconnect
+
+
+
+def connection_lost() -> Any:
+    """A browser-side Var, true while the app's websocket cannot (re)connect: Reflex's own
+    connection errors (``reflex.components.core.banner``), as its default overlay reads them."""
+    from reflex.components.core.banner import has_connection_errors
+
+    return has_connection_errors

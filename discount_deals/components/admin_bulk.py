@@ -7,7 +7,7 @@ import reflex as rx
 from ..state.admin.bulk import BulkCategoriesState, BulkProductsState
 from ..state.admin.bulk_input import CSV_UPLOAD_ACCEPT, JSON_UPLOAD_ACCEPT
 from .admin_ui import PANEL
-from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon, labelled_upload
+from .ui import FIELD_INPUT, FIELD_LABEL, browser_owned, button_class, icon, labelled_upload
 
 JSON_EXAMPLES = {
     "products": '[\n  {\n    "name": "Jasmine Rice 5kg",\n    "description": "Long-grain rice",\n    "price": "24.99",\n'
@@ -90,17 +90,14 @@ def _json_input(state, noun: str) -> rx.Component:
     upload_id = f"bulk-{noun}-json"
     return rx.el.div(
         rx.el.label("JSON Data", html_for=f"bulk_{noun}_json", class_name=FIELD_LABEL),
-        rx.debounce_input(
-            rx.el.textarea(
-                id=f"bulk_{noun}_json",
-                rows=10,
-                placeholder=JSON_EXAMPLES[noun],
-                value=state.json_text,
-                on_change=state.set_json_text,
-                spell_check=False,
-                class_name=FIELD_INPUT + " font-mono text-xs",
-            ),
-            debounce_timeout=300,
+        rx.el.textarea(
+            id=f"bulk_{noun}_json",
+            rows=10,
+            placeholder=JSON_EXAMPLES[noun],
+            on_change=state.set_json_text.debounce(300),
+            spell_check=False,
+            class_name=FIELD_INPUT + " font-mono text-xs",
+            **browser_owned(f"bulk_{noun}_json", state.json_text, state.input_version),
         ),
         rx.el.div(
             _file_picker(
@@ -228,7 +225,8 @@ def bulk_tab(kind: str) -> rx.Component:
                 f"Upload {title}",
                 type="button",
                 disabled=state.uploading | ~state.has_input,
-                on_click=state.upload,
+                # The JSON as the field holds it now (the last pause in typing may not have been sent).
+                on_click=state.upload(rx.Var(f"(document.getElementById('bulk_{kind}_json')?.value ?? null)")),
                 class_name=button_class("primary", "md", "mt-4 w-full justify-center"),
             ),
             aria_label=f"Bulk Upload {title}",

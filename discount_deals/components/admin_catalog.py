@@ -206,7 +206,7 @@ def product_list() -> rx.Component:
         heading_bar(S.heading, button(icon("download", 16), "Export CSV", variant="outline", size="sm",
                                       on_click=S.export)),
         search_and_filter(
-            search_box("admin_product_search", "Search products", "Search products...", S.search, S.set_search),
+            search_box("admin_product_search", "Search products", "Search products...", S),
             filter_select("Show", "admin_product_status", S, "status_filter", width="sm:w-52"),
         ),
         rx.el.ul(rx.foreach(S.rows, _product_row), aria_label="Products", class_name="mt-2"),

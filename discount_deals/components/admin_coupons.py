@@ -83,7 +83,7 @@ def coupon_list() -> rx.Component:
         C,
         rx.el.h2(C.heading, class_name="mb-3 text-lg font-semibold text-gray-900"),
         search_and_filter(
-            search_box("admin_coupon_search", "Search coupons", "Search by code...", C.search, C.set_search),
+            search_box("admin_coupon_search", "Search coupons", "Search by code...", C),
             filter_select("Show", "admin_coupon_status", C, "status_filter"),
         ),
         rx.el.ul(rx.foreach(C.rows, _row), aria_label="Coupons", class_name="mt-2"),

@@ -22,8 +22,8 @@ def _controls() -> rx.Component:
             S.order_id == "",
             rx.el.div(
                 rx.el.label("Day", html_for="sheet-day", class_name=FIELD_LABEL + " mb-0"),
-                rx.el.input(type="date", id="sheet-day", value=S.day, on_change=S.set_day,
-                            class_name=FIELD_INPUT + " w-auto"),
+                rx.el.input(type="date", id="sheet-day", on_change=S.set_day.debounce(300),
+                            class_name=FIELD_INPUT + " w-auto", default_value=S.day, key=S.day),
                 class_name="flex items-center gap-2",
             ),
         ),

@@ -53,8 +53,7 @@ def notifications_tab() -> rx.Component:
             class_name="mb-3",
         ),
         search_and_filter(
-            search_box("admin_message_search", "Search messages", "Recipient, or order / product number...",
-                       N.search, N.set_search),
+            search_box("admin_message_search", "Search messages", "Recipient, or order / product number...", N),
             filter_select("Status", "admin_message_status", N, "status_filter"),
             filter_select("Channel", "admin_message_channel", N, "channel_filter"),
             filter_select("Kind", "admin_message_kind", N, "kind_filter"),

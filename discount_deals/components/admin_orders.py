@@ -9,7 +9,7 @@ from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
 from .blocks import line_item, timeline, total_row
 from .admin_ui import PANEL, filter_select, heading_bar, list_panel, search_box, showing, status_badge
-from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, icon
+from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button, button_class, icon
 
 ORDERS = AdminOrdersState
 P = AdminOrdersState.shown  # the order on screen
@@ -31,14 +31,14 @@ def _badge(text, variant) -> rx.Component:
 def _date_input(label: str, control_id: str, value, on_change) -> rx.Component:
     return rx.el.div(
         rx.el.label(label, html_for=control_id, class_name=FIELD_LABEL),
-        rx.el.input(type="date", id=control_id, value=value, on_change=on_change, class_name=FIELD_INPUT),
+        rx.el.input(type="date", id=control_id, on_change=on_change.debounce(300), class_name=FIELD_INPUT,
+                    **browser_owned(control_id, value, ORDERS.filters_version)),
     )
 
 
 def filters() -> rx.Component:
     return rx.el.div(
-        search_box("admin_order_search", "Search orders", "Search by order number or customer email...", ORDERS.search,
-                   ORDERS.set_search),
+        search_box("admin_order_search", "Search orders", "Search by order number or customer email...", ORDERS),
         rx.el.div(
             filter_select("Status", "admin_order_status", ORDERS, "status_filter", "", visible_label=True),
             filter_select("Payment", "admin_order_payment", ORDERS, "payment_filter", "", visible_label=True),
@@ -49,8 +49,10 @@ def filters() -> rx.Component:
         ),
         rx.el.div(
             rx.el.div(
-                rx.el.input(type="checkbox", id="admin_order_attention", checked=ORDERS.attention_only,
-                            on_change=ORDERS.set_attention_only, class_name="h-4 w-4 accent-orange-700"),
+                rx.el.input(type="checkbox", id="admin_order_attention", on_change=ORDERS.set_attention_only,
+                            class_name="h-4 w-4 accent-orange-700",
+                            **browser_owned("admin_order_attention", ORDERS.attention_only, ORDERS.filters_version,
+                                            checked=True)),
                 rx.el.label("Needs attention only", html_for="admin_order_attention",
                             class_name="text-sm font-medium text-gray-800"),
                 class_name="flex items-center gap-2",

@@ -6,7 +6,7 @@ from typing import Any
 
 import reflex as rx
 
-from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
+from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, icon
 
 PANEL = "rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
 
@@ -88,23 +88,23 @@ def pager(page: rx.Var, total_pages: rx.Var, page_text: rx.Var, go_to, label_tex
     )
 
 
-def search_box(input_id: str, text: str, placeholder: str, value: rx.Var, on_change) -> rx.Component:
-    """A debounced search field (one server event per pause, not per keystroke)."""
-    return rx.el.div(
+def search_box(input_id: str, text: str, placeholder: str, state) -> rx.Component:
+    """A list's search field (``state``: an AdminList): one server event per pause in typing or
+    at Enter, not per keystroke. The field is the browser's (components.ui.browser_owned)."""
+    return rx.el.form(
         rx.el.label(text, html_for=input_id, class_name="sr-only"),
         icon("search", 16, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
-        rx.debounce_input(
-            rx.el.input(
-                id=input_id,
-                type="search",
-                placeholder=placeholder,
-                value=value,
-                on_change=on_change,
-                class_name=FIELD_INPUT + " pl-9",
-            ),
-            debounce_timeout=350,
-            force_notify_by_enter=True,
+        rx.el.input(
+            id=input_id,
+            name="q",
+            type="search",
+            placeholder=placeholder,
+            on_change=state.set_search.debounce(350),
+            class_name=FIELD_INPUT + " pl-9",
+            **browser_owned(input_id, state.search, state.filters_version),
         ),
+        on_submit=lambda form: state.set_search(form.to(dict)["q"]),
+        role="search",
         class_name="relative",
     )
 
@@ -125,8 +125,9 @@ def filter_select(text: str, control_id: str, state, name: str, width: str = "sm
     return rx.el.div(
         rx.el.label(text, html_for=control_id, class_name=FIELD_LABEL if visible_label else "sr-only"),
         rx.el.select(*[rx.el.option(label_text, value=code) for code, label_text in choices], id=control_id,
-                     value=getattr(state, name), on_change=lambda value: state.set_filter(name, value),
-                     class_name=f"{FIELD_INPUT} {width}".strip()),
+                     on_change=lambda value: state.set_filter(name, value),
+                     class_name=f"{FIELD_INPUT} {width}".strip(),
+                     **browser_owned(control_id, getattr(state, name), state.filters_version)),
     )
 
 

@@ -34,8 +34,9 @@ def _user_row(row) -> rx.Component:
             rx.el.select(
                 *[rx.el.option(text, value=value) for value, text in ROLE_CHOICES],
                 id=select_id,
-                value=row.role,
                 on_change=lambda value: U.change_role(row.id, value),
+                default_value=row.role,
+                key=select_id + "-" + row.role + "-" + U.rows_version.to_string(),
                 class_name=FIELD_INPUT + " w-36",
             ),
             rx.el.button(
@@ -56,8 +57,7 @@ def users_tab() -> rx.Component:
         U,
         rx.el.h2("User Management", class_name="text-lg font-semibold text-gray-900"),
         search_and_filter(
-            search_box("admin_user_search", "Search users", "Search users by email, username, or name...", U.search,
-                       U.set_search),
+            search_box("admin_user_search", "Search users", "Search users by email, username, or name...", U),
             filter_select("Filter by role", "admin_role_filter", U, "role_filter"),
             class_name="mt-4",
         ),

@@ -8,9 +8,9 @@ import reflex as rx
 
 from ..services.users import GHANA_REGIONS
 from ..state.shop.checkout import CheckoutState
-from ..state.shop.checkout_details import ADDRESS_FORM_ID, CONTACT_HINT
+from ..state.shop.checkout_details import ADDRESS_FORM_ID, CONTACT_HINT, PLACE_FORM_ID
 from .stock_note import stock_fix
-from .ui import FIELD_INPUT, FIELD_LABEL, button
+from .ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button
 
 C = CheckoutState
 INVALID = " aria-[invalid=true]:border-red-600"  # a field the server refused
@@ -113,11 +113,15 @@ def contact_phone_field(label: str) -> rx.Component:
     return rx.el.div(
         rx.el.label(label, html_for="checkout-contact-phone", class_name=FIELD_LABEL),
         rx.el.input(
-            id="checkout-contact-phone", type="tel", input_mode="tel", auto_complete="tel", placeholder="024 123 4567",
-            value=C.contact_phone, on_change=C.set_contact_phone, on_blur=C.check_contact_phone, required=True,
+            id="checkout-contact-phone", name="contact_phone", type="tel", input_mode="tel", auto_complete="tel",
+            placeholder="024 123 4567", enter_key_hint="done", required=True,
+            on_change=C.set_contact_phone.debounce(300),
+            on_blur=C.check_contact_phone(PHONE_AS_WRITTEN),
             aria_invalid=rx.cond(C.contact_phone_error != "", "true", "false"),
             aria_describedby="checkout-contact-phone-note",
+            custom_attrs={"form": PLACE_FORM_ID, "data-enter": "done"},
             class_name=FIELD_INPUT + INVALID + " sm:max-w-xs",
+            **browser_owned("checkout-contact-phone", C.contact_phone, C.fields_version),
         ),
         rx.cond(
             C.contact_phone_error != "",

@@ -5,9 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.shop.cart import CartState
-from ..state.shop.favorites import FavoritesState
 from ..state.account.session import SessionState
+from .optimistic import cart_count, favourites_count
 from .search_box import search_box
 from .ui import badge_class, button_class, icon
 
@@ -36,6 +35,11 @@ def logo() -> rx.Component:
         aria_label="DiscountDeals home",
         class_name="flex items-center gap-2 rounded-md",
     )
+
+
+def items_text(count: rx.Var) -> rx.Var:
+    """"1 item" / "3 items" (as CartState.item_count_text says it, for the count shown)."""
+    return rx.cond(count == 1, "1 item", count.to_string() + " items")
 
 
 def count_badge(count: rx.Var) -> rx.Component:
@@ -153,8 +157,8 @@ def header() -> rx.Component:
             ),
             search_box(),
             rx.el.div(class_name="flex-1"),
-            _icon_link("heart", routes.FAVORITES, "Favorites", FavoritesState.count, FavoritesState.count.to_string() + " saved"),
-            _icon_link("shopping-cart", routes.CART, "Cart", CartState.item_count, CartState.item_count_text),
+            _icon_link("heart", routes.FAVORITES, "Favorites", favourites_count(), favourites_count().to_string() + " saved"),
+            _icon_link("shopping-cart", routes.CART, "Cart", cart_count(), items_text(cart_count())),
             account_menu(),
             class_name="mx-auto flex max-w-7xl flex-wrap items-center gap-x-1 gap-y-2 px-3 py-2 sm:px-6 md:flex-nowrap md:py-3",
         ),
@@ -186,8 +190,8 @@ def mobile_menu() -> rx.Component:
             rx.el.nav(
                 _mobile_link("Home", routes.HOME, "house"),
                 _mobile_link("Products", routes.PRODUCTS, "store"),
-                _mobile_link("Favorites", routes.FAVORITES, "heart", FavoritesState.count, FavoritesState.count.to_string() + " saved"),
-                _mobile_link("Cart", routes.CART, "shopping-cart", CartState.item_count, CartState.item_count_text),
+                _mobile_link("Favorites", routes.FAVORITES, "heart", favourites_count(), favourites_count().to_string() + " saved"),
+                _mobile_link("Cart", routes.CART, "shopping-cart", cart_count(), items_text(cart_count())),
                 aria_label="Mobile",
                 class_name="flex flex-col",
             ),

@@ -53,7 +53,7 @@ def _code_step() -> rx.Component:
             rx.el.label("Code or voucher", html_for="payment-otp", class_name=FIELD_LABEL),
             rx.el.div(
                 rx.el.input(
-                    id="payment-otp", name="otp", value=D.otp, on_change=D.set_otp, input_mode="numeric",
+                    id="payment-otp", name="otp", input_mode="numeric",
                     auto_complete="one-time-code", max_length=16, placeholder="123456",
                     aria_invalid=rx.cond(D.otp_error != "", "true", "false"), aria_describedby="payment-otp-hint",
                     class_name=FIELD_INPUT + " min-w-0 flex-1",
@@ -66,7 +66,7 @@ def _code_step() -> rx.Component:
                     rx.el.p(D.otp_error, id="payment-otp-hint", role="alert", class_name="mt-1 text-sm text-red-700"),
                     rx.el.p("Paying " + D.totals.total_text + " from " + D.phone_text + " (" + D.network_text + ").",
                             id="payment-otp-hint", class_name="mt-1 text-xs text-gray-700")),
-            on_submit=lambda _form: D.submit_code(),
+            on_submit=D.submit_code,
             aria_label="Payment code",
             class_name="mt-3",
         ),

@@ -7,6 +7,7 @@ import reflex as rx
 from ..state.shop.cart import CartState
 from ..state.shop.favorites import FavoritesState
 from ..display import ProductView
+from .optimistic import expect_cart, expect_favourite_toggle, is_favourite
 from . import card_style as S
 from .ui import icon
 
@@ -27,13 +28,14 @@ def stars(product: ProductView) -> rx.Component:
 
 
 def favourite_button(product_id: rx.Var, name: rx.Var, class_name: str = S.FAVOURITE) -> rx.Component:
-    is_favourite = FavoritesState.ids.contains(product_id)
+    """The heart: it fills (or empties) at the tap; the server's answer follows (optimistic.py)."""
+    on = is_favourite(product_id)
     return rx.el.button(
-        rx.icon("heart", size=18, aria_hidden="true", class_name=rx.cond(is_favourite, S.FAVOURITE_ICON_ON, S.FAVOURITE_ICON_OFF)),
+        rx.icon("heart", size=18, aria_hidden="true", class_name=rx.cond(on, S.FAVOURITE_ICON_ON, S.FAVOURITE_ICON_OFF)),
         type="button",
-        aria_label=rx.cond(is_favourite, "Remove " + name + " from favorites", "Add " + name + " to favorites"),
-        aria_pressed=rx.cond(is_favourite, "true", "false"),
-        on_click=FavoritesState.toggle(product_id),
+        aria_label=rx.cond(on, "Remove " + name + " from favorites", "Add " + name + " to favorites"),
+        aria_pressed=rx.cond(on, "true", "false"),
+        on_click=FavoritesState.toggle(product_id, expect_favourite_toggle(product_id)),
         class_name=class_name,
     )
 
@@ -107,7 +109,7 @@ def product_card(product: ProductView, index: rx.Var) -> rx.Component:
                 type="button",
                 aria_label=add_to_cart_label(product),
                 disabled=out_of_stock | CartState.updating,
-                on_click=CartState.add_to_cart(product.id),
+                on_click=CartState.add_to_cart(product.id, expect_cart(1)),
                 class_name=S.ADD_BUTTON,
             ),
             class_name=S.BODY,

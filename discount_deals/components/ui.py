@@ -80,6 +80,21 @@ FIELD_INPUT = (
 FIELD_LABEL = "mb-1 block text-sm font-medium text-gray-800"
 
 
+# In an on_blur handler: the phone number in the field, written the usual way by the browser
+# first ("024 123 4567"; assets/shop.js), for the event that checks it.
+PHONE_AS_WRITTEN = rx.Var("window.dd.formatPhone(_e.target)", _var_type=str)
+
+
+def browser_owned(name: str, value: Any, version: Any, *, checked: bool = False) -> dict[str, Any]:
+    """Props of a field whose value belongs to the browser (issue 31): the server's ``value`` is
+    where it starts, and replaces what the field shows only when the server bumps ``version``
+    (``key`` remounts the field: a page load, a reset, a choice the server refused). An answer
+    to an event never rewrites what the shopper is typing or has just picked, however late it
+    comes. ``checked``: ``value`` is a radio's or checkbox's checked state."""
+    start = {"default_checked": value} if checked else {"default_value": value}
+    return {**start, "key": name + "-" + version.to_string()}
+
+
 def field(label: str, input_id: str, control: rx.Component, hint: str | None = None, class_name: str = ""):
     """A label above a control; ``input_id`` ties them together for screen readers."""
     return rx.el.div(

@@ -2,30 +2,38 @@
 
 import reflex as rx
 
+from .. import routes
 from ..components.layout import layout
+from ..components.optimistic import expect_cart, line_quantity
 from ..components.blocks import empty_state, total_row
 from ..components.stock_note import stock_fix
-from ..components.ui import FIELD_INPUT, badge, button, button_class, card, icon, spinner
+from ..components.ui import FIELD_INPUT, badge, browser_owned, button, button_class, card, icon, spinner
+from ..state.account.session import SessionState
 from ..state.shop.cart import CartRow, CartState
+
+# The coupon as its field holds it when "Proceed to Checkout" is pressed (the field is the browser's).
+COUPON_TYPED = rx.Var("(document.getElementById('coupon-code')?.value ?? '')", _var_type=str)
 
 
 def quantity_controls(row: CartRow) -> rx.Component:
+    """Minus, the quantity, plus: the new quantity shows at the tap (components/optimistic.py)."""
+    shown = line_quantity(row.key, row.quantity)
     return rx.el.div(
         rx.el.button(
             icon("minus", 16),
             type="button",
             aria_label="Decrease quantity of " + row.name,
-            disabled=(row.quantity <= 1) | CartState.updating,
-            on_click=CartState.decrement(row.key),
+            disabled=(shown <= 1) | CartState.updating,
+            on_click=CartState.decrement(row.key, expect_cart(-1, row.key, shown - 1)),
             class_name=button_class("outline", "icon"),
         ),
-        rx.el.span(row.quantity, class_name="w-10 text-center font-semibold", aria_label="Quantity"),
+        rx.el.span(shown, class_name="w-10 text-center font-semibold", aria_label="Quantity"),
         rx.el.button(
             icon("plus", 16),
             type="button",
             aria_label="Increase quantity of " + row.name,
-            disabled=CartState.updating | (row.quantity >= row.stock),
-            on_click=CartState.increment(row.key),
+            disabled=CartState.updating | (shown >= row.stock),
+            on_click=CartState.increment(row.key, expect_cart(1, row.key, shown + 1)),
             class_name=button_class("outline", "icon"),
         ),
         class_name="flex items-center",
@@ -64,7 +72,7 @@ def cart_item(row: CartRow) -> rx.Component:
                     type="button",
                     aria_label="Remove " + row.name + " from cart",
                     disabled=CartState.updating,
-                    on_click=CartState.remove(row.key),
+                    on_click=CartState.remove(row.key, expect_cart(-line_quantity(row.key, row.quantity), row.key, 0)),
                     class_name=button_class("ghost", "icon", "text-red-700"),
                 ),
                 class_name="mt-3 flex items-center justify-between",
@@ -73,6 +81,8 @@ def cart_item(row: CartRow) -> rx.Component:
                                          CartState.updating)),
             class_name="min-w-0 flex-1",
         ),
+        # A line removed at the tap is hidden until the server's answer takes it away.
+        hidden=line_quantity(row.key, row.quantity) == 0,
         class_name="flex gap-4 border-b border-gray-200 p-4 last:border-b-0",
     )
 
@@ -87,13 +97,15 @@ def order_summary() -> rx.Component:
             total_row("Tax", CartState.totals.tax_text),
             class_name="mt-4 space-y-2",
         ),
-        rx.el.div(
+        rx.el.form(
             rx.el.label("Coupon code", html_for="coupon-code", class_name="sr-only"),
             rx.el.input(
-                id="coupon-code", placeholder="Coupon code (optional)", value=CartState.coupon,
-                on_change=CartState.set_coupon, class_name=FIELD_INPUT,
+                id="coupon-code", name="coupon", placeholder="Coupon code (optional)", max_length=64,
+                on_change=CartState.set_coupon.debounce(300), class_name=FIELD_INPUT,
+                **browser_owned("coupon-code", CartState.coupon, CartState.coupon_version),
             ),
-            button("Apply", variant="outline", on_click=CartState.apply_coupon),
+            button("Apply", variant="outline", type="submit"),
+            on_submit=CartState.apply_coupon,
             class_name="mt-4 flex gap-2",
         ),
         rx.cond(
@@ -127,13 +139,17 @@ def order_summary() -> rx.Component:
 
 
 def checkout_button() -> rx.Component:
-    return button(
-        "Proceed to Checkout",
-        icon("arrow-right", 16),
-        size="lg",
-        on_click=CartState.checkout,
-        disabled=CartState.updating,
-        class_name="mt-4 w-full justify-center",
+    """'Proceed to Checkout'. Signed in with nothing to fix, it goes straight to the checkout page
+    in the browser (the coupon goes along, in the same flight as the page's load: one round
+    trip); otherwise the server says why not (a guest logs in first, a short line is fixed)."""
+    def proceed(on_click) -> rx.Component:
+        return button("Proceed to Checkout", icon("arrow-right", 16), size="lg", on_click=on_click,
+                      disabled=CartState.updating, class_name="mt-4 w-full justify-center")
+
+    return rx.cond(
+        SessionState.is_logged_in & (CartState.short_lines == 0),
+        proceed([CartState.set_coupon(COUPON_TYPED), rx.redirect(routes.CHECKOUT)]),
+        proceed(CartState.checkout(COUPON_TYPED)),
     )
 
 

@@ -6,8 +6,9 @@ from .. import routes
 from ..components.layout import layout
 from ..components.blocks import empty_state, grand_total_row, total_row
 from ..components.checkout_details import address_form, contact_phone_field, review_line
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, button_class, card, icon, spinner
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button, button_class, card, icon, spinner
 from ..state.shop.checkout import CheckoutState
+from ..state.shop.checkout_details import PLACE_FORM_ID
 from ..state.shop.checkout_options import NETWORK_CHOICES, AddressOption, StoreOption
 from ..state.account.session import SessionState
 
@@ -17,9 +18,10 @@ CHOICE = (
     "flex cursor-pointer items-start gap-3 rounded-lg border p-4 transition-colors "
     "has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-orange-300"
 )
-CHOICE_ON = CHOICE + " border-orange-700 bg-orange-50"
-CHOICE_OFF = CHOICE + " border-gray-300 bg-white hover:bg-gray-50"
+# The card of the checked radio is highlighted by the browser (its own radio's state), at once.
+CHOICE_CARD = CHOICE + " border-gray-300 bg-white hover:bg-gray-50 has-[:checked]:border-orange-700 has-[:checked]:bg-orange-50"
 RADIO = "mt-1 h-4 w-4 shrink-0 accent-orange-700"
+COUPON_FORM_ID = "checkout-coupon-form"
 
 
 def _step(number: str, title: str) -> rx.Component:
@@ -32,10 +34,11 @@ def _step(number: str, title: str) -> rx.Component:
 
 
 def _choice(name: str, value, selected, on_change, title, detail, input_id, trailing=None) -> rx.Component:
-    """A radio button inside a card-sized label (the whole card is the click target)."""
+    """A radio button inside a card-sized label (the whole card is the click target). The radio is
+    the browser's: a tap checks it at once, and the server's answer follows (one round trip)."""
     return rx.el.label(
-        rx.el.input(type="radio", name=name, id=input_id, value=value, checked=selected, on_change=on_change,
-                    disabled=C.busy, class_name=RADIO),
+        rx.el.input(type="radio", name=name, id=input_id, value=value, on_change=on_change, disabled=C.busy,
+                    class_name=RADIO, **browser_owned(input_id, selected, C.choice_version, checked=True)),
         rx.el.span(
             rx.el.span(title, class_name="block font-semibold text-gray-900"),
             rx.el.span(detail, class_name="block text-sm text-gray-600"),
@@ -43,7 +46,7 @@ def _choice(name: str, value, selected, on_change, title, detail, input_id, trai
         ),
         trailing if trailing is not None else rx.fragment(),
         html_for=input_id,
-        class_name=rx.cond(selected, CHOICE_ON, CHOICE_OFF),
+        class_name=CHOICE_CARD,
     )
 
 
@@ -146,8 +149,9 @@ def _network_field() -> rx.Component:
         rx.el.label("Network", html_for="checkout-network", class_name=FIELD_LABEL),
         rx.el.select(
             *[rx.el.option(name, value=code) for code, name in NETWORK_CHOICES],
-            id="checkout-network", value=C.network, on_change=C.set_network, class_name=FIELD_INPUT,
+            id="checkout-network", on_change=C.set_network, class_name=FIELD_INPUT,
             aria_describedby="checkout-network-hint",
+            **browser_owned("checkout-network", C.network, C.network_version),
         ),
         rx.el.p(rx.cond(C.network_picked, "The network you chose is charged.",
                         "Guessed from the number: change it if your number moved to another network."),
@@ -160,11 +164,17 @@ def mobile_money_fields() -> rx.Component:
         rx.el.div(
             rx.el.label("Mobile money number", html_for="checkout-phone", class_name=FIELD_LABEL),
             rx.el.input(
-                id="checkout-phone", type="tel", input_mode="tel", auto_complete="tel", placeholder="024 123 4567",
-                value=C.phone, on_change=C.set_phone, on_blur=C.check_phone,
+                id="checkout-phone", name="phone", type="tel", input_mode="tel", auto_complete="tel",
+                placeholder="024 123 4567", enter_key_hint="done",
+                # The network follows the number after a pause; leaving the field writes the
+                # number the usual way (in the browser) and has the server check it.
+                on_change=C.set_phone.debounce(300),
+                on_blur=C.check_phone(PHONE_AS_WRITTEN),
                 aria_invalid=rx.cond(C.phone_error != "", "true", "false"),
                 aria_describedby="checkout-phone-hint",
+                custom_attrs={"form": PLACE_FORM_ID, "data-enter": "done"},
                 class_name=FIELD_INPUT,
+                **browser_owned("checkout-phone", C.phone, C.fields_version),
             ),
             rx.cond(
                 C.phone_error != "",
@@ -210,11 +220,14 @@ def coupon_field() -> rx.Component:
             class_name="mt-4 flex items-center justify-between",
         ),
         rx.el.div(
-            rx.el.div(
+            rx.el.form(
                 rx.el.label("Coupon code", html_for="checkout-coupon", class_name="sr-only"),
-                rx.el.input(id="checkout-coupon", placeholder="Coupon code (optional)", value=C.coupon,
-                            on_change=C.set_coupon, class_name=FIELD_INPUT),
-                button("Apply", variant="outline", on_click=C.apply_coupon),
+                rx.el.input(id="checkout-coupon", name="coupon", placeholder="Coupon code (optional)",
+                            max_length=64, class_name=FIELD_INPUT,
+                            **browser_owned("checkout-coupon", C.coupon, C.fields_version)),
+                button("Apply", variant="outline", type="submit"),
+                id=COUPON_FORM_ID,
+                on_submit=C.apply_coupon,
                 class_name="flex gap-2",
             ),
             rx.cond(C.coupon_error != "", rx.el.p(C.coupon_error, role="alert", class_name="mt-1 text-sm text-red-700")),
@@ -239,15 +252,21 @@ def review() -> rx.Component:
             aria_label="Order total",
             class_name="mt-4 space-y-2",
         ),
-        button(
-            rx.cond(C.busy, rx.el.span(class_name="h-4 w-4 animate-spin rounded-full border-2 border-white/40 "
-                                                  "border-t-white")),
-            "Place order",
-            size="lg",
-            on_click=C.place_order,
-            disabled=C.busy,
-            aria_busy=rx.cond(C.busy, "true", "false"),
-            class_name="mt-5 w-full justify-center",
+        # The page's phone fields belong to this form (their form attribute), wherever they are.
+        rx.el.form(
+            button(
+                rx.cond(C.busy, rx.el.span(class_name="h-4 w-4 animate-spin rounded-full border-2 border-white/40 "
+                                                      "border-t-white")),
+                "Place order",
+                size="lg",
+                type="submit",
+                disabled=C.busy,
+                aria_busy=rx.cond(C.busy, "true", "false"),
+                class_name="mt-5 w-full justify-center",
+            ),
+            id=PLACE_FORM_ID,
+            on_submit=C.place_order,
+            no_validate=True,  # the server's messages, under the fields
         ),
         rx.el.p(
             rx.cond(C.busy, C.place_label, rx.cond(C.mobile_money, "You will approve the payment with your network next.",

@@ -21,8 +21,8 @@ def _notice() -> rx.Component:
 
 def _choice(value: str, text: str) -> rx.Component:
     return rx.el.label(
-        rx.el.input(type="radio", name="reset-by", value=value, checked=R.by == value,
-                    on_change=R.choose(value), class_name="h-4 w-4 accent-orange-700"),
+        rx.el.input(type="radio", name="reset-by", value=value, on_change=R.choose(value),
+                    class_name="h-4 w-4 accent-orange-700", default_checked=R.by == value),
         text,
         class_name="flex items-center gap-2 text-sm font-medium text-gray-900",
     )

@@ -12,6 +12,7 @@ import reflex as rx
 from .. import routes
 from ..components import card_style as S
 from ..components.layout import layout
+from ..components.optimistic import expect_cart
 from ..components.product_card import (
     add_to_cart_label,
     favourite_button,
@@ -93,7 +94,7 @@ def _buy() -> rx.Component:
             type="button",
             aria_label=add_to_cart_label(P.product),
             disabled=out_of_stock | CartState.updating,
-            on_click=P.add_to_cart,
+            on_click=P.add_to_cart(expect_cart(P.quantity)),
             class_name=S.BUY_BUTTON,
         ),
         favourite_button(P.product.id, P.product.name, class_name=S.DETAIL_FAVOURITE),

@@ -7,34 +7,37 @@ from ..components.pagination import pagination
 from ..components.card_style import SKELETON_LINE
 from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
 from ..page_slots import SLOT_LISTING, SLOT_LISTING_COUNT
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, icon
 from ..state.shop.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
 
 def _select(label: str, input_id: str, value, on_change, options) -> rx.Component:
+    """A filter: the browser shows the choice at once; the page it names follows in one round trip."""
     return rx.el.div(
         rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
-        rx.el.select(*options, id=input_id, value=value, on_change=on_change, class_name=FIELD_INPUT),
+        rx.el.select(*options, id=input_id, on_change=on_change, class_name=FIELD_INPUT,
+                     **browser_owned(input_id, value, ProductsState.filters_version)),
     )
 
 
 def filters() -> rx.Component:
     return rx.el.section(
-        rx.el.div(
+        rx.el.form(
             rx.el.label("Search products", html_for="product-search", class_name="sr-only"),
             icon("search", 18, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
-            rx.debounce_input(
-                rx.el.input(
-                    id="product-search",
-                    type="search",
-                    placeholder="Search products...",
-                    value=ProductsState.search,
-                    on_change=ProductsState.apply_search,
-                    class_name=FIELD_INPUT + " pl-10 h-11",
-                ),
-                debounce_timeout=400,
-                force_notify_by_enter=True,
+            rx.el.input(
+                id="product-search",
+                name="search",
+                type="search",
+                placeholder="Search products...",
+                enter_key_hint="search",
+                # The field is the browser's: the listing follows a pause in typing (or Enter).
+                on_change=ProductsState.apply_search.debounce(400),
+                class_name=FIELD_INPUT + " pl-10 h-11",
+                **browser_owned("product-search", ProductsState.search, ProductsState.search_box_version),
             ),
+            on_submit=lambda form: ProductsState.apply_search(form.to(dict)["search"]),
+            role="search",
             class_name="relative",
         ),
         rx.el.div(

@@ -43,13 +43,46 @@ Toast = tuple[str, str | None] | tuple[str, str | None, str]  # (title, descript
 UNEXPECTED = ("Error", "Something went wrong. Please try again.")
 
 
+def seq_number(value: Any) -> int:
+    """A tap's number as the browser sent it (components/optimistic.py); 0 when it is not one."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return 0
+    return number if 0 < number < 2**53 else 0
+
+
+# Toasts of one subject replace each other instead of piling up (issue 31): the newest says where
+# things stand ("Enter the code" goes when "Payment successful" comes). A title not listed is a
+# subject of its own (the same toast twice shows once).
+TOAST_SUBJECTS: dict[str, tuple[str, ...]] = {
+    "cart": ("Added to cart!", "Quantity updated successfully!", "Item removed successfully!", "Not enough stock",
+             "Coupon added", "Enter a coupon code first", "Login Required"),
+    "favourites": ("Added to favorites", "Removed from favorites"),
+    "checkout": ("Address Required", "Check the address", "Address added", "Pickup store required",
+                 "Mobile money number required", "Contact phone required", "Checkout Error", "Checkout Failed",
+                 "Your order changed", "Order placed", "Coupon applied"),
+    "payment": ("Redirecting to payment...", "Payment not started", "Payment successful", "Payment failed",
+                "Payment being checked", "Enter the code", "Waiting for your payment", "Payment not completed"),
+}
+_SUBJECT_OF = {title: subject for subject, titles in TOAST_SUBJECTS.items() for title in titles}
+
+
+def toast_id(title: str) -> str:
+    """The id a toast is shown under: toasts with one id replace each other."""
+    return "toast-" + _SUBJECT_OF.get(title, title)
+
+
 def toast(spec: Toast | None):
-    """A toast event from (title, description[, kind]) (kind: success, error, warning, info)."""
+    """A toast event from (title, description[, kind]) (kind: success, error, warning, info);
+    it replaces the toast of its subject on screen (:data:`TOAST_SUBJECTS`)."""
     if spec is None:
         return None
     title, description, *kind = spec
     show = getattr(rx.toast, kind[0] if kind else "success")
-    return show(title) if description is None else show(title, description=description)
+    if description is None:
+        return show(title, id=toast_id(title))
+    return show(title, description=description, id=toast_id(title))
 
 
 def refusal_detail(exc: ServiceError) -> str:

@@ -34,6 +34,10 @@ from starlette.datastructures import Headers
 from starlette.types import Scope
 
 NON_HTML_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+# The service worker's own policy (a worker takes the one its script came with): its library
+# from this site, and the site's files fetched to keep them (web/service_worker.py).
+WORKER_PATH = "/sw.js"
+WORKER_POLICY = "default-src 'none'; script-src 'self'; connect-src 'self'; base-uri 'none'"
 MAX_HTML_BYTES = 4 * 1024 * 1024
 _INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
 _SRC = re.compile(rb"\ssrc\s*=", re.IGNORECASE)

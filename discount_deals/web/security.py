@@ -179,7 +179,8 @@ class _Responder:
             # carries no Content-Type, so it cannot tell a page from a script here.
             await self._send(message)
         elif not headers.get("content-type", "").startswith("text/html"):
-            headers["Content-Security-Policy"] = csp.NON_HTML_POLICY
+            worker = self._scope.get("path") == csp.WORKER_PATH
+            headers["Content-Security-Policy"] = csp.WORKER_POLICY if worker else csp.NON_HTML_POLICY
             await self._send(message)
         elif "content-security-policy" in headers:
             # A page the server filled: its renderer knew its scripts (first_html).

@@ -17,6 +17,22 @@ def toast(page: Page, text: "str | re.Pattern"):
     return page.locator("[data-sonner-toast]").filter(has_text=text).first
 
 
+def settled_box(locator) -> dict:
+    """The element's box once it has stopped moving (a toast slides into its place)."""
+    return locator.evaluate(
+        """el => new Promise(done => {
+             let last = null;
+             const tick = () => {
+               const box = el.getBoundingClientRect();
+               if (last && Math.abs(box.y - last.y) < 0.5 && Math.abs(box.x - last.x) < 0.5) {
+                 done({x: box.x, y: box.y, width: box.width, height: box.height});
+               } else { last = box; setTimeout(() => requestAnimationFrame(tick), 50); }
+             };
+             tick();
+           })"""
+    )
+
+
 def storage(page: Page, key: str):
     return page.evaluate("k => localStorage.getItem(k)", key)
 

@@ -10,7 +10,7 @@ import pytest
 from discount_deals.plugins import PRODUCT_SHELL_PATH, add_prerender_paths
 from discount_deals.web.first_html import head as heads
 from discount_deals.web.first_html import markup
-from discount_deals.web.first_html.shell import Fill, ShellError, _script_json, defer_boot, fill
+from discount_deals.web.first_html.shell import Fill, ShellError, _script_json, defer_boot, fill, inline_stylesheet
 from discount_deals.public_url import absolute_url, public_base_url
 from discount_deals.display import ProductView, whatsapp_share_url
 
@@ -73,6 +73,20 @@ def test_the_boot_waits_for_the_first_paint_and_keeps_its_element():
     assert '"import \\"/assets/manifest-1.js\\";\\nimport(\\"/assets/entry.client-3.js\\");"' in loader
     # Text that would end the loader's script element is escaped.
     assert _script_json(["</script>"]) == '["<\\/script>"]'
+
+
+def test_the_style_sheet_comes_inside_the_page_and_its_links_stay_inert(tmp_path):
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "app-1.css").write_text(".a{color:red}</style>")
+    page = (
+        '<head><link as="style" href="/assets/app-1.css" rel="preload"/>'
+        '<link href="/assets/app-1.css" rel="stylesheet" type="text/css"/></head>'
+    )
+    inlined = inline_stylesheet(page, tmp_path)
+    assert "<style>.a{color:red}<\\/style></style>" in inlined  # cannot close the element early
+    assert '<link href="/assets/app-1.css" rel="stylesheet" type="text/css" disabled=""/>' in inlined
+    assert '<link as="style" href="/assets/app-1.css" rel="preload" media="not all"/>' in inlined
+    assert inline_stylesheet(page, tmp_path / "missing") == page  # no build: the link as it was
 
 
 def _view(**fields) -> ProductView:

@@ -93,3 +93,16 @@ def test_load_list_shows_loading_first_and_the_error_state_on_failure(caplog):
     assert list(load_list(state, broken, "test list")) == [None]
     assert (state.loading, state.failed) == (False, True)
     assert "test list failed" in caplog.text
+
+
+def test_toasts_of_one_subject_replace_each_other():
+    from discount_deals.state.actions import seq_number, toast, toast_id
+
+    assert toast_id("Enter the code") == toast_id("Payment successful") == "toast-payment"
+    assert toast_id("Added to favorites") == toast_id("Removed from favorites")
+    assert toast_id("Logged out") == "toast-Logged out"  # a subject of its own
+    shown = toast(("Payment failed", "Try again.", "error"))
+    assert "toast-payment" in str(shown.args)
+    # A tap's number as the browser sent it (components/optimistic.py), or 0.
+    assert seq_number(1764233000123) == 1764233000123
+    assert seq_number("12") == 12 and seq_number("x") == 0 and seq_number(-5) == 0 and seq_number(2**60) == 0

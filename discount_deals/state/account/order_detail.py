@@ -25,6 +25,7 @@ from ...services import orders as order_service
 from ...services.order_rules import can_cancel, is_payable
 from ...services.payments.flow import clean_otp
 from ..actions import Toast, busy_call, load_list, toast
+from ..forms import form_text
 from ..guards import user_event
 from .order_views import (
     DATE_TIME,
@@ -50,6 +51,16 @@ __all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started
 
 PAYMENT_WAIT_S = 1.2  # SPEC §4: 'Redirecting to payment...' shows for about 1.2 s
 REDIRECTING = ("Redirecting to payment...", None, "info")
+
+
+def read_order(user: User, order_id: str) -> tuple[Order, list[order_service.OrderLine], list]:
+    """The customer's own order with its lines and timeline (an admin reads other people's
+    orders in /admin only)."""
+    with session_scope() as session:
+        order = order_service.get_order(session, user, order_id)
+        if order.user_id != user.id:
+            raise NotFound("Order not found.")
+        return order, order_service.order_items(session, order), lifecycle.timeline(session, order)
 
 
 @per_user
@@ -79,7 +90,6 @@ class OrderDetailState(rx.State):
     test_phone_url: str = ""  # the fake provider's "phone" where a test payment is approved
     network_text: str = ""
     phone_text: str = ""
-    otp: str = ""
     otp_error: str = ""
     watching: bool = False  # the page asks the provider every POLL_SECONDS
     refund_text: str = ""
@@ -105,14 +115,16 @@ class OrderDetailState(rx.State):
         return path.rsplit("/", 1)[-1][:64] if path.startswith(routes.ORDERS + "/") else ""
 
     def _reread(self, user: User) -> Order:
-        with session_scope() as session:
-            order = order_service.get_order(session, user, self.order_id or self._requested_id())
-            if order.user_id != user.id:
-                raise NotFound("Order not found.")  # an admin reads other people's orders in /admin only
-            lines = order_service.order_items(session, order)
-            events = lifecycle.timeline(session, order)
+        order, lines, events = read_order(user, self.order_id or self._requested_id())
         self._show(order, lines, events)
         return order
+
+    def _preload(self, order: Order, lines: list[order_service.OrderLine], events) -> None:
+        """The order just placed, shown before its page opens (its page load then refreshes it
+        in place: the shopper sees it as soon as the page's code runs)."""
+        self._forget()
+        self._show(order, lines, events)
+        self.loading = False
 
     def _reread_quietly(self, user: User) -> None:
         """Show what changed meanwhile (after a refusal); a gone order stays as it was shown."""
@@ -164,12 +176,14 @@ class OrderDetailState(rx.State):
     @user_event
     def load(self, user: User):
         requested = self._requested_id()
+        shown_already = requested == self.order_id and not self.loading and not self.failed
         if requested != self.order_id:
             self._forget()
         self.order_id = requested
         self.confirming_cancel = False
         shown: list[Order] = []
-        yield from load_list(self, lambda: shown.append(self._reread(user)), f"order {requested}")
+        yield from load_list(self, lambda: shown.append(self._reread(user)), f"order {requested}",
+                             loading=None if shown_already else "loading")
         back_from_payment = self.router.url.query_parameters.get("reference", "")
         if shown and back_from_payment and shown[0].payment_method == PaymentMethod.MOBILE_MONEY.value:
             yield OrderDetailState.check_payment
@@ -224,15 +238,9 @@ class OrderDetailState(rx.State):
             async with self:
                 self.watching = False
 
-    @rx.event
-    def set_otp(self, value: str):
-        self.otp = value[:16]
-        self.otp_error = ""
-
     async def _send_code(self, user: User, order_id: str, code: str) -> Order:
         await asyncio.to_thread(payments.submit_otp, user, order_id, code)
         async with self:
-            self.otp = ""
             return self._reread(user)
 
     def _code_refused(self, user: User, exc: ServiceError):
@@ -241,10 +249,12 @@ class OrderDetailState(rx.State):
         self._reread_quietly(user)
 
     @user_event(background=True)
-    async def submit_code(self, user: User):
-        """The code (a Telecel voucher) typed on the payment step, handed to the provider."""
+    async def submit_code(self, user: User, form: dict):
+        """The code (a Telecel voucher) typed on the payment step, handed to the provider. The
+        field is the browser's (it is read from the submitted form, never written back)."""
         async with self:
-            order_id, code = self.order_id, self.otp
+            order_id, code = self.order_id, form_text(form, "otp", limit=16)
+            self.otp_error = ""
             try:
                 clean_otp(code)
             except ValidationFailed as exc:
@@ -298,7 +308,7 @@ class OrderDetailState(rx.State):
         async def begin() -> Order:
             await asyncio.to_thread(payments.begin_payment, user, order_id, site_origin=origin)
             async with self:
-                self.otp = self.otp_error = ""
+                self.otp_error = ""
                 return self._reread(user)
 
         async for update in busy_call(self, "working", begin, busy="pay", success=payment_outcome,

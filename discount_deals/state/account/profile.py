@@ -17,7 +17,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services import users as user_service
 from ...settings import get_settings
-from ..actions import busy_call, error_text
+from ..actions import busy_call, error_text, toast
 from ..forms import form_checked, form_fields, form_text
 from ..guards import user_event
 from .session import SessionState, per_user
@@ -175,7 +175,7 @@ class ProfileState(rx.State):
     @rx.event
     def photo_rejected(self, _rejected: list[dict]):
         """The file picker refused the file (not an image, or too large) before uploading it."""
-        return rx.toast.error("Update failed", description=PHOTO_REJECTED)
+        return toast(("Update failed", PHOTO_REJECTED, "error"))
 
     @user_event
     async def add_address(self, user: User, form: dict):

@@ -24,6 +24,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services import NotAuthenticated, ServiceError, permissions
 from ...services.auth import refresh_tokens, revoke_refresh_token, user_for_access_token
+from ..actions import toast
 
 log = logging.getLogger("discount_deals.session")
 
@@ -210,4 +211,4 @@ class SessionState(rx.State):
         # The cleared vars reach localStorage as "" first; then the keys themselves go. One script
         # rather than rx.remove_local_storage: each of those re-runs the current page's on_load,
         # which on a protected page would send the browser to /login instead of `destination`.
-        return [rx.toast.info("Logged out"), REMOVE_SESSION_KEYS, rx.redirect(destination)]
+        return [toast(("Logged out", None, "info")), REMOVE_SESSION_KEYS, rx.redirect(destination)]

@@ -69,6 +69,7 @@ class _BulkUpload(rx.State, mixin=True):
 
     method: str = "json"
     json_text: str = ""
+    input_version: int = 0  # bumped when the server fills or empties the (browser's) JSON field
     json_file_name: str = ""
     csv_name: str = ""
     _csv_data: bytes = b""
@@ -109,6 +110,7 @@ class _BulkUpload(rx.State, mixin=True):
         except UnicodeDecodeError:
             return _toast("Error", "The file must be UTF-8 text.")
         self.json_file_name = name
+        self.input_version += 1  # the field shows the file's JSON
         return None
 
     @admin_event
@@ -139,6 +141,7 @@ class _BulkUpload(rx.State, mixin=True):
 
     def _clear_input(self) -> None:
         self.json_text = ""
+        self.input_version += 1
         self.json_file_name = ""
         self.csv_name = ""
         self._csv_data = b""
@@ -196,8 +199,12 @@ class _BulkUpload(rx.State, mixin=True):
         return []
 
     @admin_event(background=True)
-    async def upload(self, admin: User):
-        """Read, check, prepare, import; progress 0 → 25 → 50 → 100 (SPEC §4)."""
+    async def upload(self, admin: User, json_text: str | None = None):
+        """Read, check, prepare, import; progress 0 → 25 → 50 → 100 (SPEC §4). ``json_text``: the
+        JSON field as it is when the button is pressed (the field is the browser's)."""
+        if isinstance(json_text, str):
+            async with self:
+                self.json_text = json_text
         async for update in busy_call(self, "uploading", lambda: self._run_upload(admin), then=lambda toasts: toasts,
                                       failure=("Upload Failed", "Upload failed")):
             yield update

@@ -54,7 +54,7 @@ class AdminCategoriesState(AdminList, rx.State):
         for update in self._fetch(admin):
             yield update
         if not self.failed:
-            yield rx.toast.success("Categories fetched successfully")
+            yield toast(("Categories fetched successfully", None, "success"))
 
     async def _changed(self, admin: User) -> None:
         """The categories changed: this list and the product form's select show it."""

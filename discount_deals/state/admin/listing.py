@@ -31,6 +31,9 @@ class AdminList(rx.State, mixin=True):
     search: str = ""
     loading: bool = False
     failed: bool = False
+    # The search box and filter selects are the browser's (components.ui.browser_owned): bumped
+    # when the server changes what they show (the tab opens, a link's search, cleared, refused).
+    filters_version: int = 0
 
     @rx.var
     def page_text(self) -> str:
@@ -72,6 +75,7 @@ class AdminList(rx.State, mixin=True):
         """A link from elsewhere in the back office (``/admin?tab=...&q=...``): search for it."""
         self.search = query
         self.page = 1
+        self.filters_version += 1
 
     def _open(self, admin: User) -> None:
         """The tab opens (or its Try Again is pressed): load the page, and anything else it shows."""
@@ -79,6 +83,7 @@ class AdminList(rx.State, mixin=True):
 
     @admin_event
     def load(self, admin: User):
+        self.filters_version += 1
         return self._fetch(admin, self._open)
 
     @admin_event
@@ -93,11 +98,16 @@ class AdminList(rx.State, mixin=True):
             return None
         choices, default = self.FILTERS[name]
         setattr(self, name, choice(value, choices, default))
+        if getattr(self, name) != value:
+            self.filters_version += 1  # not a choice: the select shows the one in force
         return self._refetch(admin)
 
     @admin_event
     def set_search(self, admin: User, value: str):
-        self.search = (value or "").strip()[: self.SEARCH_LIMIT]
+        search = str(value or "").strip()[: self.SEARCH_LIMIT]
+        if search == self.search:
+            return None  # Enter after the pause already searched for it
+        self.search = search
         return self._refetch(admin)
 
 

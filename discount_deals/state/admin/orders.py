@@ -18,7 +18,7 @@ from ...services import ServiceError, exports
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
 from ..account.order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
-from ..actions import busy_call
+from ..actions import busy_call, toast
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import AdminList
@@ -105,6 +105,7 @@ class AdminOrdersState(AdminList, rx.State):
         self.date_to = value if day(value) else ""
         return self._refetch(admin)
 
+
     @admin_event
     def set_attention_only(self, admin: User, value: bool):
         self.attention_only = bool(value)
@@ -115,6 +116,7 @@ class AdminOrdersState(AdminList, rx.State):
         self.status_filter = self.payment_filter = self.delivery_filter = ALL
         self.date_from = self.date_to = self.search = ""
         self.attention_only = False
+        self.filters_version += 1
         return self._refetch(admin)
 
     @admin_event
@@ -124,7 +126,7 @@ class AdminOrdersState(AdminList, rx.State):
         try:
             days = exports.DateRange(day(self.date_from), day(self.date_to))
         except ServiceError as exc:
-            return rx.toast.error("Error", description=exc.detail)
+            return toast(("Error", exc.detail, "error"))
         query = urlencode({"date_from": self.date_from, "date_to": self.date_to,
                            "token": exports.download_token(admin, "orders")})
         return rx.download(url=f"/api/admin/exports/orders.csv?{query}",

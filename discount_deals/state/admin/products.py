@@ -13,7 +13,7 @@ from sqlmodel import Session
 from ...db import session_scope, write_session
 from ...models import Category, Product, User
 from ...services import catalog, exports
-from ..actions import busy_call
+from ..actions import busy_call, toast
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import AdminList, create_or_update
@@ -119,7 +119,7 @@ class AdminProductsState(AdminList, rx.State):
         """Create (add mode) or update (edit mode) from the form's values."""
         payload = product_payload(form)
         if payload is None:
-            return rx.toast.error("Error", description=REQUIRED_MESSAGE)
+            return toast(("Error", REQUIRED_MESSAGE, "error"))
         editing = self.editing_id
 
         def save() -> None:

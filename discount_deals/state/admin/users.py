@@ -70,6 +70,7 @@ class AdminUsersState(AdminList, rx.State):
     FILTERS: ClassVar[dict] = {"role_filter": (ROLE_FILTERS, ALL_ROLES)}
     role_filter: str = ALL_ROLES
     rows: list[UserRow] = []
+    rows_version: int = 0  # bumped after each change: the role selects show the stored roles again
 
     @rx.var
     def showing_text(self) -> str:
@@ -87,12 +88,14 @@ class AdminUsersState(AdminList, rx.State):
         return user_row(item)
 
     async def _change(self, admin: User, change, success, failure: str, describe=None):
-        """One account changes; the list shows what is stored afterwards either way."""
+        """One account changes; the list shows what is stored afterwards either way (the role
+        selects are the browser's: the bump puts the stored roles back in them)."""
         async for update in busy_call(self, None, change, success=success, failure=("Error", failure),
                                       describe=describe or refusal_detail):
             yield update
         for update in self._reload(admin):
             yield update
+        self.rows_version += 1
 
     @admin_event
     def change_role(self, admin: User, user_id: str, role: str):

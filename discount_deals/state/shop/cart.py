@@ -21,7 +21,8 @@ from ...services import cart as cart_service
 from ...services import catalog
 from ...services.pricing import PricedLine, cart_totals, priced_line
 from ..account.session import SessionState, fresh, per_user, visit_key
-from ..actions import busy_call, load_list
+from ..actions import busy_call, load_list, seq_number, toast
+from ..forms import form_text
 from ..guards import current_user, user_event
 from .totals import TotalsView, totals_view
 
@@ -85,7 +86,11 @@ class CartState(rx.State):
     totals: TotalsView = TotalsView()
     updating: bool = False
     loaded: bool = False
+    # The last add, quantity or removal tap answered (its time in the browser): the page shows
+    # the tap's expected result until this catches up (components/optimistic.py).
+    acked_seq: int = 0
     coupon: str = ""
+    coupon_version: int = 0  # bumped when the server empties the coupon field (the field is the browser's)
     # Whose cart the header's badge shows, and since when (account/session.fresh).
     _shown_for: str = ""
     _shown_at: float = 0.0
@@ -156,6 +161,7 @@ class CartState(rx.State):
 
     def _clear_coupon(self) -> None:
         self.coupon = ""
+        self.coupon_version += 1
 
     def _after_order(self, user: User) -> None:
         """An order was placed from the server cart: forget the coupon and show the emptied cart."""
@@ -203,43 +209,53 @@ class CartState(rx.State):
         """The 'Refresh Cart' button."""
         return self._refill(user)
 
-    @user_event(guests=True)
-    def add_to_cart(self, user: User | None, product_id: str):
-        """A card's 'Add to Cart': one more of the product."""
-        return self._add(user, product_id, 1)
+    def _ack(self, seq: int) -> None:
+        """The tap ``seq`` is answered: its expectation gives way to what this update shows."""
+        self.acked_seq = max(self.acked_seq, seq_number(seq))
 
     @user_event(guests=True)
-    def add_quantity(self, user: User | None, product_id: str, quantity: int):
+    def add_to_cart(self, user: User | None, product_id: str, seq: int = 0):
+        """A card's 'Add to Cart': one more of the product."""
+        return self._add(user, product_id, 1, seq)
+
+    @user_event(guests=True)
+    def add_quantity(self, user: User | None, product_id: str, quantity: int, seq: int = 0):
         """The product page's 'Add to Cart' with the chosen quantity."""
         try:
             quantity = int(quantity)
         except (TypeError, ValueError):
-            return None
-        return self._add(user, product_id, quantity) if quantity >= 1 else None
+            quantity = 0
+        if quantity < 1:
+            return self._ack(seq)
+        return self._add(user, product_id, quantity, seq)
 
-    def _add(self, user: User | None, product_id: str, quantity: int):
+    def _add(self, user: User | None, product_id: str, quantity: int, seq: int = 0):
         def add() -> str:
-            if user is not None:
-                with write_session() as session:
-                    item = cart_service.add_item(session, user, product_id, quantity)
-                    name = catalog.get_product(session, item.product_id)[0].name
-            else:
-                name = self._guest_set(product_id, quantity, add=True)
-            self._reload(user)
-            return name
+            try:
+                if user is not None:
+                    with write_session() as session:
+                        item = cart_service.add_item(session, user, product_id, quantity)
+                        name = catalog.get_product(session, item.product_id)[0].name
+                else:
+                    name = self._guest_set(product_id, quantity, add=True)
+                self._reload(user)
+                return name
+            finally:
+                self._ack(seq)
 
         return busy_call(
             self, "updating", add, success=lambda name: ("Added to cart!", f"{name} has been added to your cart."),
             failure=("Error", ADD_FAILED), describe=lambda exc: exc.detail if exc.status == 400 else ADD_FAILED,
         )
 
-    async def _change(self, user: User | None, key: str, quantity: int):
-        """Set a line's quantity (0 removes it): optimistic, then refetched, also after an error."""
+    async def _change(self, user: User | None, key: str, quantity: int, seq: int = 0):
+        """Set a line's quantity (0 removes it): shown at the tap in the browser, then refetched,
+        also after an error."""
         row = next((r for r in self.rows if r.key == key), None)
-        if row is None:
-            yield rx.toast.error("Error", description="Item not found in cart.")
-            return
-        if self.updating or quantity < 0:
+        if row is None or self.updating or quantity < 0:
+            self._ack(seq)
+            if row is None:
+                yield toast(("Error", "Item not found in cart.", "error"))
             return
         row.quantity = quantity
         self.rows = [r for r in self.rows if r.quantity > 0]
@@ -265,6 +281,7 @@ class CartState(rx.State):
             yield update
         for update in self._refill(user):
             yield update
+        self._ack(seq)  # with the refetched lines
 
     def _fit(self, user: User | None, key: str) -> str:
         """Set a short line to what is left, or remove a sold-out one; what was done."""
@@ -311,35 +328,39 @@ class CartState(rx.State):
         return row.quantity if row else 0
 
     @user_event(guests=True)
-    def increment(self, user: User | None, key: str):
-        return self._change(user, key, self._quantity(key) + 1)
+    def increment(self, user: User | None, key: str, seq: int = 0):
+        return self._change(user, key, self._quantity(key) + 1, seq)
 
     @user_event(guests=True)
-    def decrement(self, user: User | None, key: str):
+    def decrement(self, user: User | None, key: str, seq: int = 0):
         if 0 < self._quantity(key) <= 1:
-            return None  # the minus button never goes below 1; removing is the remove button's job
-        return self._change(user, key, self._quantity(key) - 1)
+            return self._ack(seq)  # the minus button never goes below 1; removing is the remove button's job
+        return self._change(user, key, self._quantity(key) - 1, seq)
 
     @user_event(guests=True)
-    def remove(self, user: User | None, key: str):
-        return self._change(user, key, 0)
+    def remove(self, user: User | None, key: str, seq: int = 0):
+        return self._change(user, key, 0, seq)
 
     @rx.event
     def set_coupon(self, value: str):
-        self.coupon = value[:64]
+        """The coupon after a pause in typing (kept for the checkout page)."""
+        self.coupon = str(value or "")[:64]
 
     @rx.event
-    def apply_coupon(self):
+    def apply_coupon(self, form: dict):
         """'Apply' only acknowledges the code; the server checks it at checkout."""
+        self.coupon = form_text(form, "coupon", limit=64)
         code = self.coupon.strip()
         if not code:
-            return rx.toast.info("Enter a coupon code first")
-        return rx.toast.success("Coupon added", description=f"{code} will be checked at checkout.")
+            return toast(("Enter a coupon code first", None, "info"))
+        return toast(("Coupon added", f"{code} will be checked at checkout.", "success"))
 
     @user_event(login_to=routes.CHECKOUT, notice=LOGIN_REQUIRED)
-    def checkout(self, user: User):
-        """'Proceed to Checkout': the checkout page; guests log in first and come back to it. A
-        line marked short is fixed here first (its one-tap fix is beside it)."""
+    def checkout(self, user: User, coupon: str = ""):
+        """'Proceed to Checkout' (with the coupon field as it is): the checkout page; guests log
+        in first and come back to it. A line marked short is fixed here first (its one-tap fix
+        is beside it)."""
+        self.coupon = str(coupon or "")[:64]
         if self.short_lines:
-            return rx.toast.error("Not enough stock", description=SHORT_LINES)
+            return toast(("Not enough stock", SHORT_LINES, "error"))
         return rx.redirect(routes.CHECKOUT)

@@ -14,7 +14,7 @@ import reflex as rx
 from ... import routes
 from ...display import ProductView
 from ...services import catalog
-from ..actions import load_list
+from ..actions import load_list, toast
 from .filter_options import FilterOption, counted
 from .header import with_header
 from .shared_views import ListingQuery, filter_choices, home_data, listing_facets, listing_page
@@ -79,8 +79,11 @@ class ProductsState(rx.State):
     corrected_query: str = ""
     exact: bool = False
     exact_url: str = ""  # this listing with the search taken as typed ("Search instead for ...")
-    # Bumped when the filters are cleared so the (uncontrolled) search box is emptied too.
+    # The search box and the filters are the browser's (components.ui.browser_owned): bumped when
+    # the server changes what they must show (the box: cleared; the filters: a page load from the
+    # address, a filter removed or cleared, a choice the server did not take).
     search_box_version: int = 0
+    filters_version: int = 0
 
     @rx.var
     def showing_text(self) -> str:
@@ -194,9 +197,15 @@ class ProductsState(rx.State):
         """Read the filters from the URL and show that page (SPEC §8: a failure is only logged;
         the list stays and loading ends). The address bar keeps what the shopper typed when it
         named a page past the end."""
+        searched = self.search
         self._read_query()
+        if self.search != searched:
+            self.search_box_version += 1
         first = not self.products
-        return load_list(self, self._load_page, "product list", loading="loading" if first else None, failed=None)
+        yield from load_list(self, self._load_page, "product list", loading="loading" if first else None, failed=None)
+        # The selects show the address's filters once their choices are in (a select can only
+        # show a value one of its options has).
+        self.filters_version += 1
 
     def _show(self, *extra, **changes):
         """A click on a filter, the sort, the search or the pager: change the filters, show that
@@ -210,11 +219,14 @@ class ProductsState(rx.State):
 
     @rx.event
     def apply_search(self, value: str):
-        value = value.strip()[: catalog.MAX_QUERY_LENGTH]
+        value = str(value or "").strip()[: catalog.MAX_QUERY_LENGTH]
         if value == self.search:
             return
+        sort_shown = self.sort_value
         yield from self._show(search=value, page=1, exact=False,
                               sort_by="" if self.sort_by == BEST_MATCH[0] else self.sort_by)
+        if self.sort_value != sort_shown:
+            self.filters_version += 1  # "Best match" comes or goes with the search
 
     @rx.event
     def search_exactly(self):
@@ -239,7 +251,10 @@ class ProductsState(rx.State):
         if value == BEST_MATCH[0] and not self.search:
             value = ""
         choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if self.search else {})
-        yield from self._show(sort_by=value if value in choices else "", page=1)
+        if value not in choices:
+            value = ""
+            self.filters_version += 1  # not a choice: the select shows the sort in force
+        yield from self._show(sort_by=value, page=1)
 
     @rx.event
     def remove_filter(self, name: str):
@@ -248,11 +263,13 @@ class ProductsState(rx.State):
         if name == "search":
             self.search_box_version += 1
             self.exact = False
+        self.filters_version += 1
         yield from self._show(**{name: "", "page": 1})
 
     @rx.event
     def clear_all(self):
         self.search_box_version += 1
+        self.filters_version += 1
         yield from self._show(search="", category="", brand="", price_range="", page=1, exact=False)
 
     @rx.event
@@ -287,4 +304,4 @@ class HomeState(rx.State):
     @rx.event
     def select_partner(self, brand: str):
         """/test-home's partner tiles only acknowledge the choice."""
-        return rx.toast.info(f"{brand} Selected", description=f"Browsing products from {brand}")
+        return toast((f"{brand} Selected", f"Browsing products from {brand}", "info"))

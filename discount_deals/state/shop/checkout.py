@@ -26,9 +26,10 @@ from ...services import ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
 from ...services import phones
 from ...services import orders as order_service
-from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, payment_started
+from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, OrderDetailState, payment_started, read_order
 from ..account.orders import OrdersState
 from ..actions import busy_call, load_list, toast
+from ..forms import form_text
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
 from .checkout_details import SAVE_ADDRESS_FIRST, DeliveryDetails
@@ -68,6 +69,7 @@ class CheckoutState(DeliveryDetails, rx.State):
     network_picked: bool = False  # the shopper chose the network: the number no longer decides it
     phone: str = ""
     phone_error: str = ""
+    network_version: int = 0  # bumped when the number's guess changes the network shown
 
     coupon: str = ""
     coupon_code: str = ""  # the code applied to the totals
@@ -159,6 +161,7 @@ class CheckoutState(DeliveryDetails, rx.State):
             self._attempt_key = ""
         self.phone_error = self.coupon_error = self.contact_phone_error = ""
         self.address_errors = {}
+        shown = (self.phone, self.contact_phone, self.coupon)
         cart = await self.get_state(CartState)
         if cart.coupon.strip() and not self.coupon_code:
             self.coupon = cart.coupon.strip()
@@ -166,12 +169,22 @@ class CheckoutState(DeliveryDetails, rx.State):
         for update in load_list(self, lambda: self._load(user), "checkout page", loading=None, failed=None,
                                 on_error=lambda _error: toast(("Checkout Failed", CHECKOUT_FAILED, "error"))):
             yield update
+        if not self.loaded or (self.phone, self.contact_phone, self.coupon) != shown:
+            # The fields show what the server filled in. A reconnection (the same page loaded
+            # again with nothing new) leaves them as the shopper typed them.
+            self.fields_version += 1
+            self.choice_version += 1
+            self.network_version += 1
         self.loaded = True
+
+    def _refuse_choice(self) -> None:
+        """A choice the server did not take: the radios show the server's again."""
+        self.choice_version += 1
 
     @user_event
     def set_delivery(self, user: User, method: str):
         if self.busy or method not in (DELIVERY, PICKUP):
-            return None
+            return self._refuse_choice()
         self.delivery_method = method
         return self._reprice(user)
 
@@ -179,12 +192,16 @@ class CheckoutState(DeliveryDetails, rx.State):
     def set_store(self, store_id: str):
         if not self.busy and store_id in [s.id for s in self.stores]:
             self.store_id = store_id
+        else:
+            self._refuse_choice()
 
     @rx.event
     def set_payment(self, method: str):
         if not self.busy and method in (CASH, MOMO):
             self.payment_method = method
             self.phone_error = ""
+        else:
+            self._refuse_choice()
 
     @rx.event
     def set_network(self, network: str):
@@ -192,26 +209,31 @@ class CheckoutState(DeliveryDetails, rx.State):
             self.network = network
             self.network_picked = True
 
-    @rx.event
-    def set_phone(self, value: str):
-        self.phone = value[:20]
-        self.phone_error = ""
-        self.network = network_for(self.phone, self.network, self.network_picked)
+    def _take_phone(self, value: str) -> None:
+        """The mobile money number as typed; the network follows it until the shopper picks one."""
+        self.phone = str(value or "")[:20]
+        guessed = network_for(self.phone, self.network, self.network_picked)
+        if guessed != self.network:
+            self.network = guessed
+            self.network_version += 1  # the select shows the guess (the shopper has not picked)
 
     @rx.event
-    def check_phone(self):
-        """On leaving the field: say at once when the number cannot be a Ghanaian mobile number."""
+    def set_phone(self, value: str):
+        """The number after a pause in typing: the network guessed from it."""
+        self._take_phone(value)
+        self.phone_error = ""
+
+    @rx.event
+    def check_phone(self, value: str):
+        """On leaving the field (the browser has written the number the usual way): say at once
+        when it cannot be a Ghanaian mobile number."""
+        self._take_phone(value)
+        self.phone_error = ""
         if self.phone.strip():
             try:
                 phones.normalise_mobile(self.phone)
-                self.phone_error = ""
             except ValidationFailed as exc:
                 self.phone_error = exc.detail
-
-    @rx.event
-    def set_coupon(self, value: str):
-        self.coupon = value[:64]
-        self.coupon_error = ""
 
     def _apply_coupon(self, user: User, code: str):
         with session_scope() as session:
@@ -221,14 +243,16 @@ class CheckoutState(DeliveryDetails, rx.State):
         self._requote(user)
         if not self.coupon_code:
             return None  # it cannot apply to this basket (e.g. below its minimum): coupon_error says why
-        return rx.toast.success("Coupon applied", description=f"{code.upper()} is taken off your total.")
+        return toast(("Coupon applied", f"{code.upper()} is taken off your total.", "success"))
 
     def _coupon_refused(self, error: Exception) -> None:
         self.coupon_error = error.detail if isinstance(error, ServiceError) else "Could not check the coupon."
 
     @user_event
-    def apply_coupon(self, user: User):
-        code = self.coupon.strip()
+    def apply_coupon(self, user: User, form: dict):
+        """'Apply' (or Enter in the coupon field): the code as the field holds it now."""
+        self.coupon = form_text(form, "coupon", strip=True, limit=64)
+        code = self.coupon
         if not code:
             self.coupon_error = "Enter a coupon code first."
             return None
@@ -251,13 +275,13 @@ class CheckoutState(DeliveryDetails, rx.State):
         if problem is not None:
             return problem
         if self.delivery_method == PICKUP and not self.store_id:
-            return rx.toast.error("Pickup store required", description="Choose the store where you will collect your order.")
+            return toast(("Pickup store required", "Choose the store where you will collect your order.", "error"))
         if self.payment_method == MOMO:
             try:
                 phones.normalise_mobile(self.phone)
             except ValidationFailed as exc:
                 self.phone_error = exc.detail
-                return rx.toast.error("Mobile money number required", description=exc.detail)
+                return toast(("Mobile money number required", exc.detail, "error"))
         return self._contact_problem()
 
     def _refused(self, user: User, exc: ServiceError):
@@ -272,9 +296,9 @@ class CheckoutState(DeliveryDetails, rx.State):
     def _refusal_shown(self, exc: ServiceError):
         if exc.code == "no_address":
             self.address_form_open = True
-            return rx.toast.error("Address Required", description=SAVE_ADDRESS_FIRST)
+            return toast(("Address Required", SAVE_ADDRESS_FIRST, "error"))
         if exc.code == "stock_short":
-            return rx.toast.error("Not enough stock", description=exc.detail)  # the re-quote marks the line
+            return toast(("Not enough stock", exc.detail, "error"))  # the re-quote marks the line
         if exc.code in ("contact_phone_invalid", "contact_phone_required"):
             self.contact_phone_error = exc.detail
         elif exc.code in ("phone_invalid", "phone_required"):
@@ -282,8 +306,8 @@ class CheckoutState(DeliveryDetails, rx.State):
         elif exc.code == "coupon_invalid":
             self.coupon_error = exc.detail
         elif exc.code == "total_changed":
-            return rx.toast.warning("Your order changed", description=exc.detail)
-        return rx.toast.error("Checkout Error", description=exc.detail)
+            return toast(("Your order changed", exc.detail, "warning"))
+        return toast(("Checkout Error", exc.detail, "error"))
 
     def _start_attempt(self) -> dict:
         """Mark this tab as placing and take what the order is made of (under the state lock)."""
@@ -315,7 +339,13 @@ class CheckoutState(DeliveryDetails, rx.State):
                 self.stage = ""
                 self._attempt_key = ""
             raise
+        try:
+            shown = await asyncio.to_thread(read_order, user, order.id)
+        except ServiceError:
+            shown = None
         async with self:
+            if shown is not None:  # its page shows it at once; its page load refreshes it
+                (await self.get_state(OrderDetailState))._preload(*shown)
             # SPEC §4: the order is recorded locally and the cart cleared (the service emptied it).
             (await self.get_state(OrdersState))._record(user.id, order)
             (await self.get_state(CartState))._after_order(user)
@@ -330,20 +360,30 @@ class CheckoutState(DeliveryDetails, rx.State):
             yield toast(REDIRECTING)
             await asyncio.sleep(PAYMENT_WAIT_S)  # SPEC §4's pause, no lock held
         elif order.payment_method == MOMO:
-            yield rx.toast.error(
-                "Payment not started",
-                description="We could not reach the payment service. Your order is saved: pay for it from the order page.",
-            )
+            yield toast(("Payment not started",
+                         "We could not reach the payment service. Your order is saved: pay for it from the order page.",
+                         "error"))
         else:
             where = "when you collect it" if order.delivery_method == PICKUP else "when it is delivered"
-            yield rx.toast.success("Order placed", description=f"Your order has been placed. You pay {where}.")
+            yield toast(("Order placed", f"Your order has been placed. You pay {where}.", "success"))
         yield rx.redirect(f"{routes.ORDERS}/{order.id}")
 
+    def _take_fields(self, form: dict) -> None:
+        """The numbers as the page's fields hold them when "Place order" is pressed (the
+        fields are the browser's: the last pause in typing may not have reached us yet). The
+        network is this state's: guessed from the number, or the shopper's pick (set_network
+        came before this event), never the select's value, which may not show the guess yet."""
+        if "phone" in form:
+            self._take_phone(form_text(form, "phone"))
+        if "contact_phone" in form:
+            self.contact_phone = form_text(form, "contact_phone", limit=20)
+
     @user_event(background=True, notice=LOGIN_REQUIRED)
-    async def place_order(self, user: User):
+    async def place_order(self, user: User, form: dict):
         async with self:
             if self.stage:
                 return  # this tab is already placing the order
+            self._take_fields(form)
             problem = self._problem()
             order_args = self._start_attempt() if problem is None else {}
         if problem is not None:

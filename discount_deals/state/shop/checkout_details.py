@@ -17,12 +17,13 @@ from ...services import ServiceError, ValidationFailed
 from ...services import cart as cart_service
 from ...services import phones
 from ...services import users as user_service
-from ..actions import busy_call
+from ..actions import busy_call, toast
 from ..forms import form_checked, form_fields, form_text
 from ..guards import user_event
 from .checkout_options import AddressOption, address_option
 
 ADDRESS_FORM_ID = "checkout-address-form"
+PLACE_FORM_ID = "checkout-place"  # "Place order" submits it, with the page's phone fields
 # The Ghanaian form's fields and the address field each is stored in (services.users).
 GHANA_FIELDS = ("line1", "landmark", "city", "region", "gps")
 FIELD_OF = {"line1": "line1", "line2": "landmark", "city": "city", "state": "region", "postal_code": "gps"}
@@ -38,6 +39,11 @@ CONTACT_HINT = "The rider calls this number to find you."
 
 
 class DeliveryDetails(rx.State, mixin=True):
+    # The page's fields and choices are the browser's (components.ui.browser_owned): the server
+    # replaces what they show only by bumping these (a load; a choice it did not take).
+    fields_version: int = 0
+    choice_version: int = 0
+
     addresses: list[AddressOption] = []
     address_id: str = ""
     address_form_open: bool = False
@@ -61,14 +67,18 @@ class DeliveryDetails(rx.State, mixin=True):
         ids = [a.id for a in self.addresses]
         if select in ids:
             self.address_id = select
+            self.choice_version += 1  # the new address is the one chosen now
         elif self.address_id not in ids:
             self.address_id = ids[0] if ids else ""  # the default comes first
+            self.choice_version += 1
         self.address_form_open = self.address_form_open and bool(ids) or not ids
 
     @rx.event
     def set_address(self, address_id: str):
         if not self.busy and address_id in [a.id for a in self.addresses]:
             self.address_id = address_id
+        else:
+            self.choice_version += 1
 
     @rx.event
     def open_address_form(self):
@@ -84,14 +94,14 @@ class DeliveryDetails(rx.State, mixin=True):
         self.address_errors = {FIELD_OF.get(name, name): messages[0] for name, messages in exc.fields.items()
                                if messages}
         if place_after and blank:  # "Place order" with the address still to fill in
-            return rx.toast.error("Address Required", description=SAVE_ADDRESS_FIRST)
-        return rx.toast.error("Check the address", description=exc.detail)
+            return toast(("Address Required", SAVE_ADDRESS_FIRST, "error"))
+        return toast(("Check the address", exc.detail, "error"))
 
     def _address_added(self, place_after: bool):
         self.address_errors = {}
-        if place_after:
-            return type(self).place_order  # "Place order" pressed with the form filled in
-        return rx.toast.success("Address added")
+        if place_after:  # "Place order" pressed with the form filled in: press it again
+            return rx.call_script(f"document.getElementById('{PLACE_FORM_ID}')?.requestSubmit()")
+        return toast(("Address added", None, "success"))
 
     @user_event
     def add_address(self, user: User, form: dict):
@@ -119,7 +129,7 @@ class DeliveryDetails(rx.State, mixin=True):
         if self.address_form_open:
             return SAVE_THEN_PLACE
         self.address_form_open = True
-        return rx.toast.error("Address Required", description=SAVE_ADDRESS_FIRST)
+        return toast(("Address Required", SAVE_ADDRESS_FIRST, "error"))
 
     # --- the contact phone ---------------------------------------------------------------------
 
@@ -133,12 +143,16 @@ class DeliveryDetails(rx.State, mixin=True):
 
     @rx.event
     def set_contact_phone(self, value: str):
-        self.contact_phone = value[:20]
+        """The number after a pause in typing (the field is the browser's: nothing is sent back)."""
+        self.contact_phone = str(value or "")[:20]
         self.contact_phone_error = ""
 
     @rx.event
-    def check_contact_phone(self):
-        """On leaving the field: say at once when the number cannot be called in Ghana."""
+    def check_contact_phone(self, value: str):
+        """On leaving the field (written the usual way by the browser): say at once when the
+        number cannot be called in Ghana."""
+        self.contact_phone = str(value or "")[:20]
+        self.contact_phone_error = ""
         if self.contact_phone.strip():
             self._contact_problem()
 
@@ -150,7 +164,7 @@ class DeliveryDetails(rx.State, mixin=True):
             self.contact_phone_error = (
                 exc.detail if self.contact_phone.strip() else "Enter a phone number the rider can call."
             )
-            return rx.toast.error("Contact phone required", description=self.contact_phone_error)
+            return toast(("Contact phone required", self.contact_phone_error, "error"))
         self.contact_phone_error = ""
         return None
 
@@ -160,8 +174,8 @@ class DeliveryDetails(rx.State, mixin=True):
         short = [line for line in self.lines if line.short]
         if not short:
             return None
-        return rx.toast.error("Not enough stock", description=f"{short[0].name}: {short[0].stock_text}. "
-                              "Change or remove the marked line first.")
+        return toast(("Not enough stock", f"{short[0].name}: {short[0].stock_text}. "
+                      "Change or remove the marked line first.", "error"))
 
     @user_event
     def fix_line(self, user: User, line_id: str):

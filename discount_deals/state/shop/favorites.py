@@ -17,7 +17,7 @@ from ...services import ServiceError
 from ...services import catalog
 from ...services import favourites as favourites_service
 from ..account.session import SessionState, fresh, per_user, visit_key
-from ..actions import busy_call, load_list
+from ..actions import busy_call, load_list, seq_number
 from ..guards import current_user, user_event
 
 GUEST = "guest"
@@ -62,6 +62,9 @@ class FavoritesState(rx.State):
     ids: list[str] = []
     items: list[ProductView] = []
     loaded: bool = False
+    # The last heart tap answered (its time in the browser): components/optimistic.py shows the
+    # tap's expected result until this catches up, in the same update as the new ids.
+    acked_seq: int = 0
     # Whose list the header's count shows, and since when (account/session.fresh).
     _shown_for: str = ""
     _shown_at: float = 0.0
@@ -177,10 +180,17 @@ class FavoritesState(rx.State):
         self.items = [item for item in self.items if item.id in self.ids]
         return present
 
+    def _answer(self, seq: int, work):
+        """Run ``work``, then mark the tap ``seq`` answered (whatever came of it)."""
+        try:
+            return work()
+        finally:
+            self.acked_seq = max(self.acked_seq, seq_number(seq))
+
     @user_event(guests=True)
-    def toggle(self, user: User | None, product_id: str):
+    def toggle(self, user: User | None, product_id: str, seq: int = 0):
         return busy_call(
-            self, None, lambda: self._toggle(user, product_id),
+            self, None, lambda: self._answer(seq, lambda: self._toggle(user, product_id)),
             success=lambda removed: ("Removed from favorites" if removed else "Added to favorites", None),
             describe=lambda _refusal: UNAVAILABLE,
         )

@@ -11,7 +11,7 @@ from ... import routes
 from ...display import ProductView, product_path, whatsapp_share_url
 from ...public_url import absolute_url
 from ...services import NotFound
-from ..actions import load_list
+from ..actions import load_list, toast
 from .cart import CartState
 from .header import with_header
 from .shared_views import product_page
@@ -94,10 +94,11 @@ class ProductPageState(rx.State):
         self.quantity = min(max(1, self.quantity + int(step)), self.max_quantity)
 
     @rx.event
-    def add_to_cart(self):
+    def add_to_cart(self, seq: int = 0):
+        """'Add to Cart' with the chosen quantity (``seq``: the tap, components/optimistic.py)."""
         if self.status != "found" or self.product.stock <= 0:
-            return
-        return CartState.add_quantity(self.product.id, self.quantity)
+            return CartState.add_quantity(self.product.id, 0, seq)  # nothing added: the badge goes back
+        return CartState.add_quantity(self.product.id, self.quantity, seq)
 
     @rx.event
     def copy_link(self):
@@ -105,5 +106,5 @@ class ProductPageState(rx.State):
             return
         return [
             rx.set_clipboard(self.share_url),
-            rx.toast.success("Link copied", description="Paste it anywhere to share this deal."),
+            toast(("Link copied", "Paste it anywhere to share this deal.", "success")),
         ]

@@ -1,30 +1,23 @@
 """The header's search field: every page can search the catalogue, with suggestions as you type
 (issue 24): products and categories for the words typed so far, typo-tolerant on the last word.
 
-The suggestions come from the server (one event per pause in typing); moving through them with
-the arrow keys, Enter and Escape happen in the browser (components/search_box.py), so a key
-press costs no round trip.
+The suggestions come from the server (one event per pause in typing), with the text they answer;
+whether the list shows, moving through it with the arrow keys, Enter and Escape, and the search
+itself happen in the browser (components/search_box.py), so a key press costs no round trip and
+no answer touches the field.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from urllib.parse import urlencode
 
 import reflex as rx
 
-from ... import routes
 from ...services.catalog.suggestions import MIN_TYPED
 from ..actions import load_list
 from .shared_views import SuggestionView, suggestions_for
 
 MAX_SEARCH = 100  # as /products reads it
-
-
-def search_url(text: str) -> str:
-    """/products with ``search`` set (or the whole listing for blank text)."""
-    text = " ".join((text or "").split())[:MAX_SEARCH]
-    return f"{routes.PRODUCTS}?{urlencode({'search': text})}" if text else routes.PRODUCTS
 
 
 @dataclasses.dataclass
@@ -43,7 +36,7 @@ def _shown(views: tuple[SuggestionView, ...]) -> list[Suggestion]:
 
 class HeaderSearchState(rx.State):
     suggestions: list[Suggestion] = []
-    open: bool = False
+    suggested_for: str = ""  # the words the suggestions answer (the browser shows them only for those)
 
     @rx.event
     def type_text(self, value: str):
@@ -51,18 +44,7 @@ class HeaderSearchState(rx.State):
         typed = " ".join(str(value or "").split())[:MAX_SEARCH]
 
         def suggest() -> None:
-            found = _shown(suggestions_for(typed)) if len(typed) >= MIN_TYPED else []
-            self.suggestions = found
-            self.open = bool(found)
+            self.suggestions = _shown(suggestions_for(typed)) if len(typed) >= MIN_TYPED else []
+            self.suggested_for = typed
 
         return load_list(self, suggest, "search suggestions", loading=None, failed=None)
-
-    @rx.event
-    def close(self):
-        if self.open:
-            self.open = False
-
-    @rx.event
-    def submit(self, form_data: dict):
-        self.open = False
-        return rx.redirect(search_url(str(form_data.get("search", ""))))

@@ -1,0 +1,243 @@
+/* The storefront's browser side (issue 31): what must answer at once on a phone network where a
+ * round trip takes 100-800 ms, so it cannot wait for the server.
+ *
+ * - dd.formatPhone(input): a Ghanaian number written the usual way ("024 123 4567") when the
+ *   shopper leaves the field; the server only checks it (typing is the browser's).
+ * - Enter in a field marked data-enter="done" leaves the field instead of submitting its form.
+ * - The header's search combobox: its list opens only for suggestions of the text as it is now,
+ *   and closes on Enter, Escape, a tap outside and every navigation.
+ * - The code of every storefront route is fetched in the background once the first page is up
+ *   and the network quiet, so a later navigation fetches no code (the back office's is not).
+ * - The service worker (/sw.js) is registered then too; offline, the page says so ("You're
+ *   offline", the bar of components/offline.py) and a link opens the page the worker kept, as
+ *   a whole page (the app itself cannot load a page's data without its websocket).
+ *
+ * Loaded by every page (a plain script: its functions are on window.dd before React starts).
+ */
+(function () {
+  'use strict';
+  var dd = (window.dd = window.dd || {});
+
+  // --- phone numbers ---------------------------------------------------------------------------
+
+  /* "0241234567" -> "024 123 4567", "+233241234567" / "233241234567" -> "+233 24 123 4567";
+   * anything else is left as typed (the server says what is wrong with it). */
+  dd.phoneText = function (value) {
+    var text = String(value || '').trim();
+    var digits = text.replace(/[\s\-().]/g, '');
+    if (/^0\d{9}$/.test(digits)) {
+      return digits.slice(0, 3) + ' ' + digits.slice(3, 6) + ' ' + digits.slice(6);
+    }
+    var international = digits.replace(/^\+?233/, '');
+    if (international !== digits && /^\d{9}$/.test(international)) {
+      return '+233 ' + international.slice(0, 2) + ' ' + international.slice(2, 5) + ' ' + international.slice(5);
+    }
+    return text;
+  };
+
+  /* Format the field in place and give back its value (for the event that checks it). */
+  dd.formatPhone = function (input) {
+    if (!input) return '';
+    var shown = dd.phoneText(input.value);
+    if (shown !== input.value) input.value = shown;
+    return input.value;
+  };
+
+  document.addEventListener('keydown', function (e) {
+    var t = e.target;
+    if (e.key === 'Enter' && t && t.getAttribute && t.getAttribute('data-enter') === 'done') {
+      e.preventDefault();
+      t.blur();
+    }
+  });
+
+  // --- the header's search combobox ------------------------------------------------------------
+
+  var SEARCH = 'header-search', LIST = 'header-suggestions';
+  var closed = true; // until the shopper types: Enter, Escape, leaving and navigating close it
+
+  function normal(text) { return String(text || '').split(/\s+/).filter(Boolean).join(' ').toLowerCase(); }
+
+  function parts() {
+    var input = document.getElementById(SEARCH), list = document.getElementById(LIST);
+    var options = list ? Array.prototype.slice.call(list.querySelectorAll('[role="option"]')) : [];
+    return { input: input, list: list, options: options };
+  }
+
+  function choose(p, index) {
+    p.options.forEach(function (o, i) { o.setAttribute('aria-selected', i === index ? 'true' : 'false'); });
+    if (index >= 0) { p.input.setAttribute('aria-activedescendant', p.options[index].id); p.options[index].scrollIntoView({ block: 'nearest' }); }
+    else if (p.input) { p.input.removeAttribute('aria-activedescendant'); }
+  }
+
+  function current(p) {
+    for (var i = 0; i < p.options.length; i++) { if (p.options[i].getAttribute('aria-selected') === 'true') return i; }
+    return -1;
+  }
+
+  /* Open only while the shopper is in the field, has typed since it last closed, and the
+   * suggestions shown are for the words in it now (an answer for older text waits). */
+  function update() {
+    var p = parts();
+    if (!p.input || !p.list) return;
+    var open = !closed && document.activeElement === p.input && p.options.length > 0 &&
+      normal(p.list.getAttribute('data-for')) === normal(p.input.value) && normal(p.input.value) !== '';
+    if (open) p.list.setAttribute('data-open', ''); else p.list.removeAttribute('data-open');
+    p.input.setAttribute('aria-expanded', open ? 'true' : 'false');
+    if (!open) choose(p, -1);
+  }
+
+  dd.closeSuggestions = function () { closed = true; update(); };
+
+  /* The listing's address for the words typed (as services' search_url writes it). */
+  dd.searchUrl = function (text) {
+    var words = String(text || '').split(/\s+/).filter(Boolean).join(' ').slice(0, 100);
+    return words ? '/products?' + new URLSearchParams({ search: words }).toString() : '/products';
+  };
+
+  document.addEventListener('input', function (e) {
+    if (e.target && e.target.id === SEARCH) { closed = false; choose(parts(), -1); update(); }
+  });
+  document.addEventListener('focusout', function (e) {
+    if (e.target && e.target.id === SEARCH) dd.closeSuggestions();
+  });
+  document.addEventListener('keydown', function (e) {
+    if (!e.target || e.target.id !== SEARCH) return;
+    var p = parts();
+    var open = p.list && p.list.hasAttribute('data-open');
+    if (e.key === 'Escape') { if (open) e.preventDefault(); dd.closeSuggestions(); return; }
+    if (e.key === 'Enter') {
+      var at = open ? current(p) : -1;
+      if (at >= 0) {
+        e.preventDefault();
+        var link = p.options[at].querySelector('a');
+        dd.closeSuggestions();
+        if (link) link.click();
+      } else {
+        dd.closeSuggestions(); // the form searches for the words
+      }
+      return;
+    }
+    if (!open) return;
+    var last = p.options.length - 1, pos = current(p);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      choose(p, e.key === 'ArrowDown' ? (pos >= last ? 0 : pos + 1) : (pos <= 0 ? last : pos - 1));
+    }
+  });
+  // New suggestions (React fills the list and its data-for) and every navigation.
+  new MutationObserver(function (records) {
+    for (var i = 0; i < records.length; i++) {
+      var node = records[i].target;
+      if (node.id === LIST || (node.closest && node.closest('#' + LIST))) { update(); return; }
+    }
+  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-for'] });
+  var pushState = history.pushState;
+  history.pushState = function () {
+    var result = pushState.apply(this, arguments);
+    dd.closeSuggestions();
+    return result;
+  };
+  window.addEventListener('popstate', dd.closeSuggestions);
+
+  // --- every storefront route's code, in the background -----------------------------------------
+
+  var PREFETCHED = 'data-dd-prefetch';
+  var SKIPPED = /admin/; // the back office's code is big and only admins need it
+
+  function quiet(forMs) {
+    var entries = performance.getEntriesByType('resource');
+    var last = entries.length ? entries[entries.length - 1] : null;
+    return !last || performance.now() - (last.responseEnd || last.startTime) > forMs;
+  }
+
+  function registerWorker() {
+    if ('serviceWorker' in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register('/sw.js').catch(function () { /* no worker: the site still works */ });
+    }
+  }
+
+  function prefetchRoutes() {
+    registerWorker();
+    var manifest = window.__reactRouterManifest;
+    if (!manifest || document.querySelector('[' + PREFETCHED + ']')) return;
+    var have = {};
+    document.querySelectorAll('link[href], script[src]').forEach(function (el) { have[el.href || el.src] = true; });
+    performance.getEntriesByType('resource').forEach(function (e) { have[e.name] = true; });
+    Object.keys(manifest.routes).forEach(function (id) {
+      var route = manifest.routes[id];
+      if (SKIPPED.test(id)) return;
+      [route.module].concat(route.imports || []).forEach(function (href) {
+        var url = new URL(href, location.href).href;
+        if (!href || have[url]) return;
+        have[url] = true;
+        // modulepreload, not prefetch: the module is kept ready in the page's module map (a
+        // prefetched file was asked for again, 304, once a service worker was registered).
+        var link = document.createElement('link');
+        link.rel = 'modulepreload';
+        link.href = href;
+        link.setAttribute(PREFETCHED, '');
+        document.head.appendChild(link);
+      });
+    });
+  }
+
+  /* After the app has taken over and nothing has loaded for a second: the shopper's first
+   * screen never waits behind code for screens they have not asked for. */
+  (function waitForQuiet(tries) {
+    var live = window.__reactRouterManifest && !document.querySelector('[data-ssr-inert]');
+    if (live && quiet(1000)) {
+      (window.requestIdleCallback || setTimeout)(prefetchRoutes);
+    } else if (tries < 240) {
+      setTimeout(function () { waitForQuiet(tries + 1); }, 500);
+    }
+  })(0);
+
+  /* A catalogue page the app opened (no page load went through the service worker): have the
+   * worker keep its first HTML too, once the page has been shown for a moment, so the last
+   * pages seen are readable offline. */
+  var CATALOGUE = /^\/($|products(\/[^/]+)?$|test-home$)/, keepTimer = null;
+  function keepPage() {
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(function () {
+      var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (worker && navigator.onLine && CATALOGUE.test(location.pathname)) {
+        worker.postMessage({ type: 'keep-page', url: location.pathname + location.search });
+      }
+    }, 2000);
+  }
+  var pushed = history.pushState;
+  history.pushState = function () {
+    var result = pushed.apply(this, arguments);
+    keepPage();
+    return result;
+  };
+  window.addEventListener('popstate', keepPage);
+
+  // --- offline ---------------------------------------------------------------------------------
+
+  function offline() {
+    return !navigator.onLine || !!document.querySelector('#offline-bar[data-connection="lost"]');
+  }
+
+  function markOnline() {
+    if (navigator.onLine) document.documentElement.removeAttribute('data-offline');
+    else document.documentElement.setAttribute('data-offline', '');
+  }
+  window.addEventListener('online', markOnline);
+  window.addEventListener('offline', markOnline);
+  markOnline();
+
+  /* Offline, a link to one of the shop's pages opens it as a whole page: the service worker
+   * serves the copy it kept (a catalogue page with its products), or the app's shell. */
+  document.addEventListener('click', function (e) {
+    if (!offline() || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    var link = e.target && e.target.closest ? e.target.closest('a[href]') : null;
+    if (!link || link.target || link.hasAttribute('download')) return;
+    var url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || url.pathname.indexOf('/api/') === 0) return;
+    e.preventDefault();
+    e.stopPropagation();
+    location.assign(url.href);
+  }, true);
+})();
