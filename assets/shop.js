@@ -157,11 +157,13 @@
     }
   }
 
+  /* Preload every storefront route's module, then register the service worker: it keeps
+   * copies of the same files, and finds them in the browser's cache instead of the network. */
   function prefetchRoutes() {
-    registerWorker();
     var manifest = window.__reactRouterManifest;
     if (!manifest || document.querySelector('[' + PREFETCHED + ']')) return;
-    var have = {};
+    var have = {}, pending = 0;
+    function settled() { if (--pending === 0) registerWorker(); }
     document.querySelectorAll('link[href], script[src]').forEach(function (el) { have[el.href || el.src] = true; });
     performance.getEntriesByType('resource').forEach(function (e) { have[e.name] = true; });
     Object.keys(manifest.routes).forEach(function (id) {
@@ -177,9 +179,13 @@
         link.rel = 'modulepreload';
         link.href = href;
         link.setAttribute(PREFETCHED, '');
+        pending += 1;
+        link.addEventListener('load', settled);
+        link.addEventListener('error', settled);
         document.head.appendChild(link);
       });
     });
+    if (pending === 0) registerWorker();
   }
 
   /* After the app has taken over and nothing has loaded for a second: the shopper's first

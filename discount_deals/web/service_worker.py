@@ -15,11 +15,14 @@ and tested on every browser; what is left to us is saying what goes where.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
 import shutil
 from pathlib import Path
+
+import brotli
 
 TEMPLATE = Path(__file__).with_name("service_worker.js")
 WORKBOX_MODULES = ("core", "precaching", "routing", "strategies", "expiration", "cacheable-response")
@@ -53,7 +56,16 @@ def copy_workbox(static_dir: Path, node_modules: Path) -> str:
         if not source.is_file():
             raise ServiceWorkerError(f"Workbox file missing: {source}")
         shutil.copyfile(source, target / source.name)
+        compressed_copies(target / source.name)
     return version
+
+
+def compressed_copies(path: Path) -> None:
+    """``path.br`` and ``path.gz`` beside ``path``, as the build leaves for its own files (the
+    server sends the one the browser accepts)."""
+    data = path.read_bytes()
+    path.with_name(path.name + ".br").write_bytes(brotli.compress(data, quality=11))
+    path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
 
 
 def router_manifest(static_dir: Path) -> dict:
@@ -101,4 +113,5 @@ def install(static_dir: Path, node_modules: Path) -> Path:
     )
     path = static_dir / "sw.js"
     path.write_text(worker, encoding="utf-8")
+    compressed_copies(path)
     return path

@@ -106,8 +106,10 @@ def test_the_worker_keeps_the_storefronts_code_but_not_the_back_office(tmp_path)
     revisions = {entry["url"]: entry["revision"] for entry in kept}
     assert revisions["/assets/entry-1.js"] is None  # named by its content already
     assert len(revisions["/shop.js"]) == 16 and len(revisions["/__spa-fallback.html"]) == 16
-    copied = sorted(path.name for path in (static / "workbox-7.4.1").iterdir())
+    copied = sorted(path.name for path in (static / "workbox-7.4.1").iterdir() if path.suffix == ".js")
     assert copied == sorted(["workbox-sw.js", *[f"workbox-{n}.prod.js" for n in service_worker.WORKBOX_MODULES]])
+    # Compressed like the build's own files.
+    assert (static / "sw.js.br").is_file() and (static / "workbox-7.4.1" / "workbox-sw.js.gz").is_file()
 
 
 def test_a_new_build_gets_a_new_list(tmp_path):
