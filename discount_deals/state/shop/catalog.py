@@ -202,9 +202,13 @@ class ProductsState(rx.State):
         if self.search != searched:
             self.search_box_version += 1
         first = not self.products
-        yield from load_list(self, self._load_page, "product list", loading="loading" if first else None, failed=None)
-        # The selects show the address's filters once their choices are in (a select can only
-        # show a value one of its options has).
+        return load_list(self, self._load_shown_page, "product list", loading="loading" if first else None,
+                         failed=None)
+
+    def _load_shown_page(self) -> None:
+        """A page load's listing; the selects then show the address's filters, in the same update
+        as their choices (a select can only show a value one of its options has)."""
+        self._load_page()
         self.filters_version += 1
 
     def _show(self, *extra, **changes):
@@ -222,11 +226,10 @@ class ProductsState(rx.State):
         value = str(value or "").strip()[: catalog.MAX_QUERY_LENGTH]
         if value == self.search:
             return
-        sort_shown = self.sort_value
+        if bool(value) != bool(self.search):
+            self.filters_version += 1  # "Best match" comes or goes with the search: the sort shows it
         yield from self._show(search=value, page=1, exact=False,
                               sort_by="" if self.sort_by == BEST_MATCH[0] else self.sort_by)
-        if self.sort_value != sort_shown:
-            self.filters_version += 1  # "Best match" comes or goes with the search
 
     @rx.event
     def search_exactly(self):
