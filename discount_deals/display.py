@@ -48,6 +48,22 @@ class ProductView:
     href: str = ""  # the product's own page
 
 
+# Ghana keeps Greenwich Mean Time all year (UTC+0, no summer time): times are shown as GMT,
+# the name shoppers and staff in Accra know.
+GHANA_TIME_ZONE = "GMT"
+
+
+def ghana_time(moment, pattern: str = "%d %b %Y, %H:%M") -> str:
+    """An aware (or UTC) time as Accra reads it: "1 Dec 2026, 09:00 GMT"."""
+    return f"{moment.strftime(pattern).lstrip('0')} {GHANA_TIME_ZONE}"
+
+
+def brand_name(brand: str) -> str:
+    """A brand as shoppers read it ("shoprite" → "Shoprite"); brands are stored as the original
+    client filters them, in lower case."""
+    return " ".join(word[:1].upper() + word[1:] for word in str(brand or "").split())
+
+
 def product_path(product_id: str) -> str:
     """The path of a product's page."""
     return f"{routes.PRODUCTS}/{product_id}"

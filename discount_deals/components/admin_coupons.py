@@ -27,7 +27,7 @@ def coupon_form() -> rx.Component:
             ),
             form_input("Value", "coupon_value", required=True, placeholder="10", input_mode="decimal",
                        hint=f"A percentage, or an amount in {get_settings().currency.code}."),
-            form_input("Expires on", "coupon_expires", type="date", hint="Valid through that day (UTC)."),
+            form_input("Expires on", "coupon_expires", type="date", hint="Valid through that day (GMT, Accra time)."),
             form_input("Usage limit", "coupon_usage_limit", type="number", min="1", step="1",
                        placeholder="No limit", hint="How many orders may use it."),
             form_input("Minimum basket", "coupon_min_subtotal", placeholder="0.00", input_mode="decimal",

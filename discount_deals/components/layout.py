@@ -42,6 +42,11 @@ def items_text(count: rx.Var) -> rx.Var:
     return rx.cond(count == 1, "1 item", count.to_string() + " items")
 
 
+def saved_text(count: rx.Var) -> rx.Var:
+    """"1 saved item" / "3 saved items"."""
+    return rx.cond(count == 1, "1 saved item", count.to_string() + " saved items")
+
+
 def count_badge(count: rx.Var) -> rx.Component:
     """The number on an icon link (hidden from screen readers: the link's name says it)."""
     return rx.cond(
@@ -157,7 +162,7 @@ def header() -> rx.Component:
             ),
             search_box(),
             rx.el.div(class_name="flex-1"),
-            _icon_link("heart", routes.FAVORITES, "Favorites", favourites_count(), favourites_count().to_string() + " saved"),
+            _icon_link("heart", routes.FAVORITES, "Favorites", favourites_count(), saved_text(favourites_count())),
             _icon_link("shopping-cart", routes.CART, "Cart", cart_count(), items_text(cart_count())),
             account_menu(),
             class_name="mx-auto flex max-w-7xl flex-wrap items-center gap-x-1 gap-y-2 px-3 py-2 sm:px-6 md:flex-nowrap md:py-3",
@@ -190,7 +195,7 @@ def mobile_menu() -> rx.Component:
             rx.el.nav(
                 _mobile_link("Home", routes.HOME, "house"),
                 _mobile_link("Products", routes.PRODUCTS, "store"),
-                _mobile_link("Favorites", routes.FAVORITES, "heart", favourites_count(), favourites_count().to_string() + " saved"),
+                _mobile_link("Favorites", routes.FAVORITES, "heart", favourites_count(), saved_text(favourites_count())),
                 _mobile_link("Cart", routes.CART, "shopping-cart", cart_count(), items_text(cart_count())),
                 aria_label="Mobile",
                 class_name="flex flex-col",

@@ -83,7 +83,6 @@ def login() -> rx.Component:
             rx.el.form(
                 _input(
                     "Email", "email", "login-email", type="email", auto_complete="email", placeholder="you@example.com",
-                    default_value=LoginState.email_hint,
                 ),
                 _input("Password", "password", "login-password", type="password", auto_complete="current-password"),
                 rx.el.p(rx.el.a("Forgot password?", href=routes.RESET_PASSWORD,

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from ..components.layout import layout
+from ..components.layout import layout, saved_text
 from ..components.product_card import product_grid
 from ..components.blocks import empty_state
 from ..components.ui import spinner
@@ -18,7 +18,7 @@ def favorites() -> rx.Component:
                 FavoritesState.count > 0,
                 rx.el.div(
                     rx.el.h1("My Favorites", class_name="text-3xl font-bold text-gray-900"),
-                    rx.el.p(FavoritesState.count, " saved items", class_name="mb-6 text-sm text-gray-600"),
+                    rx.el.p(saved_text(FavoritesState.count), class_name="mb-6 text-sm text-gray-600"),
                     product_grid(FavoritesState.items),
                 ),
                 empty_state("heart", "No favorites yet", "Tap the heart on any product to save it here.",

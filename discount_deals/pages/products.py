@@ -123,7 +123,7 @@ def active_filters() -> rx.Component:
             rx.el.span("Active filters:", class_name="text-sm text-gray-600"),
             rx.cond(ProductsState.search != "", _filter_badge("Search", ProductsState.search, "search")),
             rx.cond(ProductsState.category != "", _filter_badge("Category", ProductsState.category, "category")),
-            rx.cond(ProductsState.brand != "", _filter_badge("Brand", ProductsState.brand, "brand")),
+            rx.cond(ProductsState.brand != "", _filter_badge("Brand", ProductsState.brand_label, "brand")),
             rx.cond(ProductsState.price_range != "", _filter_badge("Price", ProductsState.price_range_label, "price_range")),
             rx.el.button(
                 "Clear All", type="button", on_click=ProductsState.clear_all, class_name=button_class("ghost", "sm")

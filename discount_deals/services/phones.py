@@ -29,6 +29,9 @@ NETWORKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "telecel": ("Telecel Cash", ("20", "50")),
     "airteltigo": ("AirtelTigo Money", ("26", "27", "56", "57")),
 }
+# Networks whose mobile money asks the shopper to type a code back (Telecel Cash: a voucher
+# dialled on the phone) instead of approving a prompt.
+CODE_NETWORKS = frozenset({"telecel"})
 MOBILE_PREFIXES = frozenset(prefix for _name, prefixes in NETWORKS.values() for prefix in prefixes)
 _MOBILE_TYPES = (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE_OR_MOBILE)
 

@@ -120,3 +120,15 @@ def test_shipped_and_an_unpaid_cancel(client, messaging, shopper, admin_headers,
     # Cancelled before paying: one message (no "payment failed" besides it), and no refund.
     assert [k for s, k in kinds if s == momo["id"]] == ["order_placed", "order_cancelled"]
     assert "refund" not in outbox(subject_id=momo["id"], kind="order_cancelled")[0].body_text
+
+
+def test_the_sms_names_the_step_the_order_page_asks_for(client, messaging, shopper, make_product):
+    """Issue 32: a Telecel Cash charge asks for a voucher code on the order page, not a prompt."""
+    headers = auth_headers(shopper)
+    fill_cart(client, headers, (make_product(price="30.00", stock=5), 1))
+    order = place(client, headers, {**MOMO, "network": "telecel", "phone": "020 123 4567"})
+    assert order["payment_step"] == "send_otp"
+    messaging.deliver()
+    text = messaging.texts.texts[0]["Content"]
+    assert "Enter the code Telecel Cash sent to 020 123 4567 on your order page." in text
+    assert "prompt" not in text

@@ -81,11 +81,9 @@ def test_a_new_customer_registers_on_the_way_to_checkout_and_delivers_to_a_ghana
     email, password = f"{unique('wayback').replace(' ', '').replace('-', '')}@example.com", "gari-2026!"
     _register(page, email, password)
     expect(toast(page, "Account created!")).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/login\?redirectTo=/checkout$"))  # SPEC §8: then /login
-    expect(page.get_by_label("Email")).to_have_value(email)  # filled in: only the password to type
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Login", exact=True).click()
+    # Signed in at once and back where they were going (issue 32; SPEC §8's second branch).
     expect(page).to_have_url(re.compile(r"/checkout$"))
+    expect(toast(page, "Welcome back!")).to_have_count(0)
     expect(page.get_by_role("list", name="Order lines")).to_contain_text(item.name)  # the guest cart came along
     expect(page.get_by_label("Phone number for the rider")).to_have_value("020 555 0199")
 

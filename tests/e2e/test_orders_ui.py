@@ -62,11 +62,8 @@ def test_register_profile_addresses_guest_cart_checkout_and_orders(page: Page, l
     page.get_by_label("Date of Birth").fill("1994-07-21")
     page.get_by_label("Gender").select_option("female")
     page.get_by_role("button", name="Create Account").click()
+    # Signed in at once and sent on (issue 32; SPEC §8's second branch): no second login.
     expect(toast(page, "Account created!")).to_be_visible()
-    expect(toast(page, "Your account has been created successfully. Please log in to continue.")).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/login$"))
-    login_form(page, email, "deals-2026")
-    expect(toast(page, "Welcome back!")).to_be_visible()
     expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/$"))
     expect(page.get_by_text("Hi, Abena", exact=True)).to_be_visible()
 

@@ -125,7 +125,7 @@ def test_open_a_product_from_its_card_and_add_a_quantity_to_the_cart(page: Page,
     expect(toast(page, f"{item.name} has been added to your cart.")).to_be_visible()
     expect(page.get_by_role("link", name="Cart, 4 items")).to_be_visible()
     page.get_by_role("button", name=f"Add {item.name} to favorites").click()
-    expect(page.get_by_role("link", name="Favorites, 1 saved")).to_be_visible()
+    expect(page.get_by_role("link", name="Favorites, 1 saved item")).to_be_visible()
 
 
 def test_related_products_come_first_then_the_same_category(page: Page, live_product):

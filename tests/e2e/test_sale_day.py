@@ -209,7 +209,7 @@ def test_a_page_whose_load_fills_the_header_redoes_its_work_on_a_reload_and_chec
         page.reload()
         expect(shown).to_be_visible()
         expect(page.get_by_role("link", name=f"Cart, {count} item{'s' if count > 1 else ''}")).to_be_visible()
-        expect(page.get_by_role("link", name="Favorites, 1 saved")).to_be_visible()
+        expect(page.get_by_role("link", name="Favorites, 1 saved item")).to_be_visible()
 
     page.evaluate("() => { localStorage.setItem('accessToken', 'not-a-token'); "
                   "localStorage.setItem('refreshToken', 'nor-this'); }")

@@ -242,7 +242,7 @@ def test_each_tap_is_one_round_trip_and_fetches_no_code(page: Page, slow_network
 
 
 def badge(page: Page, label: str):
-    """The header link's accessible name: "Cart, 2 items" / "Favorites, 1 saved" (or just the label)."""
+    """The header link's accessible name: "Cart, 2 items" / "Favorites, 1 saved item" (or just the label)."""
     return page.locator("header").get_by_role("link", name=re.compile(f"^{label}"))
 
 
@@ -261,11 +261,11 @@ def test_the_cart_and_heart_answer_at_the_tap_and_a_refusal_puts_them_right(page
     heart = page.get_by_role("button", name=f"Add {plenty.name} to favorites")
     heart.click()
     expect(page.get_by_role("button", name=f"Remove {plenty.name} from favorites")).to_have_attribute("aria-pressed", "true")
-    expect(badge(page, "Favorites")).to_have_accessible_name("Favorites, 1 saved")
+    expect(badge(page, "Favorites")).to_have_accessible_name("Favorites, 1 saved item")
     slow_network.release()
     expect(toast(page, f"{plenty.name} has been added to your cart.")).to_be_visible()
     expect(badge(page, "Cart")).to_have_accessible_name("Cart, 1 item")
-    expect(badge(page, "Favorites")).to_have_accessible_name("Favorites, 1 saved")
+    expect(badge(page, "Favorites")).to_have_accessible_name("Favorites, 1 saved item")
 
     # Sold out meanwhile: the badge counts one more at the tap, then goes back with the refusal.
     page.goto(f"/products?search={scarce.name.split()[-1]}")

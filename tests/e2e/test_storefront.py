@@ -122,7 +122,7 @@ def test_empty_state(page: Page):
     ("control", "value", "param", "badge"),
     [
         ("Category", "Beverages", "category=Beverages", "Category: Beverages"),
-        ("Brand", "melcom", "brand=melcom", "Brand: melcom"),
+        ("Brand", "melcom", "brand=melcom", "Brand: Melcom"),
         ("Price Range", "25-50", "price_range=25-50", "Price: $25 - $50"),
     ],
 )
@@ -160,7 +160,7 @@ def test_price_filter_and_sort_apply_to_the_grid(page: Page):
 def test_clear_all_removes_every_filter(page: Page):
     page.goto("/products?search=rice&brand=shoprite&category=Groceries&price_range=0-25")
     wait_for_listing(page)
-    for chip in ("Search: rice", "Brand: shoprite", "Category: Groceries", "Price: $0 - $25"):
+    for chip in ("Search: rice", "Brand: Shoprite", "Category: Groceries", "Price: $0 - $25"):
         expect(page.get_by_text(chip, exact=True)).to_be_visible()
     page.get_by_role("button", name="Clear All").click()
     expect(page).to_have_url(re.compile(r"/products/?$"))

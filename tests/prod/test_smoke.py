@@ -139,12 +139,7 @@ def test_shopping_survives_a_dead_worker_and_a_redis_restart(stack: Stack, brows
     page.get_by_label("Date of Birth").fill("1990-05-01")
     page.get_by_label("Gender").select_option("male")
     page.get_by_role("button", name="Create Account").click()
-    expect(toast(page, "Account created!")).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/login$"))
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Login", exact=True).click()
-    expect(toast(page, "Welcome back!")).to_be_visible()
+    expect(toast(page, "Account created!")).to_be_visible()  # and signed in at once (issue 32)
     expect(page.get_by_text("Hi, Kojo", exact=True)).to_be_visible()
 
     # The cart follows the shopper across reloads, whichever worker and instance each lands on.

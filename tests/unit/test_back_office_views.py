@@ -22,11 +22,11 @@ def product(**fields):
 
 
 def test_deal_text_names_the_window():
-    assert deal_text(product(), START - timedelta(seconds=1)) == ("scheduled", "Scheduled: starts 1 Dec 2026 09:00 UTC")
-    assert deal_text(product(), START) == ("active", "Deal on until 8 Dec 2026 18:30 UTC")
-    assert deal_text(product(discount_end=None), START) == ("active", "Deal on since 1 Dec 2026 09:00 UTC")
+    assert deal_text(product(), START - timedelta(seconds=1)) == ("scheduled", "Scheduled: starts 1 Dec 2026 09:00 GMT")
+    assert deal_text(product(), START) == ("active", "Deal on until 8 Dec 2026 18:30 GMT")
+    assert deal_text(product(discount_end=None), START) == ("active", "Deal on since 1 Dec 2026 09:00 GMT")
     assert deal_text(product(discount_start=None, discount_end=None), START) == ("", "")
-    assert deal_text(product(), END) == ("expired", "Expired: ended 8 Dec 2026 18:30 UTC")
+    assert deal_text(product(), END) == ("expired", "Expired: ended 8 Dec 2026 18:30 GMT")
     assert deal_text(product(discount_price=None), START) == ("", "")
 
 
@@ -65,7 +65,7 @@ def test_activity_rows_link_to_their_target():
     assert target_href(event(target_type="product", target_id=None, target_label="5 products")) == (
         "/admin?tab=products")
     row = activity_row(event(changes={"price": ["1.00", "2.00"]}))
-    assert (row.action_label, row.target_type, row.when) == ("Product updated", "Product", "1 Dec 2026, 09:00:00 UTC")
+    assert (row.action_label, row.target_type, row.when) == ("Product updated", "Product", "1 Dec 2026, 09:00:00 GMT")
     assert row.changes == ["price: 1.00 → 2.00"]
 
 

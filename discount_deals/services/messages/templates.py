@@ -14,7 +14,8 @@ from decimal import Decimal
 from ...display import money_text
 from ...models import Order
 from ...settings import get_settings
-from ..phones import display_phone, network_name
+from ..phones import CODE_NETWORKS, display_phone, network_name
+from ..places import place_name
 from ..pricing import format_money
 
 # GSM 03.38: the basic alphabet (one septet each) and the extension table (two septets each).
@@ -83,12 +84,17 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
+def _sentence(text: str) -> str:
+    """``text`` starting with a capital (``str.capitalize`` would lower the town's)."""
+    return text[:1].upper() + text[1:]
+
+
 def _where(order: Order, limit: int = 40) -> str:
     """Where the order goes: the pickup store, or the delivery town."""
     if order.delivery_method == "pickup":
         store = (order.pickup_store or {}).get("name") or "the store"
         return f"pickup at {_short(store, limit)}"
-    city = (order.address or {}).get("city") or ""
+    city = place_name((order.address or {}).get("city") or "")
     return f"delivery to {_short(city, limit)}" if city else "home delivery"
 
 
@@ -98,6 +104,11 @@ def how_to_pay(order: Order, *, short: bool = False) -> str:
         return "Paid."
     if order.payment_method == "mobile_money":
         network, phone = network_name(order.payment_network, "mobile money"), display_phone(order.payment_phone)
+        asks_code = order.payment_step == "send_otp" or (not order.payment_step and order.payment_network in CODE_NETWORKS)
+        if asks_code:  # the order page asks for the code, not a prompt
+            if short:
+                return f"Enter the code {network} sent to {phone} on your order page."
+            return f"Pay with {network} from {phone}: enter the code your network sent on your order page."
         if short:
             return f"Approve the {network} prompt on {phone}."
         return f"Pay with {network} from {phone}: approve the prompt on your phone."
@@ -149,7 +160,7 @@ def order_email(kind: str, order: Order, links: Links, *, refund_due: bool = Fal
     lines = [order_sms(kind, order, refund_due=refund_due).split(": ", 1)[1]]
     if kind == "order_placed":
         lines += [f"Total: {money_text(order.total)}", f"Items: {order.item_count}",
-                  f"{_where(order, 120).capitalize()}.", how_to_pay(order)]
+                  f"{_sentence(_where(order, 120))}.", how_to_pay(order)]
     url = links.to(f"/orders/{order.id}")
     return _email(subject, lines, ("View your order", url), links, topic_text="order updates")
 

@@ -24,7 +24,7 @@ from .accounts import (
     user_summary,
 )
 from .addresses import add_address, address_dict, addresses_of, delete_address, get_address, list_addresses
-from .addresses import GHANA_REGIONS, add_ghana_address, ghana_address_fields, normalise_gps_address, update_address
+from .addresses import GHANA_REGIONS, add_ghana_address, ghana_address_fields, normalise_gps_address, place_name, update_address
 from .admin import change_role, list_users, set_active
 from .fields import (
     ACCOUNT_FIELDS,
@@ -83,6 +83,7 @@ __all__ = [
     "list_addresses",
     "list_users",
     "normalise_gps_address",
+    "place_name",
     "normalize_email",
     "password_problem",
     "profile_dict",

@@ -31,7 +31,6 @@ log = logging.getLogger("discount_deals.auth")
 
 FILL_ALL_FIELDS = "Please fill in all fields"
 DEFAULT_SUBTITLE = "Sign in to your account to continue shopping"
-ACCOUNT_CREATED = "Your account has been created successfully. Please log in to continue."
 REGISTER_FIELDS = (
     "first_name",
     "last_name",
@@ -92,10 +91,14 @@ def _login(email: str, password: str, client: str) -> tuple[User, auth_service.T
     return user, tokens, summary
 
 
-def _register(data: dict[str, Any], client: str | None = None) -> User:
-    """Runs in a worker thread (password hashing); the service hashes before taking the write lock."""
+def _register(data: dict[str, Any], client: str | None = None) -> tuple[User, auth_service.TokenPair, dict]:
+    """Runs in a worker thread (password hashing; the service hashes before taking the write
+    lock): the new account, signed in at once (issue 32: no second "Welcome Back" login)."""
     with write_session() as session:
-        return user_service.register(session, data, client=client)
+        user = user_service.register(session, data, client=client)
+    with session_scope() as session:
+        summary = user_service.user_summary(session, session.get(User, user.id) or user)
+    return user, auth_service.issue_tokens(user), summary
 
 
 def _push_guest_cart(user: User, entries: list[dict]) -> None:
@@ -109,12 +112,33 @@ def _client(state: rx.State) -> str:
     return client_ip(state.router.session.client_ip, state.router.headers.raw_headers.get("x-forwarded-for"))
 
 
+async def start_session(state: Any, user: User, tokens: auth_service.TokenPair, summary: dict) -> None:
+    """This tab is signed in as ``user`` (``state``: a background event's state): the tokens
+    stored, the guest's cart and favourites brought along, every per-user state afresh (SPEC §4:
+    the orders store is reset). Copying the cart runs in a worker thread, without the lock."""
+    async with state:
+        await (await state.get_state(SessionState))._start(user, tokens.access, tokens.refresh, summary)
+        entries = read_guest_cart((await state.get_state(CartState)).cart_storage)
+    if entries:
+        await asyncio.to_thread(_push_guest_cart, user, entries)
+    async with state:
+        await (await state.get_state(SessionState))._forget_user_states()
+        cart = await state.get_state(CartState)
+        favorites = await state.get_state(FavoritesState)
+        moved = favorites._switch_user(user.id)  # the guest's favourites join the user's list
+        for what, refresh in (("cart reload", lambda: cart._reload(user)),
+                              ("favourites sync", lambda: favorites._sync_with_server(user, moved))):
+            try:
+                refresh()
+            except Exception:
+                log.exception("%s after login failed", what)
+
+
 class LoginState(rx.State):
     loading: bool = False
     error: str = ""
     redirect_to: str = ""
     # The address just registered in this tab, filled in for its first login.
-    email_hint: str = ""
 
     @rx.var
     def subtitle(self) -> str:
@@ -140,26 +164,9 @@ class LoginState(rx.State):
         self.redirect_to = requested_target(self.router.url.query_parameters)
 
     async def _log_in(self, email: str, password: str, client: str) -> User:
-        """Check the password, start the session, bring the guest's cart and favourites along.
-        The slow parts (hashing, copying the cart) run in worker threads without the state lock."""
+        """Check the password and start the session in this tab (:func:`start_session`)."""
         user, tokens, summary = await asyncio.to_thread(_login, email, password, client)
-        async with self:
-            await (await self.get_state(SessionState))._start(user, tokens.access, tokens.refresh, summary)
-            entries = read_guest_cart((await self.get_state(CartState)).cart_storage)
-        if entries:
-            await asyncio.to_thread(_push_guest_cart, user, entries)
-        async with self:
-            # A login starts every per-user state afresh (SPEC §4: the orders store is reset).
-            await (await self.get_state(SessionState))._forget_user_states()
-            cart = await self.get_state(CartState)
-            favorites = await self.get_state(FavoritesState)
-            moved = favorites._switch_user(user.id)  # the guest's favourites join the user's list
-            for what, refresh in (("cart reload", lambda: cart._reload(user)),
-                                  ("favourites sync", lambda: favorites._sync_with_server(user, moved))):
-                try:
-                    refresh()
-                except Exception:
-                    log.exception("%s after login failed", what)
+        await start_session(self, user, tokens, summary)
         return user
 
     @rx.event(background=True)
@@ -179,14 +186,9 @@ class LoginState(rx.State):
             self, "loading", lambda: self._log_in(email[:254], password[:256], client),
             success=("Welcome back!", "You have been successfully logged in"),
             failure=("Login failed", auth_service.INVALID_CREDENTIALS),
-            then=lambda _user: self._signed_in(redirect_to),
+            then=lambda _user: rx.redirect(redirect_to or routes.HOME),
         ):
             yield update
-
-    async def _signed_in(self, redirect_to: str):
-        async with self:
-            self.email_hint = ""
-        return rx.redirect(redirect_to or routes.HOME)
 
 
 class RegisterState(rx.State):
@@ -229,10 +231,12 @@ class RegisterState(rx.State):
         self.errors = {name.split(".")[-1]: messages[0] for name, messages in exc.fields.items() if messages}
 
     async def _register(self, payload: dict[str, Any], client: str) -> None:
-        await asyncio.to_thread(_register, payload, client)
+        """Create the account and sign this tab in with it (SPEC §8's second branch: logged in and
+        sent on, to where the shopper was going)."""
+        user, tokens, summary = await asyncio.to_thread(_register, payload, client)
+        await start_session(self, user, tokens, summary)
         async with self:
             self.form_version += 1
-            (await self.get_state(LoginState)).email_hint = user_service.normalize_email(payload["email"])[:254]
 
     @rx.event(background=True)
     async def submit(self, form: dict):
@@ -244,13 +248,12 @@ class RegisterState(rx.State):
             self.errors = self._local_errors(data)
             if self.errors:
                 return
-            client, login = _client(self), self.login_href
+            client, going_to = _client(self), self.redirect_to or routes.HOME
         payload = {**data, "role": "customer", "metadata": {}}
         async for update in busy_call(
             self, "loading", lambda: self._register(payload, client),
-            success=("Account created!", ACCOUNT_CREATED),
+            success=("Account created!", None),
             failure=("Registration failed", "Failed to create account"), on_refusal=self._show_refusal,
-            # SPEC §8: then to /login, which sends the new customer on to where they were going.
-            then=lambda _none: rx.redirect(login),
+            then=lambda _none: rx.redirect(going_to),
         ):
             yield update

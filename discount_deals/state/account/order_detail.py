@@ -16,7 +16,7 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...display import money_text
+from ...display import ghana_time, money_text
 from ...models import Attention, Order, PaymentMethod, User
 from ...services import NotFound, ServiceError, ValidationFailed, payments
 from ...services.phones import display_phone, network_name
@@ -154,7 +154,7 @@ class OrderDetailState(rx.State):
         self.payment_reference = order.payment_reference or ""
         self._show_payment(order)
         self.payment_due_text = (
-            order.payment_due_at.strftime("%H:%M UTC, %d %b") if order.payment_due_at and is_payable(order) else ""
+            ghana_time(order.payment_due_at, "%H:%M, %d %b") if order.payment_due_at and is_payable(order) else ""
         )
         self.refund_text = (
             f"A refund of {money_text(order.total)} is due to you: our team will send it back to your mobile money."

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ...display import money_text
 from ...models import DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import order_status as lifecycle
+from ...services import users as user_service
 from ...services.phones import NETWORKS, display_phone
 from ...services.orders import OrderLine
 from ...services.pricing import money_str
@@ -129,7 +130,8 @@ def is_pickup(order: Order) -> bool:
 
 
 def address_text(address: dict | None) -> str:
-    address = address or {}
+    address = {**(address or {})}
+    address["city"] = user_service.place_name(address.get("city") or "")
     keys = ("line1", "line2", "city", "state", "postal_code", "country")
     return ", ".join(str(address.get(key)) for key in keys if address.get(key))
 
@@ -184,6 +186,8 @@ def timeline_entry(event: OrderEvent, owner_id: str, *, admin: bool = False) -> 
         who = event.actor_label or lifecycle.SHOP
     else:
         who = "you" if event.actor_id == owner_id else (event.actor_label if not event.actor_id else lifecycle.SHOP)
+    if who == "you" and event.kind == "status" and event.to_value == OrderStatus.CANCELLED.value:
+        return TimelineEntry(title=title, note="Cancelled by you", when=when, tone=tone)
     note = event.note if event.note and event.note != title else ""
     if who:
         note = f"{note} (by {who})" if note else f"By {who}"

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 import reflex as rx
 from sqlmodel import Session
 
+from ...display import ghana_time
 from ... import routes
 from ...models import AuditEvent, User
 from ...services import ServiceError, audit
@@ -92,7 +93,7 @@ def activity_row(event: AuditEvent) -> ActivityRow:
     moment = event.created_at
     return ActivityRow(
         id=event.id,
-        when=moment.strftime("%d %b %Y, %H:%M:%S UTC").lstrip("0"),
+        when=ghana_time(moment, "%d %b %Y, %H:%M:%S"),
         when_iso=moment.isoformat(),
         actor=event.actor_label or "—",
         action=event.action,

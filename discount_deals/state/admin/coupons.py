@@ -12,7 +12,7 @@ import reflex as rx
 from sqlmodel import Session
 
 from ...db import write_session
-from ...display import money_text
+from ...display import ghana_time, money_text
 from ...models import Coupon, User
 from ...services import coupons
 from ..actions import busy_call, error_text
@@ -56,7 +56,7 @@ def coupon_row(coupon: Coupon) -> CouponRow:
         expires = "No expiry"
     else:
         verb = "Expired" if status == "expired" else "Valid until"
-        expires = f"{verb} {coupon.expires_at.strftime('%d %b %Y %H:%M UTC').lstrip('0')}"
+        expires = f"{verb} {ghana_time(coupon.expires_at, '%d %b %Y %H:%M')}"
     if coupon.usage_limit is None:
         usage = f"Used {coupon.used_count} {'time' if coupon.used_count == 1 else 'times'}, no limit"
     else:

@@ -9,6 +9,7 @@ from typing import ClassVar
 import reflex as rx
 from sqlmodel import Session
 
+from ...display import ghana_time
 from ...db import session_scope, write_session
 from ...models import OutboxMessage, User
 from ...services.messages import admin as messages_admin
@@ -46,7 +47,7 @@ def message_row(message: OutboxMessage) -> MessageRow:
         id=message.id, status=message.status, channel="SMS" if message.channel == "sms" else "Email",
         kind=messages_admin.KINDS.get(message.kind, message.kind), recipient=message.recipient,
         subject=message.subject, text=messages_admin.shown_text(message), attempts=tries,
-        error=message.last_error, when=moment.strftime("%d %b %Y, %H:%M UTC").lstrip("0"),
+        error=message.last_error, when=ghana_time(moment),
         when_iso=moment.isoformat(), retryable=message.status in messages_admin.RETRYABLE,
     )
 

@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from ...display import money_text
+from ...display import ghana_time, money_text
 from ...models import Category, Product
 from ...services import catalog, pricing
 from ..forms import form_checked, form_text
@@ -141,7 +141,7 @@ def form_values(product: Product) -> ProductFormValues:
 
 
 def _when(moment: datetime) -> str:
-    return pricing.utc(moment).strftime("%d %b %Y %H:%M UTC").lstrip("0")
+    return ghana_time(pricing.utc(moment), "%d %b %Y %H:%M")
 
 
 def deal_text(product: Product, at: datetime | None = None) -> tuple[str, str]:

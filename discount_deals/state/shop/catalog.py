@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import reflex as rx
 
 from ... import routes
-from ...display import ProductView
+from ...display import ProductView, brand_name
 from ...services import catalog
 from ..actions import load_list, toast
 from .filter_options import FilterOption, counted
@@ -107,6 +107,10 @@ class ProductsState(rx.State):
         return price_label(self.price_range) if self.price_range else ""
 
     @rx.var
+    def brand_label(self) -> str:
+        return brand_name(self.brand)
+
+    @rx.var
     def category_value(self) -> str:
         return self.category or ALL
 
@@ -166,7 +170,7 @@ class ProductsState(rx.State):
         facets = listing_facets(self._query())
         self._keep(
             category_options=counted(self.categories, facets.category, self.category),
-            brand_options=counted(self.brands, facets.brand, self.brand),
+            brand_options=counted(self.brands, facets.brand, self.brand, label=brand_name),
             price_options=counted(PRICE_RANGES, facets.price_range, self.price_range, label=price_label),
         )
 
