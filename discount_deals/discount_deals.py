@@ -19,6 +19,7 @@ from .pages.admin import admin
 from .pages.auth import login, register
 from .pages.password_reset import reset_password
 from .pages.unsubscribe import unsubscribe
+from .pages.legal import cookies, privacy, terms
 from .pages.cart import cart
 from .pages.checkout import checkout
 from .pages.delivery_sheet import delivery_sheet_page
@@ -80,6 +81,9 @@ PAGES = [
     (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
     (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
     (routes.DELIVERY_SHEET, delivery_sheet_page, "Delivery sheet | Discount Deals", [DeliverySheetState.load]),
+    (routes.PRIVACY, privacy, "Privacy Policy | Discount Deals", []),
+    (routes.TERMS, terms, "Terms of Service | Discount Deals", []),
+    (routes.COOKIES, cookies, "Cookie Policy | Discount Deals", []),
     ("404", not_found, "Page not found | Discount Deals", [NotFoundState.log_not_found]),
 ]
 

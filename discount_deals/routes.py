@@ -16,6 +16,9 @@ ORDER_DETAIL = "/orders/[order_id]"
 RESET_PASSWORD = "/reset-password"
 UNSUBSCRIBE = "/unsubscribe"
 DELIVERY_SHEET = "/admin/delivery-sheet"
+PRIVACY = "/privacy"
+TERMS = "/terms"
+COOKIES = "/cookies"
 
 # What the shopper calls each page, for sentences that name one ("you go back to Checkout").
 PAGE_NAMES = {

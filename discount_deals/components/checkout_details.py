@@ -108,7 +108,7 @@ def address_form() -> rx.Component:
     )
 
 
-def contact_phone_field(label: str) -> rx.Component:
+def contact_phone_field(label: str, hint: str = CONTACT_HINT) -> rx.Component:
     """The number the rider (or the pickup store) calls, prefilled from the account."""
     return rx.el.div(
         rx.el.label(label, html_for="checkout-contact-phone", class_name=FIELD_LABEL),
@@ -127,7 +127,7 @@ def contact_phone_field(label: str) -> rx.Component:
             C.contact_phone_error != "",
             rx.el.p(C.contact_phone_error, id="checkout-contact-phone-note", role="alert",
                     class_name="mt-1 text-sm text-red-700"),
-            rx.el.p(CONTACT_HINT, id="checkout-contact-phone-note", class_name="mt-1 text-xs text-gray-600"),
+            rx.el.p(hint, id="checkout-contact-phone-note", class_name="mt-1 text-xs text-gray-600"),
         ),
         class_name="mt-5 border-t border-gray-200 pt-4",
     )

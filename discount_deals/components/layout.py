@@ -29,7 +29,7 @@ def logo() -> rx.Component:
         rx.el.span(
             rx.el.span("Discount", class_name="text-gray-900"),
             rx.el.span("Deals", class_name="text-orange-700"),
-            class_name="text-lg font-extrabold tracking-tight",
+            class_name="text-lg font-extrabold tracking-tight max-[359px]:text-base",
         ),
         href=routes.HOME,
         aria_label="DiscountDeals home",
@@ -65,7 +65,7 @@ def spoken_count(label: str, count: rx.Var, spoken: rx.Var) -> rx.Var:
     return rx.cond(count > 0, f"{label}, " + spoken, label)
 
 
-def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var) -> rx.Component:
+def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var, extra: str = "") -> rx.Component:
     # The name is in one hidden span: an aria-label would hide the count, and separate spans
     # would read "Cart , 3 items".
     return rx.el.a(
@@ -73,7 +73,8 @@ def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var) -
         rx.el.span(spoken_count(label, count, spoken), class_name="sr-only"),
         count_badge(count),
         href=href,
-        class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
+        class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100 "
+                   + extra,
     )
 
 
@@ -162,10 +163,13 @@ def header() -> rx.Component:
             ),
             search_box(),
             rx.el.div(class_name="flex-1"),
-            _icon_link("heart", routes.FAVORITES, "Favorites", favourites_count(), saved_text(favourites_count())),
+            # Under 360 px the heart lives in the menu only: cart and account keep one row (issue 32).
+            _icon_link("heart", routes.FAVORITES, "Favorites", favourites_count(), saved_text(favourites_count()),
+                       "max-[359px]:hidden"),
             _icon_link("shopping-cart", routes.CART, "Cart", cart_count(), items_text(cart_count())),
             account_menu(),
-            class_name="mx-auto flex max-w-7xl flex-wrap items-center gap-x-1 gap-y-2 px-3 py-2 sm:px-6 md:flex-nowrap md:py-3",
+            class_name="mx-auto flex max-w-7xl flex-wrap items-center gap-x-1 gap-y-2 px-3 py-2 max-[359px]:gap-x-0 "
+                       "max-[359px]:px-2 sm:px-6 md:flex-nowrap md:py-3",
         ),
         class_name="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur",
     )
@@ -267,7 +271,9 @@ def footer() -> rx.Component:
             rx.el.div(
                 rx.el.p("© 2026 DiscountDeals. All rights reserved.", class_name="text-xs text-gray-300"),
                 rx.el.div(
-                    *[rx.el.a(text, class_name="text-xs text-gray-300") for text in ("Privacy Policy", "Terms of Service", "Cookie Policy")],
+                    *[rx.el.a(text, href=href, class_name="text-xs text-gray-300 hover:text-white")
+                      for text, href in (("Privacy Policy", routes.PRIVACY), ("Terms of Service", routes.TERMS),
+                                         ("Cookie Policy", routes.COOKIES))],
                     class_name="flex gap-4",
                 ),
                 class_name="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-4 sm:flex-row sm:justify-between sm:px-6",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state.account.order_detail import OrderDetailState
+from ..state.shop.checkout_options import NETWORK_CHOICES
 from .ui import FIELD_INPUT, FIELD_LABEL, button, icon
 
 D = OrderDetailState
@@ -108,6 +109,50 @@ def _retry(label: str) -> rx.Component:
                   on_click=D.pay_again, disabled=D.working != "", class_name="mt-3")
 
 
+def _another_number() -> rx.Component:
+    """Pay from another number or network (the browser's fields, prefilled with the last ones)."""
+    return rx.el.details(
+        rx.el.summary("Use another number or network",
+                      class_name="mt-3 cursor-pointer text-sm font-semibold text-orange-800"),
+        rx.el.form(
+            rx.el.div(
+                rx.el.label("Mobile money number", html_for="repay-phone", class_name=FIELD_LABEL),
+                rx.el.input(id="repay-phone", name="phone", type="tel", input_mode="tel", auto_complete="tel",
+                            default_value=D.phone_text, max_length=32, required=True,
+                            aria_invalid=rx.cond(D.number_error != "", "true", "false"),
+                            aria_describedby="repay-phone-note", class_name=FIELD_INPUT),
+                rx.cond(D.number_error != "",
+                        rx.el.p(D.number_error, id="repay-phone-note", role="alert",
+                                class_name="mt-1 text-sm text-red-700")),
+            ),
+            rx.el.div(
+                rx.el.label("Network", html_for="repay-network", class_name=FIELD_LABEL),
+                rx.el.select(*[rx.el.option(name, value=code) for code, name in NETWORK_CHOICES],
+                             id="repay-network", name="network", default_value=D.network, class_name=FIELD_INPUT),
+            ),
+            button(rx.cond(D.working == "pay", "Starting payment...", "Pay from this number"), type="submit",
+                   disabled=D.working != "", class_name="sm:col-span-2 sm:justify-self-start"),
+            on_submit=D.pay_from_number,
+            aria_label="Another number",
+            class_name="mt-3 grid gap-3 sm:grid-cols-2",
+        ),
+    )
+
+
+def _way_out() -> rx.Component:
+    """After a failed charge: try again, pay in cash instead, or from another number (issue 32)."""
+    return rx.el.div(
+        rx.el.div(
+            _retry("Try again"),
+            button(rx.cond(D.working == "cash", "Changing...",
+                           rx.cond(D.pickup, "Pay at pickup instead", "Pay cash on delivery instead")),
+                   variant="outline", on_click=D.pay_cash_instead, disabled=D.working != "", class_name="mt-3"),
+            class_name="flex flex-wrap gap-3",
+        ),
+        _another_number(),
+    )
+
+
 def payment_step() -> rx.Component:
     """The step the order's payment is at (nothing for cash orders)."""
     return rx.fragment(
@@ -125,9 +170,9 @@ def payment_step() -> rx.Component:
                               rx.el.p(rx.cond(D.payment_prompt != "", D.payment_prompt,
                                               "The mobile money payment was not completed."),
                                       role="alert", class_name="mt-2 text-sm text-gray-800"),
-                              rx.el.p("You were not charged. Try again, or cancel the order.",
-                                      class_name="mt-1 text-sm text-gray-700"),
-                              _retry("Try again"))),
+                              rx.el.p("You were not charged. Try again, pay from another number, or pay in cash "
+                                      "instead.", class_name="mt-1 text-sm text-gray-700"),
+                              _way_out())),
             ("expired", _panel("muted", "clock", "Payment time is up",
                                rx.el.p("The order was cancelled because the payment did not arrive in time. "
                                        "You were not charged.", class_name="mt-2 text-sm text-gray-800"))),

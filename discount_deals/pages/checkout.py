@@ -8,7 +8,7 @@ from ..components.blocks import empty_state, grand_total_row, total_row
 from ..components.checkout_details import address_form, contact_phone_field, review_line
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button, button_class, card, icon, spinner
 from ..state.shop.checkout import CheckoutState
-from ..state.shop.checkout_details import PLACE_FORM_ID
+from ..state.shop.checkout_details import PICKUP_CONTACT_HINT, PLACE_FORM_ID
 from ..state.shop.checkout_options import NETWORK_CHOICES, AddressOption, StoreOption
 from ..state.account.session import SessionState
 
@@ -61,7 +61,8 @@ def delivery_section() -> rx.Component:
                 "delivery_method", "delivery", ~C.pickup, C.set_delivery, "Home delivery",
                 "Free over " + C.free_over_text + ", otherwise " + C.delivery_fee_text + ".",
                 "delivery-home",
-                rx.el.span(rx.cond(C.pickup, C.delivery_fee_text, C.totals.shipping_text), class_name="font-semibold"),
+                rx.el.span(C.home_delivery_text, class_name=rx.cond(C.home_delivery_text == "Free", "font-semibold text-green-800",
+                                                                    "font-semibold")),
             ),
             _choice(
                 "delivery_method", "pickup", C.pickup, C.set_delivery, "Pickup at a partner store",
@@ -132,9 +133,11 @@ def store_section() -> rx.Component:
             rx.el.p("No pickup store is open for orders right now. Please choose home delivery.",
                     class_name="mt-3 text-sm text-gray-700"),
         ),
+        rx.cond(C.store_error != "", rx.el.p(C.store_error, id="checkout-store-error", role="alert",
+                                             class_name="mt-2 text-sm font-medium text-red-700")),
         rx.el.p("We will tell you when your order is ready to collect. Bring your order number.",
                 class_name="mt-3 text-sm text-gray-600"),
-        contact_phone_field("Phone number"),
+        contact_phone_field("Phone number", PICKUP_CONTACT_HINT),
         class_name="p-5",
     )
 
@@ -192,7 +195,8 @@ def payment_section() -> rx.Component:
     return card(
         _step("3", "Payment"),
         rx.el.div(
-            _choice("payment_method", "cash_on_delivery", ~C.mobile_money, C.set_payment, "Cash on delivery",
+            _choice("payment_method", "cash_on_delivery", ~C.mobile_money, C.set_payment,
+                    rx.cond(C.pickup, "Pay at pickup", "Cash on delivery"),
                     C.cash_hint, "payment-cash", icon("banknote", 22, class_name="text-gray-700")),
             _choice("payment_method", "mobile_money", C.mobile_money, C.set_payment, "Mobile money",
                     "MTN MoMo, Telecel Cash or AirtelTigo Money.", "payment-momo",

@@ -1,4 +1,4 @@
-"""Profile (/profile): avatar, 'Personal Info' and 'Addresses' tabs. Guests are sent to /login."""
+"""Profile (/profile): avatar, 'Personal Info', 'Addresses' and 'Your data' tabs. Guests are sent to /login."""
 
 import reflex as rx
 
@@ -17,6 +17,7 @@ from ..components.ui import (
     tab_button,
 )
 from ..components.notification_prefs import notification_preferences
+from ..components.your_data import your_data
 from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
 from ..state.account.session import SessionState
 
@@ -225,12 +226,14 @@ def profile_body() -> rx.Component:
                 rx.el.div(
                     _tab("Personal Info", "personal"),
                     _tab("Addresses", "addresses"),
+                    _tab("Your data", "data"),
                     role="tablist",
                     aria_label="Profile sections",
                     class_name="flex gap-1 rounded-lg bg-gray-100 p-1",
                 ),
                 _panel(rx.fragment(personal_info(), notification_preferences()), "personal"),
                 _panel(addresses(), "addresses"),
+                _panel(your_data(), "data"),
                 class_name="p-6 lg:col-span-2",
             ),
             class_name="grid items-start gap-6 lg:grid-cols-3",

@@ -150,6 +150,12 @@ def test_the_fake_provider_plays_each_state_by_test_number(momo, phone, status, 
 
 def test_the_fake_voucher(client, customer_headers, momo):
     wrong = momo("020 765 4321")
+    # Issue 32: a mistyped code is a retry of the code, not a failed payment; the third declines.
+    for _ in range(2):
+        body = client.post(f"/api/orders/{wrong['id']}/pay/otp/", json={"otp": "999999"},
+                           headers=customer_headers).json()
+        assert (body["payment_status"], body["payment_step"]) == ("awaiting_payment", "send_otp")
+        assert body["payment_prompt"] == "That code was not accepted: check it and type it again."
     body = client.post(f"/api/orders/{wrong['id']}/pay/otp/", json={"otp": "999999"}, headers=customer_headers).json()
     assert (body["payment_status"], body["payment_prompt"]) == ("failed", "The voucher was not accepted.")
     right = momo("020 765 4322")

@@ -183,3 +183,21 @@ def test_route_changes_move_focus_to_the_heading_and_announce_the_page(page: Pag
     expect(page).to_have_url(re.compile(r"sort=price-low"))
     expect(page.get_by_text(re.compile(r"^Showing \d+ of \d+ products"))).to_be_visible()
     expect(page.get_by_role("heading", level=1, name="All Products")).not_to_be_focused()
+
+
+def test_the_header_keeps_cart_and_account_on_one_row_at_320px(page: Page, people):
+    """Issue 32: at 320 px the cart and the account menu sat on two rows."""
+    page.set_viewport_size({"width": 320, "height": 640})
+    sign_in(page, people["customer"])
+    page.goto("/")
+    header = page.locator("header").first
+    cart = header.get_by_role("link", name=re.compile("^Cart"))
+    account = header.get_by_role("button", name="Account menu")
+    menu = header.get_by_role("button", name="Open menu")
+    expect(account).to_be_visible()
+    tops = [box["y"] for box in (cart.bounding_box(), account.bounding_box(), menu.bounding_box())]
+    assert max(tops) - min(tops) < 4, tops
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+    page.get_by_role("button", name="Open menu").click()  # favourites stay a tap away, in the menu
+    expect(page.get_by_role("navigation", name="Mobile").get_by_role("link", name=re.compile("^Favorites"))
+           ).to_be_visible()

@@ -105,13 +105,19 @@ def test_a_new_customer_without_an_address_collects_and_pays_cash(page: Page, li
     expect(page.get_by_role("radio", name=re.compile("Pickup at a partner store"))).to_be_checked()
     expect(totals(page)).to_contain_text("PickupFree")
     expect(totals(page)).to_contain_text("Total$25.92")
+    # Issue 32: pickup speaks of the store and of paying there, not of a rider or a delivery.
+    expect(page.get_by_text("The store calls this number when your order is ready.")).to_be_visible()
+    expect(page.get_by_text("The rider calls this number to find you.")).to_have_count(0)
+    expect(page.get_by_role("radio", name=re.compile("Pay at pickup"))).to_be_checked()
+    expect(page.get_by_role("radio", name=re.compile("Cash on delivery"))).to_have_count(0)
     page.get_by_role("button", name="Place order").click()
     expect(toast(page, "Pickup store required")).to_be_visible()
+    expect(page.locator("#checkout-store-error")).to_have_text("Pickup store required")  # at the store list
     stores = page.get_by_role("list", name="Pickup stores")
     expect(stores.get_by_role("listitem")).to_have_count(6)  # seeded: three Shoprite, three Melcom
     stores.get_by_text("Melcom Adum").click()
     expect(page.get_by_role("radio", name=re.compile("Melcom Adum"))).to_be_checked()
-    expect(page.get_by_role("radio", name=re.compile("Cash on delivery"))).to_be_checked()
+    expect(page.locator("#checkout-store-error")).to_have_count(0)
     expect(page.get_by_text("Pay in cash when you collect your order.").first).to_be_visible()
     page.get_by_role("button", name="Place order").click()
 
@@ -150,6 +156,12 @@ def test_an_address_added_inline_is_chosen_for_home_delivery(page: Page, live_us
     expect(saved.get_by_role("radio", name=re.compile("14 Oxford Street"))).to_be_checked()
     expect(page.get_by_role("form", name="Add a new address")).to_have_count(0)
     expect(totals(page)).to_contain_text("DeliveryFree")  # 60.00 is over 50
+    page.get_by_text("Pickup at a partner store").click()  # the home card still says what it costs
+    expect(totals(page)).to_contain_text("PickupFree")
+    expect(page.locator("label[for='delivery-home'] > span").last).to_have_text("Free")
+    page.get_by_text("Home delivery", exact=True).click()
+    expect(page.get_by_text("The rider calls this number to find you.")).to_be_visible()
+    expect(totals(page)).to_contain_text("DeliveryFree")
     page.get_by_role("button", name="Place order").click()
     expect(toast(page, "Order placed")).to_be_visible()
     page.wait_for_url(ORDER_URL)

@@ -4,7 +4,7 @@ How a charge answers is chosen by the number, as with a provider's test numbers:
 digits of :data:`TEST_NUMBERS` play one state each; any other Telecel number asks for a
 voucher (``send_otp``, as Telecel Cash does) and any other number waits for the shopper to
 approve the prompt on the phone (``pay_offline``). The voucher that passes is
-:data:`TEST_VOUCHER`; any other is refused. The "phone" is our own page,
+:data:`TEST_VOUCHER`; another code is asked for again, and the third wrong one declines the charge. The "phone" is our own page,
 ``/api/payments/fake/{reference}/``: approving or declining there sends our webhook a signed
 event, exactly as a real provider would, and returns the shopper to the order.
 
@@ -57,6 +57,8 @@ MESSAGES = {
     SUCCESS: "",
 }
 WRONG_VOUCHER = "The voucher was not accepted."
+WRONG_CODE = "That code was not accepted: check it and type it again."
+CODE_TRIES = 3  # codes a charge takes before it is declined
 
 
 def first_answer(phone: str, network: str) -> str:
@@ -99,14 +101,19 @@ class FakeProvider:
         return self._report(request.reference, record)
 
     def submit_otp(self, reference: str, otp: str) -> ChargeReport:
-        """Owns its transactions: the test voucher pays, any other code declines the charge."""
+        """Owns its transactions: the test voucher pays; another code is asked for again, up to
+        :data:`CODE_TRIES` codes, then the charge is declined."""
         with session_scope() as session:
             record = find_payment(session, reference).provider_data.get("fake") or {}
         if record.get("result") or record.get("step") != SEND_OTP:
             return self.verify(reference)  # nothing waits for a code: the charge as it stands
-        right = otp == TEST_VOUCHER
-        record = self._record(reference, result=SUCCESS if right else FAILED)
-        return self._report(reference, record, None if right else WRONG_VOUCHER)
+        if otp == TEST_VOUCHER:
+            return self._report(reference, self._record(reference, result=SUCCESS))
+        # A mistyped code is typed again (as networks allow a few tries); the last try declines.
+        misses = int(record.get("misses", 0)) + 1
+        if misses >= CODE_TRIES:
+            return self._report(reference, self._record(reference, misses=misses, result=FAILED), WRONG_VOUCHER)
+        return self._report(reference, self._record(reference, misses=misses), WRONG_CODE)
 
     def verify(self, reference: str) -> ChargeReport:
         """Owns its transactions: reads the provider's record, as a remote service would."""

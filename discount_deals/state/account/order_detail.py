@@ -23,6 +23,7 @@ from ...services.phones import display_phone, network_name
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
 from ...services.order_rules import can_cancel, is_payable
+from ...services.payments import changes as payment_changes
 from ...services.payments.flow import clean_otp
 from ..actions import Toast, busy_call, load_list, toast
 from ..forms import form_text
@@ -51,6 +52,7 @@ __all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started
 
 PAYMENT_WAIT_S = 1.2  # SPEC §4: 'Redirecting to payment...' shows for about 1.2 s
 REDIRECTING = ("Redirecting to payment...", None, "info")
+CODE_REFUSED = "That code was not accepted: check it and type it again."
 
 
 def read_order(user: User, order_id: str) -> tuple[Order, list[order_service.OrderLine], list]:
@@ -90,6 +92,8 @@ class OrderDetailState(rx.State):
     test_phone_url: str = ""  # the fake provider's "phone" where a test payment is approved
     network_text: str = ""
     phone_text: str = ""
+    network: str = ""  # the network code charged ("mtn"), the default of "Use another number"
+    number_error: str = ""  # "Use another number": the number or network refused
     otp_error: str = ""
     watching: bool = False  # the page asks the provider every POLL_SECONDS
     refund_text: str = ""
@@ -172,6 +176,7 @@ class OrderDetailState(rx.State):
         self.test_phone_url = order.payment_url or "" if order.payment_test else ""
         self.network_text = network_name(order.payment_network)
         self.phone_text = display_phone(order.payment_phone)
+        self.network = order.payment_network or ""
 
     @user_event
     def load(self, user: User):
@@ -238,10 +243,16 @@ class OrderDetailState(rx.State):
             async with self:
                 self.watching = False
 
-    async def _send_code(self, user: User, order_id: str, code: str) -> Order:
+    async def _send_code(self, user: User, order_id: str, code: str) -> Order | None:
+        """Hand over the code; a code the provider asks for again was mistyped: it says so at the
+        field, and the shopper types it again (issue 32: not a failed payment). None then (no toast)."""
         await asyncio.to_thread(payments.submit_otp, user, order_id, code)
         async with self:
-            return self._reread(user)
+            order = self._reread(user)
+            if order is not None and order.payment_step == payments.SEND_OTP:
+                self.otp_error = CODE_REFUSED
+                return None
+            return order
 
     def _code_refused(self, user: User, exc: ServiceError):
         if exc.code == "otp_invalid":
@@ -316,3 +327,64 @@ class OrderDetailState(rx.State):
                                       on_refusal=lambda _refusal: self._reread_quietly(user)):
             yield update
         yield OrderDetailState.watch_payment
+
+    # --- a way out of a failed payment (issue 32) ------------------------------------------------
+
+    def _number_refused(self, user: User, exc: ServiceError):
+        if exc.code in ("phone_invalid", "network_invalid"):
+            self.number_error = exc.detail
+        self._reread_quietly(user)
+
+    @user_event(background=True)
+    async def pay_from_number(self, user: User, form: dict):
+        """Pay from another number or network: kept on the order, then a new charge to it."""
+        async with self:
+            if not self.can_pay:
+                return
+            order_id, origin = self.order_id, self.router.url.origin
+            phone, network = form_text(form, "phone", limit=32), form_text(form, "network", limit=16)
+            self.number_error = ""
+
+        def change() -> None:
+            with write_session() as session:
+                payment_changes.change_payment_number(session, user, order_id, phone, network)
+
+        async def begin() -> Order:
+            await asyncio.to_thread(change)
+            await asyncio.to_thread(payments.begin_payment, user, order_id, site_origin=origin)
+            async with self:
+                self.otp_error = ""
+                return self._reread(user)
+
+        async for update in busy_call(self, "working", begin, busy="pay", success=payment_outcome,
+                                      failure=("Payment not started", None),
+                                      on_refusal=lambda exc: self._number_refused(user, exc)):
+            yield update
+        yield OrderDetailState.watch_payment
+
+    @user_event(background=True)
+    async def pay_cash_instead(self, user: User):
+        """Pay in cash on delivery (or at pickup) instead of mobile money."""
+        async with self:
+            if not self.can_pay:
+                return
+            order_id = self.order_id
+
+        def switch() -> None:
+            with write_session() as session:
+                payment_changes.switch_to_cash(session, user, order_id)
+
+        async def run() -> Order:
+            await asyncio.to_thread(switch)
+            async with self:
+                return self._reread(user)
+
+        def switched(order: Order) -> Toast:
+            if order.delivery_method == "pickup":
+                return "Pay at pickup", "You pay when you collect your order."
+            return "Cash on delivery", "You pay in cash when your order is delivered."
+
+        async for update in busy_call(self, "working", run, busy="cash", success=switched,
+                                      failure=("Could not change the payment", None),
+                                      on_refusal=lambda _refusal: self._reread_quietly(user)):
+            yield update

@@ -34,6 +34,10 @@ PHOTO_REJECTED = (
 )
 
 
+def _tab_value(tab: object) -> str:
+    return tab if tab in ("personal", "addresses", "data") else "personal"
+
+
 @dataclasses.dataclass
 class AddressView:
     id: str = ""
@@ -125,13 +129,14 @@ class ProfileState(rx.State):
     async def load(self, user: User):
         self.saving = self.adding = self.uploading = False
         self.address_busy = ""
+        self.tab = _tab_value(self.router.url.query_parameters.get("tab", self.tab))  # ?tab=data: from /privacy
         async for update in busy_call(self, None, lambda: self._refresh(user), describe=lambda _exc: "",
                                       failure=("Error", "Could not load your profile.")):
             yield update
 
     @rx.event
     def set_tab(self, tab: str):
-        self.tab = tab if tab in ("personal", "addresses") else "personal"
+        self.tab = _tab_value(tab)
 
     @user_event
     async def save(self, user: User, form: dict):

@@ -32,7 +32,7 @@ from ..actions import busy_call, load_list, toast
 from ..forms import form_text
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
-from .checkout_details import SAVE_ADDRESS_FIRST, DeliveryDetails
+from .checkout_details import SAVE_ADDRESS_FIRST, STORE_REQUIRED, DeliveryDetails
 from .checkout_options import (
     CASH,
     CHECKOUT_FAILED,
@@ -46,7 +46,7 @@ from .checkout_options import (
     review_lines,
     store_option,
 )
-from .totals import TotalsView, totals_view
+from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
 
@@ -58,11 +58,13 @@ class CheckoutState(DeliveryDetails, rx.State):
     item_count: int = 0
 
     delivery_method: str = DELIVERY
-    delivery_fee_text: str = ""  # the standard fee ("$5.99"), shown beside the option
+    delivery_fee_text: str = ""  # the standard fee ("$5.99")
+    home_delivery_text: str = ""  # what home delivery costs this basket: the fee, or "Free" over the threshold
     free_over_text: str = ""
 
     stores: list[StoreOption] = []
     store_id: str = ""
+    store_error: str = ""  # "Pickup store required" at the store list, after a try without one
 
     payment_method: str = CASH
     network: str = "mtn"
@@ -115,6 +117,7 @@ class CheckoutState(DeliveryDetails, rx.State):
         self.item_count = quote.totals.item_count
         self.empty = not quote.lines
         self.totals = totals_view(quote.totals)
+        self.home_delivery_text = home_delivery_text(quote.totals)
         self._total = f"{quote.totals.total:.2f}"
 
     def _requote(self, user: User) -> None:
@@ -191,7 +194,7 @@ class CheckoutState(DeliveryDetails, rx.State):
     @rx.event
     def set_store(self, store_id: str):
         if not self.busy and store_id in [s.id for s in self.stores]:
-            self.store_id = store_id
+            self.store_id, self.store_error = store_id, ""
         else:
             self._refuse_choice()
 
@@ -275,7 +278,8 @@ class CheckoutState(DeliveryDetails, rx.State):
         if problem is not None:
             return problem
         if self.delivery_method == PICKUP and not self.store_id:
-            return toast(("Pickup store required", "Choose the store where you will collect your order.", "error"))
+            self.store_error = STORE_REQUIRED
+            return toast((STORE_REQUIRED, "Choose the store where you will collect your order.", "error"))
         if self.payment_method == MOMO:
             try:
                 phones.normalise_mobile(self.phone)

@@ -36,6 +36,8 @@ SAVE_THEN_PLACE = rx.call_script(
 )
 SAVE_ADDRESS_FIRST = "Fill in the delivery address above: it is saved with your order."
 CONTACT_HINT = "The rider calls this number to find you."
+PICKUP_CONTACT_HINT = "The store calls this number when your order is ready."
+STORE_REQUIRED = "Pickup store required"
 
 
 class DeliveryDetails(rx.State, mixin=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...display import money_text
-from ...services.pricing import CartTotals
+from ...services.pricing import CartTotals, shipping_for
 
 
 @dataclasses.dataclass
@@ -33,3 +33,10 @@ def totals_view(totals: CartTotals) -> TotalsView:
         total_text=money_text(totals.total),
         free_shipping_gap_text=money_text(totals.free_shipping_gap) if totals.free_shipping_gap > 0 else "",
     )
+
+
+def home_delivery_text(totals: CartTotals) -> str:
+    """What home delivery would cost this basket ("Free" over the threshold), whichever way the
+    shopper has chosen for now (issue 32: the card said the fee to a basket that ships free)."""
+    fee = shipping_for(totals.subtotal)
+    return "Free" if fee == 0 and totals.item_count else money_text(fee)

@@ -1,0 +1,68 @@
+"""A way out of a failed mobile-money payment (issue 32): pay from another number or network,
+or pay in cash on delivery (at pickup) instead.
+
+Both take the caller's session and touch no provider: a new charge to the new number is started
+by the face afterwards (:func:`.flow.begin_payment`, which owns its transactions). Neither is
+allowed while a charge is live (waiting for a code or an approval): the shopper could approve
+it meanwhile and pay twice.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from ...models import Order, PaymentMethod, PaymentStatus, User
+from .. import Conflict, ValidationFailed
+from .. import order_status as lifecycle
+from ..order_rules import payment_problem
+from ..permissions import require_user
+from ..phones import NETWORKS, guess_network, normalise_mobile
+from ..rows import owned
+from .interface import WAITING
+
+CHARGE_LIVE = "A payment is waiting for your approval: finish it, or wait until it fails."
+NETWORK_INVALID = "Choose MTN MoMo, Telecel Cash or AirtelTigo Money."
+
+
+def _changeable(session: Session, user: User | None, order_id: str) -> tuple[User, Order]:
+    """The user's unpaid mobile-money order with no live charge, locked for the change."""
+    user = require_user(user)
+    order = owned(session, Order, order_id, user, "Order not found.")
+    problem = payment_problem(order)
+    if problem:
+        raise Conflict(problem, code="not_payable")
+    if order.payment_status == PaymentStatus.AWAITING_PAYMENT.value and order.payment_step in WAITING:
+        raise Conflict(CHARGE_LIVE, code="charge_live")
+    return user, order
+
+
+def change_payment_number(session: Session, user: User | None, order_id: str, phone: object,
+                          network: object = None) -> Order:
+    """Pay this order from another mobile-money number or network (the network guessed from the
+    number when none is given). 400 ``phone_invalid`` / ``network_invalid``; 409 ``not_payable``
+    or ``charge_live``; 404 for others' orders."""
+    number = normalise_mobile(phone)
+    chosen = network if isinstance(network, str) and network else guess_network(number)
+    if chosen not in NETWORKS:
+        raise ValidationFailed(NETWORK_INVALID, fields={"network": [NETWORK_INVALID]}, code="network_invalid")
+    user, order = _changeable(session, user, order_id)
+    order.payment_phone, order.payment_network = number, chosen
+    session.add(order)
+    lifecycle.record_event(session, order, "payment", order.payment_status, from_value=order.payment_status,
+                           actor=user, label=lifecycle.SHOP, note="Paying from another number")
+    return order
+
+
+def switch_to_cash(session: Session, user: User | None, order_id: str) -> Order:
+    """Pay this order in cash on delivery (or at pickup) instead: it no longer waits for mobile
+    money, so its payment deadline goes (the stock stays with the order, as for any cash order).
+    409 ``not_payable`` or ``charge_live``; 404 for others' orders."""
+    user, order = _changeable(session, user, order_id)
+    order.payment_method = PaymentMethod.CASH_ON_DELIVERY.value
+    order.payment_due_at = None
+    order.payment_step = None
+    order.payment_prompt = ""
+    session.add(order)
+    lifecycle.set_payment_status(session, order, PaymentStatus.PAY_ON_DELIVERY.value, actor=user,
+                                 note="Switched to cash")
+    return order

@@ -1,0 +1,147 @@
+"""A customer's own data (issue 32; Ghana's Data Protection Act 2012, Act 843): all of it as one
+JSON document, and the account closed with its orders kept anonymised for the books.
+
+Closing keeps the user row (orders belong to it: the books need them) but blanks everything
+that names or reaches the person: email, username, names, phone, birthday; it deletes the
+profile and its picture, the addresses, cart, favourites, preferences, resets and alerts, and
+every token; the orders keep their lines and amounts, the region and country they went to, and
+lose the street, landmark and phone numbers. Messages not yet sent are dropped; sent ones keep
+no recipient or text.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlmodel import Session, col, delete, select, update
+
+from ...models import (
+    Address,
+    Cart,
+    CartItem,
+    DealAlert,
+    Favourite,
+    MessageStatus,
+    NotificationPreference,
+    Order,
+    OrderItem,
+    OutboxMessage,
+    PasswordReset,
+    Product,
+    Profile,
+    Role,
+    User,
+)
+from ...models.orders import OrderStatus
+from .. import Conflict, ValidationFailed
+from ..auth import log_out_everywhere
+from ..images import delete_stored_image
+from ..passwords import verify_password
+from ..pricing import money_str
+from .addresses import address_dict
+
+PASSWORD_WRONG = "Your password is not correct."
+ORDERS_OPEN = "Your open orders must be delivered or cancelled before the account is closed."
+ADMIN_CLOSING = "An admin account is closed by another admin in the back office."
+# Orders still on their way: closing the account would leave nobody to call about them.
+OPEN_STATUSES = (OrderStatus.PENDING.value, OrderStatus.PROCESSING.value, OrderStatus.SHIPPED.value,
+                 OrderStatus.READY_FOR_PICKUP.value)
+FINISHED = (MessageStatus.SENT.value, MessageStatus.DEAD.value)  # kept, without recipient or text
+# What an order keeps of its address once the customer has gone.
+KEPT_ADDRESS_FIELDS = ("state", "country")
+
+
+def _when(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _orders(session: Session, user: User) -> list[dict[str, Any]]:
+    orders = session.exec(select(Order).where(Order.user_id == user.id).order_by(col(Order.created_at))).all()
+    result = []
+    for order in orders:
+        items = session.exec(select(OrderItem).where(OrderItem.order_id == order.id)).all()
+        result.append({
+            "id": order.id, "placed_at": _when(order.created_at), "status": order.status,
+            "delivery_method": order.delivery_method, "address": order.address, "pickup_store": order.pickup_store,
+            "contact_phone": order.contact_phone, "payment_method": order.payment_method,
+            "payment_status": order.payment_status, "payment_phone": order.payment_phone,
+            "items": [{"product_id": item.product_id, "name": item.name, "quantity": item.quantity,
+                       "unit_price": money_str(item.unit_price), "line_total": money_str(item.line_total)}
+                      for item in items],
+            "subtotal": money_str(order.subtotal), "shipping": money_str(order.shipping),
+            "discount": money_str(order.discount), "tax": money_str(order.tax), "total": money_str(order.total),
+        })
+    return result
+
+
+def export_data(session: Session, user: User) -> dict[str, Any]:
+    """Everything the shop keeps about ``user``, as one JSON-ready document."""
+    user = session.get(User, user.id) or user
+    profile = session.exec(select(Profile).where(Profile.user_id == user.id)).first()
+    prefs = session.get(NotificationPreference, user.id)
+    cart_lines = session.exec(select(CartItem, Product.name).join(Cart).join(Product, isouter=True)
+                              .where(Cart.user_id == user.id)).all()
+    favourites = session.exec(select(Favourite, Product.name).join(Product, isouter=True)
+                              .where(Favourite.user_id == user.id)).all()
+    messages = session.exec(select(OutboxMessage).where(OutboxMessage.user_id == user.id)
+                            .order_by(col(OutboxMessage.created_at))).all()
+    return {
+        "exported_at": datetime.now(UTC).isoformat(),
+        "account": {
+            "id": user.id, "email": user.email, "username": user.username, "first_name": user.first_name,
+            "last_name": user.last_name, "phonenumber": user.phonenumber,
+            "date_of_birth": user.date_of_birth.isoformat() if user.date_of_birth else None,
+            "gender": user.gender, "role": user.role, "date_joined": _when(user.created_at),
+        },
+        "profile": {"bio": profile.bio, "website": profile.website, "profile_image": profile.profile_image}
+        if profile else None,
+        "addresses": [address_dict(a) for a in session.exec(select(Address).where(Address.user_id == user.id))],
+        "orders": _orders(session, user),
+        "cart": [{"product_id": item.product_id, "name": name, "quantity": item.quantity} for item, name in cart_lines],
+        "favourites": [{"product_id": fav.product_id, "name": name} for fav, name in favourites],
+        "notification_preferences": prefs.model_dump(exclude={"user_id"}, mode="json") if prefs else None,
+        "messages": [{"channel": m.channel, "kind": m.kind, "recipient": m.recipient, "created_at": _when(m.created_at),
+                      "status": m.status} for m in messages],
+    }
+
+
+def _forget_orders(session: Session, user: User) -> None:
+    for order in session.exec(select(Order).where(Order.user_id == user.id)).all():
+        address = order.address or {}
+        order.address = {key: address[key] for key in KEPT_ADDRESS_FIELDS if address.get(key)} or None
+        order.contact_phone = order.payment_phone = None
+        order.payment_prompt = ""
+        session.add(order)
+
+
+def close_account(session: Session, user: User, password: object) -> None:
+    """Close ``user``'s own account (see the module docstring). 400 ``password_wrong``; 409
+    ``orders_open`` while an order is on its way, ``admin_account`` for an admin."""
+    user = session.get(User, user.id) or user
+    if not isinstance(password, str) or not verify_password(password, user.password_hash):
+        raise ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code="password_wrong")
+    if user.role == Role.ADMIN.value:
+        raise Conflict(ADMIN_CLOSING, code="admin_account")
+    if session.exec(select(Order.id).where(Order.user_id == user.id, col(Order.status).in_(OPEN_STATUSES))).first():
+        raise Conflict(ORDERS_OPEN, code="orders_open")
+    profile = session.exec(select(Profile).where(Profile.user_id == user.id)).first()
+    if profile is not None:
+        delete_stored_image(profile.profile_image)
+        session.delete(profile)
+    cart_ids = select(Cart.id).where(Cart.user_id == user.id)
+    session.execute(delete(CartItem).where(col(CartItem.cart_id).in_(cart_ids)))
+    for model in (Cart, Address, Favourite, NotificationPreference, PasswordReset, DealAlert):
+        session.execute(delete(model).where(model.user_id == user.id))
+    mine = OutboxMessage.user_id == user.id
+    session.execute(delete(OutboxMessage).where(mine, col(OutboxMessage.status).not_in(FINISHED)))
+    session.execute(update(OutboxMessage).where(mine).values(recipient="", body_text="", body_html="", user_id=None))
+    _forget_orders(session, user)
+    gone = f"deleted-{user.id}"
+    user.email, user.username = f"{gone}@deleted.invalid", gone[:150]
+    user.first_name = user.last_name = user.phonenumber = user.gender = ""
+    user.date_of_birth = None
+    user.password_hash = "!"  # no password matches it
+    user.is_active = False
+    session.add(user)
+    log_out_everywhere(session, user)
