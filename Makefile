@@ -116,11 +116,22 @@ $(AXE_DIR)/node_modules/axe-core/axe.min.js: | install-test
 
 axe: $(AXE_DIR)/node_modules/axe-core/axe.min.js
 
+# Two lanes at once (the machine has two cores, and the browser lane mostly waits on the browser
+# and its network): the services and the API on SQLite then on PostgreSQL, in the background with
+# their output in test-results/services-lane.log (printed at the end), and the browser suite then
+# the production smoke test in the foreground. Each lane builds what it needs; only the browser
+# lane touches .web/.
 test: install-test lint chromium prod-deps axe
-	NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}" \
-	$(BIN)/python -m pytest
-	$(MAKE) --no-print-directory test-postgres
-	$(MAKE) --no-print-directory test-prod
+	@mkdir -p test-results
+	@( $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api && \
+	   scripts/with-postgres.sh $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api \
+	 ) > test-results/services-lane.log 2>&1 & services=$$!; \
+	export NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}"; \
+	$(BIN)/python -m pytest tests/e2e && DD_PROD_SMOKE=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/prod; \
+	browser=$$?; wait $$services; status=$$?; \
+	echo "--- services lane (SQLite, then PostgreSQL): test-results/services-lane.log ---"; \
+	grep -v '^[.sx]*\( *\[ *[0-9]*%\]\)\?$$' test-results/services-lane.log | tail -n 200; \
+	test $$browser -eq 0 -a $$status -eq 0
 
 # The services and the API again on PostgreSQL (a throwaway cluster on a free port).
 test-postgres: install-test

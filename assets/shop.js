@@ -51,6 +51,25 @@
     }
   });
 
+  // --- fields that submit their form after a pause in typing ------------------------------------
+  // (data-live-submit="400": the listing's search). One timer per form, ours: Enter submits at
+  // once and cancels it, so a search is one event, never a second one echoing the same text.
+
+  var liveTimers = new WeakMap();
+  document.addEventListener('input', function (e) {
+    var t = e.target, form = t && t.form;
+    if (!form || !t.getAttribute || !t.hasAttribute('data-live-submit')) return;
+    clearTimeout(liveTimers.get(form));
+    liveTimers.set(form, setTimeout(function () {
+      liveTimers.delete(form);
+      form.requestSubmit();
+    }, Number(t.getAttribute('data-live-submit')) || 400));
+  });
+  document.addEventListener('submit', function (e) {
+    clearTimeout(liveTimers.get(e.target));
+    liveTimers.delete(e.target);
+  }, true);
+
   // --- the header's search combobox ------------------------------------------------------------
 
   var SEARCH = 'header-search', LIST = 'header-suggestions';

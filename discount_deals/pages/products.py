@@ -31,8 +31,9 @@ def filters() -> rx.Component:
                 type="search",
                 placeholder="Search products...",
                 enter_key_hint="search",
-                # The field is the browser's: the listing follows a pause in typing (or Enter).
-                on_change=ProductsState.apply_search.debounce(400),
+                # The field is the browser's: the listing follows a pause in typing (assets/shop.js
+                # submits the form then) or Enter, one event either way.
+                custom_attrs={"data-live-submit": "400"},
                 class_name=FIELD_INPUT + " pl-10 h-11",
                 **browser_owned("product-search", ProductsState.search, ProductsState.search_box_version),
             ),
