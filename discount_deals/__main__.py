@@ -173,7 +173,13 @@ def _import_products(args: argparse.Namespace) -> str:
 
     from .db import write_session
     from .models import Role, User
-    from .services.bulk_import import import_products, iter_products_csv, result_problems, write_error_report
+    from .services.bulk_import import (
+        RowNumbers,
+        import_products,
+        iter_products_csv,
+        result_problems,
+        write_error_report,
+    )
 
     source = Path(args.file)
     if not source.is_file():
@@ -196,7 +202,9 @@ def _import_products(args: argparse.Namespace) -> str:
             bar = "#" * int(done * 30)
             print(f"\r[{bar:<30}] {done:4.0%} {rows:,} rows ({rate:,.0f}/s)", end="", file=sys.stderr, flush=True)
 
-        result = import_products(session, admin, iter_products_csv(handle), max_rows=None, progress=progress)
+        numbers = RowNumbers.sheet()  # the report names rows as a spreadsheet shows them
+        result = import_products(session, admin, iter_products_csv(handle, numbers), max_rows=None,
+                                 progress=progress)
         print(file=sys.stderr)
         if result.rows == 0:
             raise ServiceError(f"{source}: the file has no product rows.")
@@ -207,7 +215,7 @@ def _import_products(args: argparse.Namespace) -> str:
     )
     if result.errors:
         with report.open("w", newline="", encoding="utf-8") as out:
-            write_error_report(result_problems(result), out)
+            write_error_report(result_problems(result, numbers=numbers), out)
         summary += f" {len(result.errors):,} rows refused: see {report}."
     return summary
 

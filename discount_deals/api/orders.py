@@ -271,9 +271,11 @@ def cancel_order(order_id: str, request: Request, session: WriteSessionDep, user
 
 
 @router.post("/orders/{order_id:order_id}/pay/", **documents(OrderOut))
+@declares(429)
 def pay_order(order_id: str, request: Request, user: CurrentUser) -> dict:
     """Start a new mobile-money charge for an unpaid order (after a decline or an abandoned
-    payment); the answer's ``payment_step`` says what it waits for."""
+    payment); the answer's ``payment_step`` says what it waits for. 409 while the current
+    charge still waits, 429 (``Retry-After``) after 3 charges in 30 minutes."""
     order = payments.begin_payment(user, order_id, site_origin=site_origin(request))
     return _placed_json(request, order)
 

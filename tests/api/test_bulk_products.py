@@ -12,6 +12,7 @@ from sqlmodel import select
 
 from discount_deals.db import get_engine, session_scope
 from discount_deals.models import Product
+from discount_deals.services import bulk_import
 from discount_deals.services.bulk_import import CHUNK_ROWS
 from discount_deals.settings import get_settings
 
@@ -226,16 +227,22 @@ def test_csv_upload_follows_the_spec_rules(client, admin_headers, make_category)
     assert set(stored()) == {"Milo 400g", "Tea 100 bags"}
 
 
-def test_csv_booleans_are_true_only_for_the_text_true(client, admin_headers, make_category):
+def test_csv_booleans_read_true_false_yes_no_1_0_and_refuse_the_rest(client, admin_headers, make_category):
+    """Issue 32 item 15: true/yes/1 and false/no/0 in any case (blank is false, SPEC §5);
+    anything else is the row's problem, not a silent false."""
     make_category("Misc")
     lines = ["name,price,category,is_available,is_featured"]
-    values = ["true", "TRUE", "True", "false", "yes", "1", "", "t"]
+    values = ["true", "TRUE", "Yes", "1", "false", "NO", "0", "", "t", "on", "maybe"]
     lines += [f"P{n},1.00,misc,{value},{value}" for n, value in enumerate(values)]
     body = upload_csv(client, admin_headers, "\n".join(lines).encode()).json()
     created = [read_back(client, admin_headers, p) for p in body["created"]]
-    assert [(p["is_available"], p["is_featured"]) for p in created] == [
-        (v.lower() == "true",) * 2 for v in values
+    assert [(p["name"], p["is_available"], p["is_featured"]) for p in created] == [
+        (f"P{n}", n < 4, n < 4) for n in range(8)
     ]
+    assert [error["index"] for error in body["errors"]] == [8, 9, 10]
+    assert body["errors"][0]["errors"] == {"is_available": [bulk_import.FLAG_MESSAGE],
+                                           "is_featured": [bulk_import.FLAG_MESSAGE]}
+    assert bulk_import.FLAG_MESSAGE == "Must be true, false, yes, no, 1 or 0."
 
 
 def test_csv_with_a_byte_order_mark_and_crlf_line_ends(client, admin_headers, make_category):

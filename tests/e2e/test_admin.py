@@ -359,6 +359,38 @@ def test_bulk_products_empty_csv_counts_as_no_file(page: Page, live_user, tmp_pa
     expect(page.get_by_role("button", name="Upload Products")).to_be_disabled()
 
 
+def test_bulk_products_csv_report_names_what_was_found_by_spreadsheet_row(page: Page, live_user, live_server,
+                                                                            e2e_category, tmp_path):
+    """Issue 32 item 15: a heading that fits the problems, rows as the spreadsheet shows them
+    (the header is row 1), strict flags, and a line saying nothing was imported."""
+    open_admin(page, live_user, "Bulk Upload Products")
+    page.get_by_role("button", name="CSV", exact=True).click()
+    fine, oil, salt = unique("Bulk CSV Fine"), unique("Bulk CSV Oil"), unique("Bulk CSV Salt")
+    path = tmp_path / "problems.csv"
+    path.write_text("name,description,price,category,image_url,is_featured\n"
+                    f"{fine},Fine,1.00,{e2e_category.name},,yes\n"
+                    f"{oil},Palm oil,3.00,Nowhere Category,,no\n"
+                    f"{salt},Sea salt,1.00,{e2e_category.name},,maybe\n")
+    page.locator("#bulk-products-csv input[type=file]").set_input_files(str(path))
+    _upload_products(page)
+    expect(toast(page, "Category Resolution Error")).to_be_visible()  # SPEC §5's toast stays
+    result = _result(page)
+    expect(result.get_by_text("2 rows have problems", exact=True)).to_be_visible()
+    expect(result.get_by_text("1 row has an unknown category.", exact=True)).to_be_visible()
+    expect(result.get_by_text("1 row has invalid values.", exact=True)).to_be_visible()
+    expect(result.get_by_text("No rows were imported.", exact=True)).to_be_visible()
+    expect(result).not_to_contain_text("Category resolution failed")
+    expect(result.get_by_text(f'Row 3 ({oil}): Category "Nowhere Category" not found', exact=True)).to_be_visible()
+    expect(result.get_by_text(f"Row 4 ({salt}): is featured: Must be true, false, yes, no, 1 or 0.",
+                              exact=True)).to_be_visible()
+    with page.expect_download() as download:
+        result.get_by_role("button", name="Download error report").click()
+    report = Path(download.value.path()).read_text().splitlines()
+    assert report[1:] == ['3,category,"Category ""Nowhere Category"" not found"',
+                          "4,is_featured,\"Must be true, false, yes, no, 1 or 0.\""]
+    assert product_named(live_server, fine) is None
+
+
 # --- bulk upload: categories -------------------------------------------------------------------
 
 

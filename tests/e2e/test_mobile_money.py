@@ -223,3 +223,27 @@ def test_screenshots_of_the_other_steps_and_the_back_office(page: Page, new_cont
     row.get_by_role("button", name=f"View order #{pending['id'][:8]}").click()
     expect(back_office.get_by_text("Test payment: no money moved")).to_be_visible()
     shot(back_office, "admin-order-test-payment")
+
+
+def test_pressing_try_again_too_often_says_to_wait(page: Page, live_user, live_product, live_server):
+    """Issue 32 item 5: the order page toasts the refusals (by their codes) instead of starting a
+    fourth charge: a number the fake provider declines at once fails each try."""
+    page.set_viewport_size(PHONE)
+    user, item = at_checkout(page, live_user, live_product, live_server, price="20.00", stock=4, quantity=1)
+    _momo(page, "024 123 0000")
+    page.get_by_role("button", name="Place order").click()
+    page.wait_for_url(ORDER_URL)
+    for _ in range(2):  # the checkout's charge and two more: three in half an hour
+        expect(step(page).get_by_role("heading", name="Payment failed")).to_be_visible()
+        step(page).get_by_role("button", name="Try again").click()
+        expect(toast(page, "Payment failed")).to_be_visible()
+    step(page).get_by_role("button", name="Try again").click()
+    expect(toast(page, "Please wait")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Too many payment attempts for this order\. Please try again in \d+ minutes\.")
+                            )).to_be_visible()
+    (order,) = orders_of(live_server, user)
+    with live_server.session() as session:
+        from sqlmodel import select
+
+        from discount_deals.models import Payment
+        assert len(session.exec(select(Payment).where(Payment.order_id == order.id)).all()) == 3

@@ -40,7 +40,8 @@ def test_import_streams_a_file_and_reports_refused_rows(tmp_path, make_category,
         assert flour.description == "Fine, dry" and flour.tags == ["flour", "staples"] and flour.stock == 7
     with (tmp_path / "catalogue.errors.csv").open(newline="") as report:
         rows = list(csv.DictReader(report))
-    assert [(r["row"], r["field"]) for r in rows] == [("4501", "price"), ("4502", "name"), ("4503", "category")]
+    # Rows as a spreadsheet numbers them: the header is row 1, the first product row 2.
+    assert [(r["row"], r["field"]) for r in rows] == [("4502", "price"), ("4503", "name"), ("4504", "category")]
     assert rows[2]["message"] == 'Category "Furniture" not found.'
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 
 from discount_deals.models import Order
-from discount_deals.state.account.payment_views import payment_stage, payment_started
+from discount_deals.services import Conflict
+from discount_deals.services.payments import TooManyCharges
+from discount_deals.services.payments.charges import CHARGE_IN_PROGRESS
+from discount_deals.state.account.payment_views import pay_refused, payment_stage, payment_started
 from discount_deals.state.shop.checkout_options import network_for
 
 
@@ -51,3 +54,12 @@ def test_a_payment_is_started_once_the_provider_took_it():
     assert payment_started(_order(payment_step="pay_offline"))
     assert payment_started(_order(payment_status="paid"))
     assert not payment_started(_order(payment_method="cash_on_delivery", payment_status="pay_on_delivery"))
+
+
+def test_a_refused_pay_again_says_why_by_its_code():
+    assert pay_refused(Conflict(CHARGE_IN_PROGRESS, code="charge_in_progress")) == (
+        "Payment already started", CHARGE_IN_PROGRESS, "info")
+    assert pay_refused(TooManyCharges(600)) == (
+        "Please wait", "Too many payment attempts for this order. Please try again in 10 minutes.", "warning")
+    assert pay_refused(Conflict("This order is already paid.", code="not_payable")) == (
+        "Payment not started", "This order is already paid.", "error")

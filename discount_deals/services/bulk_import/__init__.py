@@ -11,7 +11,9 @@ the name checks and the inserts see the same database state.
 """
 
 from .csv_files import (
+    FLAG_MESSAGE,
     iter_csv_records,
+    iter_numbered_records,
     iter_products_csv,
     parse_categories_csv,
     parse_products_csv,
@@ -22,11 +24,12 @@ from .importers import (
     CategoryIndex,
     CreatedProduct,
     ImportResult,
+    UnreadCell,
     check_products,
     import_categories,
     import_products,
 )
-from .report import RowProblem, error_report_csv, result_problems, write_error_report
+from .report import RowNumbers, RowProblem, error_report_csv, problems_heading, result_problems, write_error_report
 from .templates import (
     CATEGORY_TEMPLATE_COLUMNS,
     CATEGORY_TEMPLATE_ROWS,
@@ -51,13 +54,16 @@ __all__ = [
     "CATEGORY_TEMPLATE_COLUMNS",
     "CATEGORY_TEMPLATE_ROWS",
     "CHUNK_ROWS",
+    "FLAG_MESSAGE",
     "PRODUCT_REQUIRED",
     "PRODUCT_TEMPLATE_COLUMNS",
     "CategoryIndex",
     "CheckedRows",
     "CreatedProduct",
     "ImportResult",
+    "RowNumbers",
     "RowProblem",
+    "UnreadCell",
     "categories_template",
     "check_products",
     "check_required_fields",
@@ -65,9 +71,11 @@ __all__ = [
     "import_categories",
     "import_products",
     "iter_csv_records",
+    "iter_numbered_records",
     "iter_products_csv",
     "parse_categories_csv",
     "parse_products_csv",
+    "problems_heading",
     "problems_of_unimported",
     "product_row_from_csv",
     "product_template_rows",

@@ -40,6 +40,18 @@ from ..permissions import require_admin
 CHUNK_ROWS = 2000
 
 
+@dataclass(frozen=True)
+class UnreadCell:
+    """A file's cell that cannot be read as its column's type (a flag reading "maybe"): the
+    importer refuses its row with ``message`` on that column."""
+
+    text: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class CreatedProduct(NamedTuple):
     """A product an upload created: its id, its name and its 0-based position in the upload."""
 
@@ -215,6 +227,7 @@ def _checked_chunks(rows: Iterator[Any], categories: CategoryIndex, max_rows: in
                 continue
             # Related products are looked up by the inserting side, which holds the session.
             values, errors = clean_product(row, resolve_category=categories.resolve, missing_products=lambda ids: set())
+            errors.update({column: [cell.message] for column, cell in row.items() if isinstance(cell, UnreadCell)})
             checked.append(_Checked(index, values, errors))
         position += len(chunk)
         yield checked

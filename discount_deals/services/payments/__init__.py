@@ -5,6 +5,7 @@
 - :mod:`.paystack`: Paystack's mobile-money charge API over HTTPS
 - :mod:`.providers`: the provider the settings name
 - :mod:`.records`: payment rows (one per charge attempt of an order)
+- :mod:`.charges`: one live charge per order, a few per half hour
 - :mod:`.report`: applying a provider's report (a webhook, a verification) once
 - :mod:`.flow`: starting charges, handing over codes and checking charges around our transactions
 
@@ -14,6 +15,7 @@ network), and the fake provider's ``start_charge``, ``submit_otp`` and ``verify`
 remote service with records of its own). Everything else takes the caller's session.
 """
 
+from .charges import CHARGE_LIFETIME, CHARGE_WINDOW, CHARGES_PER_WINDOW, TooManyCharges, check_new_charge
 from .fake import FAKE_PAGE, TEST_VOUCHER, FakeProvider
 from .flow import POLL_SECONDS, begin_payment, check_payment, send_to_provider, submit_otp
 from .interface import (
@@ -40,6 +42,9 @@ from .records import find_payment, new_reference, open_payment, payment_deadline
 from .report import apply_report, handle_webhook
 
 __all__ = [
+    "CHARGES_PER_WINDOW",
+    "CHARGE_LIFETIME",
+    "CHARGE_WINDOW",
     "EVENTS",
     "FAILED",
     "FAKE_PAGE",
@@ -58,8 +63,10 @@ __all__ = [
     "PaymentProvider",
     "PaystackProvider",
     "ProviderUnavailable",
+    "TooManyCharges",
     "apply_report",
     "begin_payment",
+    "check_new_charge",
     "check_payment",
     "event_body",
     "find_payment",

@@ -22,6 +22,7 @@ from .. import order_status as lifecycle
 from ..order_rules import owes_payment, payment_problem
 from ..permissions import require_user
 from ..rows import owned
+from .charges import check_new_charge, mark_unsent
 from .interface import SEND_OTP, ChargeReport, ChargeRequest, ProviderUnavailable
 from .providers import get_provider
 from .records import find_payment, open_payment, payment_deadline, return_url
@@ -53,7 +54,7 @@ def send_to_provider(order_id: str, reference: str, *, site_origin: str) -> Char
     for payment: the shopper can try again until the order expires).
 
     Owns its transactions: reads the charge in one, calls the provider outside any, and applies
-    its answer in a second (see the module docstring).
+    its answer (or notes that it could not be reached) in a second (see the module docstring).
     """
     with session_scope() as session:
         order = session.get(Order, order_id)
@@ -72,6 +73,10 @@ def send_to_provider(order_id: str, reference: str, *, site_origin: str) -> Char
         report = get_provider().start_charge(request)
     except ProviderUnavailable as exc:
         log.warning("payment %s for order %s could not start: %s", reference, order_id, exc.detail)
+        with write_session() as session:
+            payment = find_payment(session, reference, lock=True)
+            mark_unsent(payment, datetime.now(UTC))  # the shopper may start another one
+            session.add(payment)
         return None
     _apply(order_id, report)
     return report
@@ -79,20 +84,25 @@ def send_to_provider(order_id: str, reference: str, *, site_origin: str) -> Char
 
 def begin_payment(user: User | None, order_id: str, *, site_origin: str) -> Order:
     """Start a new charge for one of the user's unpaid mobile-money orders (after a decline or an
-    abandoned payment). 404 for others' orders, 409 (``not_payable``) when nothing is owed;
-    502 when the provider cannot be reached.
+    abandoned payment). 404 for others' orders, 409 (``not_payable``) when nothing is owed,
+    409 (``charge_in_progress``) while the current charge lives, 429 (``too_many_charges``)
+    after too many charges (see :mod:`.charges`); 502 when the provider cannot be reached.
+    The stock stays held until the first charge's deadline: a new charge never extends it.
 
-    Owns its transactions: opens the new charge in one, sends it to the provider
+    Owns its transactions: opens the new charge in one (under the order's lock, so concurrent
+    requests are decided one after the other), sends it to the provider
     (:func:`send_to_provider`), and reads the order back in a last one.
     """
     user = require_user(user)
     with write_session() as session:
         order = owned(session, Order, order_id, user, "Order not found.")
+        session.refresh(order, with_for_update=True)  # PostgreSQL; SQLite holds its write lock
         problem = payment_problem(order)
         if problem:
             raise Conflict(problem, code="not_payable")
+        check_new_charge(session, order)
         payment = open_payment(session, order)
-        order.payment_due_at = max(order.payment_due_at or payment_deadline(), payment_deadline())
+        order.payment_due_at = order.payment_due_at or payment_deadline()
         session.add(order)
         lifecycle.set_payment_status(session, order, PaymentStatus.AWAITING_PAYMENT.value, actor=user,
                                      note="Payment started again")

@@ -45,7 +45,7 @@ from .order_views import (
     store_text,
 )
 from .orders import OrdersState
-from .payment_views import WATCHED, payment_outcome, payment_stage, payment_started, watch_limit
+from .payment_views import WATCHED, pay_refused, payment_outcome, payment_stage, payment_started, watch_limit
 from .session import per_user
 
 __all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started"]
@@ -309,6 +309,12 @@ class OrderDetailState(rx.State):
         finally:
             self.confirming_cancel = False
 
+    def _pay_refused(self, user: User, exc: ServiceError):
+        """A charge not started (one already waits, too many tries, nothing owed): say why by its
+        code and show the order as it now stands."""
+        self._reread_quietly(user)
+        return toast(pay_refused(exc))
+
     @user_event(background=True)
     async def pay_again(self, user: User):
         async with self:
@@ -324,7 +330,7 @@ class OrderDetailState(rx.State):
 
         async for update in busy_call(self, "working", begin, busy="pay", success=payment_outcome,
                                       failure=("Payment not started", None),
-                                      on_refusal=lambda _refusal: self._reread_quietly(user)):
+                                      on_refusal=lambda refusal: self._pay_refused(user, refusal)):
             yield update
         yield OrderDetailState.watch_payment
 

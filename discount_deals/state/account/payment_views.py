@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ...models import Order, OrderStatus, PaymentMethod, PaymentStatus
-from ...services import payments
+from ...services import ServiceError, payments
 from ...services.order_rules import is_payable
 from ...services.order_status import EXPIRED_STEP
 from ...settings import get_settings
@@ -68,3 +68,12 @@ def payment_outcome(order: Order | None) -> Toast | None:
         return "Enter the code", "Type the code from your phone to pay.", "info"
     return ("Waiting for your payment",
             "Approve the prompt on your phone: we check every 10 seconds.", "info")
+
+
+def pay_refused(exc: ServiceError) -> Toast:
+    """What the shopper reads when "Pay" / "Try again" starts no charge (by the refusal's code)."""
+    if exc.code == "charge_in_progress":
+        return "Payment already started", exc.detail, "info"
+    if exc.code == "too_many_charges":
+        return "Please wait", exc.detail, "warning"
+    return "Payment not started", exc.detail or None, "error"

@@ -22,15 +22,16 @@ from ..guards import admin_event
 from .bulk_input import (
     by_row,
     import_rows,
+    imported_note,
     listed,
     other_product_problems,
     placeholders,
-    upload_notes,
     read_rows,
     read_upload,
+    refresh_products,
     resolve_categories,
-    row_from_upload,
     template_categories,
+    upload_notes,
 )
 from .categories import AdminCategoriesState
 from .gate import admin_tab
@@ -147,14 +148,14 @@ class _BulkUpload(rx.State, mixin=True):
         self._csv_data = b""
 
     def _stop(self, message: str | None = None, errors: list[str] | None = None,
-              problems: list[bulk_import.RowProblem] | None = None) -> None:
+              problems: list[bulk_import.RowProblem] | None = None, notes: list[str] | None = None) -> None:
         """End an upload that did not reach the server (the progress bar goes away)."""
         self.uploading = False
         self.progress = 0
         if message is not None:
             self._report = bulk_import.error_report_csv(problems) if problems else ""
-            self.result = BulkResult(shown=True, success=False, message=message, errors=listed(errors or []),
-                                     report=bool(problems))
+            self.result = BulkResult(shown=True, success=False, message=message, notes=notes or [],
+                                     errors=listed(errors or []), report=bool(problems))
 
     @admin_event
     def download_report(self, admin: User):
@@ -183,12 +184,13 @@ class _BulkUpload(rx.State, mixin=True):
     async def _before_check(self) -> None:
         """A checkpoint before the required-field check (categories)."""
 
-    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
+    async def _prepare(self, checked: bulk_import.CheckedRows,
+                       numbers: bulk_import.RowNumbers) -> bulk_import.CheckedRows | _Refusal:
         """The rows to import, or why the upload stops (products resolve category names here)."""
         return checked
 
-    async def _other_problems(self, admin: User, rows: list[Any], positions: list[int],
-                              skip: set[tuple[int, str]]) -> tuple[list[str], list[bulk_import.RowProblem]]:
+    async def _other_problems(self, admin: User, rows: list[Any], positions: list[int], skip: set[tuple[int, str]],
+                              numbers: bulk_import.RowNumbers) -> tuple[list[str], list[bulk_import.RowProblem]]:
         """Every other problem of rows that will not be imported (products: the importer's checks,
         with nothing written), so that one pass names them all."""
         return [], []
@@ -220,7 +222,7 @@ class _BulkUpload(rx.State, mixin=True):
         ready = await self._read_and_prepare(admin, method, json_text, csv_data)
         if isinstance(ready, _Refusal):
             return await self._stopped(ready)
-        rows, checked, prepared = ready
+        rows, numbers, checked, prepared = ready
         try:
             result = await asyncio.to_thread(import_rows, self.KIND, admin, prepared.rows)
         except ServiceError as exc:
@@ -230,43 +232,45 @@ class _BulkUpload(rx.State, mixin=True):
             log.exception("bulk %s upload failed", self.KIND)
             text = str(exc) or "Upload failed"
             return await self._stopped(_Refusal(text, checked.messages, ("Upload Failed", text), checked.problems))
-        return await self._finish(admin, rows, checked, prepared, result)
+        return await self._finish(admin, rows, numbers, checked, prepared, result)
 
     async def _read_and_prepare(self, admin: User, method: str, json_text: str, csv_data: bytes):
-        """(the rows, checked rows, rows to import), or why the upload stops before the server
-        call (with every problem of every row)."""
+        """(the rows, their numbers, checked rows, rows to import), or why the upload stops before
+        the server call (with every problem of every row)."""
         plural = "products" if self.KIND == "product" else "categories"
-        rows, problem = await asyncio.to_thread(read_rows, method, json_text, csv_data, self.KIND)
+        rows, problem, numbers = await asyncio.to_thread(read_rows, method, json_text, csv_data, self.KIND)
         if rows is None:
             return _Refusal(None, [], problem)
         await self._before_check()
         # A CSV upload's blank image URL gets the placeholder (services.bulk_import.upload_steps).
-        checked = bulk_import.check_required_fields(rows, self.KIND, image_required=method != "csv")
+        checked = bulk_import.check_required_fields(rows, self.KIND, image_required=method != "csv", numbers=numbers)
         if not checked.rows:
             refusal = _Refusal("Validation failed", checked.messages, ("Validation Error", f"No valid {plural} found"),
                                checked.problems)
         else:
-            refusal = prepared = await self._prepare(checked)
+            refusal = prepared = await self._prepare(checked, numbers)
         if isinstance(refusal, _Refusal):
             lines, problems = await self._other_problems(admin, rows, list(range(len(rows))),
-                                                         bulk_import.reported_fields(refusal.problems))
-            return dataclasses.replace(refusal, errors=by_row(refusal.errors + lines),
-                                       problems=refusal.problems + problems)
-        return rows, checked, prepared
+                                                         bulk_import.reported_fields(refusal.problems), numbers)
+            return _all_problems(refusal, by_row(refusal.errors + lines), refusal.problems + problems, numbers)
+        return rows, numbers, checked, prepared
 
     async def _stopped(self, refusal: _Refusal) -> list[Any]:
         async with self:
-            self._stop(refusal.message, refusal.errors, refusal.problems)
+            self._stop(refusal.message, refusal.errors, refusal.problems, refusal.notes)
         return [_toast(*refusal.toast)]
 
-    async def _finish(self, admin: User, rows: list[Any], checked: bulk_import.CheckedRows,
-                      prepared: bulk_import.CheckedRows, result: bulk_import.ImportResult) -> list[Any]:
+    async def _finish(self, admin: User, rows: list[Any], numbers: bulk_import.RowNumbers,
+                      checked: bulk_import.CheckedRows, prepared: bulk_import.CheckedRows,
+                      result: bulk_import.ImportResult) -> list[Any]:
         """Show the result card (its words say what happened to each row); refresh what changed."""
-        reported = checked.problems + bulk_import.result_problems(result, prepared.positions)
+        reported = checked.problems + bulk_import.result_problems(result, prepared.positions, numbers)
         skipped = [position for position in range(len(rows)) if position not in set(checked.positions)]
         lines, problems = await self._other_problems(admin, [rows[p] for p in skipped], skipped,
-                                                     bulk_import.reported_fields(reported))
-        refused = bulk_import.refused_row_messages(result, prepared.rows, prepared.positions, self.KIND)
+                                                     bulk_import.reported_fields(reported), numbers)
+        refused = bulk_import.refused_row_messages(result, prepared.rows, prepared.positions, self.KIND,
+                                                   numbers=numbers)
+        notes = upload_notes(self.KIND, len(skipped) + result.other_refusals, placeholders(result, prepared.rows))
         created = len(result.created)
         async with self:
             self.progress, self.uploading = 100, False
@@ -277,7 +281,7 @@ class _BulkUpload(rx.State, mixin=True):
                 success=created > 0,
                 # SPEC §4's sentence; "already exist" counts only the rows that do.
                 message=f"Upload completed: {created} created, {len(result.duplicates)} already exist",
-                notes=upload_notes(self.KIND, len(skipped) + result.other_refusals, placeholders(result, prepared.rows)),
+                notes=[*notes, imported_note(len(result.created), len(rows))] if numbers.is_sheet else notes,
                 errors=listed(by_row(checked.messages + refused + lines)),
                 report=bool(self._report),
             )
@@ -296,6 +300,19 @@ class _Refusal:
     errors: list[str]
     toast: tuple[str, str]
     problems: list[bulk_import.RowProblem] = dataclasses.field(default_factory=list)
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+
+def _all_problems(refusal: _Refusal, errors: list[str], problems: list[bulk_import.RowProblem],
+                  numbers: bulk_import.RowNumbers) -> _Refusal:
+    """The refusal with every problem of every row. A CSV file's card is headed by what was found
+    ("2 rows have unknown categories") and says that nothing was imported; a JSON upload keeps
+    the spec's words ("Category resolution failed")."""
+    if not (numbers.is_sheet and problems):
+        return dataclasses.replace(refusal, errors=errors, problems=problems)
+    heading, by_kind = bulk_import.problems_heading(problems)
+    return dataclasses.replace(refusal, message=heading, errors=errors, problems=problems,
+                               notes=[*by_kind, imported_note(0, 0)])
 
 
 @admin_tab("bulk-products")
@@ -315,10 +332,11 @@ class BulkProductsState(_BulkUpload, rx.State):
         if stage:
             self.stage = stage
 
-    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
+    async def _prepare(self, checked: bulk_import.CheckedRows,
+                       numbers: bulk_import.RowNumbers) -> bulk_import.CheckedRows | _Refusal:
         await self._checkpoint(25, RESOLVING)
         try:
-            resolved = await asyncio.to_thread(resolve_categories, checked)
+            resolved = await asyncio.to_thread(resolve_categories, checked, numbers)
         except Exception:
             log.exception("bulk upload: categories could not be read")
             failed = "Failed to fetch categories from server"
@@ -333,40 +351,19 @@ class BulkProductsState(_BulkUpload, rx.State):
         await self._checkpoint(50, UPLOADING)
         return resolved
 
-    async def _other_problems(self, admin: User, rows: list[Any], positions: list[int],
-                              skip: set[tuple[int, str]]) -> tuple[list[str], list[bulk_import.RowProblem]]:
-        return await asyncio.to_thread(other_product_problems, admin, rows, positions, skip)
+    async def _other_problems(self, admin: User, rows: list[Any], positions: list[int], skip: set[tuple[int, str]],
+                              numbers: bulk_import.RowNumbers) -> tuple[list[str], list[bulk_import.RowProblem]]:
+        return await asyncio.to_thread(other_product_problems, admin, rows, positions, skip, numbers)
 
     async def _after_import(self, admin: User, result: bulk_import.ImportResult,
                             rows: list[dict[str, Any]]) -> list[Any]:
         products = await self.get_state(AdminProductsState)
-        refreshed = _refresh_products(products, admin, result, rows)
+        refreshed = refresh_products(products, admin, result, rows)
         if refreshed == "updated":
             return [_toast("Products Updated", "The product list has been refreshed.", "success")]
         if refreshed == "added":
             return [_toast("Products Added", f"{len(result.created)} products were added to the list.", "success")]
         return [_toast("Warning", "Products uploaded but refresh failed. Please refresh the page manually.", "warning")]
-
-
-def _refresh_products(
-    products: AdminProductsState, admin: User, result: bulk_import.ImportResult, rows: list[dict[str, Any]]
-) -> str:
-    """Reload the product list after an upload (SPEC §4): "updated", or "added" when the reload
-    failed and the new products were put at the top of the list instead, or "failed"."""
-    try:
-        products.page = 1
-        products._fill(admin)
-        return "updated"
-    except Exception:
-        log.exception("product list refresh after a bulk upload failed")
-    try:
-        added = [row_from_upload(rows[p.index], p.id) for p in result.created]
-        products.rows = [*added, *products.rows][: max(len(products.rows), len(added))]
-        products.total += len(added)
-        return "added" if added else "failed"
-    except Exception:
-        log.exception("adding uploaded products to the list failed")
-        return "failed"
 
 
 @admin_tab("bulk-categories")
@@ -383,7 +380,8 @@ class BulkCategoriesState(_BulkUpload, rx.State):
     async def _before_check(self) -> None:
         await self._checkpoint(25)
 
-    async def _prepare(self, checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows | _Refusal:
+    async def _prepare(self, checked: bulk_import.CheckedRows,
+                       numbers: bulk_import.RowNumbers) -> bulk_import.CheckedRows | _Refusal:
         await self._checkpoint(50)
         return checked
 

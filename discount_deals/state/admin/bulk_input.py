@@ -1,10 +1,11 @@
-"""Reading a bulk upload (SPEC §5): the file or JSON text to rows, the checks' messages as the
-result card lists them, the imports (services.bulk_import) run in worker threads, and a list row
-for an uploaded product."""
+"""Reading a bulk upload (SPEC §5): the file or JSON text to rows (and how the card numbers
+them), the checks' messages as the result card lists them, the imports (services.bulk_import)
+run in worker threads, and the product list after an upload."""
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
@@ -16,6 +17,8 @@ from ...models import User
 from ...services import ServiceError, bulk_import, catalog
 from ...settings import get_settings
 from .product_form import AdminProductRow
+
+log = logging.getLogger("discount_deals.admin")
 
 JSON_UPLOAD_ACCEPT = {"application/json": [".json"]}
 CSV_UPLOAD_ACCEPT = {"text/csv": [".csv"]}
@@ -55,17 +58,24 @@ def upload_notes(kind: str, not_imported: int, placeholder_count: int) -> list[s
     return notes
 
 
+def imported_note(created: int, rows: int) -> str:
+    """The card's line on how many rows went in (a CSV upload)."""
+    if not created:
+        return "No rows were imported."
+    return f"{created} of {rows} row{'' if rows == 1 else 's'} imported."
+
+
 def placeholders(result: bulk_import.ImportResult, rows: list[dict[str, Any]]) -> int:
     """How many created products were uploaded without an image URL (they got the placeholder)."""
     return sum(1 for created in result.created
                if isinstance(created, bulk_import.CreatedProduct) and not str(rows[created.index].get("image_url") or "").strip())
 
 
-def other_product_problems(admin: User, rows: list[Any], positions: list[int],
-                           skip: set[tuple[int, str]]) -> tuple[list[str], list[bulk_import.RowProblem]]:
+def other_product_problems(admin: User, rows: list[Any], positions: list[int], skip: set[tuple[int, str]],
+                           numbers: bulk_import.RowNumbers) -> tuple[list[str], list[bulk_import.RowProblem]]:
     """Runs in a worker thread: the importer's other checks of rows that are not imported."""
     with session_scope() as session:
-        return bulk_import.problems_of_unimported(session, admin, rows, positions, skip)
+        return bulk_import.problems_of_unimported(session, admin, rows, positions, skip, numbers)
 
 
 def template_categories() -> list[str]:
@@ -75,26 +85,30 @@ def template_categories() -> list[str]:
     return [c.name for c in found] or ["Groceries", "Beverages"]
 
 
-def read_rows(method: str, json_text: str, csv_data: bytes, kind: str) -> tuple[list | None, tuple[str, str] | None]:
-    """The uploaded rows, or a toast (title, description) saying why there are none."""
+def read_rows(method: str, json_text: str, csv_data: bytes,
+              kind: str) -> tuple[list | None, tuple[str, str] | None, bulk_import.RowNumbers]:
+    """The uploaded rows, or a toast (title, description) saying why there are none; and how the
+    card numbers the rows (a CSV file's as a spreadsheet does, JSON items from 1)."""
     plural = "products" if kind == "product" else "categories"
     if method == "csv":
+        numbers = bulk_import.RowNumbers.sheet()
         if not csv_data:
-            return None, ("Error", "Please select a CSV file")
+            return None, ("Error", "Please select a CSV file"), numbers
         parse = bulk_import.parse_products_csv if kind == "product" else bulk_import.parse_categories_csv
         try:
-            return parse(csv_data), None
+            return parse(csv_data, numbers), None, numbers
         except ServiceError as exc:
-            return None, ("Error", exc.detail)
+            return None, ("Error", exc.detail), numbers
+    numbers = bulk_import.RowNumbers.items(kind)
     if not json_text.strip():
-        return None, ("Error", "Please enter JSON data or upload a file")
+        return None, ("Error", "Please enter JSON data or upload a file"), numbers
     try:
         rows = json.loads(json_text)
     except ValueError:
-        return None, ("Invalid JSON", "Please check your JSON format")
+        return None, ("Invalid JSON", "Please check your JSON format"), numbers
     if not isinstance(rows, list):
-        return None, ("Error", f"Data must be an array of {plural}")
-    return rows, None
+        return None, ("Error", f"Data must be an array of {plural}"), numbers
+    return rows, None, numbers
 
 
 async def read_upload(files: list[rx.UploadFile]) -> tuple[str, bytes] | str:
@@ -116,9 +130,29 @@ def import_rows(kind: str, admin: User, rows: list[dict[str, Any]]) -> bulk_impo
         return bulk_import.import_categories(session, admin, rows)
 
 
-def resolve_categories(checked: bulk_import.CheckedRows) -> bulk_import.CheckedRows:
+def resolve_categories(checked: bulk_import.CheckedRows, numbers: bulk_import.RowNumbers) -> bulk_import.CheckedRows:
     with session_scope() as session:
-        return bulk_import.resolve_product_categories(session, checked)
+        return bulk_import.resolve_product_categories(session, checked, numbers)
+
+
+def refresh_products(products: Any, admin: User, result: bulk_import.ImportResult, rows: list[dict[str, Any]]) -> str:
+    """Reload the product list (an AdminProductsState) after an upload (SPEC §4): "updated", or
+    "added" when the reload failed and the new products were put at the top of the list
+    instead, or "failed"."""
+    try:
+        products.page = 1
+        products._fill(admin)
+        return "updated"
+    except Exception:
+        log.exception("product list refresh after a bulk upload failed")
+    try:
+        added = [row_from_upload(rows[p.index], p.id) for p in result.created]
+        products.rows = [*added, *products.rows][: max(len(products.rows), len(added))]
+        products.total += len(added)
+        return "added" if added else "failed"
+    except Exception:
+        log.exception("adding uploaded products to the list failed")
+        return "failed"
 
 
 def row_from_upload(row: dict[str, Any], product_id: str) -> AdminProductRow:
