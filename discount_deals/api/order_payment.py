@@ -31,11 +31,11 @@ class PaymentChangeIn(BaseModel):
 
 
 @router.post("/orders/{order_id:order_id}/payment-method/", **documents(OrderOut))
-@declares(400, 409)
+@declares(400, 409, 429)
 def change_payment(order_id: str, body: PaymentChangeIn, request: Request, session: WriteSessionDep,
                    user: CurrentUser) -> dict:
     """After a failed (or never started) mobile-money charge: pay in cash on delivery (at pickup)
-    instead, or from another number or network (a new charge starts at once). 409 ``charge_live``
+    instead, or from another number or network (a new charge starts at once). 409 ``charge_in_progress``
     while a charge waits for the shopper, ``not_payable`` when nothing is owed; 404 for others'
     orders."""
     if body.payment_method == PaymentMethod.CASH_ON_DELIVERY.value:

@@ -11,7 +11,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services.order_status import expired_unpaid_orders
-from discount_deals.services.payments.changes import CHARGE_LIVE
+from discount_deals.services.payments.charges import CHARGE_IN_PROGRESS
 
 from ..conftest import auth_headers
 from .checkout_helpers import add_store, fill_cart, order_row, payments_of, place
@@ -73,7 +73,7 @@ def test_a_live_charge_cannot_be_switched(client, customer_headers, failed_order
     order = failed_order()
     change(client, customer_headers, order["id"], payment_method="mobile_money", phone="055 765 4321")  # a prompt
     refused = change(client, customer_headers, order["id"], payment_method="cash_on_delivery")
-    assert (refused.status_code, refused.json()["detail"]) == (409, CHARGE_LIVE)
+    assert (refused.status_code, refused.json()["detail"]) == (409, CHARGE_IN_PROGRESS)
     assert order_row(order["id"]).payment_method == "mobile_money"
 
 

@@ -9,6 +9,8 @@ it meanwhile and pay twice.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from sqlmodel import Session
 
 from ...models import Order, PaymentMethod, PaymentStatus, User
@@ -18,9 +20,8 @@ from ..order_rules import payment_problem
 from ..permissions import require_user
 from ..phones import NETWORKS, guess_network, normalise_mobile
 from ..rows import owned
-from .interface import WAITING
+from .charges import CHARGE_IN_PROGRESS, check_new_charge, live_charge
 
-CHARGE_LIVE = "A payment is waiting for your approval: finish it, or wait until it fails."
 NETWORK_INVALID = "Choose MTN MoMo, Telecel Cash or AirtelTigo Money."
 
 
@@ -31,8 +32,8 @@ def _changeable(session: Session, user: User | None, order_id: str) -> tuple[Use
     problem = payment_problem(order)
     if problem:
         raise Conflict(problem, code="not_payable")
-    if order.payment_status == PaymentStatus.AWAITING_PAYMENT.value and order.payment_step in WAITING:
-        raise Conflict(CHARGE_LIVE, code="charge_live")
+    if live_charge(session, order, datetime.now(UTC)) is not None:
+        raise Conflict(CHARGE_IN_PROGRESS, code="charge_in_progress")
     return user, order
 
 
@@ -40,12 +41,14 @@ def change_payment_number(session: Session, user: User | None, order_id: str, ph
                           network: object = None) -> Order:
     """Pay this order from another mobile-money number or network (the network guessed from the
     number when none is given). 400 ``phone_invalid`` / ``network_invalid``; 409 ``not_payable``
-    or ``charge_live``; 404 for others' orders."""
+    or ``charge_in_progress``, 429 ``too_many_charges``;
+    404 for others' orders."""
     number = normalise_mobile(phone)
     chosen = network if isinstance(network, str) and network else guess_network(number)
     if chosen not in NETWORKS:
         raise ValidationFailed(NETWORK_INVALID, fields={"network": [NETWORK_INVALID]}, code="network_invalid")
     user, order = _changeable(session, user, order_id)
+    check_new_charge(session, order)  # 429 before anything changes when the order had its charges
     order.payment_phone, order.payment_network = number, chosen
     session.add(order)
     lifecycle.record_event(session, order, "payment", order.payment_status, from_value=order.payment_status,
@@ -56,7 +59,7 @@ def change_payment_number(session: Session, user: User | None, order_id: str, ph
 def switch_to_cash(session: Session, user: User | None, order_id: str) -> Order:
     """Pay this order in cash on delivery (or at pickup) instead: it no longer waits for mobile
     money, so its payment deadline goes (the stock stays with the order, as for any cash order).
-    409 ``not_payable`` or ``charge_live``; 404 for others' orders."""
+    409 ``not_payable`` or ``charge_in_progress``; 404 for others' orders."""
     user, order = _changeable(session, user, order_id)
     order.payment_method = PaymentMethod.CASH_ON_DELIVERY.value
     order.payment_due_at = None

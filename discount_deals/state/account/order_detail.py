@@ -339,7 +339,9 @@ class OrderDetailState(rx.State):
     def _number_refused(self, user: User, exc: ServiceError):
         if exc.code in ("phone_invalid", "network_invalid"):
             self.number_error = exc.detail
-        self._reread_quietly(user)
+            self._reread_quietly(user)
+            return None
+        return self._pay_refused(user, exc)
 
     @user_event(background=True)
     async def pay_from_number(self, user: User, form: dict):
@@ -392,5 +394,5 @@ class OrderDetailState(rx.State):
 
         async for update in busy_call(self, "working", run, busy="cash", success=switched,
                                       failure=("Could not change the payment", None),
-                                      on_refusal=lambda _refusal: self._reread_quietly(user)):
+                                      on_refusal=lambda refusal: self._pay_refused(user, refusal)):
             yield update
