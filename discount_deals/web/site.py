@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp
 
 from . import seo
+from .body_limits import BodyLimits
 from .first_html.middleware import FirstHtml
 from .hosts import TrustedHosts
 from .pages import PagesWithoutRedirect
@@ -30,6 +31,8 @@ def site(api: ASGIApp) -> FastAPI:
     app.add_middleware(PublicOrigin)
     # Outermost: only the shop's own host names are answered (hosts.py), as the client sent them.
     app.add_middleware(TrustedHosts)
+    # Every body counted as it streams, 413 at its path's limit; uploads from live tabs only.
+    app.add_middleware(BodyLimits)
     # Outside everything: each request's whole time, by route, for /api/metrics.
     app.add_middleware(RequestTiming)
     app.mount("/api", api)
