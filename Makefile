@@ -4,7 +4,8 @@ SHELL := /bin/bash
 
 PYTHON ?= python3
 PORT ?= 3000
-HOST ?= 0.0.0.0
+# This machine only; HOST=0.0.0.0 serves the LAN (the fake payment provider is then refused).
+HOST ?= 127.0.0.1
 VENV := .venv
 BIN := $(CURDIR)/$(VENV)/bin
 STAMP := .make
@@ -78,7 +79,7 @@ seed: migrate
 	elif [ $$status -ne 0 ]; then exit $$status; else echo "Catalogue already has products: not seeding."; fi
 
 check-config: install
-	$(BIN)/python -m discount_deals check-config
+	$(BIN)/python -m discount_deals check-config --host $(HOST)
 
 # The launcher checks the configuration, migrates (a no-op check when current), seeds an empty
 # catalogue, rebuilds the frontend only when its inputs changed, then serves with Granian.

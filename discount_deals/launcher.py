@@ -164,7 +164,7 @@ def prepare(plan: Plan, *, seed: bool) -> None:
 
 def serve(*, server: ServerSettings, host: str, port: int, workers: int | None, dev: bool, seed: bool) -> int:
     """Check ``server`` (preflight), migrate, seed, build if needed and serve; the exit status."""
-    plan = plan_server(production=not dev, workers=workers, server=server)
+    plan = plan_server(production=not dev, workers=workers, server=server, host=host)
     for line in plan.summary():
         _say(line)
     if plan.problems:
