@@ -10,8 +10,8 @@ that Redis answers; the signing secret in production with several workers or hos
 count; the connection budget (workers × pool × instances ≤ 80 % of PostgreSQL's
 ``max_connections``, the default pool is derived from it); the public URL; that a shop answering
 anything but this machine (its listening address, public URL, allowed hosts, a proxy) does not
-take payments through the fake provider; that the payment provider can charge the shop's
-currency (``DD_CURRENCY``).
+take payments through the fake provider nor keep texts in files (``DD_SMS_PROVIDER=file``); that
+the payment provider can charge the shop's currency (``DD_CURRENCY``).
 """
 
 from __future__ import annotations
@@ -218,6 +218,18 @@ def check_payment_provider(provider: str, reached_as: str, *, allow_fake: bool) 
     ]
 
 
+def check_sms_provider(provider: str, reached_as: str) -> list[str]:
+    """The file provider keeps texts (one-time codes included) on this machine instead of sending
+    them: for development only, refused for a shop answering elsewhere (``reached_as``)."""
+    if provider != "file" or not reached_as:
+        return []
+    return [
+        f"DD_SMS_PROVIDER is 'file' for a shop {reached_as}: texts would be written to DD_VAR_DIR/outbox/ "
+        "instead of sent. Set DD_SMS_PROVIDER=hubtel with DD_HUBTEL_CLIENT_ID and DD_HUBTEL_CLIENT_SECRET, "
+        "or serve on this machine only (HOST=127.0.0.1)"
+    ]
+
+
 def check_currency(provider: str, currency: str) -> list[str]:
     """The provider must be able to charge the shop's currency: Paystack charges Ghanaian mobile
     money in cedis only (the fake provider charges anything: no money moves)."""
@@ -289,12 +301,13 @@ def plan_server(
 
 def _development_tools_problems(settings: Settings, server: ServerSettings, public_url: str,
                                 host: str | None) -> list[str]:
-    """The fake payment provider for a shop that answers beyond this machine."""
+    """The fake payment provider and the file SMS outbox, for a shop that answers beyond this machine."""
     reached_as = reached_from_elsewhere(
         listen_host=host if host is not None else server.host, public_url=public_url,
         allowed_hosts=settings.security.allowed_hosts, trusted_proxy_hops=settings.trusted_proxy_hops,
     )
-    return check_payment_provider(settings.checkout.payment_provider, reached_as, allow_fake=server.allow_fake_payments)
+    return (check_payment_provider(settings.checkout.payment_provider, reached_as, allow_fake=server.allow_fake_payments)
+            + check_sms_provider(settings.messages.sms_provider, reached_as))
 
 
 def _plan_database_url(plan: Plan, raw_url: str, settings: Settings | None) -> None:
