@@ -19,19 +19,8 @@ from ...models import User
 from ...services import ServiceError, bulk_import
 from ..actions import busy_call, toast
 from ..guards import admin_event
-from .bulk_input import (
-    by_row,
-    import_rows,
-    listed,
-    other_product_problems,
-    placeholders,
-    upload_notes,
-    read_rows,
-    read_upload,
-    resolve_categories,
-    row_from_upload,
-    template_categories,
-)
+from .bulk_input import (by_row, file_refusal, import_rows, listed, other_product_problems, placeholders, read_rows,
+                         read_upload, resolve_categories, row_from_upload, template_categories, upload_notes)
 from .categories import AdminCategoriesState
 from .gate import admin_tab
 from .products import AdminProductsState
@@ -94,6 +83,10 @@ class _BulkUpload(rx.State, mixin=True):
     @admin_event
     def set_json_text(self, admin: User, text: str):
         self.json_text = text
+
+    @admin_event
+    def file_rejected(self, admin: User, _rejected: list[dict]):
+        return _toast("Error", file_refusal())  # the picker refused it (type or size) before uploading
 
     async def _pick(self, files: list[rx.UploadFile], take: Callable[[str, bytes], Any]):
         """The picked file to ``take`` (name, bytes), or why it was refused."""
