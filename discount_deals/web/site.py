@@ -29,10 +29,10 @@ def site(api: ASGIApp) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     # Scheme and host are the public ones before anything builds a URL (proxy.py).
     app.add_middleware(PublicOrigin)
-    # Outermost: only the shop's own host names are answered (hosts.py), as the client sent them.
-    app.add_middleware(TrustedHosts)
     # Every body counted as it streams, 413 at its path's limit; uploads from live tabs only.
     app.add_middleware(BodyLimits)
+    # Outermost: only the shop's own host names are answered (hosts.py), as the client sent them.
+    app.add_middleware(TrustedHosts)
     # Outside everything: each request's whole time, by route, for /api/metrics.
     app.add_middleware(RequestTiming)
     app.mount("/api", api)
