@@ -4,7 +4,8 @@ SHELL := /bin/bash
 
 PYTHON ?= python3
 PORT ?= 3000
-HOST ?= 0.0.0.0
+# This machine only; HOST=0.0.0.0 serves the LAN (the fake payment provider is then refused).
+HOST ?= 127.0.0.1
 VENV := .venv
 BIN := $(CURDIR)/$(VENV)/bin
 STAMP := .make
@@ -24,19 +25,20 @@ help:
 	@echo "make dev           the same with hot reload (reflex run) for development"
 	@echo "make check-config  check the settings and that the database (and Redis) answer"
 	@echo "make test          install what tests need, lint, and run every test (make test-fast: no browser)"
-	@echo "make lock          re-resolve requirements.lock and requirements-test.lock from pyproject.toml"
+	@echo "make lock          re-resolve requirements.txt and requirements-test.lock from pyproject.toml"
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11+ is required" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
 # Dependencies are declared in pyproject.toml and pinned, with everything they pull in, in two
-# lock files: requirements.lock (what the shop runs on: `make install`, `make run`, the Dockerfile)
+# lock files: requirements.txt (what the shop runs on: `make install`, `make run`, the Dockerfile,
+# `pip install -r requirements.txt`)
 # and requirements-test.lock (the same pins plus pytest, Playwright, schemathesis, ruff: `make test`).
 # Each is reinstalled only when it changes.
-$(STAMP)/requirements: requirements.lock | $(BIN)/python
+$(STAMP)/requirements: requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet -r requirements.txt
 	@mkdir -p $(STAMP) && touch $@
 
 $(STAMP)/requirements-test: requirements-test.lock | $(BIN)/python
@@ -62,8 +64,8 @@ $(UV):
 	$(STAMP)/lock-tools/bin/python -m pip install --quiet uv==$(UV_VERSION)
 
 lock: $(UV)
-	$(COMPILE) -o requirements.lock
-	$(COMPILE) --extra test -c requirements.lock -o requirements-test.lock
+	$(COMPILE) -o requirements.txt
+	$(COMPILE) --extra test -c requirements.txt -o requirements-test.lock
 
 # ruff with the rules chosen in pyproject.toml ([tool.ruff.lint]); `make test` runs it first.
 lint: install-test
@@ -78,7 +80,7 @@ seed: migrate
 	elif [ $$status -ne 0 ]; then exit $$status; else echo "Catalogue already has products: not seeding."; fi
 
 check-config: install
-	$(BIN)/python -m discount_deals check-config
+	$(BIN)/python -m discount_deals check-config --host $(HOST)
 
 # The launcher checks the configuration, migrates (a no-op check when current), seeds an empty
 # catalogue, rebuilds the frontend only when its inputs changed, then serves with Granian.

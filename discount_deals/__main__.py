@@ -69,7 +69,7 @@ def _backup(args: argparse.Namespace) -> str:
 def _check_config(args: argparse.Namespace) -> str:
     from .preflight import plan_server
 
-    plan = plan_server(production=not args.dev, workers=args.workers, server=server_settings())
+    plan = plan_server(production=not args.dev, workers=args.workers, server=server_settings(), host=args.host)
     for line in plan.summary():
         print(line)
     if plan.problems:
@@ -257,6 +257,7 @@ def build_parser(server: ServerSettings | None = None) -> argparse.ArgumentParse
     backup.set_defaults(run=_backup)
     check = sub.add_parser("check-config", help="check the settings and that the database and Redis answer")
     check.add_argument("--workers", type=_workers, default=None)
+    check.add_argument("--host", default=server.host, help="the address serve will listen on (default: HOST)")
     check.add_argument("--dev", action="store_true", help="check for the development server")
     check.set_defaults(run=_check_config, prints_database=False)  # its summary names it, with every problem
     sub.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)

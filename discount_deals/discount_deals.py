@@ -6,6 +6,7 @@ from . import metrics, routes, tab_states
 from .api import create_api
 from .web.frames import encode_frames_with_orjson
 from .web.security import hand_websocket_origins_to_us
+from .web import body_limits
 from .web.caching import StaticCaching
 from .web.site import site
 from .lifespan import calm_garbage_collector, migrate_in_development, worker_in_development
@@ -120,6 +121,8 @@ app.register_lifespan_task(calm_garbage_collector)
 app.register_lifespan_task(worker_in_development)
 # The websocket's origin check is web/security.py's (same origin or DD_CORS_ORIGINS).
 hand_websocket_origins_to_us(app)
+# Reflex's upload endpoint answers only tabs with a live websocket (web/body_limits.py).
+body_limits.install(app)
 # The websocket's packets are encoded by orjson (discount_deals/web/frames.py).
 encode_frames_with_orjson(app)
 SITE_DESCRIPTION = "Discounted products from Shoprite, Melcom and more, in one place."

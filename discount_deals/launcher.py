@@ -6,7 +6,7 @@ In order, each step before the next:
 2. **Migrate**: a cheap revision check when the schema is current.
 3. **Seed** the demo catalogue when asked and the catalogue is empty.
 4. **Build the frontend only when something it depends on changed**: the app's Python and
-   assets, rxconfig.py, reflex.lock, requirements.lock, Reflex's version and the address the
+   assets, rxconfig.py, reflex.lock, requirements.txt, Reflex's version and the address the
    browser connects to (``DD_PUBLIC_URL``, else ``http://localhost:PORT``). The fingerprint of
    the last build is kept in ``.web/dd-build.json`` together with the built index page's
    modification time, so a build made by anything else (``reflex run``) is never mistaken for
@@ -33,7 +33,7 @@ from .reflex_adapter import BUILT_INDEX_PAGE
 from .settings import PROJECT_DIR, ServerSettings, frontend_build_environment, get_settings
 
 APP_TARGET = "discount_deals.discount_deals:served"
-FRONTEND_INPUTS = ("discount_deals", "assets", "rxconfig.py", "reflex.lock", "requirements.lock")
+FRONTEND_INPUTS = ("discount_deals", "assets", "rxconfig.py", "reflex.lock", "requirements.txt")
 BUILD_STAMP = ".web/dd-build.json"
 BUILD_LOCK = ".web-build.lock"
 STATIC_INDEX = BUILT_INDEX_PAGE
@@ -164,7 +164,7 @@ def prepare(plan: Plan, *, seed: bool) -> None:
 
 def serve(*, server: ServerSettings, host: str, port: int, workers: int | None, dev: bool, seed: bool) -> int:
     """Check ``server`` (preflight), migrate, seed, build if needed and serve; the exit status."""
-    plan = plan_server(production=not dev, workers=workers, server=server)
+    plan = plan_server(production=not dev, workers=workers, server=server, host=host)
     for line in plan.summary():
         _say(line)
     if plan.problems:

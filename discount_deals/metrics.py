@@ -9,7 +9,7 @@ worker answers it, adds them up).
 - ``dd_ui_event_seconds{handler}``: a UI event's time on the server, waiting for its tab's state
   lock included; its ``_count`` is the events handled (``rate()`` gives events/s).
 - ``dd_http_request_seconds{route,method,status}``: HTTP requests (the API by route template,
-  pages and assets as ``page`` / ``asset``).
+  pages and assets as ``page`` / ``asset``; methods other than the standard ones as ``other``).
 - ``dd_ui_connected_tabs``, ``dd_ui_tab_states`` (tab states held in memory; with Redis they
   live there), ``dd_ui_state_bytes`` (their estimated size), ``dd_db_pool_in_use`` /
   ``dd_db_pool_size``, ``dd_message_queue_depth`` / ``dd_message_queue_oldest_seconds``.
@@ -81,8 +81,19 @@ def observe_event(event_name: str, seconds: float, failed: bool) -> None:
         UI_EVENT_ERRORS.labels(label).inc()
 
 
+# The methods the shop answers (and CONNECT/TRACE, which it refuses): any other name a client
+# sends is "other", so that made-up methods cannot grow the label set (issue 32).
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"})
+OTHER = "other"
+
+
+def method_label(method: str) -> str:
+    """``method`` when it is a standard HTTP method, else ``other`` (a bounded label)."""
+    return method if method in KNOWN_METHODS else OTHER
+
+
 def observe_request(route: str, method: str, status: int, seconds: float) -> None:
-    HTTP_SECONDS.labels(route, method, str(status)).observe(seconds)
+    HTTP_SECONDS.labels(route, method_label(method), str(status)).observe(seconds)
 
 
 def install(app) -> None:

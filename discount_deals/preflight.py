@@ -8,13 +8,15 @@ What is checked: every setting parses; the database URL (``postgres://`` and ``p
 are mapped to psycopg 3; other databases are refused) and that it answers; the Redis URL and
 that Redis answers; the signing secret in production with several workers or hosts; the worker
 count; the connection budget (workers × pool × instances ≤ 80 % of PostgreSQL's
-``max_connections``, the default pool is derived from it); the public URL; that a shop served at
-a public address does not take payments through the fake provider; that the payment provider
-can charge the shop's currency (``DD_CURRENCY``).
+``max_connections``, the default pool is derived from it); the public URL; that a shop answering
+anything but this machine (its listening address, public URL, allowed hosts, a proxy) does not
+take payments through the fake provider nor keep texts in files (``DD_SMS_PROVIDER=file``); that
+the payment provider can charge the shop's currency (``DD_CURRENCY``).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,20 +174,59 @@ def check_public_url(raw: str) -> list[str]:
     return []
 
 
-LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 in brackets or not) is this machine only."""
+    name = host.strip().strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
-def check_payment_provider(provider: str, public_url: str, *, allow_fake: bool) -> list[str]:
-    """The fake provider lets anyone approve their own mobile-money payment on our test page:
-    fine on this machine, refused for a shop served at a public address unless ``allow_fake``
-    (``DD_ALLOW_FAKE_PAYMENTS``)."""
-    host = urlsplit(public_url).hostname if public_url else None
-    if provider != "fake" or not host or host in LOOPBACK_HOSTS or allow_fake:
+def reached_from_elsewhere(*, listen_host: str, public_url: str, allowed_hosts: tuple[str, ...] = (),
+                           trusted_proxy_hops: int = 0) -> str:
+    """Why the shop answers more than this machine, in words that finish "a shop ...", or "" when
+    it answers loopback only: it listens on another address (``HOST``, ``--host``), is served at a
+    public URL, answers other host names (``DD_ALLOWED_HOSTS``) or sits behind a proxy
+    (``DD_TRUSTED_PROXY_HOPS``). Development tools that act without a login (the fake payment
+    provider, the file SMS outbox) are refused for such a shop."""
+    public = urlsplit(public_url).hostname if public_url else None
+    if public and not is_loopback(public):
+        return f"served at {public_url}"
+    if listen_host and not is_loopback(listen_host):
+        return f"listening on {listen_host} (HOST or --host; 127.0.0.1 is this machine only)"
+    others = [host for host in allowed_hosts if not is_loopback(host)]
+    if others:
+        return f"answering {others[0]} (DD_ALLOWED_HOSTS)"
+    if trusted_proxy_hops > 0:
+        return f"behind a proxy (DD_TRUSTED_PROXY_HOPS={trusted_proxy_hops})"
+    return ""
+
+
+def check_payment_provider(provider: str, reached_as: str, *, allow_fake: bool) -> list[str]:
+    """The fake provider lets anyone approve any mobile-money payment on our test page: fine on
+    this machine, refused for a shop answering elsewhere (``reached_as``, from
+    :func:`reached_from_elsewhere`) unless ``allow_fake`` (``DD_ALLOW_FAKE_PAYMENTS``)."""
+    if provider != "fake" or not reached_as or allow_fake:
         return []
     return [
-        f"DD_PAYMENT_PROVIDER is 'fake' for a shop served at {public_url}: shoppers could approve their own "
-        "payments. Set DD_PAYMENT_PROVIDER=paystack with DD_PAYSTACK_SECRET_KEY, or DD_ALLOW_FAKE_PAYMENTS=1 "
-        "for a demonstration"
+        f"DD_PAYMENT_PROVIDER is 'fake' for a shop {reached_as}: anyone who reaches it could approve any "
+        "payment. Set DD_PAYMENT_PROVIDER=paystack with DD_PAYSTACK_SECRET_KEY, serve on this machine only "
+        "(HOST=127.0.0.1), or DD_ALLOW_FAKE_PAYMENTS=1 for a demonstration"
+    ]
+
+
+def check_sms_provider(provider: str, reached_as: str) -> list[str]:
+    """The file provider keeps texts (one-time codes included) on this machine instead of sending
+    them: for development only, refused for a shop answering elsewhere (``reached_as``)."""
+    if provider != "file" or not reached_as:
+        return []
+    return [
+        f"DD_SMS_PROVIDER is 'file' for a shop {reached_as}: texts would be written to DD_VAR_DIR/outbox/ "
+        "instead of sent. Set DD_SMS_PROVIDER=hubtel with DD_HUBTEL_CLIENT_ID and DD_HUBTEL_CLIENT_SECRET, "
+        "or serve on this machine only (HOST=127.0.0.1)"
     ]
 
 
@@ -221,10 +262,12 @@ def default_workers(redis_url: str) -> int:
 
 
 def plan_server(
-    *, production: bool, workers: int | None = None, connect: bool = True, server: ServerSettings | None = None
+    *, production: bool, workers: int | None = None, connect: bool = True, server: ServerSettings | None = None,
+    host: str | None = None,
 ) -> Plan:
-    """Check the configuration for a server start. ``workers`` overrides ``GRANIAN_WORKERS``;
-    ``server`` is the environment as it is now unless given (:func:`settings.server_settings`).
+    """Check the configuration for a server start. ``workers`` overrides ``GRANIAN_WORKERS`` and
+    ``host`` (the address it listens on) ``HOST``; ``server`` is the environment as it is now
+    unless given (:func:`settings.server_settings`).
 
     Problems are listed in a fixed order: the app's settings, the database URL, Redis, workers
     and instances, the public URL and payments, the secret, the connection pool."""
@@ -244,10 +287,8 @@ def plan_server(
     if settings is not None:
         plan.problems += check_currency(settings.checkout.payment_provider, settings.currency.code)
         plan.problems += sender_problems(settings.messages)  # email and SMS (settings_messages.py)
-    if production and settings is not None:
-        plan.problems += check_payment_provider(
-            settings.checkout.payment_provider, plan.public_url, allow_fake=server.allow_fake_payments
-        )
+    if settings is not None:  # development too: `make dev` on a LAN address is as exposed
+        plan.problems += _development_tools_problems(settings, server, plan.public_url, host)
     if production and (plan.workers > 1 or plan.instances > 1 or plan.redis_url):
         plan.problems += check_shared_secret(server.secret_key)
     explicit_pool = whole_number("DD_DB_POOL_SIZE", server.db_pool_size, plan.problems, minimum=1, maximum=1000)
@@ -256,6 +297,17 @@ def plan_server(
         plan.problems += db_problems
     _plan_pool(plan, explicit_pool)
     return plan
+
+
+def _development_tools_problems(settings: Settings, server: ServerSettings, public_url: str,
+                                host: str | None) -> list[str]:
+    """The fake payment provider and the file SMS outbox, for a shop that answers beyond this machine."""
+    reached_as = reached_from_elsewhere(
+        listen_host=host if host is not None else server.host, public_url=public_url,
+        allowed_hosts=settings.security.allowed_hosts, trusted_proxy_hops=settings.trusted_proxy_hops,
+    )
+    return (check_payment_provider(settings.checkout.payment_provider, reached_as, allow_fake=server.allow_fake_payments)
+            + check_sms_provider(settings.messages.sms_provider, reached_as))
 
 
 def _plan_database_url(plan: Plan, raw_url: str, settings: Settings | None) -> None:

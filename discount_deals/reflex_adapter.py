@@ -152,6 +152,30 @@ def connected_sessions(app) -> dict:
     return dict(getattr(namespace, "sid_to_token", {}) or {}) if namespace is not None else {}
 
 
+def upload_path() -> str:
+    """The path of Reflex's upload endpoint (``/_upload`` behind the configured backend path)."""
+    from reflex_base import constants
+    from reflex_base.config import get_config
+
+    return get_config().prepend_backend_path(str(constants.Endpoint.UPLOAD))
+
+
+def socket_polling_limit() -> int:
+    """The most bytes engine.io takes in one long-polling request (``REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE``)."""
+    from reflex_base.environment import environment
+
+    return environment.REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE.get()
+
+
+async def tab_connected(app, token: str) -> bool:
+    """Whether ``token`` names a browser tab with a live websocket, on this worker or, with Redis,
+    on any (Reflex's token manager keeps the socket records there). False for an app without
+    state."""
+    namespace = getattr(app, "event_namespace", None)
+    manager = getattr(namespace, "_token_manager", None)
+    return bool(token) and manager is not None and await manager.is_token_connected(token)
+
+
 def time_ui_events(observe) -> None:
     """Call ``observe(event_name, seconds, failed)`` after each UI event Reflex runs (the wait for
     the tab's state lock included), by wrapping its event processor's one entry point for a

@@ -236,7 +236,7 @@ def server_settings() -> ServerSettings:
         public_url=text("DD_PUBLIC_URL").rstrip("/"),
         secret_key=text("DD_SECRET_KEY"),
         allow_fake_payments=text("DD_ALLOW_FAKE_PAYMENTS").lower() in {"1", "true", "yes"},
-        host=os.environ.get("HOST", "0.0.0.0"),
+        host=os.environ.get("HOST", "127.0.0.1"),  # this machine only unless HOST says otherwise
         port=os.environ.get("PORT", "3000"),
         shutdown_timeout=int(shutdown) if shutdown.isdigit() and int(shutdown) > 0 else 30,
         access_log=(text("DD_ACCESS_LOG") or "1").lower() not in ("0", "false", "no", "off"),

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 
 SMTP_TLS_MODES = ("none", "starttls", "tls")
-SMS_PROVIDERS = ("log", "hubtel")
+SMS_PROVIDERS = ("log", "hubtel", "file")
 DEFAULT_SMTP_PORTS = {"none": 25, "starttls": 587, "tls": 465}
 HUBTEL_BASE_URL = "https://smsc.hubtel.com"
 SHOP_NAME = "Discount Deals"
@@ -23,7 +23,8 @@ class MessagingSettings:
     """Where email and SMS go, and how the worker delivers them.
 
     Without ``smtp_host`` email is written to the log (development). ``sms_provider`` is ``log``
-    (the default: texts go to the log) or ``hubtel``.
+    (the default: texts go to the log, one-time codes hidden), ``hubtel``, or ``file``
+    (development: each whole text in a file under ``DD_VAR_DIR/outbox/``).
     """
 
     smtp_host: str = ""

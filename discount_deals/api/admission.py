@@ -100,9 +100,11 @@ def read_limiter() -> anyio.CapacityLimiter:
 
 async def _read_body_first(request: Request) -> None:
     """Read a body the endpoint reads itself (bulk uploads) before queueing, so a slow upload
-    never holds the turn. Bodies over the bulk limit are left to the endpoint, which refuses them."""
+    never holds the turn. Bodies over the endpoint's limit (api/bodies.py) or the bulk limit are
+    left to the endpoint, which refuses them with its own message."""
     length = request.headers.get("content-length", "")
-    if length.isdigit() and 0 < int(length) <= get_settings().bulk_max_bytes:
+    limit = min(get_settings().bulk_max_bytes, getattr(request, "body_limit", get_settings().bulk_max_bytes))
+    if length.isdigit() and 0 < int(length) <= limit:
         await request.body()
 
 

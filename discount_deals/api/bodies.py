@@ -10,7 +10,7 @@ that need more room than :data:`DEFAULT_LIMIT` say so with :func:`body_limit`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import HTTPException, Request
@@ -25,9 +25,14 @@ LIMIT_ATTRIBUTE = "json_body_limit"
 
 
 def upload_body_limit() -> int:
-    """Endpoints that read their own bodies (uploads) may be read whole up to the bulk limit
-    plus a multipart envelope: they refuse larger files themselves, with their own messages."""
+    """Endpoints that read their own bodies (bulk uploads) may be read up to the bulk limit plus
+    a multipart envelope: they refuse larger files themselves, with their own messages."""
     return get_settings().bulk_max_bytes + 64 * 1024
+
+
+def image_body_limit() -> int:
+    """Endpoints that take a picture: the image limit plus a multipart envelope."""
+    return get_settings().max_image_bytes + 64 * 1024
 
 
 class BodyRefused(HTTPException):
@@ -98,9 +103,22 @@ async def read_limited(request: Request, limit: int) -> bytes:
 
 
 class BoundedRequest(Request):
-    """A request whose ``body()`` is size-limited and whose ``json()`` is the bounded parser."""
+    """A request whose body is size-limited however it is read (``body()``, ``stream()``, or
+    ``form()``, which reads the stream) and whose ``json()`` is the bounded parser."""
 
     body_limit = DEFAULT_LIMIT
+
+    async def stream(self) -> AsyncIterator[bytes]:
+        if hasattr(self, "_body"):
+            yield self._body
+            yield b""
+            return
+        size = 0
+        async for chunk in super().stream():
+            size += len(chunk)
+            if size > self.body_limit:
+                raise too_large(self.body_limit)
+            yield chunk
 
     async def body(self) -> bytes:
         if not hasattr(self, "_body"):

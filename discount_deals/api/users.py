@@ -24,7 +24,7 @@ from ..services import ValidationFailed
 from ..services import users as accounts
 from ..services.rows import values_of
 from ..settings import get_settings
-from .bodies import body_limit, upload_body_limit
+from .bodies import body_limit, image_body_limit
 from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep, client_address
 from .pagination import Page, build_page, page_request
 from .openapi import declares, paginated
@@ -205,7 +205,7 @@ def read_profile(profile_id: str, request: Request, session: SessionDep, actor: 
     summary="Change your profile: JSON {bio, website} or multipart with profile_image",
 )
 @declares(503)
-@body_limit(upload_body_limit)
+@body_limit(image_body_limit)
 def update_profile(
     profile_id: str,
     request: Request,

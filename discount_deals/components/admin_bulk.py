@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from ..settings import get_settings
 from ..state.admin.bulk import BulkCategoriesState, BulkProductsState
 from ..state.admin.bulk_input import CSV_UPLOAD_ACCEPT, JSON_UPLOAD_ACCEPT
 from .admin_ui import PANEL
@@ -59,10 +60,12 @@ def _templates(state, noun: str) -> rx.Component:
     )
 
 
-def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str, input_label: str) -> rx.Component:
+def _file_picker(upload_id: str, accept: dict, on_drop, on_rejected, text: str, hint: str,
+                 input_label: str) -> rx.Component:
     """A drop zone around a real button: react-dropzone marks its zone role="presentation", so the
     button carries the name and the keyboard focus (its click reaches the zone and opens the
-    file dialog). The zone's hidden file input gets a name of its own (not the button's)."""
+    file dialog). The zone's hidden file input gets a name of its own (not the button's). A file
+    over the bulk limit is refused here, with a message (the server answers a bare 413)."""
     zone = rx.upload.root(
         rx.el.div(
             rx.el.button(
@@ -78,8 +81,10 @@ def _file_picker(upload_id: str, accept: dict, on_drop, text: str, hint: str, in
         accept=accept,
         multiple=False,
         max_files=1,
+        max_size=get_settings().bulk_max_bytes,
         no_keyboard=True,
         on_drop=on_drop,
+        on_drop_rejected=on_rejected,
         class_name="cursor-pointer rounded-md border-2 border-dashed border-gray-300 bg-gray-50 p-4 text-center "
         "hover:border-orange-700",
     )
@@ -104,6 +109,7 @@ def _json_input(state, noun: str) -> rx.Component:
                 upload_id,
                 JSON_UPLOAD_ACCEPT,
                 state.pick_json_file(rx.upload_files(upload_id=upload_id)),
+                state.file_rejected,
                 "Upload JSON File",
                 "A .json file with an array of " + noun,
                 f"{noun.capitalize()} JSON file",
@@ -126,6 +132,7 @@ def _csv_input(state, noun: str) -> rx.Component:
             upload_id,
             CSV_UPLOAD_ACCEPT,
             state.pick_csv_file(rx.upload_files(upload_id=upload_id)),
+            state.file_rejected,
             "Choose CSV File",
             "The first line holds the column names",
             f"{noun.capitalize()} CSV file",

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp
 
 from . import seo
+from .body_limits import BodyLimits
 from .first_html.middleware import FirstHtml
 from .hosts import TrustedHosts
 from .pages import PagesWithoutRedirect
@@ -28,6 +29,8 @@ def site(api: ASGIApp) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     # Scheme and host are the public ones before anything builds a URL (proxy.py).
     app.add_middleware(PublicOrigin)
+    # Every body counted as it streams, 413 at its path's limit; uploads from live tabs only.
+    app.add_middleware(BodyLimits)
     # Outermost: only the shop's own host names are answered (hosts.py), as the client sent them.
     app.add_middleware(TrustedHosts)
     # Outside everything: each request's whole time, by route, for /api/metrics.

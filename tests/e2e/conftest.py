@@ -84,6 +84,9 @@ class LiveServer:
 def _server_env(var_dir: Path, port: int) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("REFLEX_DB_URL", None)
+    # The API tests' "testserver" host: the live server answers this machine only, as the fake
+    # payment provider requires (preflight.reached_from_elsewhere).
+    env.pop("DD_ALLOWED_HOSTS", None)
     env.update(
         DD_VAR_DIR=str(var_dir),
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",

@@ -391,6 +391,18 @@ def test_bulk_products_csv_report_names_what_was_found_by_spreadsheet_row(page: 
     assert product_named(live_server, fine) is None
 
 
+def test_bulk_file_over_the_limit_is_refused_by_the_picker(page: Page, live_user, tmp_path):
+    """Issue 32 item 3: the server answers a body over the bulk limit with a bare 413 before reading
+    it; the picker refuses such a file first, with words (written without a browser run here)."""
+    open_admin(page, live_user, "Bulk Upload Products")
+    page.get_by_role("button", name="CSV", exact=True).click()
+    big = tmp_path / "big.csv"
+    big.write_bytes(b"name\n" + b"x" * (10 * 1024 * 1024 + 1))
+    page.locator("#bulk-products-csv input[type=file]").set_input_files(str(big))
+    expect(toast(page, "Please choose one .json or .csv file of at most 10 MB.")).to_be_visible()
+    expect(page.get_by_text("No file selected")).to_be_visible()
+
+
 # --- bulk upload: categories -------------------------------------------------------------------
 
 

@@ -140,6 +140,7 @@ def stack() -> Iterator[Stack]:
             DD_SECRET_KEY=TEST_SECRET,
             DD_PUBLIC_URL=public_url,
             DD_TRUSTED_PROXY_HOPS="1",
+            DD_ALLOW_FAKE_PAYMENTS="1",  # behind nginx the fake provider is refused unless said so
             DD_INSTANCES="2",
             GRANIAN_WORKERS="2",
             DD_MEDIA_DIR=str(media),

@@ -61,7 +61,8 @@ def test_check_config_lists_every_problem_then_exits_2(tmp_path):
 
 
 def test_check_config_passes_for_the_embedded_default(tmp_path):
-    result = cli("check-config", REFLEX_DB_URL=f"sqlite:///{tmp_path / 'shop.db'}")
+    # DD_ALLOWED_HOSTS as unset (the API tests set "testserver", which is not this machine).
+    result = cli("check-config", REFLEX_DB_URL=f"sqlite:///{tmp_path / 'shop.db'}", DD_ALLOWED_HOSTS="")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("Configuration OK.")
     assert "Workers: 1" in result.stdout

@@ -76,3 +76,22 @@ def test_the_compose_file_sets_what_several_instances_need():
                     "DD_INSTANCES", "GRANIAN_WORKERS", "DD_MEDIA_DIR"):
         assert f"{setting}:" in compose
     assert "dockerfile: deploy/Dockerfile" in compose
+
+
+def test_the_sample_environment_takes_real_payments_in_cedis(monkeypatch):
+    """deploy/env.example serves a public address behind a proxy: the fake payment provider would
+    be refused there, and Paystack charges mobile money in cedis only (issue 32 item 6)."""
+    from discount_deals import preflight
+    from discount_deals.settings import get_settings
+
+    for line in (DEPLOY / "env.example").read_text().splitlines():
+        name, _, value = line.partition("=")
+        if name and not name.startswith("#") and not name.startswith(("REFLEX_", "DD_VAR_DIR", "DD_MEDIA_DIR")):
+            monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    try:
+        problems = preflight.plan_server(production=True, connect=False, host="127.0.0.1").problems
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert [p for p in problems if p.startswith(("DD_PAYMENT_PROVIDER", "DD_CURRENCY", "DD_SMS_PROVIDER"))] == []

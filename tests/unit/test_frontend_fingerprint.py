@@ -23,7 +23,7 @@ def project(tmp_path, monkeypatch):
     (tmp_path / "rxconfig.py").write_text("config = None\n")
     (tmp_path / "reflex.lock").mkdir()
     (tmp_path / "reflex.lock" / "package.json").write_text("{}")
-    (tmp_path / "requirements.lock").write_text("reflex==0.10.1\n")
+    (tmp_path / "requirements.txt").write_text("reflex==0.10.1\n")
     index = tmp_path / launcher.STATIC_INDEX
     index.parent.mkdir(parents=True)
     index.write_text("<html></html>")
@@ -50,7 +50,7 @@ def test_compiled_python_files_do_not_count(project):
 
 
 @pytest.mark.parametrize("path", ["discount_deals/page.py", "assets/app.css", "rxconfig.py", "reflex.lock/package.json",
-                                  "requirements.lock"])
+                                  "requirements.txt"])
 def test_a_changed_input_means_a_build(project, path):
     _stamp(project)
     (project / path).write_text((project / path).read_text() + "\n# changed\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from discount_deals import preflight
@@ -68,7 +70,8 @@ def test_redis_url_scheme_is_checked_without_connecting():
 
 @pytest.fixture
 def environment(monkeypatch):
-    for name in ("REFLEX_REDIS_URL", "GRANIAN_WORKERS", "DD_INSTANCES", "DD_DB_POOL_SIZE", "DD_PUBLIC_URL"):
+    for name in ("REFLEX_REDIS_URL", "GRANIAN_WORKERS", "DD_INSTANCES", "DD_DB_POOL_SIZE", "DD_PUBLIC_URL",
+                 "HOST", "DD_ALLOWED_HOSTS", "DD_TRUSTED_PROXY_HOPS", "DD_ALLOW_FAKE_PAYMENTS", "DD_PAYMENT_PROVIDER"):
         monkeypatch.delenv(name, raising=False)
 
     def use(**values: str) -> None:
@@ -135,7 +138,7 @@ def test_a_public_shop_refuses_the_fake_payment_provider(environment, monkeypatc
     environment(DD_PUBLIC_URL="https://shop.example.com")
     problems = preflight.plan_server(production=True, connect=False).problems
     assert any(p.startswith("DD_PAYMENT_PROVIDER is 'fake' for a shop served at https://shop.example.com") for p in problems)
-    assert not preflight.plan_server(production=False, connect=False).problems  # development: fine
+    assert preflight.plan_server(production=False, connect=False).problems == problems  # `make dev` is as exposed
     environment(DD_PUBLIC_URL="https://127.0.0.1:8443")  # this machine only (the smoke test)
     assert not preflight.plan_server(production=True, connect=False).problems
     environment(DD_PUBLIC_URL="https://shop.example.com", DD_ALLOW_FAKE_PAYMENTS="1")
@@ -167,3 +170,62 @@ def test_the_plan_is_made_from_the_server_settings_it_is_given(environment):
     assert any("3 workers need REFLEX_REDIS_URL" in p for p in plan.problems)
     assert any(p.startswith("DD_PUBLIC_URL must be an origin") for p in plan.problems)
     assert preflight.plan_server(production=False, connect=False).problems == []  # the environment: fine
+
+
+def _fake_refused(plan: preflight.Plan) -> bool:
+    return any(p.startswith("DD_PAYMENT_PROVIDER is 'fake'") for p in plan.problems)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"])
+def test_the_fake_provider_is_fine_on_this_machine_only(environment, host):
+    """No settings at all: `make run` listens on 127.0.0.1 (HOST), and so does the default of serve."""
+    environment()
+    assert not _fake_refused(preflight.plan_server(production=True, connect=False))
+    assert not _fake_refused(preflight.plan_server(production=True, connect=False, host=host))
+
+
+@pytest.mark.parametrize(("setting", "says"), [
+    ({"HOST": "0.0.0.0"}, "for a shop listening on 0.0.0.0"),
+    ({"HOST": "192.168.1.20"}, "for a shop listening on 192.168.1.20"),
+    ({"HOST": "::"}, "for a shop listening on ::"),
+    ({"DD_TRUSTED_PROXY_HOPS": "1"}, "for a shop behind a proxy (DD_TRUSTED_PROXY_HOPS=1)"),
+    ({"DD_ALLOWED_HOSTS": "192.168.1.20"}, "for a shop answering 192.168.1.20 (DD_ALLOWED_HOSTS)"),
+    ({"DD_PUBLIC_URL": "http://192.168.1.20:3000"}, "for a shop served at http://192.168.1.20:3000"),
+])
+def test_the_fake_provider_is_refused_when_the_shop_answers_beyond_this_machine(environment, setting, says):
+    """Issue 32 item 6: each of these let anyone approve any payment, unauthenticated."""
+    environment(**setting)
+    for production in (True, False):
+        problems = preflight.plan_server(production=production, connect=False).problems
+        assert any(p.startswith(f"DD_PAYMENT_PROVIDER is 'fake' {says}") for p in problems), problems
+    environment(DD_ALLOW_FAKE_PAYMENTS="1")  # a demonstration, said so
+    assert not _fake_refused(preflight.plan_server(production=True, connect=False))
+    environment(DD_ALLOW_FAKE_PAYMENTS="", DD_PAYMENT_PROVIDER="paystack", DD_PAYSTACK_SECRET_KEY="sk_test_x",
+                DD_CURRENCY="GHS")
+    assert not _fake_refused(preflight.plan_server(production=True, connect=False))
+
+
+def test_the_serve_address_decides_not_the_environment(environment):
+    """serve --host and check-config --host win over HOST: the browser tests' and benches' servers
+    (--host 127.0.0.1, DD_PUBLIC_URL=http://127.0.0.1:PORT) keep the fake provider."""
+    environment(HOST="0.0.0.0", DD_PUBLIC_URL="http://127.0.0.1:8123")
+    assert not _fake_refused(preflight.plan_server(production=True, connect=False, host="127.0.0.1"))
+    environment(HOST="127.0.0.1")
+    assert _fake_refused(preflight.plan_server(production=True, connect=False, host="0.0.0.0"))
+
+
+def test_check_config_refuses_the_fake_provider_on_the_lan(environment):
+    from discount_deals.__main__ import build_parser
+
+    environment()
+    args = build_parser().parse_args(["check-config", "--host", "0.0.0.0"])
+    with pytest.raises(Exception, match="DD_PAYMENT_PROVIDER is 'fake' for a shop listening on 0.0.0.0"):
+        args.run(args)
+    args = build_parser().parse_args(["check-config"])
+    assert args.host == "127.0.0.1"
+
+
+def test_make_run_listens_on_this_machine_unless_host_says_otherwise():
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    assert "\nHOST ?= 127.0.0.1\n" in makefile
+    assert "check-config --host $(HOST)" in makefile

@@ -321,3 +321,37 @@ def test_the_workers_run_on_uvloop_which_granian_accepts():
     assert launcher.uvloop_installed()
     server = Server(target="discount_deals.app:app", loop=Loops.uvloop)
     assert server.loop == Loops.uvloop
+
+
+def test_a_tab_is_live_while_reflexs_token_manager_holds_its_socket():
+    """web/body_limits.py lets an upload in only for such a tab (issue 32 item 3)."""
+    from types import SimpleNamespace
+
+    from reflex.utils.token_manager import LocalTokenManager
+
+    manager = LocalTokenManager()
+    app = SimpleNamespace(event_namespace=SimpleNamespace(_token_manager=manager))
+    run_coroutine(manager.link_token_to_sid("tab-1", "socket-1"))
+
+    def live(application, token: str) -> bool:
+        return run_coroutine(reflex_adapter.tab_connected(application, token))
+
+    assert live(app, "tab-1")
+    assert not live(app, "tab-2") and not live(app, "") and not live(None, "tab-1")
+    run_coroutine(manager.disconnect_token("tab-1", "socket-1"))
+    assert not live(app, "tab-1")
+
+
+def test_the_apps_upload_endpoint_and_token_manager_are_where_the_adapter_looks():
+    seen = _run(
+        "import json, asyncio\n"
+        "from discount_deals.discount_deals import app\n"
+        "from discount_deals import reflex_adapter\n"
+        "manager = app.event_namespace._token_manager\n"
+        "asyncio.run(manager.link_token_to_sid('tab-1', 'socket-1'))\n"
+        "print(json.dumps({'path': reflex_adapter.upload_path(),\n"
+        "                  'live': asyncio.run(reflex_adapter.tab_connected(app, 'tab-1')),\n"
+        "                  'stranger': asyncio.run(reflex_adapter.tab_connected(app, 'tab-2')),\n"
+        "                  'polling': reflex_adapter.socket_polling_limit()}))\n"
+    )
+    assert seen == {"path": "/_upload", "live": True, "stranger": False, "polling": 1_000_000}

@@ -75,7 +75,7 @@ def test_server_settings_are_read_afresh_and_agree_with_the_app_settings(fresh_s
     for name in ("GRANIAN_WORKERS", "HOST", "PORT", "DD_SHUTDOWN_TIMEOUT", "DD_ACCESS_LOG", "DD_ALLOW_FAKE_PAYMENTS"):
         monkeypatch.delenv(name, raising=False)
     defaults = server_settings()
-    assert (defaults.workers, defaults.host, defaults.port) == ("", "0.0.0.0", "3000")
+    assert (defaults.workers, defaults.host, defaults.port) == ("", "127.0.0.1", "3000")  # this machine only
     assert (defaults.shutdown_timeout, defaults.access_log, defaults.allow_fake_payments) == (30, True, False)
 
     monkeypatch.setenv("DD_PUBLIC_URL", " https://shop.example.com/ ")

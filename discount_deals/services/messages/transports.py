@@ -1,4 +1,5 @@
-"""How a message leaves the shop: SMTP or the log for email, an SMS provider or the log for texts.
+"""How a message leaves the shop: SMTP or the log for email, an SMS provider, the log or a file
+for texts.
 
 The provider seam: :func:`email_transport` and :func:`sms_transport` return an object with
 ``send(message) -> provider id`` and ``close()``, chosen by the settings. A failure raises
@@ -13,15 +14,18 @@ the Hubtel call carries the outbox id as its ``ClientReference`` for the same re
 from __future__ import annotations
 
 import logging
+import os
 import smtplib
 import socket
 import ssl
+from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.header import Header
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.policy import compat32
 from email.utils import formatdate, parseaddr
+from pathlib import Path
 from typing import Protocol
 
 import httpx
@@ -163,6 +167,38 @@ class LogSms:
         pass
 
 
+OUTBOX_FOLDER = "outbox"
+
+
+class FileSms:
+    """Development: each text is written whole, one-time codes included, to a file of its own
+    under ``DD_VAR_DIR/outbox/`` (DD_SMS_PROVIDER=file), so that an SMS password reset can be
+    finished on this machine. Preflight refuses it for a shop that answers beyond this machine."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def send(self, message: OutboxMessage) -> str:
+        now = datetime.now(UTC)
+        name = f"{now:%Y%m%dT%H%M%S.%fZ}-sms-{message.id}.txt"
+        text = (f"To: {message.recipient}\nTime: {now:%Y-%m-%d %H:%M:%S} UTC\nKind: {message.kind}\n\n"
+                f"{message.body_text}\n")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial = self.folder / f".{name}.partial"
+            # Only this user may read it: a text may hold a one-time code.
+            descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+                file.write(text)
+            partial.replace(self.folder / name)  # whole or not at all for a reader
+        except OSError as exc:
+            raise SendFailed(f"cannot write to {self.folder}: {exc.strerror or exc}") from None
+        return f"file:{name}"
+
+    def close(self) -> None:
+        pass
+
+
 class HubtelSms:
     """Hubtel's send-message call: ``POST {base}/v1/messages/send`` with From, To, Content,
     authenticated with the client id and secret (HTTP Basic). Status 0 in the answer is success."""
@@ -207,8 +243,12 @@ def email_transport() -> Transport:
 
 
 def sms_transport() -> Transport:
-    settings = get_settings().messages
-    return HubtelSms(settings) if settings.sms_provider == "hubtel" else LogSms()
+    settings = get_settings()
+    if settings.messages.sms_provider == "hubtel":
+        return HubtelSms(settings.messages)
+    if settings.messages.sms_provider == "file":
+        return FileSms(settings.var_dir / OUTBOX_FOLDER)
+    return LogSms()
 
 
 def address_is_valid(address: str) -> bool:

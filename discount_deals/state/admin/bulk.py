@@ -21,6 +21,7 @@ from ..actions import busy_call, toast
 from ..guards import admin_event
 from .bulk_input import (
     by_row,
+    file_refusal,
     import_rows,
     imported_note,
     listed,
@@ -95,6 +96,10 @@ class _BulkUpload(rx.State, mixin=True):
     @admin_event
     def set_json_text(self, admin: User, text: str):
         self.json_text = text
+
+    @admin_event
+    def file_rejected(self, admin: User, _rejected: list[dict]):
+        return _toast("Error", file_refusal())  # the picker refused it (type or size) before uploading
 
     async def _pick(self, files: list[rx.UploadFile], take: Callable[[str, bytes], Any]):
         """The picked file to ``take`` (name, bytes), or why it was refused."""

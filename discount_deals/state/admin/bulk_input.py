@@ -22,6 +22,12 @@ log = logging.getLogger("discount_deals.admin")
 
 JSON_UPLOAD_ACCEPT = {"application/json": [".json"]}
 CSV_UPLOAD_ACCEPT = {"text/csv": [".csv"]}
+
+
+def file_refusal() -> str:
+    """What the file picker says when it refuses a file (wrong type, or over the bulk limit: the
+    server would refuse a larger body before reading it, web/body_limits.py)."""
+    return f"Please choose one .json or .csv file of at most {get_settings().bulk_max_bytes // (1024 * 1024)} MB."
 # The result card lists at most this many problems (the per-client state stays small).
 MAX_LISTED = 100
 
