@@ -18,6 +18,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services import ServiceError
 from ...services import auth as auth_service
+from ...services import login as login_service
 from ...services import cart as cart_service
 from ...services import users as user_service
 from ...settings import client_ip
@@ -82,12 +83,12 @@ def back_to_note(target: str) -> str:
     return f"You will go back to {routes.page_name(target)} after signing in." if target else ""
 
 
-def _login(email: str, password: str, client: str) -> tuple[User, auth_service.TokenPair, dict]:
+def _login(email: str, password: str, client: str, device: str) -> tuple[User, auth_service.TokenPair, dict]:
     """Runs in a worker thread: the password hash takes tens of milliseconds."""
-    # services.auth.login counts the attempt in a transaction of its own (it stays recorded
+    # services.login counts the attempt in a transaction of its own (it stays recorded
     # whatever happens to this one).
     with session_scope() as session:
-        user, tokens = auth_service.login(session, email, password, client)
+        user, tokens = login_service.login(session, email, password, client, [device])
         summary = user_service.user_summary(session, user)
     return user, tokens, summary
 
@@ -142,9 +143,13 @@ class LoginState(rx.State):
     async def _log_in(self, email: str, password: str, client: str) -> User:
         """Check the password, start the session, bring the guest's cart and favourites along.
         The slow parts (hashing, copying the cart) run in worker threads without the state lock."""
-        user, tokens, summary = await asyncio.to_thread(_login, email, password, client)
         async with self:
-            await (await self.get_state(SessionState))._start(user, tokens.access, tokens.refresh, summary)
+            device = (await self.get_state(SessionState)).device_token  # this browser, if it logged in before
+        user, tokens, summary = await asyncio.to_thread(_login, email, password, client, device)
+        async with self:
+            session_state = await self.get_state(SessionState)
+            await session_state._start(user, tokens.access, tokens.refresh, summary)
+            session_state.device_token = tokens.device
             entries = read_guest_cart((await self.get_state(CartState)).cart_storage)
         if entries:
             await asyncio.to_thread(_push_guest_cart, user, entries)
@@ -178,7 +183,7 @@ class LoginState(rx.State):
         async for update in busy_call(
             self, "loading", lambda: self._log_in(email[:254], password[:256], client),
             success=("Welcome back!", "You have been successfully logged in"),
-            failure=("Login failed", auth_service.INVALID_CREDENTIALS),
+            failure=("Login failed", login_service.INVALID_CREDENTIALS),
             then=lambda _user: self._signed_in(redirect_to),
         ):
             yield update
