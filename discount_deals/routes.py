@@ -15,6 +15,7 @@ ORDERS = "/orders"
 ORDER_DETAIL = "/orders/[order_id]"
 RESET_PASSWORD = "/reset-password"
 UNSUBSCRIBE = "/unsubscribe"
+UNDO_CHANGE = "/undo-change"
 DELIVERY_SHEET = "/admin/delivery-sheet"
 
 # What the shopper calls each page, for sentences that name one ("you go back to Checkout").

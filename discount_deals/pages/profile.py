@@ -109,6 +109,9 @@ def personal_info() -> rx.Component:
                 "Gender", "gender", ProfileState.gender, "profile-gender", hint="male | female | other", required=True
             ),
             _field("Website", "website", ProfileState.website, "profile-website", type="url", placeholder="https://"),
+            # Issue 32: a new email or phone needs the current password (a stolen session is not enough).
+            _field("Current password", "current_password", "", "profile-current-password", type="password",
+                   hint="Only needed to change your email or phone number", auto_complete="current-password"),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
         rx.el.div(

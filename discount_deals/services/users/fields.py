@@ -55,9 +55,9 @@ def too_long(limit: int) -> str:
     return f"Ensure this field has at most {limit} characters."
 
 
-def invalid(errors: Errors) -> ValidationFailed:
+def invalid(errors: Errors, code: str = "") -> ValidationFailed:
     """One exception for all field errors; its detail lists every message."""
-    return ValidationFailed("; ".join(m for ms in errors.values() for m in ms), fields=errors)
+    return ValidationFailed("; ".join(m for ms in errors.values() for m in ms), fields=errors, code=code)
 
 
 # --- small validators (the CLI uses them too) --------------------------------------------------------
