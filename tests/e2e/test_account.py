@@ -84,7 +84,7 @@ def test_register_duplicate_email_fails_with_the_server_message(page: Page, live
     page.get_by_label("Last Name").fill("Boateng")
     page.get_by_label("Username").fill(unique("kofi").replace(" ", "").replace("-", ""))
     page.get_by_label("Email").fill(existing.email.upper())
-    page.get_by_label("Password").fill("secret123")
+    page.get_by_label("Password").fill("akwaaba-deals-7")  # not a common password (issue 32)
     page.get_by_label("Phone Number").fill("+233 24 000 0000")
     page.get_by_label("Date of Birth").fill("1990-05-01")
     page.get_by_label("Gender").select_option("male")

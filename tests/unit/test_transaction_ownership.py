@@ -98,7 +98,7 @@ def test_login_leaves_the_callers_unit_of_work_alone_and_keeps_its_count(custome
 
 def test_a_refused_registration_keeps_its_count_but_nothing_else(clean_db):
     data = {"first_name": "Ama", "last_name": "Mensah", "username": "ama", "email": "ama@example.com",
-            "password": "secret123", "phonenumber": "0241234567", "date_of_birth": "1990-01-01", "gender": "female"}
+            "password": "akwaaba-deals-7", "phonenumber": "0241234567", "date_of_birth": "1990-01-01", "gender": "female"}
     with write_session() as session:
         users.register(session, data, client="10.0.0.2")
     with pytest.raises(ValidationFailed), write_session() as session:
