@@ -17,6 +17,7 @@ from ..components.ui import (
     tab_button,
 )
 from ..components.notification_prefs import notification_preferences
+from ..services.users import GHANA_REGIONS
 from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
 from ..state.account.session import SessionState
 
@@ -172,10 +173,10 @@ def address_item(address: AddressView) -> rx.Component:
 
 
 def address_form() -> rx.Component:
-    def field(label, name, input_id, required=False):
+    def field(label, name, input_id, required=False, **props):
         return rx.el.div(
             rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
-            rx.el.input(id=input_id, name=name, type="text", required=required, class_name=FIELD_INPUT),
+            rx.el.input(id=input_id, name=name, type="text", required=required, class_name=FIELD_INPUT, **props),
         )
 
     return rx.el.form(
@@ -184,7 +185,9 @@ def address_form() -> rx.Component:
             field("Line 1", "line1", "address-line1", required=True),
             field("Line 2", "line2", "address-line2"),
             field("City", "city", "address-city", required=True),
-            field("State", "state", "address-state"),
+            # In Ghana the state is one of the 16 regions (issue 32): the browser suggests them.
+            field("State", "state", "address-state", list="ghana-regions"),
+            rx.el.datalist(*[rx.el.option(value=region) for region in GHANA_REGIONS], id="ghana-regions"),
             field("Postal Code", "postal_code", "address-postal-code"),
             field("Country", "country", "address-country", required=True),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",

@@ -83,12 +83,12 @@ def back_to_note(target: str) -> str:
     return f"You will go back to {routes.page_name(target)} after signing in." if target else ""
 
 
-def _login(email: str, password: str, client: str, device: str) -> tuple[User, auth_service.TokenPair, dict]:
+def _login(email: str, password: str, client: str, proofs: list[str]) -> tuple[User, auth_service.TokenPair, dict]:
     """Runs in a worker thread: the password hash takes tens of milliseconds."""
     # services.login counts the attempt in a transaction of its own (it stays recorded
     # whatever happens to this one).
     with session_scope() as session:
-        user, tokens = login_service.login(session, email, password, client, [device])
+        user, tokens = login_service.login(session, email, password, client, proofs)
         summary = user_service.user_summary(session, user)
     return user, tokens, summary
 
@@ -144,8 +144,11 @@ class LoginState(rx.State):
         """Check the password, start the session, bring the guest's cart and favourites along.
         The slow parts (hashing, copying the cart) run in worker threads without the state lock."""
         async with self:
-            device = (await self.get_state(SessionState)).device_token  # this browser, if it logged in before
-        user, tokens, summary = await asyncio.to_thread(_login, email, password, client, device)
+            stored = await self.get_state(SessionState)
+            # What names this browser, if it logged in before (services.login): its device token,
+            # or tokens of a session still stored (one that predates device tokens).
+            proofs = [stored.device_token, stored.refresh_token, stored.access_token]
+        user, tokens, summary = await asyncio.to_thread(_login, email, password, client, proofs)
         async with self:
             session_state = await self.get_state(SessionState)
             await session_state._start(user, tokens.access, tokens.refresh, summary)
