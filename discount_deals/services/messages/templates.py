@@ -188,6 +188,7 @@ def account_locked_sms(minutes: int) -> str:
 
 def account_locked_email(minutes: int, links: Links) -> Email:
     lines = [f"Too many wrong passwords were tried on your account, so logging in is paused for {minutes} minutes.",
+             "A phone or computer you have logged in from before can still log in.",
              "If this was not you, reset your password: the reset signs out every device."]
     return _email("Logging in to your account is paused", lines,
                   ("Reset your password", links.to("/reset-password")), links, topic_text="account notices")
