@@ -19,6 +19,7 @@ from .web.first_html import render as first_html
 from .pages.admin import admin
 from .pages.auth import login, register
 from .pages.password_reset import reset_password
+from .pages.undo_change import undo_change
 from .pages.unsubscribe import unsubscribe
 from .pages.legal import cookies, privacy, terms
 from .pages.cart import cart
@@ -37,6 +38,7 @@ from .state.account.order_detail import OrderDetailState
 from .state.account.notification_prefs import NotificationPrefsState
 from .state.account.orders import OrdersState
 from .state.account.password_reset import PasswordResetState
+from .state.account.undo_change import UndoChangeState
 from .state.account.unsubscribe import UnsubscribeState
 from .state.account.profile import ProfileState
 from .state.admin.gate import AdminState
@@ -77,6 +79,7 @@ PAGES = [
     (routes.REGISTER, register, "Create Account | Discount Deals", [RegisterState.load]),
     (routes.RESET_PASSWORD, reset_password, "Reset your password | Discount Deals", [PasswordResetState.load]),
     (routes.UNSUBSCRIBE, unsubscribe, "Email preferences | Discount Deals", [UnsubscribeState.load]),
+    (routes.UNDO_CHANGE, undo_change, "Undo a change | Discount Deals", [UndoChangeState.load]),
     (routes.PROFILE, profile, "My Profile | Discount Deals", [ProfileState.load, NotificationPrefsState.load]),
     (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
     (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),

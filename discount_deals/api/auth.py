@@ -11,7 +11,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..services import auth
+from ..services import auth, login
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .routing import ApiRouter
 from .schemas import SIGNED_OUT, Message, answer, documented
@@ -30,11 +30,17 @@ class LoginIn(BaseModel):
 
     email: str | None = Field(None, json_schema_extra=documented(type="string", minLength=1, maxLength=254))
     password: str | None = Field(None, json_schema_extra=documented(type="string", minLength=1, maxLength=256))
+    device: str | None = Field(
+        None, description="The device token of an earlier login on this device: during a lock caused by "
+        "failed logins, the owner's device still gets in", json_schema_extra=documented(type="string", maxLength=4096),
+    )
 
 
 class TokenPairOut(BaseModel):
     access: str = Field(description="Access token (Bearer), valid 15 minutes")
     refresh: str = Field(description="Refresh token, valid 7 days")
+    device: str = Field(description="Device token, valid 90 days: send it with the next login (field `device`) "
+                        "and this device gets in even while failed logins from elsewhere lock the account")
     user: UserOut
 
 
@@ -75,8 +81,12 @@ class VerifyOut(BaseModel):
     summary="Log in with email and password",
 )
 def obtain_token(body: LoginIn, request: Request, session: SessionDep):
-    user, tokens = auth.login(session, body.email or "", body.password or "", client_address(request))
-    return {"access": tokens.access, "refresh": tokens.refresh, "user": user_json(request, session, user)}
+    # The original client sends its last bearer with every request: a stale one still names the device.
+    scheme, _, bearer = request.headers.get("authorization", "").partition(" ")
+    proofs = [body.device, bearer.strip() if scheme.lower() == "bearer" else None]
+    user, tokens = login.login(session, body.email or "", body.password or "", client_address(request), proofs)
+    return {"access": tokens.access, "refresh": tokens.refresh, "device": tokens.device,
+            "user": user_json(request, session, user)}
 
 
 @router.post(

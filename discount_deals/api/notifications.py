@@ -5,6 +5,8 @@
   every session and token of the account is revoked; a used, expired or wrong one is a 400.
 - ``GET`` / ``PATCH /users/me/notifications/``: how the caller hears from the shop.
 - ``POST /notifications/unsubscribe/?token=...``: RFC 8058 one-click unsubscribe (no login).
+- ``POST /users/email-change/undo/`` ``{"token"}``: the link a changed email or phone sends to
+  the old ones (issue 32): the old ones come back and every session ends (no login).
 
 Like the other auth endpoints, the reset ones ignore any bearer header.
 """
@@ -19,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..services import password_reset
 from ..services.messages import preferences
+from ..services.users import contact_change
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .openapi import declares
 from .routing import ApiRouter
@@ -41,6 +44,12 @@ class ResetConfirmIn(BaseModel):
     phone: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=40))
     code: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=12))
     password: str | None = Field(None, json_schema_extra=documented(type="string", minLength=6, maxLength=256))
+
+
+class UndoChangeIn(BaseModel):
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"required": ["token"]})
+
+    token: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=4096))
 
 
 class PreferencesIn(BaseModel):
@@ -107,3 +116,15 @@ def update_preferences(body: PreferencesIn, session: WriteSessionDep, user: Curr
 def unsubscribe(session: WriteSessionDep, token: str = Query("", max_length=200)):
     topic = preferences.unsubscribe(session, token)
     return {"detail": f"You will no longer get {topic} by email."}
+
+
+@router.post(
+    "/users/email-change/undo/",
+    response_model=Message,
+    responses={400: answer("An invalid or expired undo link (code undo_invalid), or the old email taken since "
+                           "(undo_email_taken)")},
+    summary="Undo a change of email or phone with the link sent to the old ones; every session of the account ends",
+)
+def undo_email_change(body: UndoChangeIn, session: WriteSessionDep):
+    contact_change.undo_contact_change(session, body.token)
+    return {"detail": contact_change.UNDONE}

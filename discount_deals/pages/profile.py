@@ -18,6 +18,7 @@ from ..components.ui import (
 )
 from ..components.notification_prefs import notification_preferences
 from ..components.your_data import your_data
+from ..services.users import GHANA_REGIONS
 from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
 from ..state.account.session import SessionState
 
@@ -110,6 +111,9 @@ def personal_info() -> rx.Component:
                 "Gender", "gender", ProfileState.gender, "profile-gender", hint="male | female | other", required=True
             ),
             _field("Website", "website", ProfileState.website, "profile-website", type="url", placeholder="https://"),
+            # Issue 32: a new email or phone needs the current password (a stolen session is not enough).
+            _field("Current password", "current_password", "", "profile-current-password", type="password",
+                   hint="Only needed to change your email or phone number", auto_complete="current-password"),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
         rx.el.div(
@@ -170,10 +174,10 @@ def address_item(address: AddressView) -> rx.Component:
 
 
 def address_form() -> rx.Component:
-    def field(label, name, input_id, required=False):
+    def field(label, name, input_id, required=False, **props):
         return rx.el.div(
             rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
-            rx.el.input(id=input_id, name=name, type="text", required=required, class_name=FIELD_INPUT),
+            rx.el.input(id=input_id, name=name, type="text", required=required, class_name=FIELD_INPUT, **props),
         )
 
     return rx.el.form(
@@ -182,7 +186,9 @@ def address_form() -> rx.Component:
             field("Line 1", "line1", "address-line1", required=True),
             field("Line 2", "line2", "address-line2"),
             field("City", "city", "address-city", required=True),
-            field("State", "state", "address-state"),
+            # In Ghana the state is one of the 16 regions (issue 32): the browser suggests them.
+            field("State", "state", "address-state", list="ghana-regions"),
+            rx.el.datalist(*[rx.el.option(value=region) for region in GHANA_REGIONS], id="ghana-regions"),
             field("Postal Code", "postal_code", "address-postal-code"),
             field("Country", "country", "address-country", required=True),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",

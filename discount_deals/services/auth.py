@@ -4,20 +4,14 @@ Passwords are hashed with argon2id at OWASP's minimum (19 MiB, t=2, p=1). Tokens
 JWTs (HS256) carrying the user id (``sub``), the token type, a unique id (``jti``) and the
 user's ``token_version`` (``ver``), so that a password change or "log out everywhere" retires
 every access and refresh token at once. Refresh tokens rotate within a family (``fam``,
-``gen``; see :func:`refresh_tokens`). Login attempts are counted per email and client address
-in ``auth_throttle`` (see :mod:`.throttle`), so the limit holds across worker processes and
-under bursts.
+``gen``; see :func:`refresh_tokens`). Logging in, and its throttles, is :mod:`.login`.
 
-Owns its transactions: :func:`login` (the attempt count is committed before the password is
-checked: it must outlive a refused login, and no lock may be held through the slow hash; a
-success clears it in a transaction of its own). Everything else takes the caller's session
-and only flushes; a reused refresh token's revocation is kept by :class:`TokenReused`
+Every function takes the caller's session and only flushes; a reused refresh token's revocation is kept by :class:`TokenReused`
 (``keeps_writes``), which the face's unit of work commits before answering 401.
 """
 
 from __future__ import annotations
 
-import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -28,21 +22,25 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, delete, select
 
-from ..db import write_session
-from ..models import AuthThrottle, RefreshFamily, User
+from ..models import RefreshFamily, User
 from ..settings import get_settings
-from . import NotAuthenticated, ValidationFailed, throttle
-from .passwords import hash_password, password_needs_rehash, verify_password
+from . import NotAuthenticated
+from .passwords import hash_password, password_needs_rehash, verify_password  # noqa: F401 (re-exported)
 
 _ALGORITHM = "HS256"
 ACCESS = "access"
 REFRESH = "refresh"
+DEVICE = "device"
+# How long a device stays known after its last login: a device token's lifetime, and the age of
+# the oldest stale access or refresh token that still names a device (services.login).
+DEVICE_SECONDS = 90 * 24 * 3600
 
 
 @dataclass(frozen=True)
 class TokenPair:
     access: str
     refresh: str
+    device: str = ""  # a login's device token (services.login); empty for a refresh
 
 
 # A retired refresh token still works this long after a newer one of its family was first
@@ -66,17 +64,26 @@ def _encode(user: User, token_type: str, lifetime_seconds: int, **extra: Any) ->
     return jwt.encode(claims, get_settings().secret_key, algorithm=_ALGORITHM)
 
 
-def create_access_token(user: User) -> str:
-    return _encode(user, ACCESS, get_settings().access_token_seconds)
+def create_access_token(user: User, family: str | None = None) -> str:
+    """An access token; ``family`` names the login it comes from (a stale one still names the
+    device at the next login, :mod:`.login`)."""
+    extra = {"fam": family} if family else {}
+    return _encode(user, ACCESS, get_settings().access_token_seconds, **extra)
 
 
 def _refresh_token(user: User, family: str, generation: int) -> str:
     return _encode(user, REFRESH, get_settings().refresh_token_seconds, fam=family, gen=generation)
 
 
+def device_token(user: User, device: str) -> str:
+    """The token that names ``device`` as ``user``'s at their next login (services.login)."""
+    return _encode(user, DEVICE, DEVICE_SECONDS, dev=device)
+
+
 def issue_tokens(user: User) -> TokenPair:
     """A fresh pair: the refresh token starts a new family (its row is made on first use)."""
-    return TokenPair(access=create_access_token(user), refresh=_refresh_token(user, uuid.uuid4().hex, 0))
+    family = uuid.uuid4().hex
+    return TokenPair(access=create_access_token(user, family), refresh=_refresh_token(user, family, 0))
 
 
 def decode_token(token: str | None, expected_type: str) -> dict:
@@ -198,7 +205,7 @@ def refresh_tokens(session: Session, refresh: str | None) -> tuple[TokenPair, Us
         family.floor = generation
         family.floor_raised_at = now
     family.latest += 1
-    pair = TokenPair(access=create_access_token(user), refresh=_refresh_token(user, family.id, family.latest))
+    pair = TokenPair(access=create_access_token(user, family.id), refresh=_refresh_token(user, family.id, family.latest))
     family.expires_at = max(_aware(family.expires_at), now + timedelta(seconds=get_settings().refresh_token_seconds))
     session.add(family)
     _forget_expired_families(session, now)
@@ -266,120 +273,3 @@ def token_is_valid(session: Session, token: str | None) -> bool:
     return family.user_id == user.id and family.revoked_at is None and not _retired_too_long(
         family, _generation(claims)
     )
-
-
-# --- logging in --------------------------------------------------------------------------------
-
-INVALID_CREDENTIALS = "Invalid credentials"
-
-
-class LoginThrottled(throttle.Throttled):
-    """Too many failed logins for one email from one client address (HTTP 429)."""
-
-    def __init__(self, retry_after: int):
-        super().__init__("failed login attempts", retry_after)
-
-
-def _attempt_key(email: str) -> str:
-    return email.strip().lower()[:254]
-
-
-def _login_key(email: str, client: str) -> str:
-    return f"{_attempt_key(email)}|{client[:64]}"
-
-
-def login_retry_after(session: Session, email: str, client: str) -> int:
-    """Seconds until ``client`` may try ``email`` again; 0 when it may try now (read only)."""
-    settings = get_settings()
-    waits = [0]
-    for scope, key, limit in ((throttle.LOGIN, _login_key(email, client), settings.login_max_failures),
-                              (throttle.LOGIN_ACCOUNT, _attempt_key(email), settings.login_account_max_failures)):
-        row = session.get(AuthThrottle, (scope, key))
-        if row is None or row.hits < limit or row.window_start + settings.login_window_seconds <= time.time():
-            continue
-        waits.append(throttle.Count(row.hits, row.window_start, settings.login_window_seconds).retry_after())
-    return max(waits)
-
-
-def login(session: Session, email: str, password: str, client: str) -> tuple[User, TokenPair]:
-    """Check the credentials and issue a token pair.
-
-    Raises :class:`ValidationFailed` when a field is empty, :class:`LoginThrottled` (429, with
-    ``retry_after``) when ``login_max_failures`` attempts for this email from this client, or
-    ``login_account_max_failures`` for this email from any client (addresses rotated behind a
-    proxy do not multiply the guesses), were made in the window, without looking at the
-    password (the owner is told once, when the account's limit is first hit), and :class:`NotAuthenticated`
-    ("Invalid credentials") otherwise. Every attempt is counted, atomically and before the
-    hash, so a burst gets no more password checks than the limit; a success starts the count
-    over. ``client`` is the caller's address.
-
-    Owns its transactions: the attempt is counted, and the account read, in a short write
-    transaction of its own, committed before the password is checked: the count must stay
-    recorded although the login is refused and the caller's unit of work rolls back, and no
-    lock may be held through the slow hash. A success clears the count (and upgrades an
-    outdated hash) in a second one. ``session``, the caller's, is only read, after both: the
-    user comes back loaded in it. Call this before the caller's session has begun to write.
-    """
-    missing = {
-        name: ["This field is required."]
-        # A password of spaces is a password (SPEC §5); an email of spaces is empty.
-        for name, value in (("email", email.strip() if isinstance(email, str) else ""), ("password", password))
-        if not isinstance(value, str) or not value
-    }
-    if missing:
-        raise ValidationFailed("Please fill in all fields", fields=missing)
-    if "\x00" in email:
-        raise NotAuthenticated(INVALID_CREDENTIALS)  # no account has one (and PostgreSQL refuses it)
-    key = _attempt_key(email)
-    attempt_key = _login_key(key, client)
-    count, account = _count_login_attempt(key, attempt_key)
-    if count is not None:
-        raise LoginThrottled(count.retry_after())
-    if not verify_password(password, account.password_hash if account else None) or not account.is_active:
-        raise NotAuthenticated(INVALID_CREDENTIALS)
-    _forget_failed_logins(attempt_key, account, password)
-    user = session.get(User, account.id) or account
-    return user, issue_tokens(user)
-
-
-def _count_login_attempt(email_key: str, attempt_key: str) -> tuple[throttle.Count | None, User | None]:
-    """Count the attempt per account and per account + client; ``(the count over its limit, None)``
-    or ``(None, the account)`` (see :func:`login`).
-
-    Owns its transactions: one short write transaction, committed before the hash (the lock
-    notice for the owner is queued in it).
-    """
-    settings = get_settings()
-    oldest_kept = time.time() - 2 * max(settings.login_window_seconds, settings.security.register_window_seconds)
-    with write_session() as session:
-        count = throttle.hit(session, throttle.LOGIN, attempt_key, settings.login_window_seconds)
-        if count.hits == 1:
-            throttle.prune(session, oldest_kept)
-        per_account = throttle.hit(session, throttle.LOGIN_ACCOUNT, email_key, settings.login_window_seconds)
-        account = session.exec(select(User).where(User.email == email_key)).first()
-        if per_account.hits == settings.login_account_max_failures + 1 and account is not None:
-            from .messages.notices import account_locked
-
-            minutes = max(1, per_account.retry_after() // 60)
-            account_locked(session, account, minutes, str(int(per_account.window_start)))
-        for limit, counted in ((settings.login_max_failures, count),
-                               (settings.login_account_max_failures, per_account)):
-            if counted.over(limit):
-                return counted, None
-        return None, account
-
-
-def _forget_failed_logins(attempt_key: str, user: User, password: str) -> None:
-    """After a successful login: the count starts over, and an outdated hash is replaced.
-
-    Owns its transactions: one short write transaction (see :func:`login`); the new hash is
-    computed before it, so no lock is held through the hash.
-    """
-    new_hash = hash_password(password) if password_needs_rehash(user.password_hash) else None
-    with write_session() as session:
-        throttle.reset(session, throttle.LOGIN, attempt_key)
-        if new_hash is not None:
-            stored = session.get(User, user.id)
-            if stored is not None:
-                stored.password_hash = new_hash
-                session.add(stored)

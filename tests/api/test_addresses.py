@@ -172,3 +172,19 @@ def test_at_most_twenty_addresses(client, customer):
     response = client.post(URL, json=_address(), headers=auth_headers(customer))
     assert response.status_code == 400
     assert response.json()["detail"] == "You can save at most 20 addresses."
+
+
+# --- issue 32 item 7: a Ghanaian address's region is one of the sixteen -------------------------------
+
+
+def test_a_ghanaian_region_must_be_one_of_the_sixteen(client, customer):
+    refused = client.post(URL, json=_address(state="Gotham"), headers=auth_headers(customer))
+    assert refused.status_code == 400
+    assert refused.json()["state"] == ["Choose one of Ghana's 16 regions, such as Greater Accra."]
+    assert _me_addresses(client, customer) == []
+    added = _add(client, customer, state="greater accra")
+    assert added["state"] == "Greater Accra"
+    patched = client.patch(f"{URL}{added['id']}/", json={"state": "Accra Central"}, headers=auth_headers(customer))
+    assert patched.status_code == 400
+    assert _me_addresses(client, customer)[0]["state"] == "Greater Accra"
+    assert _add(client, customer, state="Maritime", country="Togo")["state"] == "Maritime"

@@ -179,3 +179,12 @@ def test_an_inactive_admin_does_not_count(client, admin, admin_headers, make_use
     make_user(role="admin", is_active=False)
     response = client.patch(f"{URL}{admin.id}/", json={"role": "customer"}, headers=admin_headers)
     assert response.status_code == 400
+
+
+def test_an_inactive_admin_may_be_demoted_while_the_active_one_stays(client, admin, admin_headers, make_user):
+    dormant = make_user(role="admin", is_active=False)
+    response = client.patch(f"{URL}{dormant.id}/", json={"role": "customer"}, headers=admin_headers)
+    assert response.status_code == 200, response.text
+    assert reload_user(dormant.id).role == "customer"
+    refused = client.patch(f"{URL}{admin.id}/", json={"role": "customer"}, headers=admin_headers)
+    assert refused.status_code == 400 and reload_user(admin.id).role == "admin"

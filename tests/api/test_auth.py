@@ -30,7 +30,7 @@ def test_login_returns_tokens_and_the_user(client, customer):
     response = login(client, customer.email)
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"access", "refresh", "user"}
+    assert set(body) == {"access", "refresh", "device", "user"}
     user = body["user"]
     assert user["id"] == customer.id and user["email"] == customer.email and user["role"] == "customer"
     assert set(user["profile"]) == {"id", "bio", "website", "profile_image"}

@@ -11,7 +11,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 
 from ..conftest import auth_headers
-from .accounts_helpers import PASSWORD, login, registration, stale_headers
+from .accounts_helpers import REGISTER_PASSWORD, login, registration, stale_headers
 
 URL = "/api/users/register/"
 
@@ -43,8 +43,8 @@ def test_register_creates_a_customer_with_a_profile(client):
     assert body["profile"]["id"] and body["addresses"] == []
     assert "password" not in response.text
     stored = _stored("ama@example.com")
-    assert stored.password_hash.startswith("$argon2id$") and PASSWORD not in stored.password_hash
-    assert login(client, "ama@example.com").status_code == 200
+    assert stored.password_hash.startswith("$argon2id$") and REGISTER_PASSWORD not in stored.password_hash
+    assert login(client, "ama@example.com", REGISTER_PASSWORD).status_code == 200
 
 
 def test_register_trims_text_and_lowercases_email_and_gender(client):
@@ -160,3 +160,23 @@ def test_bad_json_non_objects_and_wrong_types_are_400(client, kwargs):
     assert response.status_code == 400
     assert response.json()["detail"]
     assert _stored("ama@example.com") is None
+
+
+# --- issue 32 item 7: the commonest passwords are refused ------------------------------------------
+
+
+@pytest.mark.parametrize("password", ["password", "Password1", "qwerty123"])
+def test_a_common_password_is_refused_at_registration(client, password):
+    response = client.post("/api/users/register/", json=registration(password=password))
+    assert response.status_code == 400
+    assert response.json()["password"] == ["This password is too common. Choose one that is harder to guess."]
+    assert login(client, "ama@example.com", password).status_code == 401  # no account was made
+
+
+def test_a_common_password_is_refused_as_a_new_password(client, customer):
+    tokens = login(client, customer.email).json()
+    response = client.patch(f"/api/users/users/{customer.id}/", json={"password": "password",
+                            "current_password": "secret123"}, headers={"Authorization": f"Bearer {tokens['access']}"})
+    assert response.status_code == 400
+    assert response.json()["password"] == ["This password is too common. Choose one that is harder to guess."]
+    assert login(client, customer.email, "password").status_code == 401

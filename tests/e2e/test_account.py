@@ -84,7 +84,7 @@ def test_register_duplicate_email_fails_with_the_server_message(page: Page, live
     page.get_by_label("Last Name").fill("Boateng")
     page.get_by_label("Username").fill(unique("kofi").replace(" ", "").replace("-", ""))
     page.get_by_label("Email").fill(existing.email.upper())
-    page.get_by_label("Password").fill("secret123")
+    page.get_by_label("Password").fill("akwaaba-deals-7")  # not a common password (issue 32)
     page.get_by_label("Phone Number").fill("+233 24 000 0000")
     page.get_by_label("Date of Birth").fill("1990-05-01")
     page.get_by_label("Gender").select_option("male")
@@ -337,3 +337,41 @@ def test_profile_update_failure_shows_the_server_error(page: Page, live_user, sh
     page.get_by_role("button", name="Save Changes").click()
     expect(toast(page, "Update failed")).to_be_visible()
     expect(toast(page, "email: A user with this email already exists.")).to_be_visible()
+
+
+# --- issue 32: the owner's device, and a new email or phone -----------------------------------------
+
+
+def test_a_login_leaves_a_device_token_that_outlives_logout(page: Page, live_user):
+    user, password = live_user()
+    page.goto("/login")
+    login_form(page, user.email, password)
+    expect(toast(page, "Welcome back!")).to_be_visible()
+    page.wait_for_function("() => localStorage.getItem('deviceToken')")
+    device = storage(page, "deviceToken")
+    assert jwt.decode(device, TEST_SECRET, algorithms=["HS256"])["type"] == "device"
+    page.get_by_role("button", name="Account menu").click()
+    page.get_by_role("button", name="Log out").click()
+    expect(toast(page, "Logged out")).to_be_visible()
+    page.wait_for_function("() => localStorage.getItem('accessToken') === null")
+    assert storage(page, "deviceToken") == device
+
+
+def test_profile_email_change_needs_the_current_password(page: Page, shopper):
+    user, password = shopper()
+    sign_in(page, user)
+    page.goto("/profile")
+    page.get_by_label("Email").fill(f"moved{unique('x').replace(' ', '').replace('-', '')}@example.com")
+    page.get_by_role("button", name="Save Changes").click()
+    expect(toast(page, "Update failed")).to_be_visible()
+    expect(toast(page, "Enter your current password to change your email or phone number.")).to_be_visible()
+    page.get_by_label("Current password").fill(password)
+    page.get_by_role("button", name="Save Changes").click()
+    expect(toast(page, "Profile updated")).to_be_visible()
+
+
+def test_the_undo_page_asks_first_and_refuses_a_bad_link(page: Page):
+    page.goto("/undo-change?token=junk")
+    expect(page.get_by_role("heading", name="Undo a change to your account")).to_be_visible()
+    page.get_by_role("button", name="Undo the change").click()
+    expect(page.get_by_role("status").filter(has_text="This undo link is invalid or has expired.")).to_be_visible()

@@ -9,7 +9,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import NotAuthenticated, ValidationFailed
-from discount_deals.services import auth
+from discount_deals.services import auth, login
 from discount_deals.settings import get_settings
 
 
@@ -40,7 +40,7 @@ def test_tokens_carry_subject_type_unique_id_and_lifetimes(customer):
 
 def test_login_returns_the_user_and_a_working_pair(customer):
     with session_scope() as session:
-        user, pair = auth.login(session, customer.email.upper(), "secret123", "1.2.3.4")
+        user, pair = login.login(session, customer.email.upper(), "secret123", "1.2.3.4")
         assert user.id == customer.id
         assert auth.user_for_access_token(session, pair.access).id == customer.id
         access, _ = auth.refresh_access_token(session, pair.refresh)
@@ -51,7 +51,7 @@ def test_login_returns_the_user_and_a_working_pair(customer):
 def test_login_failure_is_recorded_even_though_it_raises(customer):
     with pytest.raises(NotAuthenticated, match="^Invalid credentials$"):
         with session_scope() as session:
-            auth.login(session, customer.email, "nope", "1.2.3.4")
+            login.login(session, customer.email, "nope", "1.2.3.4")
     with session_scope() as session:
         assert session.exec(select(models.AuthThrottle.hits).where(models.AuthThrottle.scope == "login")).one() == 1
 
@@ -59,24 +59,24 @@ def test_login_failure_is_recorded_even_though_it_raises(customer):
 def test_login_throttle_raises_429_with_retry_after(customer):
     for _ in range(5):
         with pytest.raises(NotAuthenticated), session_scope() as session:
-            auth.login(session, customer.email, "nope", "1.2.3.4")
-    with pytest.raises(auth.LoginThrottled) as caught, session_scope() as session:
-        auth.login(session, customer.email, "secret123", "1.2.3.4")
+            login.login(session, customer.email, "nope", "1.2.3.4")
+    with pytest.raises(login.LoginThrottled) as caught, session_scope() as session:
+        login.login(session, customer.email, "secret123", "1.2.3.4")
     error = caught.value
     assert error.status == 429
     assert 0 < error.retry_after <= 15 * 60
     assert error.headers == {"Retry-After": str(error.retry_after)}
     with session_scope() as session:
-        assert auth.login_retry_after(session, customer.email, "1.2.3.4") == error.retry_after
-        assert auth.login_retry_after(session, customer.email, "5.6.7.8") == 0
-        user, _pair = auth.login(session, customer.email, "secret123", "5.6.7.8")
+        assert login.login_retry_after(session, customer.email, "1.2.3.4") == error.retry_after
+        assert login.login_retry_after(session, customer.email, "5.6.7.8") == 0
+        user, _pair = login.login(session, customer.email, "secret123", "5.6.7.8")
         assert user.id == customer.id
 
 
 @pytest.mark.parametrize(("email", "password"), [("", "x"), ("a@b.co", ""), ("   ", "x"), (None, None)])
 def test_login_requires_both_fields(clean_db, email, password):
     with pytest.raises(ValidationFailed, match="Please fill in all fields"), session_scope() as session:
-        auth.login(session, email, password, "1.2.3.4")
+        login.login(session, email, password, "1.2.3.4")
 
 
 def test_revoked_and_retired_refresh_tokens_stop_working(customer):

@@ -22,14 +22,14 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_create_admin_creates_an_argon2_admin(clean_db):
-    result = cli("create-admin", "A@B.co", "--password", "secret123")
+    result = cli("create-admin", "A@B.co", "--password", "akwaaba-admin-7")
     assert result.returncode == 0, result.stderr
     assert "created" in result.stdout
     with session_scope() as session:
         user = session.exec(select(User).where(User.email == "a@b.co")).one()
         assert user.role == "admin"
         assert user.password_hash.startswith("$argon2id$")
-        assert verify_password("secret123", user.password_hash)
+        assert verify_password("akwaaba-admin-7", user.password_hash)
 
 
 def test_create_admin_promotes_an_existing_user(make_user):
@@ -45,7 +45,7 @@ def test_create_admin_promotes_an_existing_user(make_user):
 
 def test_create_admin_bad_input_changes_nothing(clean_db):
     for args, message in (
-        (("not-an-email", "--password", "secret123"), "Please enter a valid email"),
+        (("not-an-email", "--password", "akwaaba-admin-7"), "Please enter a valid email"),
         (("x@y.co", "--password", "12345"), "Password must be at least 6 characters"),
     ):
         result = cli("create-admin", *args)

@@ -43,6 +43,7 @@ def test_account_and_deal_texts_fit():
         templates.reset_code_sms("123456", 10),
         templates.password_changed_sms(),
         templates.account_locked_sms(15),
+        templates.contact_changed_sms("email address and phone number", 7),
         templates.deal_sms([templates.DealLine("p", long_name, "price_drop", "GHS 12,345.67")]),
         templates.deal_sms([templates.DealLine("p", long_name, "back_in_stock", ""),
                             *[templates.DealLine(str(n), "x", "price_drop", "$1.00") for n in range(12)]]),

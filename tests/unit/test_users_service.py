@@ -21,7 +21,7 @@ def _registration(**overrides):
         "username": "kofi",
         "phonenumber": "0241234567",
         "email": "kofi@example.com",
-        "password": "secret123",
+        "password": "akwaaba-deals-7",
         "date_of_birth": "1988-07-01",
         "gender": "male",
         "role": "admin",

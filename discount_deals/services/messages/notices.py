@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from ...models import Channel, Order, OrderEvent, User
+from ..phones import parse_mobile
 from . import templates
 from .outbox import Draft, queue_messages
 from .preferences import account_channels, order_channels
@@ -87,4 +88,20 @@ def account_locked(session: Session, user: User, minutes: int, window_key: str) 
     links = links_for(user.id, "account")
     drafts = _account_drafts(session, user, "account_locked", templates.account_locked_sms(minutes),
                              templates.account_locked_email(minutes, links), f"locked:{user.id}:{window_key}")
+    return queue_messages(session, drafts)
+
+
+def contact_changed(session: Session, user: User, old_email: str, old_phone: str | None, what: str,
+                    undo_path: str, days: int) -> list[str]:
+    """Tell the account's *old* email and phone that ``what`` changed; the email carries the undo
+    link (a secret: erased once sent). Sent whatever the preferences say: it is how an owner
+    learns that someone else moved their account."""
+    links = links_for(user.id, "")
+    email = templates.contact_changed_email(what, days, links.to(undo_path), links)
+    drafts = [Draft(channel=Channel.EMAIL, recipient=old_email, kind="contact_changed", subject=email.subject,
+                    text=email.text, html=email.html, user_id=user.id, secret=True)]
+    number = parse_mobile(old_phone)
+    if number:
+        drafts.append(Draft(channel=Channel.SMS, recipient=number, kind="contact_changed", user_id=user.id,
+                            text=templates.contact_changed_sms(what, days)))
     return queue_messages(session, drafts)

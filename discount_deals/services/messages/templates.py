@@ -199,9 +199,24 @@ def account_locked_sms(minutes: int) -> str:
 
 def account_locked_email(minutes: int, links: Links) -> Email:
     lines = [f"Too many wrong passwords were tried on your account, so logging in is paused for {minutes} minutes.",
+             "A phone or computer you have logged in from before can still log in.",
              "If this was not you, reset your password: the reset signs out every device."]
     return _email("Logging in to your account is paused", lines,
                   ("Reset your password", links.to("/reset-password")), links, topic_text="account notices")
+
+
+def contact_changed_sms(what: str, days: int) -> str:
+    return (f"{shop_name()}: the {what} of your account was changed. Not you? Undo it within {days} days "
+            "with the link we emailed you.")
+
+
+def contact_changed_email(what: str, days: int, undo_url: str, links: Links) -> Email:
+    lines = [f"The {what} of your account was just changed.",
+             "If this was you, there is nothing to do.",
+             f"If it was not, undo the change within {days} days: the old details come back and every device "
+             "is signed out. Then reset your password."]
+    return _email(f"The {what} of your account was changed", lines, ("Undo this change", undo_url), links,
+                  topic_text="account notices")
 
 
 # --- deal alerts -------------------------------------------------------------------------------

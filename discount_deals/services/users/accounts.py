@@ -23,6 +23,7 @@ from ..messages.notices import password_changed
 from ..passwords import verify_password
 from ..permissions import is_admin, require_user
 from .addresses import address_dict, addresses_of
+from .contact_change import changed_contacts, keep_unchanged_contacts, tell_old_contacts
 from .fields import (
     ACCOUNT_FIELDS,
     INVALID_EMAIL,
@@ -165,14 +166,33 @@ def get_user(session: Session, actor: User | None, user_id: str) -> User:
 
 
 WRONG_CURRENT_PASSWORD = "Enter your current password to set a new one."
+CONTACT_NEEDS_PASSWORD = "Enter your current password to change your email or phone number."
 
 
-def _current_password_problem(user: User, current: Any) -> str | None:
-    """A new password needs the account's current one (a stolen access token must not be enough
-    to take the account over; admins send the owner a reset instead)."""
+def _current_password_problem(user: User, current: Any, message: str = WRONG_CURRENT_PASSWORD) -> str | None:
+    """A new password, email or phone needs the account's current password (a stolen access
+    token must not be enough to take the account over; admins send the owner a reset instead)."""
     if not isinstance(current, str) or not verify_password(current, user.password_hash):
-        return WRONG_CURRENT_PASSWORD
+        return message
     return None
+
+
+def _password_errors(user: User, changes: dict[str, Any], contacts: tuple[str, ...], errors: Errors) -> None:
+    """The new password's problem, and the current password's when a new password, email or phone needs it."""
+    password, current = changes.get("password"), changes.get("current_password")
+    checked = False
+    if password is not None:
+        form = password_problem(password)
+        if form:
+            errors["password"] = [form]
+        else:
+            problem, checked = _current_password_problem(user, current), True
+            if problem:
+                errors["current_password"] = [problem]
+    if contacts and not checked and "current_password" not in errors:
+        problem = _current_password_problem(user, current, CONTACT_NEEDS_PASSWORD)
+        if problem:
+            errors["current_password"] = [problem]
 
 
 def update_user(session: Session, actor: User | None, user_id: str, changes: dict[str, Any]) -> User:
@@ -180,7 +200,10 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
 
     Accepts email, phonenumber, username, first_name, last_name, date_of_birth, gender, an
     optional ``profile`` ``{bio, website}`` and an optional new ``password`` with the correct
-    ``current_password`` (400 otherwise; it retires every token of the user and tells them). ``role`` and unknown keys are ignored; absent keys stay as they are.
+    ``current_password`` (400 otherwise; it retires every token of the user and tells them). A
+    new email or phone needs ``current_password`` too (400, ``current_password_required``) and
+    tells the old ones, with a way to undo (:mod:`.contact_change`); the same values sent again
+    need nothing. ``role`` and unknown keys are ignored; absent keys stay as they are.
     """
     user = get_user(session, actor, user_id)
     changes = require_mapping(changes)
@@ -192,19 +215,19 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
         profile_changes = clean_profile_changes(nested, errors, prefix="profile.")
     elif nested is not None:
         errors["profile"] = ["Invalid profile: an object is expected."]
-    password = changes.get("password")
-    if password is not None:
-        problem = password_problem(password) or _current_password_problem(user, changes.get("current_password"))
-        if problem:
-            errors["current_password" if problem == WRONG_CURRENT_PASSWORD else "password"] = [problem]
+    password, contacts = changes.get("password"), changed_contacts(user, clean)
+    _password_errors(user, changes, contacts, errors)
     if errors:
-        raise invalid(errors)
+        raise invalid(errors, code="current_password_required" if "current_password" in errors else "")
     before = audit.snapshot(user, ACCOUNT_FIELDS)
+    keep_unchanged_contacts(user, clean)
     for name, value in clean.items():
         setattr(user, name, value)
     if password is not None:
         set_password(user, password)
         password_changed(session, user)  # the owner is told, whoever changed it
+    if contacts:
+        tell_old_contacts(session, user, before, contacts)
     session.add(user)
     if profile_changes:
         profile = profile_of(session, user)

@@ -3,7 +3,8 @@
 The checkout asks for a Ghanaian address (:func:`add_ghana_address`): a region, a GhanaPost GPS
 digital address, a landmark, a city or town. They are stored in the address's own fields
 (region → ``state``, digital address → ``postal_code``, landmark → ``line2``, country Ghana), so
-the API and the original client read the same addresses as before.
+the API and the original client read the same addresses as before. Through the API too, a
+Ghanaian address's ``state`` is one of the sixteen regions or blank (issue 32).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ GPS_INVALID = (
     "or AK-0123-4567 (or leave it blank)."
 )
 REGION_REQUIRED = "Choose the region."
+REGION_INVALID = "Choose one of Ghana's 16 regions, such as Greater Accra."
+_REGIONS_BY_KEY = {region.lower(): region for region in GHANA_REGIONS}
 # The checkout form's own words for its required fields (the profile's form keeps the spec's).
 GHANA_REQUIRED = {
     "line1": "Enter the area and street, with the house number if there is one.",
@@ -39,6 +42,29 @@ GHANA_REQUIRED = {
 }
 # Two letters (region and district), then 3 or 4 digits and 4 digits; hyphens or spaces optional.
 _GPS = re.compile(r"([A-Z]{2})[\s-]*(\d{3,4})[\s-]*(\d{4})")
+
+
+def _region_of(state: str) -> str | None:
+    """The region ``state`` names ("greater accra", "Bono East Region"), "" for none, None when unknown."""
+    key = " ".join(state.split()).lower()
+    key = key.removesuffix(" region") if key not in _REGIONS_BY_KEY else key
+    return "" if not key else _REGIONS_BY_KEY.get(key)
+
+
+def _check_region(clean: dict[str, Any], address: Address | None, errors: Errors) -> None:
+    """A Ghanaian address's ``state`` is one of the sixteen regions (spelled as the checkout spells
+    it) or blank; elsewhere it stays free text. Only checked when the state or country is sent."""
+    if "state" not in clean and "country" not in clean:
+        return
+    country = clean.get("country", address.country if address else "")
+    state = clean.get("state", address.state if address else "") or ""
+    if country.strip().lower() != GHANA.lower():
+        return
+    region = _region_of(state)
+    if region is None:
+        errors["state"] = [REGION_INVALID]
+    elif "state" in clean or region != state:
+        clean["state"] = region
 
 
 def addresses_of(session: Session, user: User) -> list[Address]:
@@ -82,8 +108,10 @@ def add_address(session: Session, actor: User | None, data: dict[str, Any]) -> A
     actor = require_user(actor)
     errors: Errors = {}
     clean = clean_address(require_mapping(data), tuple(ADDRESS_MAX_LENGTHS), errors)
+    if not errors:
+        _check_region(clean, None, errors)
     if errors:
-        raise invalid(errors)
+        raise invalid(errors, code="region_invalid" if "state" in errors else "")
     count = session.exec(select(func.count()).select_from(Address).where(Address.user_id == actor.id)).one()
     if count >= MAX_ADDRESSES:
         raise ValidationFailed(f"You can save at most {MAX_ADDRESSES} addresses.")
@@ -151,8 +179,10 @@ def update_address(session: Session, actor: User | None, address_id: str, change
     clean = clean_address(changes, tuple(n for n in ADDRESS_MAX_LENGTHS if n in changes), errors)
     if clean.get("is_default") is False and address.is_default:
         errors["is_default"] = ["A default address is required: set another address as default instead."]
+    if not errors:
+        _check_region(clean, address, errors)
     if errors:
-        raise invalid(errors)
+        raise invalid(errors, code="region_invalid" if "state" in errors else "")
     if clean.pop("is_default", False) and not address.is_default:
         _clear_default(session, address.user_id)
         address.is_default = True

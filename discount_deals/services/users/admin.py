@@ -65,14 +65,16 @@ def list_users(
 
 
 def change_role(session: Session, actor: User | None, user_id: str, role: str) -> User:
-    """Admin only: give ``user_id`` one of the roles. The last remaining admin cannot be demoted."""
+    """Admin only: give ``user_id`` one of the roles. The last active admin cannot be demoted
+    (400, ``last_admin``); an inactive admin can."""
     require_admin(actor)
     role = _valid_role(role)
     user = found(session, User, user_id, "User not found.")
-    if user.role == Role.ADMIN.value and role != Role.ADMIN.value:
+    # Only an active admin's demotion can leave the shop without one (an inactive admin may go).
+    if user.role == Role.ADMIN.value and user.is_active and role != Role.ADMIN.value:
         if _last_active_admin(session):
             message = "The last admin cannot be demoted."
-            raise ValidationFailed(message, fields={"role": [message]})
+            raise ValidationFailed(message, fields={"role": [message]}, code="last_admin")
     previous = user.role
     user.role = role
     session.add(user)

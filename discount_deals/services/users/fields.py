@@ -7,8 +7,10 @@ to an error map, so a form shows every problem at once; :func:`invalid` turns th
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -55,9 +57,12 @@ def too_long(limit: int) -> str:
     return f"Ensure this field has at most {limit} characters."
 
 
-def invalid(errors: Errors) -> ValidationFailed:
-    """One exception for all field errors; its detail lists every message."""
-    return ValidationFailed("; ".join(m for ms in errors.values() for m in ms), fields=errors)
+def invalid(errors: Errors, code: str = "") -> ValidationFailed:
+    """One exception for all field errors; its detail lists every message. Without a ``code``,
+    the code of the first message that has one (:data:`MESSAGE_CODES`)."""
+    if not code:
+        code = next((MESSAGE_CODES[m] for ms in errors.values() for m in ms if m in MESSAGE_CODES), "")
+    return ValidationFailed("; ".join(m for ms in errors.values() for m in ms), fields=errors, code=code)
 
 
 # --- small validators (the CLI uses them too) --------------------------------------------------------
@@ -71,8 +76,21 @@ def is_valid_email(email: str) -> bool:
     return bool(EMAIL_RE.match(email or "")) and len(email) <= 254
 
 
+COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess."
+# Refusals a face may react to by name (``ValidationFailed.code``), whichever function raised them.
+MESSAGE_CODES = {COMMON_PASSWORD: "password_common"}
+
+
+@functools.cache
+def common_passwords() -> frozenset[str]:
+    """The 1,000 commonest passwords, lower case (``common_passwords.txt`` names its source)."""
+    text = (Path(__file__).with_name("common_passwords.txt")).read_text(encoding="utf-8")
+    return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
 def password_problem(password: Any) -> str | None:
-    """The spec's message for an unacceptable password, or None. Blanks count (a password may be spaces)."""
+    """The spec's message for an unacceptable password, or None. Blanks count (a password may be
+    spaces). One of the commonest passwords is refused too (issue 32): it is the first a guesser tries."""
     if password is None or password == "":
         return "Password is required"
     if not isinstance(password, str):
@@ -81,6 +99,8 @@ def password_problem(password: Any) -> str | None:
         return "Password must be at least 6 characters"
     if len(password) > MAX_PASSWORD_LENGTH:
         return too_long(MAX_PASSWORD_LENGTH)
+    if password.lower() in common_passwords():
+        return COMMON_PASSWORD
     return None
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -18,6 +20,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services import ServiceError
 from ...services import auth as auth_service
+from ...services import login as login_service
 from ...services import cart as cart_service
 from ...services import users as user_service
 from ...settings import client_ip
@@ -81,12 +84,12 @@ def back_to_note(target: str) -> str:
     return f"You will go back to {routes.page_name(target)} after signing in." if target else ""
 
 
-def _login(email: str, password: str, client: str) -> tuple[User, auth_service.TokenPair, dict]:
+def _login(email: str, password: str, client: str, proofs: list[str]) -> tuple[User, auth_service.TokenPair, dict]:
     """Runs in a worker thread: the password hash takes tens of milliseconds."""
-    # services.auth.login counts the attempt in a transaction of its own (it stays recorded
+    # services.login counts the attempt in a transaction of its own (it stays recorded
     # whatever happens to this one).
     with session_scope() as session:
-        user, tokens = auth_service.login(session, email, password, client)
+        user, tokens = login_service.login(session, email, password, client, proofs)
         summary = user_service.user_summary(session, user)
     return user, tokens, summary
 
@@ -98,7 +101,8 @@ def _register(data: dict[str, Any], client: str | None = None) -> tuple[User, au
         user = user_service.register(session, data, client=client)
     with session_scope() as session:
         summary = user_service.user_summary(session, session.get(User, user.id) or user)
-    return user, auth_service.issue_tokens(user), summary
+    tokens = auth_service.issue_tokens(user)
+    return user, replace(tokens, device=auth_service.device_token(user, uuid.uuid4().hex)), summary
 
 
 def _push_guest_cart(user: User, entries: list[dict]) -> None:
@@ -117,7 +121,10 @@ async def start_session(state: Any, user: User, tokens: auth_service.TokenPair, 
     stored, the guest's cart and favourites brought along, every per-user state afresh (SPEC §4:
     the orders store is reset). Copying the cart runs in a worker thread, without the lock."""
     async with state:
-        await (await state.get_state(SessionState))._start(user, tokens.access, tokens.refresh, summary)
+        session_state = await state.get_state(SessionState)
+        await session_state._start(user, tokens.access, tokens.refresh, summary)
+        if tokens.device:  # this browser is the owner's from now on (services.login)
+            session_state.device_token = tokens.device
         entries = read_guest_cart((await state.get_state(CartState)).cart_storage)
     if entries:
         await asyncio.to_thread(_push_guest_cart, user, entries)
@@ -165,7 +172,12 @@ class LoginState(rx.State):
 
     async def _log_in(self, email: str, password: str, client: str) -> User:
         """Check the password and start the session in this tab (:func:`start_session`)."""
-        user, tokens, summary = await asyncio.to_thread(_login, email, password, client)
+        async with self:
+            stored = await self.get_state(SessionState)
+            # What names this browser, if it logged in before (services.login): its device token,
+            # or tokens of a session still stored (one that predates device tokens).
+            proofs = [stored.device_token, stored.refresh_token, stored.access_token]
+        user, tokens, summary = await asyncio.to_thread(_login, email, password, client, proofs)
         await start_session(self, user, tokens, summary)
         return user
 
@@ -185,7 +197,7 @@ class LoginState(rx.State):
         async for update in busy_call(
             self, "loading", lambda: self._log_in(email[:254], password[:256], client),
             success=("Welcome back!", "You have been successfully logged in"),
-            failure=("Login failed", auth_service.INVALID_CREDENTIALS),
+            failure=("Login failed", login_service.INVALID_CREDENTIALS),
             then=lambda _user: rx.redirect(redirect_to or routes.HOME),
         ):
             yield update

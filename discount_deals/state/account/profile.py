@@ -142,6 +142,9 @@ class ProfileState(rx.State):
     async def save(self, user: User, form: dict):
         changes: dict[str, Any] = form_fields(form, PERSONAL_FIELDS)
         changes["profile"] = {"bio": form_text(form, "bio"), "website": form_text(form, "website")}
+        current_password = form_text(form, "current_password")
+        if current_password:  # a new email or phone needs it (services.users.contact_change)
+            changes["current_password"] = current_password[:256]
 
         async def save() -> None:
             with write_session() as session:

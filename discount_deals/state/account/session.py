@@ -70,6 +70,9 @@ class SessionState(rx.State):
     access_token: str = rx.LocalStorage(name="accessToken", sync=True)
     refresh_token: str = rx.LocalStorage(name="refreshToken", sync=True)
     stored_user: str = rx.LocalStorage(name="user")
+    # Names this browser at its next login (services.login): kept across logouts, so the owner
+    # still gets in while failed logins from elsewhere lock the account.
+    device_token: str = rx.LocalStorage(name="deviceToken")
 
     user_id: str = ""
     first_name: str = ""

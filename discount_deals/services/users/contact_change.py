@@ -1,0 +1,122 @@
+"""A new email or phone number: the current password first, a notice to the old ones, an undo.
+
+A stolen access token must not be enough to move an account to an address the thief reads (a
+password reset there would take it over), so :func:`.accounts.update_user` asks for the current
+password when the email or phone *changes* (the original client sends both, unchanged, with
+every profile save: those need nothing). The old email, and the old phone by SMS, are told in
+the same transaction; the email carries an undo link valid :data:`UNDO_DAYS` days. The link's
+token is signed and names the old and the new values: undoing puts the old ones back and ends
+every session of the account, and only while the account still has the new ones (so a link
+works once, and not after a later change).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import quote
+
+import jwt
+from sqlmodel import Session
+
+from ...models import User
+from ...settings import get_settings
+from .. import ValidationFailed
+from ..auth import log_out_everywhere
+from ..messages.notices import contact_changed
+from ..phones import parse_mobile
+from .fields import email_taken
+
+UNDO_DAYS = 7
+UNDO_PATH = "/undo-change"  # the storefront's page that asks before undoing (pages/undo_change.py)
+_TOKEN_TYPE = "contact_undo"
+CONTACT_FIELDS = ("email", "phonenumber")
+UNDONE = "The change was undone and every device was signed out. Log in, then reset your password."
+INVALID_UNDO = "This undo link is invalid or has expired."
+EMAIL_TAKEN_SINCE = ("Another account uses your old email now, so it cannot come back. "
+                     "Reset your password and contact us.")
+_WHAT = {("email",): "email address", ("phonenumber",): "phone number",
+         ("email", "phonenumber"): "email address and phone number"}
+
+
+def _same_phone(stored: str | None, sent: str | None) -> bool:
+    """One number written two ways (``+233 24 123 4567`` and ``0241234567``) is the same number."""
+    if stored == sent:
+        return True
+    ours, theirs = parse_mobile(stored), parse_mobile(sent)
+    if ours and theirs:
+        return ours == theirs
+    return "".join(c for c in stored or "" if c.isdigit()) == "".join(c for c in sent or "" if c.isdigit())
+
+
+def changed_contacts(user: User, clean: dict[str, Any]) -> tuple[str, ...]:
+    """Which of email and phone ``clean`` (the cleaned changes) really changes."""
+    changed = []
+    if "email" in clean and clean["email"] != user.email:
+        changed.append("email")
+    if "phonenumber" in clean and not _same_phone(user.phonenumber, clean["phonenumber"]):
+        changed.append("phonenumber")
+    return tuple(changed)
+
+
+def keep_unchanged_contacts(user: User, clean: dict[str, Any]) -> None:
+    """An unchanged phone written another way stays as it was stored (no change, no notice)."""
+    if "phonenumber" in clean and _same_phone(user.phonenumber, clean["phonenumber"]):
+        clean["phonenumber"] = user.phonenumber
+
+
+def _undo_token(user: User, old: dict[str, Any], new: dict[str, Any]) -> str:
+    now = datetime.now(UTC)
+    claims = {"sub": user.id, "type": _TOKEN_TYPE, "jti": uuid.uuid4().hex, "iat": now,
+              "exp": now + timedelta(days=UNDO_DAYS), "old": old, "new": new}
+    return jwt.encode(claims, get_settings().secret_key, algorithm="HS256")
+
+
+def tell_old_contacts(session: Session, user: User, old: dict[str, Any], changed: tuple[str, ...]) -> None:
+    """After ``user`` took its new values: queue the notice with the undo link to the old ones."""
+    new = {name: getattr(user, name) for name in changed}
+    old = {name: old[name] for name in changed}
+    path = f"{UNDO_PATH}?token={quote(_undo_token(user, old, new), safe='')}"
+    contact_changed(session, user, _before(user, old, "email"), _before(user, old, "phonenumber"),
+                    _WHAT[changed], path, UNDO_DAYS)
+
+
+def _before(user: User, old: dict[str, Any], name: str) -> Any:
+    return old[name] if name in old else getattr(user, name)
+
+
+def _undo_claims(token: Any) -> dict:
+    if not isinstance(token, str) or not token or len(token) > 4096:
+        raise ValidationFailed(INVALID_UNDO, code="undo_invalid")
+    try:
+        claims = jwt.decode(token, get_settings().secret_key, algorithms=["HS256"],
+                            options={"require": ["sub", "type", "exp", "old", "new"]})
+    except jwt.PyJWTError:
+        raise ValidationFailed(INVALID_UNDO, code="undo_invalid") from None
+    if claims["type"] != _TOKEN_TYPE or not isinstance(claims["old"], dict) or not isinstance(claims["new"], dict):
+        raise ValidationFailed(INVALID_UNDO, code="undo_invalid")
+    return claims
+
+
+def undo_contact_change(session: Session, token: Any) -> User:
+    """Put back the email and phone an undo link names, and end every session of the account.
+
+    Refused (400, ``undo_invalid``) for a bad or expired token, or once the account no longer has
+    the new values (already undone, or changed again since); ``undo_email_taken`` when another
+    account took the old email in between.
+    """
+    claims = _undo_claims(token)
+    old, new = claims["old"], claims["new"]
+    user = session.get(User, claims["sub"]) if isinstance(claims["sub"], str) else None
+    names = [name for name in CONTACT_FIELDS if name in old and name in new]
+    if user is None or not names or any(getattr(user, name) != new[name] for name in names):
+        raise ValidationFailed(INVALID_UNDO, code="undo_invalid")
+    if "email" in names and email_taken(session, old["email"], exclude_id=user.id):
+        raise ValidationFailed(EMAIL_TAKEN_SINCE, code="undo_email_taken")
+    for name in names:
+        setattr(user, name, old[name])
+    session.add(user)
+    session.flush()
+    log_out_everywhere(session, user)
+    return user
