@@ -26,7 +26,7 @@ def test_the_footer_links_to_the_legal_pages(page: Page):
         expect(page.locator("main")).to_contain_text(words)
     page.goto("/privacy")
     for heading in ("What we keep", "Why we keep it", "How long", "Contact"):
-        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
 
 
 def test_a_customer_downloads_their_data_and_closes_the_account(page: Page, live_user, live_server):

@@ -85,3 +85,14 @@ def test_a_stopped_json_upload_keeps_the_specs_words():
     problems = [RowProblem(3, "category", UNKNOWN)]
     card = _all_problems(_category_stop(problems), ["Product 3 (Oil): ..."], problems, RowNumbers.items("product"))
     assert card.message == "Category resolution failed" and card.notes == []
+
+
+def test_every_upload_stops_with_the_same_arguments():
+    """A stopped products upload crashed: its _stop took no notes (the merged result card's line)."""
+    import inspect
+
+    from discount_deals.state.admin.bulk import BulkCategoriesState, BulkProductsState, _BulkUpload
+
+    base = list(inspect.signature(_BulkUpload._stop).parameters)
+    for state in (BulkProductsState, BulkCategoriesState):
+        assert list(inspect.signature(state._stop).parameters) == base

@@ -329,8 +329,8 @@ class BulkProductsState(_BulkUpload, rx.State):
         return bulk_import.products_template(template_categories(), fmt)
 
     def _stop(self, message: str | None = None, errors: list[str] | None = None,
-              problems: list[bulk_import.RowProblem] | None = None) -> None:
-        super()._stop(message, errors, problems)
+              problems: list[bulk_import.RowProblem] | None = None, notes: list[str] | None = None) -> None:
+        super()._stop(message, errors, problems, notes)
         self.stage = ""
 
     def _at_stage(self, stage: str) -> None:
