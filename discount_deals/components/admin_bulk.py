@@ -84,7 +84,9 @@ def _file_picker(upload_id: str, accept: dict, on_drop, on_rejected, text: str, 
         max_size=get_settings().bulk_max_bytes,
         no_keyboard=True,
         on_drop=on_drop,
-        on_drop_rejected=on_rejected,
+        # Only that it was refused goes to the server: the rejection holds the File itself, which
+        # socket.io would send whole (a 10 MB file over the websocket).
+        on_drop_rejected=lambda _rejected: on_rejected,
         class_name="cursor-pointer rounded-md border-2 border-dashed border-gray-300 bg-gray-50 p-4 text-center "
         "hover:border-orange-700",
     )

@@ -98,11 +98,13 @@ class _BulkUpload(rx.State, mixin=True):
         self.json_text = text
 
     @admin_event
-    def file_rejected(self, admin: User, _rejected: list[dict]):
+    def file_rejected(self, admin: User):
         return _toast("Error", file_refusal())  # the picker refused it (type or size) before uploading
 
     async def _pick(self, files: list[rx.UploadFile], take: Callable[[str, bytes], Any]):
         """The picked file to ``take`` (name, bytes), or why it was refused."""
+        if not files:  # every picked file was refused by the picker: file_rejected says why
+            return None
         read = await read_upload(files)
         return _toast("Error", read) if isinstance(read, str) else take(*read)
 
