@@ -73,6 +73,9 @@ class Order(SQLModel, table=True):
     discount: Decimal = _money(default=Decimal("0.00"))
     shipping: Decimal = _money(default=Decimal("0.00"))
     tax: Decimal = _money(default=Decimal("0.00"))
+    # ``tax`` as the taxes it was placed with (services.taxes.TaxLine.as_json: code, label, rate,
+    # amount, included), summing to it; never recomputed with later settings.
+    tax_lines: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     total: Decimal = _money(default=Decimal("0.00"))
     coupon_code: str | None = Field(default=None, max_length=64)
     address: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
