@@ -179,6 +179,9 @@ def payment_box() -> rx.Component:
         rx.cond(D.payment_reference != "", rx.el.p("Reference: ", D.payment_reference, class_name="mt-1 break-all text-xs text-gray-600")),
         rx.cond(D.payment_due_text != "", rx.el.p("Pay by ", D.payment_due_text, ", or the order is cancelled.",
                                                    class_name="mt-1 text-xs text-gray-600")),
+        rx.cond(D.receipt_number != "", rx.el.a(
+            icon("receipt", 16), "View receipt ", D.receipt_number, href="/orders/" + D.order_id + "/receipt",
+            class_name="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline")),
     )
 
 

@@ -188,3 +188,26 @@ def test_each_year_counts_from_one(client, customer, make_product):
                                       datetime(2026, 12, 31, 23, 59, tzinfo=UTC)) == "DD-2026-000001"
         assert receipts.issue_receipt(session, session.get(models.Order, early["id"]),
                                       datetime(2027, 1, 1, 0, 1, tzinfo=UTC)) == "DD-2027-000001"
+
+
+def test_the_receipt_page_reads_the_owners_own_receipt(client, customer, admin, make_product):
+    from discount_deals.services import NotFound, ServiceError
+    from discount_deals.state.account.receipt import read_receipt
+
+    order = place_order(client, customer, make_product)
+    with pytest.raises(ServiceError) as refused:
+        read_receipt(customer, order["id"])
+    assert refused.value.code == "not_paid"
+    pay(client, order)
+    assert read_receipt(customer, order["id"]).number == order_row(order["id"]).receipt_number
+    with pytest.raises(NotFound):
+        read_receipt(admin, order["id"])  # admins read other people's orders in /admin
+
+
+def test_the_order_page_links_the_receipt_once_there_is_one(client, customer, make_product):
+    from discount_deals.state.account.order_detail import read_order
+
+    order = place_order(client, customer, make_product)
+    assert read_order(customer, order["id"])[0].receipt_number is None
+    pay(client, order)
+    assert NUMBER.match(read_order(customer, order["id"])[0].receipt_number)
