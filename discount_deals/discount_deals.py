@@ -29,12 +29,14 @@ from .pages.favorites import favorites
 from .pages.home import home
 from .pages.not_found import not_found
 from .pages.orders import order_detail, orders
+from .pages.receipt import order_receipt
 from .pages.product import product_page
 from .pages.products import products
 from .pages.profile import profile
 from .pages.test_home import test_home
 from .state.account.auth import LoginState, RegisterState
 from .state.account.order_detail import OrderDetailState
+from .state.account.receipt import ReceiptState
 from .state.account.notification_prefs import NotificationPrefsState
 from .state.account.orders import OrdersState
 from .state.account.password_reset import PasswordResetState
@@ -83,6 +85,7 @@ PAGES = [
     (routes.PROFILE, profile, "My Profile | Discount Deals", [ProfileState.load, NotificationPrefsState.load]),
     (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
     (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
+    (routes.ORDER_RECEIPT, order_receipt, "Receipt | Discount Deals", [ReceiptState.load]),
     (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
     (routes.DELIVERY_SHEET, delivery_sheet_page, "Delivery sheet | Discount Deals", [DeliverySheetState.load]),
     (routes.PRIVACY, privacy, "Privacy Policy | Discount Deals", []),

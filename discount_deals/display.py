@@ -13,6 +13,7 @@ from urllib.parse import quote
 from . import routes
 from .models import Category, Product
 from .services.pricing import format_money, product_price
+from .services.taxes import TaxLine
 from .settings import get_settings
 
 
@@ -21,6 +22,29 @@ STAR = "\u2605"  # ★
 
 def money_text(value: Decimal | int | float | str) -> str:
     return format_money(value, get_settings().currency.symbol)
+
+
+@dataclasses.dataclass
+class TaxLineView:
+    """One tax row of a totals list: "VAT (15%)" and its amount."""
+
+    label_text: str = ""
+    amount_text: str = ""
+
+
+def tax_line_label(line: TaxLine) -> str:
+    """"Tax" (the spec's one line, its own word), "VAT (15%)", "NHIL (2.5%)"; ", included" when
+    the amount is inside the prices rather than added to them."""
+    rate = f"{line.rate.normalize():f}"
+    name = line.label if line.code == "tax" else f"{line.label} ({rate}%)"
+    return f"{name}, included" if line.included else name
+
+
+def tax_line_views(lines: tuple[TaxLine, ...] | list[TaxLine]) -> list[TaxLineView]:
+    """The tax rows of a basket or an order (an empty basket: one "Tax" row of nothing)."""
+    if not lines:
+        return [TaxLineView("Tax", money_text(0))]
+    return [TaxLineView(tax_line_label(line), money_text(line.amount)) for line in lines]
 
 
 @dataclasses.dataclass

@@ -26,6 +26,7 @@ from .setting_values import (  # noqa: F401 (parse_origins, redact_url: imported
     redact_url,
 )
 from .settings_messages import MessagingSettings, messaging_settings
+from .settings_money import ReceiptSettings, TaxSettings, receipt_settings, tax_settings
 from .settings_ui import UiSettings, ui_settings
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -308,6 +309,9 @@ class Settings:
     messages: MessagingSettings = field(default_factory=MessagingSettings)
     # Tab states, the listing cache and /api/metrics (issue 23): settings_ui.py.
     ui: UiSettings = field(default_factory=UiSettings)
+    # The taxes charged and whether prices include them (issue 33): settings_money.py.
+    tax: TaxSettings = field(default_factory=TaxSettings)
+    receipts: ReceiptSettings = field(default_factory=ReceiptSettings)  # numbering and the seller (settings_money.py)
 
     @property
     def currency_symbol(self) -> str:
@@ -377,8 +381,10 @@ def get_settings() -> Settings:
         write_queue_limit=_env_int("DD_WRITE_QUEUE_LIMIT", 200),
         checkout=_checkout_settings(secret),
         security=_security_settings(server),
-        messages=messaging_settings(server.public_url),
+        messages=(messages := messaging_settings(server.public_url)),
         ui=ui_settings(),
+        tax=tax_settings(),
+        receipts=receipt_settings(messages.shop_name),
     )
 
 

@@ -35,6 +35,7 @@ from . import (
     privacy,
     product_search,
     products,
+    receipts,
     users,
 )
 from .admission import write_admission
@@ -54,6 +55,7 @@ ROUTERS = [
     cart.router,
     orders.router,
     order_payment.router,
+    receipts.router,
     favourites.router,
     checkout.router,
     payments.router,

@@ -23,8 +23,11 @@ log = logging.getLogger("discount_deals.api")
 _LOCATIONS = {"body", "query", "path", "header", "cookie"}
 
 
-def error_response(status: int, detail: str, fields: dict[str, list[str]] | None = None, headers=None) -> JSONResponse:
+def error_response(status: int, detail: str, fields: dict[str, list[str]] | None = None, headers=None,
+                   code: str = "") -> JSONResponse:
     body: dict = {"detail": detail}
+    if code:  # only for a ServiceError raised with expose_code (every other body is {"detail"} as before)
+        body["code"] = code
     for name, messages in (fields or {}).items():
         if name != "detail":
             body[name] = messages
@@ -62,7 +65,8 @@ def _validation_handler(_request: Request, exc: RequestValidationError) -> JSONR
 
 def _service_handler(_request: Request, exc: ServiceError) -> JSONResponse:
     headers = getattr(exc, "headers", None)
-    return error_response(exc.status, exc.detail, exc.fields, headers=headers)
+    return error_response(exc.status, exc.detail, exc.fields, headers=headers,
+                          code=exc.code if getattr(exc, "expose_code", False) else "")
 
 
 def allowed_methods(request: Request) -> str:

@@ -16,7 +16,7 @@ are declared here from what each route is, rather than by hand on each:
 Operations add what is particular to them with :func:`declares` (e.g. 429 for login).
 Paged operations (:func:`paginated`) get their ``page`` and ``page_size`` parameters.
 Every error answers the ``Message`` shape: ``{"detail": "..."}`` plus, for invalid fields,
-``{"field": ["message"]}``.
+``{"field": ["message"]}``, and for a few refusals a ``code`` (services.ServiceError's expose_code).
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ PAGE_PARAMETERS = [
 ]
 MESSAGE_SCHEMA = {
     "type": "object",
+    # Some refusals add a "code" string (not_paid), but "code" is also a field of some bodies
+    # (a coupon's, a reset code's): its field errors are lists, so it is not typed here.
     "properties": {"detail": {"type": "string"}},
     "required": ["detail"],
     "additionalProperties": True,

@@ -23,6 +23,7 @@ from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoic
 from ..services.phones import NETWORKS, display_phone
 from ..services.order_rules import allowed_statuses, can_cancel, is_payable
 from ..services.pricing import money_str, product_price
+from ..services.taxes import stored_tax_lines
 from ..settings import get_settings
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
@@ -155,6 +156,7 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "discount": money_str(order.discount),
         "shipping": money_str(order.shipping),
         "tax": money_str(order.tax),
+        "tax_lines": [line.as_json() for line in stored_tax_lines(order.tax_lines, order.tax)],
         "total": money_str(order.total),
         "amount": money_str(order.total),
         "savings": money_str(order.savings),

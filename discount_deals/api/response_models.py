@@ -78,6 +78,18 @@ class OrderEventOut(BaseModel):
     by_user: str | None = Field(None, description="Admins only")
 
 
+class TaxLineOut(BaseModel):
+    """One tax an order was charged; an order's lines sum to its ``tax`` exactly."""
+
+    code: str = Field(description="tax (DD_TAX=spec), or vat, nhil, getfund (DD_TAX=ghana)")
+    label: str = Field(description="Its name on receipts: Tax, VAT, NHIL, GETFund levy")
+    rate: str = Field(description="Percent of the taxable value (the subtotal less the coupon; shipping is not "
+                      "taxed), 2 decimals: \"15.00\"")
+    amount: Money
+    included: bool = Field(description="The amount is inside the prices (DD_PRICES_INCLUDE_TAX) rather than added "
+                           "to the total")
+
+
 class CustomerRef(BaseModel):
     id: str
     email: str
@@ -94,6 +106,9 @@ class OrderOut(BaseModel):
     discount: Money
     shipping: Money
     tax: Money
+    tax_lines: list[TaxLineOut] = Field(
+        description="The taxes that make up tax, as the order was placed with them (never recomputed)"
+    )
     total: Money
     amount: Money = Field(description="The same as total (the existing client reads either)")
     savings: Money

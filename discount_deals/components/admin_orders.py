@@ -7,7 +7,7 @@ import reflex as rx
 from .. import routes
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
-from .blocks import line_item, timeline, total_row
+from .blocks import line_item, tax_rows, timeline, total_row
 from .admin_ui import PANEL, filter_select, heading_bar, list_panel, search_box, showing, status_badge
 from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button, button_class, icon
 
@@ -186,7 +186,7 @@ def _items() -> rx.Component:
             total_row("Subtotal", ORDERS.totals.subtotal_text),
             rx.cond(ORDERS.totals.has_discount, total_row("Coupon", "-" + ORDERS.totals.discount_text)),
             total_row(rx.cond(P.pickup, "Pickup", "Delivery"), ORDERS.totals.shipping_text),
-            total_row("Tax", ORDERS.totals.tax_text),
+            tax_rows(ORDERS.totals.tax_lines),
             total_row("Total", ORDERS.totals.total_text, "border-t border-gray-200 pt-2 font-bold"),
             class_name="mt-3 space-y-1",
         ),

@@ -32,6 +32,11 @@ def total_row(label, value, class_name: str = "") -> rx.Component:
     )
 
 
+def tax_rows(lines) -> rx.Component:
+    """The tax rows of a totals list, one a tax (a list of display.TaxLineView)."""
+    return rx.foreach(lines, lambda line: total_row(line.label_text, line.amount_text))
+
+
 def grand_total_row(value) -> rx.Component:
     """The last, large line of a totals list."""
     return rx.el.div(

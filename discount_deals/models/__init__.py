@@ -28,6 +28,7 @@ from .orders import (
     PaymentMethod,
     PaymentStatus,
     PickupStore,
+    ReceiptCounter,
 )
 from .users import Address, AuthThrottle, Gender, IdempotentRequest, Profile, RefreshFamily, Role, User
 
@@ -65,6 +66,7 @@ __all__ = [
     "Product",
     "ProductStatus",
     "Profile",
+    "ReceiptCounter",
     "RefreshFamily",
     "Role",
     "User",

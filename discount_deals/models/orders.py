@@ -73,6 +73,9 @@ class Order(SQLModel, table=True):
     discount: Decimal = _money(default=Decimal("0.00"))
     shipping: Decimal = _money(default=Decimal("0.00"))
     tax: Decimal = _money(default=Decimal("0.00"))
+    # ``tax`` as the taxes it was placed with (services.taxes.TaxLine.as_json: code, label, rate,
+    # amount, included), summing to it; never recomputed with later settings.
+    tax_lines: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     total: Decimal = _money(default=Decimal("0.00"))
     coupon_code: str | None = Field(default=None, max_length=64)
     address: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
@@ -113,8 +116,22 @@ class Order(SQLModel, table=True):
     # Set when an admin must act (an Attention code), with a sentence for the back office.
     attention: str | None = Field(default=None, max_length=32, index=True)
     attention_note: str = Field(default="", sa_column=Column(String(500), nullable=False, server_default=""))
+    # Given when the money is in (services.receipts): "DD-2026-000001", never reused.
+    receipt_number: str | None = Field(default=None, max_length=32, unique=True)
+    receipt_issued_at: datetime | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow, nullable=False, index=True)
     updated_at: datetime = updated_field()
+
+
+class ReceiptCounter(SQLModel, table=True):
+    """The last receipt number given per prefix and year (services.receipts counts on it in the
+    transaction that marks an order's money received, so a rollback leaves no gap)."""
+
+    __tablename__ = "receipt_counter"
+
+    prefix: str = Field(primary_key=True, max_length=16)
+    year: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    last_number: int = Field(default=0)
 
 
 class OrderItem(SQLModel, table=True):

@@ -5,7 +5,7 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.optimistic import expect_cart, line_quantity
-from ..components.blocks import empty_state, total_row
+from ..components.blocks import empty_state, tax_rows, total_row
 from ..components.stock_note import stock_fix
 from ..components.ui import FIELD_INPUT, badge, browser_owned, button, button_class, card, icon, spinner
 from ..state.account.session import SessionState
@@ -94,7 +94,7 @@ def order_summary() -> rx.Component:
             total_row("Subtotal", CartState.totals.subtotal_text),
             rx.cond(CartState.totals.has_savings, total_row("You save", CartState.totals.savings_text, "text-green-800")),
             total_row("Shipping", CartState.totals.shipping_text),
-            total_row("Tax", CartState.totals.tax_text),
+            tax_rows(CartState.totals.tax_lines),
             class_name="mt-4 space-y-2",
         ),
         rx.el.form(

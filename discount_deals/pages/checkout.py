@@ -4,7 +4,7 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
-from ..components.blocks import empty_state, grand_total_row, total_row
+from ..components.blocks import empty_state, grand_total_row, tax_rows, total_row
 from ..components.checkout_details import address_form, contact_phone_field, review_line
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button, button_class, card, icon, spinner
 from ..state.shop.checkout import CheckoutState
@@ -251,7 +251,7 @@ def review() -> rx.Component:
             rx.cond(C.totals.has_savings, total_row("You save", C.totals.savings_text, "text-green-800")),
             total_row(rx.cond(C.pickup, "Pickup", "Delivery"), C.totals.shipping_text),
             rx.cond(C.totals.has_discount, total_row("Coupon", C.totals.discount_text, "text-green-800")),
-            total_row("Tax", C.totals.tax_text),
+            tax_rows(C.totals.tax_lines),
             grand_total_row(C.totals.total_text),
             aria_label="Order total",
             class_name="mt-4 space-y-2",

@@ -5,7 +5,7 @@ import reflex as rx
 from .. import routes
 from ..components.layout import layout
 from ..components.payment_step import payment_step
-from ..components.blocks import empty_state, grand_total_row, line_item, timeline, total_row
+from ..components.blocks import empty_state, grand_total_row, line_item, tax_rows, timeline, total_row
 from ..components.ui import badge_class, button, card, icon
 from ..state.account.order_detail import OrderDetailState
 from ..state.account.order_views import OrderCard
@@ -116,7 +116,7 @@ def order_details() -> rx.Component:
             total_row("Subtotal", OrderDetailState.totals.subtotal_text),
             rx.cond(OrderDetailState.totals.has_discount, total_row("Discount", "-" + OrderDetailState.totals.discount_text)),
             total_row("Shipping", OrderDetailState.totals.shipping_text),
-            total_row("Tax", OrderDetailState.totals.tax_text),
+            tax_rows(OrderDetailState.totals.tax_lines),
             grand_total_row(OrderDetailState.totals.total_text),
             aria_label="Order total",
             class_name="mt-4 space-y-2",
@@ -179,6 +179,9 @@ def payment_box() -> rx.Component:
         rx.cond(D.payment_reference != "", rx.el.p("Reference: ", D.payment_reference, class_name="mt-1 break-all text-xs text-gray-600")),
         rx.cond(D.payment_due_text != "", rx.el.p("Pay by ", D.payment_due_text, ", or the order is cancelled.",
                                                    class_name="mt-1 text-xs text-gray-600")),
+        rx.cond(D.receipt_number != "", rx.el.a(
+            icon("receipt", 16), "View receipt ", D.receipt_number, href="/orders/" + D.order_id + "/receipt",
+            class_name="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline")),
     )
 
 

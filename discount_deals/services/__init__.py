@@ -22,7 +22,9 @@ class ServiceError(Exception):
 
     ``fields`` maps field names to lists of messages for validation errors. ``code`` names the
     refusal for faces that must react to one in particular (``"no_address"``): they branch on
-    the code, never on the sentence.
+    the code, never on the sentence. ``expose_code``: the API's error body carries the code too
+    (``{"detail": ..., "code": "not_paid"}``); off by default, so every other body stays
+    ``{"detail": ...}`` as the original client and its tests compare it whole.
     """
 
     status = 400
@@ -38,11 +40,13 @@ class ServiceError(Exception):
         fields: dict[str, list[str]] | None = None,
         status: int | None = None,
         code: str = "",
+        expose_code: bool = False,
     ):
         super().__init__(detail)
         self.detail = detail
         self.fields = fields or {}
         self.code = code
+        self.expose_code = expose_code and bool(code)
         if status is not None:
             self.status = status
 

@@ -224,6 +224,7 @@ def _new_order(
         user_id=user.id,
         status=OrderStatus.PENDING.value,
         **values_of(totals, ORDER_TOTALS),
+        tax_lines=[line.as_json() for line in totals.tax_lines],
         coupon_code=coupon.code if coupon else None,
         address=_address_snapshot(choice.address) if choice.address is not None else None,
         idempotency_key=key,

@@ -1,10 +1,9 @@
 """An order's life after it is placed: status changes, payment status, flags and the timeline.
 
-Every status change goes through :func:`change_status`, which checks the transition, applies
-its side effects (stock back on cancellation, cash collected on delivery, refunds due) and
-records who made it and when as an :class:`~discount_deals.models.OrderEvent` in the same
-transaction. Payment and flag changes are recorded the same way, so an order's timeline is the
-list of its events (:func:`timeline`), and an audit trail can hook in one place.
+Every status change goes through :func:`change_status`: it checks the transition, applies its
+side effects (stock back on cancellation, cash collected on delivery, refunds due, a receipt
+once the money is in: services.receipts) and records who and when as an OrderEvent in the same
+transaction; payment and flag changes too, so an order's timeline is its events (:func:`timeline`).
 
 Changes are guarded updates (``UPDATE ... WHERE status = :previous``): two admins, or an admin
 and the payment timer, can never both cancel an order and restock it twice.
@@ -36,7 +35,7 @@ from ..models import (
     Product,
     User,
 )
-from . import Conflict, ValidationFailed, audit, coupons
+from . import Conflict, ValidationFailed, audit, coupons, receipts
 from .messages import deals, notices
 from .order_rules import (
     ADMIN_TRANSITIONS,
@@ -143,6 +142,8 @@ def set_payment_status(
     if changed.rowcount != 1:
         return False
     order.payment_status = to_status
+    if to_status == PaymentStatus.PAID.value:  # the money is in: its receipt, before the event's message
+        receipts.issue_receipt(session, order)
     record_event(session, order, "payment", to_status, from_value=previous, actor=actor, label=label, note=note)
     return True
 
@@ -202,6 +203,8 @@ def change_status(
     if changed.rowcount != 1:
         raise Conflict("The order was changed meanwhile. Reload it and try again.", code="changed")
     order.status = to_status
+    if to_status == S.DELIVERED.value and order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value:
+        receipts.issue_receipt(session, order)  # the cash is in: the "delivered" message carries the receipt
     record_event(session, order, "status", to_status, from_value=previous, actor=actor, label=label, note=note)
     audit.record(session, actor, "order.status", "order", order.id, changes={"status": [previous, to_status]},
                  label=order_label(order), actor_fallback=label)

@@ -19,11 +19,13 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Protocol
 
+from .taxes import TaxLine, TaxRule, basket_tax, tax_rule
+
 MONEY_STEP = Decimal("0.01")
 # SPEC §9's defaults; the amounts in force come from settings (DD_FREE_DELIVERY_OVER, DD_DELIVERY_FEE).
 FREE_SHIPPING_OVER = Decimal("50.00")
 SHIPPING_FEE = Decimal("5.99")
-TAX_RATE = Decimal("0.08")
+TAX_RATE = Decimal("0.08")  # DD_TAX=spec's rate; the rule in force is services.taxes.tax_rule()
 ZERO = Decimal("0.00")
 
 
@@ -207,6 +209,9 @@ class CartTotals:
     total: Decimal
     # How much more the shopper must spend for free shipping (0 when already free or empty).
     free_shipping_gap: Decimal
+    # ``tax`` shared over the taxes charged (services.taxes): they sum to it exactly.
+    tax_lines: tuple[TaxLine, ...] = ()
+    prices_include_tax: bool = False  # the tax is inside the total, not added to it
 
 
 @dataclass(frozen=True)
@@ -244,21 +249,26 @@ def coupon_discount(subtotal: Decimal, coupon: Coupon | None) -> Decimal:
 
 
 def cart_totals(
-    lines: Iterable[PricedLine], coupon: Coupon | None = None, *, pickup: bool = False, rule: DeliveryRule | None = None
+    lines: Iterable[PricedLine], coupon: Coupon | None = None, *, pickup: bool = False, rule: DeliveryRule | None = None,
+    tax: TaxRule | None = None,
 ) -> CartTotals:
-    """Totals per SPEC §9: subtotal on effective prices, shipping, 8 % tax, total, savings.
+    """Totals per SPEC §9: subtotal on effective prices, shipping, tax (8 % by default), total, savings.
 
-    A coupon reduces the amount taxed and paid; shipping is decided on the subtotal. Collecting
-    the order at a pickup store (``pickup``) costs no shipping.
+    A coupon reduces the amount taxed and paid; shipping is decided on the subtotal and is not
+    taxed. Collecting the order at a pickup store (``pickup``) costs no shipping. ``tax`` (the
+    settings' rule by default): with prices that include it, the total is what the prices say
+    and the tax is the part inside (services.taxes).
     """
     rule = rule or delivery_rule()
+    tax_rule_now = tax or tax_rule()
     lines = list(lines)
     subtotal = money(sum((line.line_total for line in lines), ZERO))
     original = money(sum((money(line.original_price * line.quantity) for line in lines), ZERO))
     discount = coupon_discount(subtotal, coupon)
     shipping = ZERO if pickup else shipping_for(subtotal, rule)
-    tax = money((subtotal - discount) * TAX_RATE)
-    total = money(subtotal - discount + shipping + tax)
+    tax_amount, tax_lines = basket_tax(subtotal - discount, tax_rule_now)
+    added_tax = ZERO if tax_rule_now.prices_include_tax else tax_amount
+    total = money(subtotal - discount + shipping + added_tax)
     gap = ZERO
     if shipping > 0:
         # Shipping is free only *over* the threshold, so the shopper must reach it plus a cent.
@@ -269,7 +279,9 @@ def cart_totals(
         savings=max(money(original - subtotal), ZERO),
         discount=discount,
         shipping=shipping,
-        tax=tax,
+        tax=tax_amount,
         total=total,
         free_shipping_gap=gap,
+        tax_lines=tax_lines if lines else (),  # an empty basket is taxed nothing, on no line
+        prices_include_tax=tax_rule_now.prices_include_tax,
     )

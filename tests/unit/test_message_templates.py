@@ -84,3 +84,16 @@ def test_preflight_names_a_sender_id_longer_than_eleven_characters(monkeypatch):
         get_settings.cache_clear()
     assert any("DD_SMS_SENDER must be at most 11" in p for p in problems)
     assert any("DD_HUBTEL_CLIENT_ID" in p for p in problems)
+
+
+@pytest.mark.parametrize("kind", ["payment_paid", "order_delivered"])
+def test_the_money_received_email_links_the_receipt(kind):
+    links = templates.Links(base="https://shop.example.com")
+    paid = order(payment_status="paid", receipt_number="DD-2026-000007")
+    email = templates.order_email(kind, paid, links)
+    receipt_page = "https://shop.example.com/orders/1a2b3c4d-0000-4000-8000-000000000000/receipt"
+    assert f"View your receipt: {receipt_page}" in email.text and "DD-2026-000007" in email.text
+    assert f'href="{receipt_page}"' in email.html
+    # Without a receipt (or for another message) the email links the order as before.
+    assert "/receipt" not in templates.order_email(kind, order(payment_status="paid"), links).text
+    assert "/receipt" not in templates.order_email("order_shipped", paid, links).text

@@ -130,6 +130,10 @@ ORDER_KINDS = {
 }
 
 
+# The messages sent when an order's money is in: the email links to its receipt page.
+RECEIPT_KINDS = ("payment_paid", "order_delivered")
+
+
 def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
     """The SMS for an order update (fits 160 GSM-7 characters for realistic values)."""
     number, total = order_number(order), sms_money(order.total)
@@ -161,8 +165,11 @@ def order_email(kind: str, order: Order, links: Links, *, refund_due: bool = Fal
     if kind == "order_placed":
         lines += [f"Total: {money_text(order.total)}", f"Items: {order.item_count}",
                   f"{_sentence(_where(order, 120))}.", how_to_pay(order)]
-    url = links.to(f"/orders/{order.id}")
-    return _email(subject, lines, ("View your order", url), links, topic_text="order updates")
+    action = ("View your order", links.to(f"/orders/{order.id}"))
+    if kind in RECEIPT_KINDS and order.receipt_number:  # the money is in: its receipt (services.receipts)
+        lines.append(f"Your receipt number is {order.receipt_number}.")
+        action = ("View your receipt", links.to(f"/orders/{order.id}/receipt"))
+    return _email(subject, lines, action, links, topic_text="order updates")
 
 
 # --- account -----------------------------------------------------------------------------------

@@ -85,6 +85,7 @@ class OrderDetailState(rx.State):
     payment_status_text: str = ""
     payment_reference: str = ""
     payment_due_text: str = ""
+    receipt_number: str = ""  # given when the money is in: the page links its receipt
     # The payment step (payment_views.payment_stage) and what it shows.
     pay_stage: str = ""
     payment_prompt: str = ""
@@ -156,6 +157,7 @@ class OrderDetailState(rx.State):
         self.payment_status = order.payment_status
         self.payment_status_text = lifecycle.payment_label(order)
         self.payment_reference = order.payment_reference or ""
+        self.receipt_number = order.receipt_number or ""
         self._show_payment(order)
         self.payment_due_text = (
             ghana_time(order.payment_due_at, "%H:%M, %d %b") if order.payment_due_at and is_payable(order) else ""

@@ -8,13 +8,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ...display import money_text
+from ...display import TaxLineView, money_text, tax_line_views
 from ...models import DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import order_status as lifecycle
 from ...services import users as user_service
 from ...services.phones import NETWORKS, display_phone
 from ...services.orders import OrderLine
 from ...services.pricing import money_str
+from ...services.taxes import stored_tax_lines
 from ...settings import get_settings
 
 DATE = "%d %b %Y"
@@ -102,6 +103,8 @@ class OrderTotals:
     discount_text: str = ""  # the amount taken off, unsigned
     shipping_text: str = ""
     tax_text: str = ""
+    # The taxes the order was placed with (Order.tax_lines), one a row.
+    tax_lines: list[TaxLineView] = dataclasses.field(default_factory=list)
     total_text: str = ""
 
 
@@ -113,6 +116,7 @@ def order_totals(order: Order) -> OrderTotals:
         discount_text=money_text(order.discount),
         shipping_text="Free" if order.shipping == 0 else money_text(order.shipping),
         tax_text=money_text(order.tax),
+        tax_lines=tax_line_views(stored_tax_lines(order.tax_lines, order.tax)),
         total_text=money_text(order.total),
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...display import money_text
+from ...display import TaxLineView, money_text, tax_line_views
 from ...services.pricing import CartTotals, shipping_for
 
 
@@ -14,7 +14,8 @@ class TotalsView:
     savings_text: str = ""
     has_savings: bool = False
     shipping_text: str = ""
-    tax_text: str = ""
+    tax_text: str = ""  # all taxes together
+    tax_lines: list[TaxLineView] = dataclasses.field(default_factory=list)  # each tax (DD_TAX), shown one a row
     discount_text: str = ""  # "-$1.00": a coupon's amount off
     has_discount: bool = False
     total_text: str = ""
@@ -28,6 +29,7 @@ def totals_view(totals: CartTotals) -> TotalsView:
         has_savings=totals.savings > 0,
         shipping_text="Free" if totals.shipping == 0 and totals.item_count else money_text(totals.shipping),
         tax_text=money_text(totals.tax),
+        tax_lines=tax_line_views(totals.tax_lines),
         discount_text="-" + money_text(totals.discount),
         has_discount=totals.discount > 0,
         total_text=money_text(totals.total),

@@ -1,0 +1,133 @@
+"""Numbered receipts (issue 33): given when an order's money is received, shown as JSON, PDF and a page.
+
+When: the money is in when mobile money is reported paid (payments.report.apply_report) or a
+cash order is delivered (order_status.change_status); both go through
+order_status.set_payment_status(PAID), which calls :func:`issue_receipt` in the transaction
+that records the payment. (Delivering a cash order issues it a step earlier, so that the
+"delivered" message, queued with the status change, carries the number.)
+
+Numbering: ``{DD_RECEIPT_PREFIX}-{year}-{000001}``, gap-free and never reused. One counter row
+per (prefix, year) is incremented by a single ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING``
+inside that transaction: on PostgreSQL the statement locks the counter's row until the
+transaction ends, so concurrent payments queue on it and get consecutive numbers, and a
+rollback undoes the increment along with the payment (no gap); SQLite has one writer at a time.
+The year is the year the money came in, in Ghana's time (GMT, that is UTC).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, select
+
+from ..models import Order, OrderItem, ReceiptCounter, User
+from ..models.base import utcnow
+from ..settings import get_settings
+from . import Conflict, NotFound
+from .permissions import is_admin, require_user
+from .pricing import money_str
+from .taxes import TaxLine, stored_tax_lines
+
+NOT_PAID = "not_paid"
+NOT_PAID_TEXT = "This order has no receipt yet: it is given when the money is received."
+
+
+def next_sequence(session: Session, prefix: str, year: int) -> int:
+    """The next number of ``prefix`` in ``year``, counted in the caller's transaction (see above)."""
+    table = ReceiptCounter.__table__
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    statement = (
+        insert(table)
+        .values(prefix=prefix, year=year, last_number=1)
+        .on_conflict_do_update(index_elements=[table.c.prefix, table.c.year],
+                               set_={"last_number": table.c.last_number + 1})
+        .returning(table.c.last_number)
+    )
+    return int(session.execute(statement).scalar_one())
+
+
+def receipt_number(prefix: str, year: int, sequence: int) -> str:
+    return f"{prefix}-{year}-{sequence:06d}"
+
+
+def issue_receipt(session: Session, order: Order, at: datetime | None = None) -> str:
+    """Give ``order`` its receipt number (once: an order that has one keeps it)."""
+    if order.receipt_number:
+        return order.receipt_number
+    at = at or utcnow()
+    prefix = get_settings().receipts.prefix
+    order.receipt_number = receipt_number(prefix, at.year, next_sequence(session, prefix, at.year))
+    order.receipt_issued_at = at
+    session.add(order)
+    return order.receipt_number
+
+
+@dataclass(frozen=True)
+class ReceiptLine:
+    name: str
+    quantity: int
+    unit_price: Decimal
+    total: Decimal
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """Everything a receipt shows; the API's JSON, the PDF and the receipt page are made from it."""
+
+    order: Order
+    buyer_name: str
+    buyer_email: str
+    lines: list[ReceiptLine]
+    tax_lines: tuple[TaxLine, ...]
+
+    @property
+    def number(self) -> str:
+        return self.order.receipt_number or ""
+
+    def as_json(self) -> dict[str, Any]:
+        order, seller = self.order, get_settings().receipts
+        return {
+            "number": self.number,
+            "issued_at": order.receipt_issued_at.isoformat() if order.receipt_issued_at else None,
+            "order": order.id,
+            "seller": {"name": seller.seller_name, "address": seller.seller_address, "tin": seller.seller_tin},
+            "buyer": {"name": self.buyer_name, "email": self.buyer_email, "phone": order.contact_phone,
+                      "address": order.address, "pickup_store": order.pickup_store},
+            "lines": [{"name": line.name, "quantity": line.quantity, "unit_price": money_str(line.unit_price),
+                       "total": money_str(line.total)} for line in self.lines],
+            "subtotal": money_str(order.subtotal),
+            "discount": money_str(order.discount),
+            "shipping": money_str(order.shipping),
+            "tax": money_str(order.tax),
+            "tax_lines": [line.as_json() for line in self.tax_lines],
+            "total": money_str(order.total),
+            "currency": get_settings().currency.code,
+            "payment": {"method": order.payment_method, "network": order.payment_network,
+                        "reference": order.payment_reference, "test": order.payment_test},
+        }
+
+
+def receipt_for(session: Session, order: Order) -> Receipt:
+    """The receipt of an order that has one."""
+    buyer = session.get(User, order.user_id)
+    name = " ".join(part for part in (buyer.first_name, buyer.last_name) if part) if buyer else ""
+    items = session.exec(select(OrderItem).where(OrderItem.order_id == order.id).order_by(OrderItem.name,
+                                                                                          OrderItem.id)).all()
+    lines = [ReceiptLine(item.name, item.quantity, item.unit_price, item.line_total) for item in items]
+    return Receipt(order, name, buyer.email if buyer else "", lines, stored_tax_lines(order.tax_lines, order.tax))
+
+
+def order_receipt(session: Session, user: User, order_id: str) -> Receipt:
+    """The receipt of one of the user's orders (admins: any): 404 for anyone else's, 409 with
+    the code ``not_paid`` (in the API's body too) before the money is in."""
+    require_user(user)
+    order = session.get(Order, order_id) if isinstance(order_id, str) and order_id else None
+    if order is None or (order.user_id != user.id and not is_admin(user)):
+        raise NotFound("Order not found.")  # someone else's answers as a missing one
+    if not order.receipt_number:
+        raise Conflict(NOT_PAID_TEXT, code=NOT_PAID, expose_code=True)
+    return receipt_for(session, order)
