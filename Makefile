@@ -124,14 +124,15 @@ axe: $(AXE_DIR)/node_modules/axe-core/axe.min.js
 # the production smoke test in the foreground. Each lane builds what it needs; only the browser
 # lane touches .web/.
 test: install-test lint chromium prod-deps axe
-	@mkdir -p test-results
-	@( $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api && \
+	@lane=$$(mktemp /tmp/dd-services-lane-XXXXXX.log); \
+	( $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api && \
 	   scripts/with-postgres.sh $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit tests/api \
-	 ) > test-results/services-lane.log 2>&1 & services=$$!; \
+	 ) > $$lane 2>&1 & services=$$!; \
 	export NPM_CONFIG_REGISTRY="$${NPM_CONFIG_REGISTRY:-$$(npm config get registry)}"; \
 	$(BIN)/python -m pytest tests/e2e && DD_PROD_SMOKE=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/prod; \
 	browser=$$?; wait $$services; status=$$?; \
 	echo "--- services lane (SQLite, then PostgreSQL): test-results/services-lane.log ---"; \
+	mkdir -p test-results; cp $$lane test-results/services-lane.log; rm -f $$lane; \
 	grep -v '^[.sx]*\( *\[ *[0-9]*%\]\)\?$$' test-results/services-lane.log | tail -n 200; \
 	test $$browser -eq 0 -a $$status -eq 0
 

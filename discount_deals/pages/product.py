@@ -204,7 +204,7 @@ def failed() -> rx.Component:
 def product_page() -> rx.Component:
     return layout(
         rx.match(
-            P.status,
+            P.shown_status,
             ("found", rx.fragment(product_detail(), related_section())),
             ("missing", not_found_content()),
             ("failed", failed()),

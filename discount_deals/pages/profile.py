@@ -85,8 +85,10 @@ def _tab(label: str, value: str) -> rx.Component:
         panel_id=f"panel-{value}",
         selected=selected,
         on_click=ProfileState.set_tab(value),
-        selected_class="flex-1 rounded-md bg-white px-4 py-2 text-sm font-semibold text-gray-900 shadow-sm",
-        idle_class="flex-1 rounded-md px-4 py-2 text-sm font-medium text-gray-700 hover:text-gray-900",
+        # min-w-0: three tabs share a 320 px screen, a long label wraps instead of widening the page.
+        selected_class="min-w-0 flex-1 rounded-md bg-white px-2 py-2 text-sm font-semibold text-gray-900 shadow-sm "
+                       "sm:px-4",
+        idle_class="min-w-0 flex-1 rounded-md px-2 py-2 text-sm font-medium text-gray-700 hover:text-gray-900 sm:px-4",
     )
 
 

@@ -131,9 +131,9 @@ def live_server(live_mail: SmtpServer, phone_network: SlowNetwork) -> Iterator[L
     port = phone_network.upstream[1]
     env = _server_env(var_dir, port)
     env.update(live_mail.environment(), DD_WORKER_SWEEP_SECONDS="1", DD_PUBLIC_URL=phone_network.url)
-    results = ROOT / "test-results"
-    results.mkdir(exist_ok=True)
-    log_path = results / "live-server.log"
+    # The log lives with the server's data while it runs (something in a browser run, seen during
+    # the dev-server test, removes test-results/ meanwhile) and is copied to test-results/ after.
+    log_path = var_dir / "live-server.log"
     log = log_path.open("w")
     process = subprocess.Popen(
         [
@@ -161,6 +161,9 @@ def live_server(live_mail: SmtpServer, phone_network: SlowNetwork) -> Iterator[L
     finally:
         servers.stop_process_group(process)
         log.close()
+        results = ROOT / "test-results"
+        results.mkdir(exist_ok=True)
+        shutil.copy(log_path, results / "live-server.log")
         shutil.rmtree(var_dir, ignore_errors=True)
 
 

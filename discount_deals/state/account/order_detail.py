@@ -45,14 +45,14 @@ from .order_views import (
     store_text,
 )
 from .orders import OrdersState
-from .payment_views import WATCHED, pay_refused, payment_outcome, payment_stage, payment_started, watch_limit
+from .payment_views import (CODE_REFUSED, WATCHED, cash_chosen, pay_refused, payment_outcome, payment_stage,
+                            payment_started, watch_limit)
 from .session import per_user
 
 __all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started"]
 
 PAYMENT_WAIT_S = 1.2  # SPEC §4: 'Redirecting to payment...' shows for about 1.2 s
 REDIRECTING = ("Redirecting to payment...", None, "info")
-CODE_REFUSED = "That code was not accepted: check it and type it again."
 
 
 def read_order(user: User, order_id: str) -> tuple[Order, list[order_service.OrderLine], list]:
@@ -389,12 +389,7 @@ class OrderDetailState(rx.State):
             async with self:
                 return self._reread(user)
 
-        def switched(order: Order) -> Toast:
-            if order.delivery_method == "pickup":
-                return "Pay at pickup", "You pay when you collect your order."
-            return "Cash on delivery", "You pay in cash when your order is delivered."
-
-        async for update in busy_call(self, "working", run, busy="cash", success=switched,
+        async for update in busy_call(self, "working", run, busy="cash", success=cash_chosen,
                                       failure=("Could not change the payment", None),
                                       on_refusal=lambda refusal: self._pay_refused(user, refusal)):
             yield update

@@ -77,3 +77,13 @@ def pay_refused(exc: ServiceError) -> Toast:
     if exc.code == "too_many_charges":
         return "Please wait", exc.detail, "warning"
     return "Payment not started", exc.detail or None, "error"
+
+
+CODE_REFUSED = "That code was not accepted: check it and type it again."
+
+
+def cash_chosen(order: Order) -> Toast:
+    """What the shopper reads after switching a failed mobile-money order to cash (issue 32)."""
+    if order.delivery_method == "pickup":
+        return "Pay at pickup", "You pay when you collect your order."
+    return "Cash on delivery", "You pay in cash when your order is delivered."

@@ -19,21 +19,9 @@ from ...models import User
 from ...services import ServiceError, bulk_import
 from ..actions import busy_call, toast
 from ..guards import admin_event
-from .bulk_input import (
-    by_row,
-    file_refusal,
-    import_rows,
-    imported_note,
-    listed,
-    other_product_problems,
-    placeholders,
-    read_rows,
-    read_upload,
-    refresh_products,
-    resolve_categories,
-    template_categories,
-    upload_notes,
-)
+from .bulk_input import (by_row, file_refusal, import_rows, imported_note, listed, other_product_problems,
+                          placeholders, read_rows, read_upload, refresh_products, resolve_categories,
+                          template_categories, upload_notes)
 from .categories import AdminCategoriesState
 from .gate import admin_tab
 from .products import AdminProductsState

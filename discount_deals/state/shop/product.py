@@ -36,6 +36,7 @@ class ProductPageState(rx.State):
     product: ProductDetail = ProductDetail()
     related: list[ProductView] = []
     status: str = "loading"  # loading, found, missing or failed
+    shown_for: str = ""  # the product id status speaks of (the address's, once loaded)
     quantity: int = 1
     share_url: str = ""
 
@@ -57,7 +58,15 @@ class ProductPageState(rx.State):
     def max_quantity(self) -> int:
         return max(1, min(self.product.stock, MAX_QUANTITY))
 
+    @rx.var
+    def shown_status(self) -> str:
+        """``status``, but "loading" while what the tab holds is for another address: a reload
+        hydrates the tab's last product page before this page's load runs (it flashed the
+        previous product, and a tap then added that one)."""
+        return self.status if self.shown_for == requested_product_id(self.router.url.path) else "loading"
+
     def _forget(self) -> None:
+        self.shown_for = ""
         self.product = ProductDetail()
         self.related = []
         self.status = "loading"
@@ -72,12 +81,13 @@ class ProductPageState(rx.State):
         self.product = detail
         self.quantity = min(max(1, self.quantity), max(1, detail.stock))
         self.share_url = absolute_url(product_path(detail.id), self.router.url.origin)
-        self.status = "found"
+        self.status, self.shown_for = "found", requested
 
     def _not_shown(self, error: Exception) -> None:
         """Unknown and hidden products read as not found (the server answers 404), anything else failed."""
         self._forget()
         self.status = "missing" if isinstance(error, NotFound) else "failed"
+        self.shown_for = requested_product_id(self.router.url.path)
 
     @rx.event
     @with_header
