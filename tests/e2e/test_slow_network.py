@@ -149,6 +149,9 @@ def ready_for_taps(page: Page, network) -> None:
     """The app is up and every storefront route's code is in (fetched in the background)."""
     hydrated(page)
     expect(page.locator("link[data-dd-prefetch]").first).to_be_attached()
+    # The service worker registers once the network is quiet, and its install fetches what it
+    # keeps (the shell, the manifest, icons): wait for it, or it lands inside a tap's count.
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     network.wait_quiet()
 
 
