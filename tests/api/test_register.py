@@ -165,7 +165,7 @@ def test_bad_json_non_objects_and_wrong_types_are_400(client, kwargs):
 # --- issue 32 item 7: the commonest passwords are refused ------------------------------------------
 
 
-@pytest.mark.parametrize("password", ["password", "Password1", "qwerty123"])
+@pytest.mark.parametrize("password", ["password", "Password", "qwerty"])
 def test_a_common_password_is_refused_at_registration(client, password):
     response = client.post("/api/users/register/", json=registration(password=password))
     assert response.status_code == 400

@@ -43,7 +43,7 @@ def test_an_unknown_region_is_refused_and_changes_nothing(session, customer):
     assert session.get(models.Address, abroad.id).country == "Togo"
 
 
-@pytest.mark.parametrize("password", ["password", "PASSWORD1", "qwerty123", "12345678", "iloveyou"])
+@pytest.mark.parametrize("password", ["password", "PASSWORD", "qwerty", "12345678", "iloveyou"])
 def test_the_commonest_passwords_are_refused(session, password):
     assert fields.password_problem(password) == fields.COMMON_PASSWORD
     with pytest.raises(ValidationFailed) as caught:
@@ -56,5 +56,5 @@ def test_the_commonest_passwords_are_refused(session, password):
 
 def test_the_common_password_list_is_bundled_with_its_source():
     listed = fields.common_passwords()
-    assert 900 <= len(listed) <= 1000 and "password" in listed and "deals-2026" not in listed
+    assert len(listed) == 100 and "password" in listed and "secret123" not in listed and "deals-2026" not in listed
     assert fields.password_problem("Akwaaba-2026") is None

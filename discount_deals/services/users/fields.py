@@ -82,8 +82,9 @@ MESSAGE_CODES = {COMMON_PASSWORD: "password_common"}
 
 
 @functools.cache
+@functools.lru_cache(maxsize=1)
 def common_passwords() -> frozenset[str]:
-    """The 1,000 commonest passwords, lower case (``common_passwords.txt`` names its source)."""
+    """The 100 commonest passwords, lower case (``common_passwords.txt`` names its source)."""
     text = (Path(__file__).with_name("common_passwords.txt")).read_text(encoding="utf-8")
     return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
