@@ -7,7 +7,8 @@ from .. import routes
 from ..components.blocks import grand_total_row, tax_rows, total_row
 from ..components.layout import layout
 from ..components.ui import button, button_class, card, icon
-from ..state.account.receipt import ReceiptLineView, ReceiptState
+from ..state.account.order_views import OrderLineView
+from ..state.account.receipt import ReceiptState
 
 R = ReceiptState
 V = ReceiptState.receipt
@@ -26,12 +27,12 @@ def _controls() -> rx.Component:
     )
 
 
-def _line(line: ReceiptLineView) -> rx.Component:
+def _line(line: OrderLineView) -> rx.Component:
     return rx.el.tr(
         rx.el.td(line.name, class_name="py-1 pr-2"),
         rx.el.td(line.quantity, class_name="py-1 pr-2 text-right"),
         rx.el.td(line.unit_text, class_name="py-1 pr-2 text-right"),
-        rx.el.td(line.total_text, class_name="py-1 text-right"),
+        rx.el.td(line.line_text, class_name="py-1 text-right"),
     )
 
 

@@ -317,24 +317,31 @@ class OrderDetailState(rx.State):
         self._reread_quietly(user)
         return toast(pay_refused(exc))
 
-    @user_event(background=True)
-    async def pay_again(self, user: User):
-        async with self:
-            if not self.can_pay:
-                return
-            order_id, origin = self.order_id, self.router.url.origin
-
+    async def _start_charge(self, user: User, order_id: str, origin: str, on_refusal, change=None):
+        """A new charge for the order (after ``change``, run in a worker thread), shown, then
+        watched: "Try again" and "Use another number" alike."""
         async def begin() -> Order:
+            if change is not None:
+                await asyncio.to_thread(change)
             await asyncio.to_thread(payments.begin_payment, user, order_id, site_origin=origin)
             async with self:
                 self.otp_error = ""
                 return self._reread(user)
 
         async for update in busy_call(self, "working", begin, busy="pay", success=payment_outcome,
-                                      failure=("Payment not started", None),
-                                      on_refusal=lambda refusal: self._pay_refused(user, refusal)):
+                                      failure=("Payment not started", None), on_refusal=on_refusal):
             yield update
         yield OrderDetailState.watch_payment
+
+    @user_event(background=True)
+    async def pay_again(self, user: User):
+        async with self:
+            if not self.can_pay:
+                return
+            order_id, origin = self.order_id, self.router.url.origin
+        async for update in self._start_charge(user, order_id, origin,
+                                               lambda refusal: self._pay_refused(user, refusal)):
+            yield update
 
     # --- a way out of a failed payment (issue 32) ------------------------------------------------
 
@@ -359,18 +366,9 @@ class OrderDetailState(rx.State):
             with write_session() as session:
                 payment_changes.change_payment_number(session, user, order_id, phone, network)
 
-        async def begin() -> Order:
-            await asyncio.to_thread(change)
-            await asyncio.to_thread(payments.begin_payment, user, order_id, site_origin=origin)
-            async with self:
-                self.otp_error = ""
-                return self._reread(user)
-
-        async for update in busy_call(self, "working", begin, busy="pay", success=payment_outcome,
-                                      failure=("Payment not started", None),
-                                      on_refusal=lambda exc: self._number_refused(user, exc)):
+        async for update in self._start_charge(user, order_id, origin,
+                                               lambda exc: self._number_refused(user, exc), change):
             yield update
-        yield OrderDetailState.watch_payment
 
     @user_event(background=True)
     async def pay_cash_instead(self, user: User):

@@ -20,18 +20,10 @@ from ...services.receipt_pdf import receipt_pdf
 from ...settings import get_settings
 from ..actions import load_list, toast
 from ..guards import user_event
-from .order_views import OrderTotals, address_text, order_totals, payment_method_text, store_text
+from .order_views import OrderLineView, OrderTotals, address_text, order_totals, payment_method_text, store_text
 from .session import per_user
 
 PRINT = rx.call_script("window.print()")
-
-
-@dataclasses.dataclass
-class ReceiptLineView:
-    name: str = ""
-    quantity: int = 0
-    unit_text: str = ""
-    total_text: str = ""
 
 
 @dataclasses.dataclass
@@ -49,7 +41,7 @@ class ReceiptView:
     buyer_phone: str = ""
     where_label: str = ""  # "Delivered to" | "Collected at"
     where_text: str = ""
-    lines: list[ReceiptLineView] = dataclasses.field(default_factory=list)
+    lines: list[OrderLineView] = dataclasses.field(default_factory=list)
     totals: OrderTotals = dataclasses.field(default_factory=OrderTotals)
     payment_text: str = ""
     test_payment: bool = False
@@ -71,7 +63,7 @@ def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
         where_label="Collected at" if pickup else "Delivered to",
         where_text=(", ".join(part for part in ((order.pickup_store or {}).get("name", ""), store_text(order.pickup_store))
                               if part) if pickup else address_text(order.address)),
-        lines=[ReceiptLineView(line.name, line.quantity, money_text(line.unit_price), money_text(line.total))
+        lines=[OrderLineView(line.name, line.quantity, money_text(line.unit_price), money_text(line.total))
                for line in receipt.lines],
         totals=order_totals(order),
         payment_text=payment_method_text(order),
