@@ -50,7 +50,7 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
 
     refund_due = kind == "order_cancelled" and refund_due_on_cancel(order)
     drafts = []
-    for channel, recipient in order_channels(session, user):
+    for channel, recipient in order_channels(session, user, order):
         common = {"channel": channel, "recipient": recipient, "kind": kind, "user_id": user.id,
                   "subject_id": order.id, "dedupe_key": f"order-event:{event.id}:{channel}"}
         if channel == Channel.SMS:
