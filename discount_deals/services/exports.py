@@ -7,8 +7,9 @@ out as CSV text a chunk at a time, so memory stays flat however many rows there 
 The product export has the bulk-upload template's columns (services.bulk_import), so an export
 uploads again as it is. The order export has one line per order line, with the customer, the
 status, the payment and the order's totals repeated on each of its lines, whether the payment
-was a test (the fake provider: no money moved) and whether the order counts as revenue
-(``order_rules.counts_as_revenue``, the overview's definition). The contact phone is written the
+was a test (``order_rules.is_test_payment``: mobile money through the fake provider, no money
+moved) and whether the order's money was received (``order_rules.counts_as_revenue``, the
+overview's definition of revenue). The contact phone is written the
 Ghanaian way (``024 123 4567``): a spreadsheet keeps it as text (E.164's leading ``+`` would be
 escaped as a formula, and digits alone lose their 0), and a rider dials it as it is.
 
@@ -35,7 +36,7 @@ from ..settings import get_settings
 from . import NotAuthenticated, ValidationFailed
 from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell
-from .order_rules import counts_as_revenue
+from .order_rules import counts_as_revenue, is_test_payment
 from .permissions import require_admin
 from .phones import display_phone
 
@@ -196,7 +197,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
                     order.payment_status, order.delivery_method, order.coupon_code or "", item.product_id or "",
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,
                     order.savings, order.discount, order.shipping, order.tax, order.total,
-                    "yes" if order.payment_test else "no", "yes" if counts_as_revenue(order) else "no",
+                    "yes" if is_test_payment(order) else "no", "yes" if counts_as_revenue(order) else "no",
                 ]
 
 

@@ -13,6 +13,7 @@ from decimal import Decimal
 from fpdf import FPDF
 
 from ..settings import get_settings
+from .order_rules import is_test_payment
 from .pricing import format_money
 from .receipts import Receipt
 
@@ -76,7 +77,7 @@ def _payment_text(receipt: Receipt) -> str:
         text += f", reference {order.payment_reference}" if order.payment_reference else ""
     else:
         text = "Paid in cash at pickup" if order.delivery_method == "pickup" else "Paid in cash on delivery"
-    return text + (". TEST PAYMENT: no money moved." if order.payment_test else ".")
+    return text + (". TEST PAYMENT: no money moved." if is_test_payment(order) else ".")
 
 
 def receipt_pdf(receipt: Receipt, *, compress: bool = True) -> bytes:

@@ -28,6 +28,7 @@ from ..models import Order, OrderItem, ReceiptCounter, User
 from ..models.base import utcnow
 from ..settings import get_settings
 from . import Conflict, NotFound
+from .order_rules import is_test_payment
 from .permissions import is_admin, require_user
 from .pricing import money_str
 from .taxes import TaxLine, stored_tax_lines
@@ -107,7 +108,7 @@ class Receipt:
             "total": money_str(order.total),
             "currency": get_settings().currency.code,
             "payment": {"method": order.payment_method, "network": order.payment_network,
-                        "reference": order.payment_reference, "test": order.payment_test},
+                        "reference": order.payment_reference, "test": is_test_payment(order)},
         }
 
 

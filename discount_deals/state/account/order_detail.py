@@ -22,7 +22,7 @@ from ...services import NotFound, ServiceError, ValidationFailed, payments
 from ...services.phones import display_phone, network_name
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
-from ...services.order_rules import can_cancel, is_payable
+from ...services.order_rules import can_cancel, is_payable, is_test_payment
 from ...services.payments import changes as payment_changes
 from ...services.payments.flow import clean_otp
 from ..actions import Toast, busy_call, load_list, toast
@@ -40,6 +40,7 @@ from .order_views import (
     is_pickup,
     line_views,
     order_totals,
+    payment_badge,
     payment_method_text,
     status_label,
     store_text,
@@ -81,8 +82,8 @@ class OrderDetailState(rx.State):
     store_text: str = ""
     store_hours: str = ""
     payment_text: str = ""
-    payment_status: str = ""
-    payment_status_text: str = ""
+    payment_status_text: str = ""  # beside the status badge: "Paid", "Awaiting payment", ...
+    payment_badge: str = "warning"
     payment_reference: str = ""
     payment_due_text: str = ""
     receipt_number: str = ""  # given when the money is in: the page links its receipt
@@ -154,7 +155,7 @@ class OrderDetailState(rx.State):
         self.store_text = store_text(store)
         self.store_hours = str(store.get("opening_hours") or "")
         self.payment_text = payment_method_text(order)
-        self.payment_status = order.payment_status
+        self.payment_badge = payment_badge(order)
         self.payment_status_text = lifecycle.payment_label(order)
         self.payment_reference = order.payment_reference or ""
         self.receipt_number = order.receipt_number or ""
@@ -174,7 +175,7 @@ class OrderDetailState(rx.State):
     def _show_payment(self, order: Order) -> None:
         self.pay_stage = payment_stage(order)
         self.payment_prompt = order.payment_prompt or ""
-        self.payment_test = order.payment_test
+        self.payment_test = is_test_payment(order)  # "Test payment" beside the payment state
         self.test_phone_url = order.payment_url or "" if order.payment_test else ""
         self.network_text = network_name(order.payment_network)
         self.phone_text = display_phone(order.payment_phone)

@@ -16,6 +16,7 @@ from ...display import ghana_time, money_text
 from ...models import User
 from ...services import NotFound, ServiceError
 from ...services import receipts as receipt_service
+from ...services.order_rules import is_test_payment
 from ...services.receipt_pdf import receipt_pdf
 from ...settings import get_settings
 from ..actions import load_list, toast
@@ -67,7 +68,7 @@ def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
                for line in receipt.lines],
         totals=order_totals(order),
         payment_text=payment_method_text(order),
-        test_payment=order.payment_test,
+        test_payment=is_test_payment(order),
     )
 
 
