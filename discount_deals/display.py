@@ -70,6 +70,8 @@ class ProductView:
     stock_text: str = ""
     status: str = "active"
     href: str = ""  # the product's own page
+    review_count: int = 0  # published reviews (rating is their average when there are any)
+    review_count_text: str = ""  # "12 reviews"; empty without reviews
 
 
 # Ghana keeps Greenwich Mean Time all year (UTC+0, no summer time): times are shown as GMT,
@@ -131,6 +133,8 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         stock_text=f"{product.stock} in stock" if product.stock > 0 else "Out of stock",
         status=product.status,
         href=product_path(product.id),
+        review_count=product.review_count or 0,
+        review_count_text=review_count_text(product.review_count or 0),
     )
 
 
@@ -148,3 +152,46 @@ def product_snapshot(product: Product, category: Category | None) -> dict:
         "stock": product.stock,
         "category": {"id": category.id, "name": category.name, "slug": category.slug} if category else None,
     }
+
+
+# --- reviews -------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class ReviewItem:
+    """One review as the product page shows it (the reviewer's first name, stars, the day)."""
+
+    id: str = ""
+    reviewer: str = ""
+    rating: int = 0
+    stars_on: str = ""
+    stars_off: str = ""
+    date_text: str = ""  # "27 Nov 2026": the day in Ghana (GMT)
+    text: str = ""  # plain text, rendered as text
+
+
+def review_count_text(count: int) -> str:
+    """"1 review", "12 reviews"; empty for none."""
+    if count <= 0:
+        return ""
+    return "1 review" if count == 1 else f"{count:,} reviews"
+
+
+def review_summary_text(rating: float, count: int) -> str:
+    """The product page's line over its reviews: "4.3 (12 reviews)", or "No reviews yet"."""
+    return f"{rating:.1f} ({review_count_text(count)})" if count > 0 else "No reviews yet"
+
+
+def stars_text(rating: float) -> tuple[str, str]:
+    """(whole stars, the rest) for a rating, as the cards draw them."""
+    full = max(0, min(5, int(float(rating) + 0.5)))
+    return STAR * full, STAR * (5 - full)
+
+
+def review_item(review) -> ReviewItem:
+    """A ``services.reviews.ReviewView`` as the page shows it."""
+    on, off = stars_text(review.rating)
+    return ReviewItem(
+        id=review.id, reviewer=review.reviewer, rating=review.rating, stars_on=on, stars_off=off,
+        date_text=review.created_at.strftime("%d %b %Y").lstrip("0"), text=review.text,
+    )

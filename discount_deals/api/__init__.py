@@ -36,6 +36,7 @@ from . import (
     product_search,
     products,
     receipts,
+    reviews,
     users,
 )
 from .admission import write_admission
@@ -52,6 +53,7 @@ ROUTERS = [
     categories.router,
     product_search.router,
     products.router,
+    reviews.router,
     cart.router,
     orders.router,
     order_payment.router,

@@ -43,7 +43,11 @@ class ProductOut(BaseModel):
         description="none (no discount price), scheduled (its window has not opened), active, or expired"
     )
     effective_price: str = Field(description="What one unit costs now")
-    rating: float
+    rating: float = Field(
+        description="The average of the product's published reviews (one decimal) when it has any, else the "
+        "rating the shop gave it"
+    )
+    review_count: int = Field(description="How many published reviews the product has")
     stock: int
     is_featured: bool
     is_available: bool
@@ -152,6 +156,7 @@ def product_out(request: Request, product: Product, category: Category | None, *
         discount_state=now.discount_state,
         effective_price=money_str(now.unit_price),
         rating=product.rating,
+        review_count=product.review_count or 0,
         stock=product.stock,
         is_featured=product.is_featured,
         is_available=product.is_available,

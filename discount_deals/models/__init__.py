@@ -30,6 +30,7 @@ from .orders import (
     PickupStore,
     ReceiptCounter,
 )
+from .reviews import Review
 from .users import Address, AuthThrottle, Gender, IdempotentRequest, Profile, RefreshFamily, Role, User
 
 metadata = SQLModel.metadata
@@ -66,6 +67,7 @@ __all__ = [
     "Product",
     "ProductStatus",
     "Profile",
+    "Review",
     "ReceiptCounter",
     "RefreshFamily",
     "Role",

@@ -79,7 +79,14 @@ class Product(SQLModel, table=True):
     discount_start: datetime | None = Field(default=None)
     discount_end: datetime | None = Field(default=None)
     price_changes_at: datetime | None = Field(default=None, index=True)
+    # What shoppers see: the average of the published reviews (services.reviews keeps it, with
+    # review_count, in the review's transaction) or, while there are none, the admin's number.
+    # Kept here so that the listing sorts by it in SQL.
     rating: float = Field(default=0.0, index=True)
+    # The admin's number once reviews have taken ``rating`` over (NULL: ``rating`` is the admin's),
+    # so that it returns when every review is hidden.
+    admin_rating: float | None = Field(default=None)
+    review_count: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     stock: int = Field(default=0, index=True)  # the back office lists low-stock products
     is_featured: bool = Field(default=False, index=True)
     is_available: bool = Field(default=True)

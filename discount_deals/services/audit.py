@@ -57,6 +57,8 @@ ACTIONS: dict[str, str] = {
     "pickup_store.update": "Pickup store changed",
     "pickup_store.delete": "Pickup store deleted",
     "message.resend": "Message sent again",
+    "review.hide": "Review hidden",
+    "review.show": "Review shown again",
 }
 TARGET_TYPES: dict[str, str] = {
     "product": "Product",
@@ -66,6 +68,7 @@ TARGET_TYPES: dict[str, str] = {
     "coupon": "Coupon",
     "pickup_store": "Pickup store",
     "message": "Message",
+    "review": "Review",
 }
 _TEXT_FILTER = re.compile(r"^[\w.@+-]{1,254}$")
 

@@ -28,7 +28,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import jwt
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, func, or_, select
 from sqlmodel import Session
 
 from ..models import Category, Order, OrderItem, Product, User
@@ -108,7 +108,9 @@ def _oldest_first(session: Session, query: Any, table: Any) -> Iterator[list[Any
 def _product_rows(session: Session) -> Iterator[list[Any]]:
     # Plain rows of the needed columns, not ORM objects: a third of the time, and nothing kept.
     table = Product.__table__
-    columns = [table.c[name] for name in _PRODUCT_COLUMNS]
+    # The admin's rating, not the reviews' average: the file is for a re-import.
+    admins_rating = func.coalesce(table.c.admin_rating, table.c.rating)
+    columns = [admins_rating if name == "rating" else table.c[name] for name in _PRODUCT_COLUMNS]
     names: dict[str, str] = {}
     for chunk in _oldest_first(session, select(table.c.created_at, table.c.id, table.c.category_id, *columns), table):
         missing = {row.category_id for row in chunk} - names.keys()

@@ -40,6 +40,7 @@ from .listing import (
     visible_clause,
 )
 from .products import (
+    admin_rating_of,
     create_product,
     delete_product,
     existing_product_ids,
@@ -70,6 +71,7 @@ from .validation import (
 )
 
 __all__ = [
+    "admin_rating_of",
     "CategoryChoice",
     "DISCOUNT_STEPS",
     "FacetValue",

@@ -25,6 +25,8 @@ AUDITED_FIELDS = (
     "name", "description", "brand", "image_url", "price", "discount_price", "discount_start", "discount_end",
     "rating", "stock", "is_featured", "is_available", "status", "tags", "related_products", "category_id",
 )
+# An update also records the admin's own rating, which differs from ``rating`` once reviews exist.
+UPDATE_AUDITED_FIELDS = (*AUDITED_FIELDS, "admin_rating")
 
 
 def get_product(session: Session, product_id: str, actor: User | None = None) -> tuple[Product, Category]:
@@ -98,6 +100,20 @@ def _save(session: Session, product: Product) -> Product:
     return product
 
 
+def admin_rating_of(product: Product) -> float:
+    """The admin's number for a product (the back office's form shows and edits this one)."""
+    return float(product.admin_rating if product.admin_rating is not None else product.rating or 0)
+
+
+def apply_admin_rating(product: Product, value: float) -> None:
+    """An admin typed ``value``: it is shown while the product has no published review."""
+    if product.review_count:
+        product.admin_rating = value
+    else:
+        product.admin_rating = None if product.admin_rating is None else value
+        product.rating = value
+
+
 def create_product(session: Session, actor: User | None, data: Mapping[str, Any]) -> Product:
     """Create a product from the admin form's fields (admins only). ``category`` may be an id,
     slug or name. Raises ValidationFailed with field errors."""
@@ -117,9 +133,16 @@ def update_product(
     require_admin(actor)
     product = found(session, Product, product_id, "Product not found.")
     values = _validate_for_write(session, data, current=product, partial=partial)
+    typed_rating = values.pop("rating", None)
+
+    def save(session: Session, row: Product) -> Product:
+        if typed_rating is not None:
+            apply_admin_rating(row, typed_rating)
+        return _save(session, row)
+
     before = deals.snapshot(product)
-    product = audit.update_recorded(session, actor, "product.update", product, values, AUDITED_FIELDS,
-                                    save=_save, label=lambda row: row.name)
+    product = audit.update_recorded(session, actor, "product.update", product, values, UPDATE_AUDITED_FIELDS,
+                                    save=save, label=lambda row: row.name)
     deals.price_changed(session, product, before)  # a price drop or a restock alerts its fans
     return product
 

@@ -133,7 +133,7 @@ def form_values(product: Product) -> ProductFormValues:
         tags=", ".join(product.tags or []),
         related_products=", ".join(product.related_products or []),
         stock=str(product.stock),
-        rating=f"{float(product.rating or 0):g}",
+        rating=f"{catalog.admin_rating_of(product):g}",
         status=product.status,
         is_available=bool(product.is_available),
         is_featured=bool(product.is_featured),

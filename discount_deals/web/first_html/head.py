@@ -79,6 +79,11 @@ def product_json_ld(
     return data
 
 
+def aggregate_rating(rating: float, count: int) -> dict:
+    """schema.org AggregateRating of a product's published reviews (only when it has some)."""
+    return {"@type": "AggregateRating", "ratingValue": rating, "reviewCount": count}
+
+
 def _meta(attribute: str, key: str, content: str) -> str:
     return f'<meta {attribute}="{escape(key)}" content="{escape(content, quote=True)}" data-ssr-head=""/>'
 

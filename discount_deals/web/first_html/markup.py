@@ -12,7 +12,7 @@ from html import escape
 
 from ...components import card_style as S
 from ...components.ui import button_class
-from ...display import ProductView
+from ...display import ProductView, ReviewItem, stars_text
 
 
 def _e(value: object) -> str:
@@ -109,8 +109,46 @@ def _quantity_stepper() -> str:
     )
 
 
+def review_count_link(product: ProductView) -> str:
+    if not product.review_count:
+        return ""
+    return f'<a href="#reviews" class="{S.REVIEW_COUNT_LINK}">({_e(product.review_count_text)})</a>'
+
+
+def review_entry(review: ReviewItem) -> str:
+    """One review, as ``components/reviews.review_entry`` renders it; its text stays text."""
+    return (
+        f'<li class="{S.REVIEW}"><div class="{S.REVIEW_HEAD}"><span class="{S.REVIEW_NAME}">{_e(review.reviewer)}</span>'
+        f'<span class="{S.VERIFIED}">Verified purchase</span></div>'
+        f'<div class="{S.REVIEW_META}"><span aria-hidden="true" class="{S.STARS}">'
+        f'<span class="{S.STAR_ON}">{review.stars_on}</span><span class="{S.STAR_OFF}">{review.stars_off}</span></span>'
+        f'<span class="{S.SR_ONLY}">Rated {review.rating} out of 5</span><span>{_e(review.date_text)}</span></div>'
+        f'<p class="{S.REVIEW_TEXT}">{_e(review.text)}</p></li>'
+    )
+
+
+def reviews_section(rating: float, summary: str, reviews: list[ReviewItem], has_more: bool) -> str:
+    """The product page's reviews for a guest (``components/reviews.reviews_section``): the
+    average and count, the newest reviews, and "More reviews" (live once the app takes over)."""
+    on, off = stars_text(rating) if reviews else ("", "")
+    summary_stars = (
+        f'<span aria-hidden="true" class="{S.STARS}"><span class="{S.STAR_ON}">{on}</span>'
+        f'<span class="{S.STAR_OFF}">{off}</span></span>'
+        if reviews else ""
+    )
+    items = "".join(review_entry(review) for review in reviews)
+    more = _button("More reviews", button_class("outline", "md", "mt-4")) if has_more else ""
+    return (
+        f'<section id="reviews" aria-label="Reviews" class="{S.REVIEWS}">'
+        f'<h2 class="{S.SECTION_TITLE}">Reviews</h2>'
+        f'<div class="{S.REVIEW_SUMMARY}">{summary_stars}<span class="{S.REVIEW_SUMMARY_TEXT}">{_e(summary)}</span></div>'
+        f'<ul class="{S.REVIEW_LIST}">{items}</ul>{more}</section>'
+    )
+
+
 def product_detail(
-    product: ProductView, *, tags: list[str], category_href: str, whatsapp_url: str, related: list[ProductView]
+    product: ProductView, *, tags: list[str], category_href: str, whatsapp_url: str, related: list[ProductView],
+    reviews: str = "",
 ) -> str:
     """The product page's content, as ``pages/product.py`` renders it for a found product."""
     out = product.stock <= 0
@@ -148,7 +186,8 @@ def product_detail(
         f'<span aria-hidden="true">/</span><a class="{S.BREADCRUMB_LINK}" href="/products">Products</a>{category}</nav>'
         f'<div class="{S.DETAIL_META}"><span class="{S.BRAND}">{_e(product.brand)}</span>{percent}</div>'
         f'<h1 class="{S.DETAIL_NAME}">{_e(product.name)}</h1>'
-        f"{stars(product)}{price_block(product, S.DETAIL_PRICE, show_saving=False)}{saving}"
+        f'<div class="{S.DETAIL_STARS_ROW}">{stars(product)}{review_count_link(product)}</div>'
+        f"{price_block(product, S.DETAIL_PRICE, show_saving=False)}{saving}"
         f"{stock_badge(product)}"
         f'<div class="{S.BUY_ROW}">{stepper}{add_to_cart_button(product, S.BUY_BUTTON, 18)}'
         f"{favourite_button(product, S.DETAIL_FAVOURITE)}</div>"
@@ -160,7 +199,7 @@ def product_detail(
         + "</div>"
         f'<h2 class="mt-2 text-lg font-semibold text-gray-900">Description</h2>'
         f'<p class="{S.DETAIL_DESCRIPTION}">{_e(product.description)}</p>{tag_list}'
-        f"</div></article>{related_html}"
+        f"</div></article>{reviews}{related_html}"
     )
 
 

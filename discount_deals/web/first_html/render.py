@@ -16,11 +16,19 @@ from urllib.parse import quote
 from sqlmodel import Session
 
 from ... import routes
-from ...display import ProductView, category_listing_path, product_path, product_view, whatsapp_share_url
+from ...display import (
+    ProductView,
+    category_listing_path,
+    product_path,
+    product_view,
+    review_item,
+    review_summary_text,
+    whatsapp_share_url,
+)
 from ...models import Category, Product
 from ...page_slots import SLOT_BRAND_COUNT, SLOT_FEATURED, SLOT_LISTING, SLOT_LISTING_COUNT, SLOT_PRODUCT
 from ...plugins import PRODUCT_SHELL_PATH
-from ...services import NotFound, catalog
+from ...services import NotFound, catalog, reviews
 from ...services.pricing import money_str, product_price
 from ...services.related import related_products
 from ...settings import get_settings
@@ -35,6 +43,8 @@ HOME_DESCRIPTION = (
 )
 PRODUCTS_DESCRIPTION = "Browse every discounted product from Shoprite, Melcom and more: search, filter and sort."
 NOT_FOUND_TITLE = "Page not found | Discount Deals"
+# The newest reviews a product's first HTML shows (the page's own first page of them).
+REVIEWS_SHOWN = 5
 # Query parameters of /products that change the listing; any of them means "not the default listing".
 LISTING_PARAMS = ("search", "category", "brand", "price_range", "sort", "page")
 
@@ -131,6 +141,7 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
         category_href=category_listing_path(category.slug) if category else "",
         whatsapp_url=whatsapp_share_url(item.name, view.price_text, url),
         related=[product_view(p, c) for p, c in related_products(session, item)],
+        reviews=_reviews(session, item),
     )
     what = Fill(
         slots={SLOT_PRODUCT: body},
@@ -141,6 +152,14 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
         script_hashes=heads.script_hashes(head),
     )
     return _page(200, shell, what)
+
+
+def _reviews(session: Session, item: Product) -> str:
+    found = reviews.product_reviews(session, item.id, limit=REVIEWS_SHOWN)
+    return markup.reviews_section(
+        found.rating, review_summary_text(found.rating, found.review_count),
+        [review_item(review) for review in found.reviews], found.review_count > REVIEWS_SHOWN,
+    )
 
 
 def _not_found(base: str, product_id: str) -> Fill:
@@ -179,6 +198,8 @@ def _product_head(item: Product, category: Category | None, view: ProductView, u
         currency=currency,
         in_stock=item.stock > 0,
     )
+    if item.review_count:
+        json_ld["aggregateRating"] = heads.aggregate_rating(item.rating, item.review_count)
     return heads.Head(
         title=f"{item.name} | Discount Deals",
         description=heads.shorten(f"{item.name} for {view.price_text}{saving} at Discount Deals. {item.description}"),
