@@ -1,5 +1,5 @@
 """A product's page (/products/{id}): picture, prices, stock, quantity and add to cart, favourite,
-share (WhatsApp, copy link), description, tags and related products.
+share (WhatsApp, copy link), description, tags, reviews (components/reviews.py) and related products.
 
 The first HTML of this page is the server's (``discount_deals.web.first_html.render``): it fills the
 ``product`` slot with the same markup, built from the same classes (``card_style``).
@@ -12,6 +12,7 @@ import reflex as rx
 from .. import routes
 from ..components import card_style as S
 from ..components.layout import layout
+from ..components.reviews import reviews_section
 from ..components.optimistic import expect_cart
 from ..components.product_card import (
     add_to_cart_label,
@@ -147,7 +148,14 @@ def product_detail() -> rx.Component:
                 class_name=S.DETAIL_META,
             ),
             rx.el.h1(product.name, class_name=S.DETAIL_NAME),
-            stars(product),
+            rx.el.div(
+                stars(product),
+                rx.cond(
+                    product.review_count > 0,
+                    rx.el.a("(", product.review_count_text, ")", href="#reviews", class_name=S.REVIEW_COUNT_LINK),
+                ),
+                class_name=S.DETAIL_STARS_ROW,
+            ),
             price_block(product, S.DETAIL_PRICE, show_saving=False),
             rx.cond(
                 product.has_discount,
@@ -205,7 +213,7 @@ def product_page() -> rx.Component:
     return layout(
         rx.match(
             P.shown_status,
-            ("found", rx.fragment(product_detail(), related_section())),
+            ("found", rx.fragment(product_detail(), reviews_section(), related_section())),
             ("missing", not_found_content()),
             ("failed", failed()),
             server_rendered(SLOT_PRODUCT, detail_skeleton_html()),

@@ -347,8 +347,9 @@ def _product_ld(html: str) -> dict:
     raise AssertionError("no Product JSON-LD")
 
 
+@pytest.mark.usefixtures("build")
 def test_the_first_html_has_aggregate_rating_only_with_reviews_and_escapes_review_text(
-    client, build, make_user, make_product
+    client, make_user, make_product
 ):
     product = make_product("Kenkey", rating=4.0)
     html = client.get(f"/products/{product.id}").text
