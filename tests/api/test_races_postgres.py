@@ -243,3 +243,34 @@ def test_payments_waiting_on_the_receipt_counter_get_consecutive_numbers(api_app
     assert [answer.status_code for answer in answers] == [200] * payers, [a.text for a in answers]
     numbers = sorted(order_row(order["id"]).receipt_number for order in orders)
     assert numbers == [f"{prefix}-{year}-{n:06d}" for n in range(2, payers + 2)]
+
+
+def test_concurrent_reviews_all_count_and_a_double_post_makes_one_review(api_app, client, make_user, make_product):
+    """Issue 34: reviews of one product queue on its row, so each recomputed average counts every
+    review committed before it (none lost to a stale snapshot), and a customer's two concurrent
+    POSTs make one review (the second edits it: 201 then 200, never a 500)."""
+    from .test_reviews import received, review_rows
+
+    product = make_product(rating=1.0)
+    buyers = [make_user() for _ in range(3)]
+    for user in buyers:
+        received(user, product)
+    url = f"/api/products/{product.id}/reviews/"
+
+    def review(user, stars: int) -> Callable[[TestClient], Any]:
+        return lambda own: own.post(url, json={"rating": stars}, headers=auth_headers(user))
+
+    requests = [review(buyers[0], 5), review(buyers[1], 4), review(buyers[2], 2), review(buyers[2], 3)]
+    with row_held(models.Product, product.id) as wait_for:
+        finish = start_together(api_app, requests)
+        wait_for(len(requests))  # every request checked the buyer and waits for the product's row
+    answers = finish()
+
+    assert sorted(answer.status_code for answer in answers) == [200, 201, 201, 201], [a.text for a in answers]
+    rows = review_rows(product.id)
+    assert sorted(row.user_id for row in rows) == sorted(user.id for user in buyers)
+    with session_scope() as session:
+        row = session.get(models.Product, product.id)
+        stars = [review.rating for review in rows]
+        assert (row.review_count, row.admin_rating) == (3, 1.0)
+        assert row.rating == round(sum(stars) / 3, 1)
