@@ -360,3 +360,12 @@ def test_the_first_html_has_aggregate_rating_only_with_reviews_and_escapes_revie
     assert _product_ld(html)["aggregateRating"] == {"@type": "AggregateRating", "ratingValue": 3.5, "reviewCount": 2}
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; tasty" in html
+
+
+def test_a_customers_data_export_holds_their_reviews(client, make_user, make_product):
+    product = make_product("Shito")
+    user = buyer(make_user, product)
+    post(client, user, product, {"rating": 4, "text": "Hot!"})
+    exported = client.get("/api/users/me/export/", headers=auth_headers(user)).json()
+    assert [(r["product_id"], r["name"], r["rating"], r["text"], r["hidden"]) for r in exported["reviews"]] == [
+        (product.id, "Shito", 4, "Hot!", False)]

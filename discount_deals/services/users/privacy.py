@@ -30,6 +30,7 @@ from ...models import (
     PasswordReset,
     Product,
     Profile,
+    Review,
     Role,
     User,
 )
@@ -84,6 +85,8 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
                               .where(Cart.user_id == user.id)).all()
     favourites = session.exec(select(Favourite, Product.name).join(Product, isouter=True)
                               .where(Favourite.user_id == user.id)).all()
+    reviews = session.exec(select(Review, Product.name).join(Product, isouter=True)
+                           .where(Review.user_id == user.id)).all()
     messages = session.exec(select(OutboxMessage).where(OutboxMessage.user_id == user.id)
                             .order_by(col(OutboxMessage.created_at))).all()
     return {
@@ -100,6 +103,8 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
         "orders": _orders(session, user),
         "cart": [{"product_id": item.product_id, "name": name, "quantity": item.quantity} for item, name in cart_lines],
         "favourites": [{"product_id": fav.product_id, "name": name} for fav, name in favourites],
+        "reviews": [{"product_id": r.product_id, "name": name, "rating": r.rating, "text": r.text,
+                     "hidden": r.is_hidden, "created_at": _when(r.created_at)} for r, name in reviews],
         "notification_preferences": prefs.model_dump(exclude={"user_id"}, mode="json") if prefs else None,
         "messages": [{"channel": m.channel, "kind": m.kind, "recipient": m.recipient, "created_at": _when(m.created_at),
                       "status": m.status} for m in messages],
