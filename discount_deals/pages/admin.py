@@ -8,6 +8,7 @@ import reflex as rx
 
 from .. import routes
 from ..components.admin_audit import activity_tab
+from ..components.admin_reviews import reviews_tab
 from ..components.admin_bulk import bulk_tab
 from ..components.admin_catalog import categories_tab, products_tab
 from ..components.admin_coupons import coupons_tab
@@ -112,6 +113,7 @@ def panel() -> rx.Component:
                 ("coupons", coupons_tab()),
                 ("notifications", notifications_tab()),
                 ("activity", activity_tab()),
+                ("reviews", reviews_tab()),
                 overview_tab(),
             ),
             id="admin-panel",

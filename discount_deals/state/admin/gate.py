@@ -29,6 +29,7 @@ TABS: list[tuple[str, str, str]] = [
     ("coupons", "Coupons", "ticket-percent"),
     ("stores", "Pickup Stores", "store"),
     ("notifications", "Notifications", "mail"),
+    ("reviews", "Reviews", "star"),
     ("activity", "Activity", "history"),
 ]
 TAB_IDS = [tab for tab, _label, _icon in TABS]
