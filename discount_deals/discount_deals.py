@@ -53,7 +53,6 @@ from .state.shop.favorites import FavoritesState
 from .state.shop.header import HeaderState, does_header_work
 from .state.shop.not_found import NotFoundState
 from .state.shop.product import ProductPageState
-from .state.shop.reviews import ReviewsState
 from .timers import release_unpaid_orders
 from .worker.hook import install_commit_hook
 
@@ -75,7 +74,7 @@ PAGES = [
     (routes.HOME, home, "Discount Deals | Discover Amazing Deals", [HomeState.load]),
     (routes.TEST_HOME, test_home, "Discount Deals", [HomeState.load]),
     (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
-    (routes.PRODUCT_DETAIL, product_page, ProductPageState.page_title, [ProductPageState.load, ReviewsState.load]),
+    (routes.PRODUCT_DETAIL, product_page, ProductPageState.page_title, [ProductPageState.load]),
     (routes.CART, cart, "Shopping Cart | Discount Deals", [CartState.load_page]),
     (routes.CHECKOUT, checkout, "Checkout | Discount Deals", [CheckoutState.load]),
     (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page, DealOfferState.load]),

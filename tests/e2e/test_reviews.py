@@ -73,7 +73,7 @@ def test_a_buyer_posts_a_review_and_sees_it_with_the_stars(page: Page, live_serv
     form.get_by_role("radio", name="5 stars").check()
     form.get_by_label("Your review (optional)").fill("Fresh and well packed. Delivery to Kumasi was quick.")
     form.get_by_role("button", name="Post review").click()
-    toast(page, "Review posted")
+    expect(toast(page, "Review posted")).to_be_visible()
     expect(reviews.get_by_text("4.5 (2 reviews)")).to_be_visible()
     expect(reviews.get_by_text("Akosua")).to_be_visible()
     expect(reviews.get_by_text("Boateng")).to_have_count(0)
@@ -86,7 +86,7 @@ def test_a_buyer_posts_a_review_and_sees_it_with_the_stars(page: Page, live_serv
     expect(form.get_by_role("radio", name="5 stars")).to_be_checked()  # pre-filled with the review
     form.get_by_role("radio", name="3 stars").check()
     form.get_by_role("button", name="Update review").click()
-    toast(page, "Review updated")
+    expect(toast(page, "Review updated")).to_be_visible()
     expect(reviews.get_by_text("3.5 (2 reviews)")).to_be_visible()
     with live_server.session() as session:
         mine = session.query(Review).filter(Review.user_id == user.id).all()

@@ -12,8 +12,10 @@ from ...display import ProductView, product_path, whatsapp_share_url
 from ...public_url import absolute_url
 from ...services import NotFound
 from ..actions import load_list, toast
+from ..guards import current_user
 from .cart import CartState
 from .header import with_header
+from .reviews import ReviewsState
 from .shared_views import product_page
 
 MAX_QUANTITY = 99  # a quantity box's ceiling; the cart service checks the stock itself
@@ -91,13 +93,17 @@ class ProductPageState(rx.State):
 
     @rx.event
     @with_header
-    def load(self):
+    async def load(self):
+        """The product, then its reviews (``ReviewsState``), in this one event."""
         requested = requested_product_id(self.router.url.path)
         if requested != self.product.id:
             self._forget()
             yield
-        yield from load_list(self, lambda: self._load(requested), f"product page {self.router.url.path}",
-                             loading=None, failed=None, on_error=self._not_shown)
+        for update in load_list(self, lambda: self._load(requested), f"product page {self.router.url.path}",
+                                loading=None, failed=None, on_error=self._not_shown):
+            yield update
+        reviews = await self.get_state(ReviewsState)
+        await reviews._load_for(requested if self.status == "found" else "", await current_user(self))
 
     @rx.event
     def change_quantity(self, step: int):

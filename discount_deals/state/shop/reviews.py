@@ -16,7 +16,6 @@ from ...services import reviews as review_service
 from ..account.session import per_user
 from ..actions import busy_call
 from ..guards import current_user, user_event
-from .product import requested_product_id
 
 PAGE_SIZE = 5
 POSTED = ("Review posted", "Thank you: other shoppers can read it now.", "success")
@@ -87,16 +86,15 @@ class ReviewsState(rx.State):
             return
         self._show(found, mine, may_review)
 
-    @rx.event
-    async def load(self):
-        """The page's on-load (after the product's): the first reviews, and the caller's own."""
-        requested = requested_product_id(self.router.url.path)
-        if requested != self.product_id:
+    async def _load_for(self, product_id: str, user: User | None) -> None:
+        """The product page's load (``state.shop.product``, in its one event): the first reviews,
+        and the caller's own."""
+        if product_id != self.product_id:
             self._forget()
-            self.product_id = requested
+            self.product_id = product_id
         self.pages = 1
-        if requested:
-            await self._refresh(await current_user(self))
+        if product_id:
+            await self._refresh(user)
 
     @rx.event
     async def more(self):
