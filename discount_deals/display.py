@@ -105,6 +105,15 @@ def whatsapp_share_url(name: str, price_text: str, url: str) -> str:
     return "https://wa.me/?text=" + quote(f"{name} for {price_text} at Discount Deals: {url}", safe="")
 
 
+def rated(view, rating: float, count: int):
+    """``view`` (a ProductView or a subclass) with another rating and review count."""
+    on, off = stars_text(rating)
+    return dataclasses.replace(
+        view, rating=float(rating), rating_text=f"{float(rating):.1f}", full_stars=len(on), stars_on=on,
+        stars_off=off, review_count=count, review_count_text=review_count_text(count),
+    )
+
+
 def product_view(product: Product, category: Category | None) -> ProductView:
     now = product_price(product)  # the discount counts only inside its window
     percent = now.discount_percent

@@ -9,6 +9,7 @@ import reflex as rx
 
 from ..display import ReviewItem
 from ..models.reviews import MAX_REVIEW_TEXT
+from ..state.shop.product import ProductPageState
 from ..state.shop.reviews import HIDDEN_NOTE
 from ..state.shop.reviews import ReviewsState as R
 from . import card_style as S
@@ -35,7 +36,7 @@ def review_entry(review: ReviewItem) -> rx.Component:
             rx.el.span(review.date_text),
             class_name=S.REVIEW_META,
         ),
-        rx.el.p(review.text, class_name=S.REVIEW_TEXT),
+        rx.cond(review.text != "", rx.el.p(review.text, class_name=S.REVIEW_TEXT)),
         class_name=S.REVIEW,
     )
 
@@ -89,7 +90,7 @@ def review_form() -> rx.Component:
             disabled=R.posting,
             class_name=button_class("primary", "md", "self-start"),
         ),
-        on_submit=R.post,
+        on_submit=ProductPageState.post_review,
         reset_on_submit=False,
         aria_label="Your review",
         class_name="mt-4 flex flex-col gap-3 rounded-lg border border-gray-200 bg-gray-50 p-4",

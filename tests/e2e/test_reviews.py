@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
+from sqlmodel import select
 
 from discount_deals.models import OrderItem, Review
 from discount_deals.services import reviews as review_service
@@ -75,6 +76,8 @@ def test_a_buyer_posts_a_review_and_sees_it_with_the_stars(page: Page, live_serv
     form.get_by_role("button", name="Post review").click()
     expect(toast(page, "Review posted")).to_be_visible()
     expect(reviews.get_by_text("4.5 (2 reviews)")).to_be_visible()
+    # The stars under the name follow at once (the page's shared view a second later).
+    expect(page.locator("article").first.get_by_role("link", name="(2 reviews)")).to_be_visible()
     shoot(page, "reviews-product-page-390")
     expect(reviews.get_by_text("Akosua")).to_be_visible()
     expect(reviews.get_by_text("Boateng")).to_have_count(0)
@@ -90,7 +93,7 @@ def test_a_buyer_posts_a_review_and_sees_it_with_the_stars(page: Page, live_serv
     expect(toast(page, "Review updated")).to_be_visible()
     expect(reviews.get_by_text("3.5 (2 reviews)")).to_be_visible()
     with live_server.session() as session:
-        mine = session.query(Review).filter(Review.user_id == user.id).all()
+        mine = session.exec(select(Review).where(Review.user_id == user.id)).all()
         assert [(r.rating, r.text) for r in mine] == [(3, "Fresh and well packed. Delivery to Kumasi was quick.")]
 
 

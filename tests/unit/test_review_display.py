@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from discount_deals.display import review_count_text, review_item, review_summary_text, stars_text
+from discount_deals.display import ProductView, rated, review_count_text, review_item, review_summary_text, stars_text
 from discount_deals.services.reviews import AdminReviewView, ReviewView, clean_text
 from discount_deals.state.admin.reviews import review_row
 
@@ -42,3 +42,9 @@ def test_the_back_office_row_says_who_and_when():
 
 def test_review_text_loses_control_characters_but_keeps_its_lines():
     assert clean_text("  Good\r\nvalue\x00\x1b[31m\u202e\t \n") == "Good\nvalue[31m"
+
+
+def test_a_new_review_rerates_the_page_without_touching_the_rest():
+    view = rated(ProductView(id="p1", name="Gari", rating=2.0, rating_text="2.0"), 4.5, 2)
+    assert (view.name, view.rating_text, view.stars_on, view.stars_off) == ("Gari", "4.5", "★★★★★", "")
+    assert (view.review_count, view.review_count_text) == (2, "2 reviews")

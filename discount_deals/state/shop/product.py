@@ -8,11 +8,12 @@ import dataclasses
 import reflex as rx
 
 from ... import routes
-from ...display import ProductView, product_path, whatsapp_share_url
+from ...display import ProductView, product_path, rated, whatsapp_share_url
+from ...models import User
 from ...public_url import absolute_url
 from ...services import NotFound
 from ..actions import load_list, toast
-from ..guards import current_user
+from ..guards import current_user, user_event
 from .cart import CartState
 from .header import with_header
 from .reviews import ReviewsState
@@ -104,6 +105,16 @@ class ProductPageState(rx.State):
             yield update
         reviews = await self.get_state(ReviewsState)
         await reviews._load_for(requested if self.status == "found" else "", await current_user(self))
+
+    @user_event
+    async def post_review(self, user: User, form: dict):
+        """The reviews' form (``ReviewsState``); the stars at the top then show the new average
+        at once (the shared page view follows within a second)."""
+        reviews = await self.get_state(ReviewsState)
+        async for update in reviews._post(user, form):
+            yield update
+        if self.status == "found" and self.product.id == reviews.product_id:
+            self.product = rated(self.product, reviews.rating, reviews.review_count)
 
     @rx.event
     def change_quantity(self, step: int):

@@ -15,7 +15,7 @@ from ...services import NotFound, ServiceError
 from ...services import reviews as review_service
 from ..account.session import per_user
 from ..actions import busy_call
-from ..guards import current_user, user_event
+from ..guards import current_user
 
 PAGE_SIZE = 5
 POSTED = ("Review posted", "Thank you: other shoppers can read it now.", "success")
@@ -46,6 +46,7 @@ class ReviewsState(rx.State):
     stars_on: str = ""
     stars_off: str = ""
     review_count: int = 0
+    rating: float = 0.0
     pages: int = 1
     can_review: bool = False
     has_mine: bool = False
@@ -70,7 +71,7 @@ class ReviewsState(rx.State):
 
     def _show(self, found: review_service.ProductReviews, mine, may_review: bool) -> None:
         self.reviews = [review_item(view) for view in found.reviews]
-        self.review_count = found.review_count
+        self.review_count, self.rating = found.review_count, found.rating
         self.summary_text = review_summary_text(found.rating, found.review_count)
         self.stars_on, self.stars_off = stars_text(found.rating) if found.review_count else ("", "")
         self.can_review = may_review or mine is not None
@@ -104,9 +105,9 @@ class ReviewsState(rx.State):
         self.pages += 1
         await self._refresh(await current_user(self))
 
-    @user_event
-    async def post(self, user: User, form: dict):
-        """"Post review" / "Update review": the stars chosen and the text typed."""
+    async def _post(self, user: User, form: dict):
+        """"Post review" / "Update review": the stars chosen and the text typed (the product
+        page's ``post_review`` event runs this, then shows the product's new rating)."""
         product_id = self.product_id
         values = {"rating": form.get("rating", ""), "text": form.get("text", "")}
         self.form_error = ""

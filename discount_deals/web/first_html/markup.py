@@ -123,7 +123,8 @@ def review_entry(review: ReviewItem) -> str:
         f'<div class="{S.REVIEW_META}"><span aria-hidden="true" class="{S.STARS}">'
         f'<span class="{S.STAR_ON}">{review.stars_on}</span><span class="{S.STAR_OFF}">{review.stars_off}</span></span>'
         f'<span class="{S.SR_ONLY}">Rated {review.rating} out of 5</span><span>{_e(review.date_text)}</span></div>'
-        f'<p class="{S.REVIEW_TEXT}">{_e(review.text)}</p></li>'
+        + (f'<p class="{S.REVIEW_TEXT}">{_e(review.text)}</p>' if review.text else "")
+        + "</li>"
     )
 
 
