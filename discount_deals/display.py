@@ -12,7 +12,8 @@ from urllib.parse import quote
 
 from . import routes
 from .models import Category, Product
-from .services.pricing import format_money, product_price
+from .services import flash_sales
+from .services.pricing import PriceNow, format_money, product_price
 from .services.taxes import TaxLine
 from .settings import get_settings
 
@@ -70,6 +71,11 @@ class ProductView:
     stock_text: str = ""
     status: str = "active"
     href: str = ""  # the product's own page
+    # A flash sale (services.flash_sales): "Ends in 5h 12m" from a day before the discount ends,
+    # with the end as ISO text for the browser's ticker (assets/shop.js); "Limit 2 per customer".
+    ends_text: str = ""
+    ends_at: str = ""
+    limit_text: str = ""
 
 
 # Ghana keeps Greenwich Mean Time all year (UTC+0, no summer time): times are shown as GMT,
@@ -131,7 +137,20 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         stock_text=f"{product.stock} in stock" if product.stock > 0 else "Out of stock",
         status=product.status,
         href=product_path(product.id),
+        **_flash_sale_fields(product, now),
     )
+
+
+def _flash_sale_fields(product: Product, now: PriceNow) -> dict[str, str]:
+    """The countdown and the limit, from the price already computed (a listing renders many cards)."""
+    if not now.discount_active:
+        return {}
+    ends_text = flash_sales.countdown_text(now.changes_at)  # the window's end while it is open
+    return {
+        "ends_text": ends_text,
+        "ends_at": now.changes_at.isoformat() if ends_text else "",
+        "limit_text": flash_sales.limit_badge_text(product.per_customer_limit),
+    }
 
 
 def product_snapshot(product: Product, category: Category | None) -> dict:

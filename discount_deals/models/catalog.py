@@ -79,6 +79,9 @@ class Product(SQLModel, table=True):
     discount_start: datetime | None = Field(default=None)
     discount_end: datetime | None = Field(default=None)
     price_changes_at: datetime | None = Field(default=None, index=True)
+    # A flash sale's cap: units one customer may buy while the discount window is open (None: no
+    # cap); services.flash_sales applies it in the cart and at checkout.
+    per_customer_limit: int | None = Field(default=None)
     rating: float = Field(default=0.0, index=True)
     stock: int = Field(default=0, index=True)  # the back office lists low-stock products
     is_featured: bool = Field(default=False, index=True)

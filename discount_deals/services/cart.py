@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Cart, CartItem, Category, Product, User
-from . import NotFound, ServiceError, ValidationFailed
+from . import NotFound, ServiceError, ValidationFailed, flash_sales
 from .catalog import is_visible
 from .permissions import require_user
 from .pricing import money, product_price
@@ -204,6 +204,7 @@ def add_item(session: Session, user: User, product_id: str, quantity: Any = 1) -
     ).first()
     total = quantity + (line.quantity if line else 0)
     check_quantity(product, total)
+    flash_sales.check_cart_quantity(session, user, product, total)
     if line is None:
         line = CartItem(cart_id=cart.id, product_id=product.id, quantity=total)
     else:
@@ -221,7 +222,9 @@ def set_quantity(session: Session, user: User, item_id: str, quantity: Any) -> C
         session.delete(line)
         session.flush()
         return None
-    check_quantity(_product(session, line.product_id), quantity)
+    product = _product(session, line.product_id)
+    check_quantity(product, quantity)
+    flash_sales.check_cart_quantity(session, user, product, quantity)
     line.quantity = quantity
     session.add(line)
     session.flush()

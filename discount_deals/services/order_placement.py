@@ -3,8 +3,9 @@
 :func:`place_from_cart` and :func:`place_from_items` re-check what the shopper wants against
 today's catalogue, price it with ``services.pricing`` (one moment prices every line), take the
 stock with guarded updates (``UPDATE ... WHERE stock >= :q``, so it never goes below zero
-whatever the database), count the coupon's use (``services.coupons.redeem``) and store the order
-with its lines and its first timeline event. A refusal raises before the caller commits, so
+whatever the database), hold a flash sale to its limit per customer (``services.flash_sales``,
+counted once the product rows are locked), count the coupon's use (``services.coupons.redeem``)
+and store the order with its lines and its first timeline event. A refusal raises before the caller commits, so
 either all of it is stored or nothing. ``services.orders`` runs them in their transaction.
 """
 
@@ -19,7 +20,7 @@ from sqlmodel import Session, select
 
 from ..models import Address, Cart, CartItem, Coupon, Order, OrderItem, OrderStatus, PaymentMethod, PaymentStatus
 from ..models import Product, User
-from . import Conflict, ValidationFailed, coupons, pickup_stores, pricing
+from . import Conflict, ValidationFailed, coupons, flash_sales, pickup_stores, pricing
 from . import order_status as lifecycle
 from .cart import parse_quantity
 from .catalog import is_visible
@@ -158,7 +159,10 @@ def place_order(
 ) -> Order:
     """Re-check ``wanted`` (product id → quantity) against today's catalogue, take the stock, store the order."""
     now = pricing.now_utc()  # one moment prices every line of the order
-    lines = _priced_available(_locked_products(session, wanted), wanted, now)
+    products = _locked_products(session, wanted)
+    lines = _priced_available(products, wanted, now)
+    # After the lock: a concurrent checkout of the same customer has committed by now (flash_sales).
+    flash_sales.check_order(session, user, products, wanted, now)
     _take_stock(session, lines)
     totals = order_totals((line for _product, line in lines), coupon, pickup=choice.pickup)
     if coupon is not None:

@@ -18,12 +18,13 @@ from ..rows import found, save_unique
 from .categories import find_category
 from .fields import MAX_STOCK
 from .listing import is_visible, visible_clause
-from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+from .validation import LIMIT_WITHOUT_DISCOUNT, LIMIT_WITHOUT_DISCOUNT_CODE, clean_product, duplicate_name_message
+from .validation import name_key, refresh_derived, validation_detail
 
 # The fields an admin edits, as the audit trail records them.
 AUDITED_FIELDS = (
     "name", "description", "brand", "image_url", "price", "discount_price", "discount_start", "discount_end",
-    "rating", "stock", "is_featured", "is_available", "status", "tags", "related_products", "category_id",
+    "per_customer_limit", "rating", "stock", "is_featured", "is_available", "status", "tags", "related_products", "category_id",
 )
 
 
@@ -86,7 +87,10 @@ def _validate_for_write(
         errors["name"] = [duplicate_name_message(values["name"])]
     if errors:
         duplicate = len(errors) == 1 and "already exists" in errors.get("name", [""])[0]
-        raise ValidationFailed(errors["name"][0] if duplicate else validation_detail(errors), fields=errors)
+        # The one refusal a face branches on: a limit per customer without a discount.
+        code = LIMIT_WITHOUT_DISCOUNT_CODE if errors.get("per_customer_limit") == [LIMIT_WITHOUT_DISCOUNT] else ""
+        raise ValidationFailed(errors["name"][0] if duplicate else validation_detail(errors), fields=errors,
+                               code=code, expose_code=True)
     return values
 
 
