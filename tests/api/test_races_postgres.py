@@ -12,7 +12,9 @@ whose row count is checked) can turn the late ones away.
 
 Guards under test: ``services.coupons.redeem`` (``used_count < usage_limit``) and
 ``services.order_status.change_status`` (``status = <the status it read>``), and the receipt
-counter (``services.receipts.next_sequence``: one upsert whose row lock queues concurrent payments).
+counter (``services.receipts.next_sequence``: one upsert whose row lock queues concurrent payments),
+and a flash sale's limit per customer (``services.flash_sales.check_order``, counted after the
+product row is locked).
 """
 
 from __future__ import annotations
@@ -243,3 +245,31 @@ def test_payments_waiting_on_the_receipt_counter_get_consecutive_numbers(api_app
     assert [answer.status_code for answer in answers] == [200] * payers, [a.text for a in answers]
     numbers = sorted(order_row(order["id"]).receipt_number for order in orders)
     assert numbers == [f"{prefix}-{year}-{n:06d}" for n in range(2, payers + 2)]
+
+
+def test_two_checkouts_of_one_customer_never_pass_a_flash_sales_limit(api_app, client, make_user, make_product):
+    """Issue 34: both checkouts wait at the product's row (locked for the stock) before either has
+    counted what the customer bought; the second counts once the first has committed, and is refused."""
+    from datetime import UTC, datetime, timedelta
+
+    now = datetime.now(UTC)
+    product = make_product(price="20.00", discount_price="12.00", stock=20, per_customer_limit=2,
+                           discount_start=now - timedelta(hours=1), discount_end=now + timedelta(hours=5))
+    user = make_user()
+    add_address(user, is_default=True)
+    headers = auth_headers(user)
+    body = {"order": {"items": [{"product": product.id, "quantity": 2}]}}
+
+    def order(own: TestClient):
+        return own.post("/api/orders/", json=body, headers=headers)
+
+    with row_held(models.Product, product.id) as wait_for:
+        finish = start_together(api_app, [order, order])
+        wait_for(2)  # both wait for the product's row, neither has counted
+    answers = finish()
+
+    assert Counter(answer.status_code for answer in answers) == {201: 1, 409: 1}, [a.text for a in answers]
+    assert [a.json()["code"] for a in answers if a.status_code == 409] == ["per_customer_limit"]
+    assert stock_of(product.id) == 18
+    with session_scope() as session:
+        assert session.execute(select(func.count()).select_from(models.Order)).scalar_one() == 1
