@@ -17,10 +17,10 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('product', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('per_customer_limit', sa.Integer(), nullable=True))
+    op.add_column('product', sa.Column('per_customer_limit', sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('product', schema=None) as batch_op:
-        batch_op.drop_column('per_customer_limit')
+    # A plain DROP COLUMN: a batch rebuild of product would trip over the search view and
+    # renumber the rowids the SQLite search index is keyed by.
+    op.execute('ALTER TABLE product DROP COLUMN per_customer_limit')
