@@ -70,18 +70,19 @@ def limit_message(product: Product, limit: int, bought: int) -> str:
     return text + BOUGHT_TEXT.format(bought=bought) if bought else text
 
 
-def _check(session: Session, user: User, product: Product, quantity: int, at: datetime | None) -> None:
+def _check(session: Session, user: User | None, product: Product, quantity: int, at: datetime | None) -> None:
     limit = limit_in_force(product, at)
     if limit is None or quantity <= 0:
         return
-    bought = bought_in_window(session, user, product)
+    bought = bought_in_window(session, user, product) if user is not None else 0
     if bought + quantity > limit:
         raise Conflict(limit_message(product, limit, bought), code=LIMIT_CODE, expose_code=True)
 
 
-def check_cart_quantity(session: Session, user: User, product: Product, quantity: int) -> None:
+def check_cart_quantity(session: Session, user: User | None, product: Product, quantity: int) -> None:
     """409 ``per_customer_limit`` when ``quantity`` in the cart (the line's new total) and what
-    the customer bought in the window exceed the product's cap."""
+    the customer bought in the window exceed the product's cap. A guest (``user`` None) has
+    bought nothing we know of: their orders are counted when they check out, signed in."""
     _check(session, user, product, quantity, None)
 
 
