@@ -5,10 +5,12 @@ refunded total, and a whole order's refund moving its payment to refunded."""
 from __future__ import annotations
 
 import re
+import threading
 from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlmodel import select
 
 from discount_deals import models
@@ -210,3 +212,28 @@ def test_every_return_message_in_ghs_shows_no_dollar(client, make_user, make_pro
             assert "$" not in message.body_text + message.body_html + message.subject, (kind, message.body_text)
     (sms,) = [m for m in messages_of("return_refunded", order["id"]) if m.channel == "sms"]
     assert "GHS 13.34" in sms.body_text and "CN-" in sms.body_text and len(sms.body_text) <= 160
+
+
+def test_concurrent_refunds_of_a_return_refund_once(api_app, client, customer, make_product, admin_headers):
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 2))
+    ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    start, statuses, lock = threading.Barrier(4), [], threading.Lock()
+
+    def refund() -> None:
+        own = TestClient(api_app, base_url="http://testserver", raise_server_exceptions=False)
+        start.wait()
+        response = own.post(f"/api/admin/returns/{ret['id']}/refund/", headers=admin_headers)
+        with lock:
+            statuses.append((response.status_code, response.json().get("code")))
+
+    threads = [threading.Thread(target=refund) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sorted(statuses, key=str)[0][0] == 200 and [s for s, _ in statuses].count(200) == 1, statuses
+    assert all(code in (returns.REFUND_IN_PROGRESS, returns.WRONG_STATUS) for s, code in statuses if s != 200)
+    (payment,) = payments_of(order["id"])
+    assert len(payment.provider_data["fake"]["refunds"]) == 1  # the provider was asked once
+    assert order_row(order["id"]).refunded_total == return_row(ret["id"]).refund_amount
