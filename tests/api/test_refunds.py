@@ -16,6 +16,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import returns
+from discount_deals.services.payments import FakeProvider
 from discount_deals.settings import get_settings
 
 from ..conftest import auth_headers
@@ -68,6 +69,7 @@ def test_a_cash_refund_is_recorded_with_who_and_when_and_numbered(client, custom
     assert row.refunded_at is not None
     placed = order_row(order["id"])
     assert placed.refunded_total == Decimal("12.96") and placed.payment_status == "paid"  # not all of it is back
+    assert client.get(f"/api/orders/{order['id']}/", headers=auth_headers(customer)).json()["refunded_total"] == "12.96"
     event = audit_actions(ret["id"])[-1]
     assert event.action == "return.refund" and event.actor_id == admin.id
     assert event.changes["status"] == ["received", "refunded"]
@@ -117,6 +119,8 @@ def test_a_mobile_money_refund_goes_through_the_provider(client, customer, make_
     assert payment.provider_data["fake"]["refunds"] == [{"id": return_row(ret["id"]).refund_reference,
                                                          "amount": int(placed.total * 100)}]
     assert placed.payment_status == "refunded" and placed.refunded_total == placed.total
+    again = FakeProvider(get_settings().checkout.webhook_secret).refund(payment.reference, 1)
+    assert again.status == "failed"  # nothing is left of the payment to give back
 
 
 def test_a_refund_the_provider_refuses_leaves_the_return_received(client, customer, make_product, admin_headers):

@@ -5,6 +5,7 @@ in the audit trail and messages the customer."""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from decimal import Decimal
 
 from fastapi.testclient import TestClient
@@ -58,14 +59,22 @@ def test_only_a_delivered_order_within_the_window_takes_returns(client, customer
     add_address(customer, is_default=True)
     fill_cart(client, auth_headers(customer), (product, 1))
     pending = place(client, auth_headers(customer), {})
+    assert pending["returns_open_until"] is None and pending["delivered_at"] is None
     refused = ask_return(client, customer, pending["id"], [(product.id, 1)], expect=400)
     assert refused["code"] == returns.NOT_DELIVERED
     order = delivered_order(client, customer, admin_headers, (product, 1))
+    shown = client.get(f"/api/orders/{order['id']}/", headers=auth_headers(customer)).json()
+    delivered = order_row(order["id"]).delivered_at
+    assert shown["delivered_at"] == delivered.isoformat()
+    assert shown["returns_open_until"] == (delivered + timedelta(days=30)).isoformat()
     delivered_days_ago(order["id"], get_settings().returns.days + 0.01)
+    assert client.get(f"/api/orders/{order['id']}/", headers=auth_headers(customer)).json()["returns_open_until"] is None
     closed = ask_return(client, customer, order["id"], [(product.id, 1)], expect=400)
     assert closed["code"] == returns.WINDOW_CLOSED and "30 days" in closed["detail"]
     delivered_days_ago(order["id"], -0.02)  # back inside the window
     ask_return(client, customer, order["id"], [(product.id, 1)])
+    with session_scope() as session:
+        assert len(session.exec(select(models.ReturnRequest)).all()) == 1  # the refused ones wrote nothing
 
 
 def test_bad_lines_are_400s_with_a_code_and_write_nothing(client, customer, make_product, admin_headers):

@@ -32,7 +32,7 @@ from .common import (
 )
 from .credit_notes import CreditNote, return_credit_note
 from .refunds import refund_return
-from .requests import order_returns, request_return
+from .requests import order_returns, request_return, returns_close_at, returns_open
 from .steps import admin_returns, approve, receive, reject
 
 __all__ = [
@@ -59,5 +59,7 @@ __all__ = [
     "refund_return",
     "reject",
     "request_return",
+    "returns_close_at",
+    "returns_open",
     "return_credit_note",
 ]

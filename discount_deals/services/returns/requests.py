@@ -14,7 +14,7 @@ Concurrent requests for one order are decided one after the other: the order's r
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, select
@@ -50,12 +50,25 @@ FINISHED = (OrderStatus.DELIVERED.value, OrderStatus.COMPLETED.value)
 MAX_LINES = 200
 
 
+def returns_close_at(order: Order) -> datetime | None:
+    """When returns of a delivered order close (DD_RETURN_DAYS after delivery); None before delivery."""
+    if order.status not in FINISHED or order.delivered_at is None:
+        return None
+    return order.delivered_at + timedelta(days=get_settings().returns.days)
+
+
+def returns_open(order: Order) -> bool:
+    """Whether the order's items may be asked back now (the order page's "Return items")."""
+    closes = returns_close_at(order)
+    return closes is not None and utcnow() < closes
+
+
 def check_returnable(order: Order) -> None:
     """400 ``not_delivered`` / ``return_window_closed`` unless the order's items may go back now."""
-    if order.status not in FINISHED or order.delivered_at is None:
+    closes = returns_close_at(order)
+    if closes is None:
         raise refused("Only items of a delivered order can be returned.", NOT_DELIVERED)
     days = get_settings().returns.days
-    closes = order.delivered_at + timedelta(days=days)
     if utcnow() >= closes:
         raise refused(f"Returns for this order closed on {closes:%d %b %Y}: items can be returned within "
                       f"{days} days of delivery.", WINDOW_CLOSED)
