@@ -28,11 +28,13 @@ PRINT = rx.call_script("window.print()")
 
 @dataclasses.dataclass
 class ReceiptView:
-    """A receipt as the page shows it: already formatted."""
+    """A receipt (or a credit note: components/printable.py) as the page shows it: already formatted."""
 
+    title: str = "Receipt"
     number: str = ""
     issued_text: str = ""
     short_id: str = ""
+    reference_text: str = ""  # a credit note: the receipt it corrects
     seller_name: str = ""
     seller_address: str = ""
     seller_tin: str = ""
@@ -43,6 +45,7 @@ class ReceiptView:
     where_text: str = ""
     lines: list[OrderLineView] = dataclasses.field(default_factory=list)
     totals: OrderTotals = dataclasses.field(default_factory=OrderTotals)
+    payment_label: str = "Paid"
     payment_text: str = ""
     test_payment: bool = False
 
@@ -114,7 +117,7 @@ class ReceiptState(rx.State):
         return load_list(self, lambda: self._fill(user), f"receipt of order {self.order_id}")
 
     @user_event
-    def print_receipt(self, user: User):
+    def print_document(self, user: User):
         return PRINT
 
     @user_event
