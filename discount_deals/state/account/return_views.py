@@ -77,10 +77,15 @@ def requested_reason(form: Mapping[str, Any]) -> str:
     return form_text(dict(form), REASON_FIELD, limit=REASON_LIMIT + 1)
 
 
+def day_text(moment) -> str:
+    """"27 Dec 2026", "3 Jan 2027" (Accra keeps UTC: no zone to convert or name for a day)."""
+    return moment.strftime("%d %b %Y").lstrip("0")
+
+
 def open_until_text(order: Order) -> str:
     """"Returns open until 27 Dec 2026" while the order's returns are open, else ""."""
     closes = returns.returns_close_at(order)
-    return f"Returns open until {ghana_time(closes, '%d %b %Y')}" if closes and returns.returns_open(order) else ""
+    return f"Returns open until {day_text(closes)}" if closes and returns.returns_open(order) else ""
 
 
 @dataclasses.dataclass
@@ -112,7 +117,7 @@ def return_card(view: returns.ReturnView) -> ReturnCard:
         status=ret.status,
         status_text=returns.STATUS_LABELS.get(ret.status, ret.status),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
-        date_text=ghana_time(ret.created_at, "%d %b %Y") if ret.created_at else "",
+        date_text=day_text(ret.created_at) if ret.created_at else "",
         item_lines=item_texts(view),
         reason=ret.reason,
         refund_label="Refunded" if refunded else "Estimated refund",
