@@ -8,6 +8,8 @@ exist, get the not-found page. Before the refund the page says there is no credi
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
 from ...db import session_scope
@@ -16,10 +18,8 @@ from ...models import User
 from ...services import NotFound, ServiceError, returns
 from ...services.receipt_pdf import credit_note_pdf
 from ...settings import get_settings
-from ..actions import load_list, toast
-from ..guards import user_event
 from .order_views import OrderLineView, OrderTotals
-from .receipt import PRINT, ReceiptView
+from .receipt import PrintableState, ReceiptView
 from .session import per_user
 
 
@@ -62,14 +62,13 @@ def read_credit_note(user: User, return_id: str) -> returns.CreditNote:
 
 
 @per_user
-class CreditNoteState(rx.State):
+class CreditNoteState(PrintableState, rx.State):
+    PATH: ClassVar[tuple[str, str]] = ("returns", "credit-note")
+    CANNOT_DOWNLOAD: ClassVar[str] = "This credit note cannot be downloaded."
     return_id: str = ""
-    order_id: str = ""  # "Back to order"
     note: ReceiptView = ReceiptView(title="Credit note")
     not_refunded: bool = False  # the return exists but is not refunded yet
     not_found: bool = False  # no such return, or someone else's: the not-found page
-    loading: bool = True
-    failed: bool = False
 
     def _forget(self) -> None:
         self.return_id = self.order_id = ""
@@ -77,9 +76,8 @@ class CreditNoteState(rx.State):
         self.not_refunded = self.not_found = self.failed = False
         self.loading = True
 
-    def _requested_id(self) -> str:
-        parts = (self.router.url.path or "").strip("/").split("/")
-        return parts[1][:64] if len(parts) == 3 and parts[0] == "returns" and parts[2] == "credit-note" else ""
+    def _take_id(self, document_id: str) -> None:
+        self.return_id = document_id
 
     def _fill(self, user: User) -> None:
         try:
@@ -95,21 +93,6 @@ class CreditNoteState(rx.State):
         self.order_id = note.order.id
         self.note = credit_note_view(note)
 
-    @user_event
-    def load(self, user: User):
-        self._forget()
-        self.return_id = self._requested_id()
-        return load_list(self, lambda: self._fill(user), f"credit note of return {self.return_id}")
-
-    @user_event
-    def print_document(self, user: User):
-        return PRINT
-
-    @user_event
-    def download_pdf(self, user: User):
-        """The credit note's PDF, made for this user now (no link with a token to leak)."""
-        try:
-            note = read_credit_note(user, self.return_id)
-        except ServiceError:
-            return toast(("This credit note cannot be downloaded.", None, "error"))
-        return rx.download(data=credit_note_pdf(note), filename=f"credit-note-{note.number}.pdf")
+    def _pdf(self, user: User) -> tuple[bytes, str]:
+        note = read_credit_note(user, self.return_id)
+        return credit_note_pdf(note), f"credit-note-{note.number}.pdf"

@@ -65,8 +65,10 @@ class AdminReturnsState(AdminList, rx.State):
         except ServiceError:
             pass
 
-    def _step(self, admin: User, return_id: str, take, done: tuple[str, str | None], failure: str):
-        """Take one step on a return (``take(session)``, one transaction), then show the list again."""
+    def _step(self, admin: User, return_id: str, take, done: tuple[str, str | None], failure: str,
+              on_refusal=None):
+        """Take one step on a return (``take(session)``, one transaction), then show the list again;
+        a refusal shows where the returns now stand (``on_refusal``: and more)."""
         def run() -> None:
             with write_session() as session:
                 take(session)
@@ -74,7 +76,7 @@ class AdminReturnsState(AdminList, rx.State):
             self._fill(admin)
 
         return busy_call(self, "working", run, busy=return_id, success=done, failure=(failure, STEP_FAILED),
-                         on_refusal=lambda _exc: self._refill_quietly(admin))
+                         on_refusal=on_refusal or (lambda _exc: self._refill_quietly(admin)))
 
     @admin_event
     async def approve(self, admin: User, return_id: str):
@@ -104,17 +106,9 @@ class AdminReturnsState(AdminList, rx.State):
         if not return_id:
             return
         self.note_error = ""
-
-        def run() -> None:
-            with write_session() as session:
-                returns.reject(session, admin, return_id, note)
-            self.rejecting = ""
-            self._fill(admin)
-
-        async for update in busy_call(self, "working", run, busy=return_id,
-                                      success=("Return rejected", "The customer is told why."),
-                                      failure=("Could not reject the return", STEP_FAILED),
-                                      on_refusal=lambda exc: self._note_refused(admin, exc)):
+        async for update in self._step(admin, return_id, lambda session: returns.reject(session, admin, return_id, note),
+                                       ("Return rejected", "The customer is told why."), "Could not reject the return",
+                                       on_refusal=lambda exc: self._note_refused(admin, exc)):
             yield update
 
     @admin_event
