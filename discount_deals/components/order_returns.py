@@ -10,6 +10,7 @@ from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, ico
 
 S = OrderReturnsState
 BADGES = ("success", "destructive", "warning", "brand")
+QUANTITY_SELECT = FIELD_INPUT.replace("w-full", "w-20 shrink-0")  # the item's name keeps the rest of the line
 
 
 def _error(text, error_id: str) -> rx.Component:
@@ -29,7 +30,7 @@ def _line(line: ReturnFormLine) -> rx.Component:
             rx.foreach(line.choices, lambda n: rx.el.option(n, value=n)),
             id=line.field, name=line.field, default_value="0", aria_describedby="return-items-error",
             key=line.field + "-" + S.form_version.to_string(),
-            class_name=FIELD_INPUT + " w-20 shrink-0",
+            class_name=QUANTITY_SELECT,
         ),
         class_name="flex items-center gap-3 border-b border-gray-200 py-2 last:border-b-0",
     )

@@ -51,8 +51,8 @@ def credit_note_view(note: returns.CreditNote) -> ReceiptView:
             total_text=money_text(ret.refund_amount),
         ),
         payment_label="Refund",
-        payment_text=note.method_text(),
-        test_payment=order.payment_test,
+        payment_text=note.method_text(),  # says "TEST PAYMENT: no money moved." itself (as the PDF does)
+        test_payment=False,
     )
 
 
