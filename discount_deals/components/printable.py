@@ -70,8 +70,9 @@ def document_body(view, totals_label: str) -> rx.Component:
         _buyer(view),
         rx.el.table(
             rx.el.thead(rx.el.tr(
-                rx.el.th("Item", class_name="py-1 text-left"), rx.el.th("Qty", class_name="py-1 text-right"),
-                rx.el.th("Unit price", class_name="py-1 text-right"), rx.el.th("Total", class_name="py-1 text-right"),
+                rx.el.th("Item", class_name="py-1 pr-2 text-left"), rx.el.th("Qty", class_name="py-1 pr-2 text-right"),
+                rx.el.th("Unit price", class_name="py-1 pr-2 text-right"),
+                rx.el.th("Total", class_name="py-1 text-right"),
                 class_name="border-b border-gray-300")),
             rx.el.tbody(rx.foreach(view.lines, _line)),
             class_name="mt-4 w-full text-sm",
