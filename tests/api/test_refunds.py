@@ -153,10 +153,17 @@ def test_paystack_refunds_are_posted_to_its_refund_api(client, customer, make_pr
     assert paystack.calls("/refund") == [{"transaction": order["payment_reference"], "amount": 2160}]
     assert body["refund_provider_status"] == "pending" and body["status"] == "refunded"
     second = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    paystack.refunds_down = True
+    down = step(client, admin_headers, second["id"], "refund", expect=502)
+    assert down["code"] == returns.REFUND_FAILED and "could not be reached" in down["detail"]
+    paystack.refunds_down = False
     paystack.refuse_refunds.add(order["payment_reference"])
-    refused = step(client, admin_headers, second["id"], "refund", expect=502)
+    refused = step(client, admin_headers, second["id"], "refund", expect=502)  # tried again at once: not "in progress"
     assert refused["code"] == returns.REFUND_FAILED and "fully reversed" in refused["detail"]
-    assert return_row(second["id"]).status == "received"
+    row = return_row(second["id"])
+    assert (row.status, row.refund_state, row.refund_provider_status) == ("received", "failed",
+                                                                          "Transaction has been fully reversed")
+    assert order_row(order["id"]).refunded_total == Decimal(body["refund_amount"])
 
 
 def test_the_credit_note_is_the_owners_and_admins_as_json_and_pdf(client, customer, make_user, make_product,
