@@ -94,6 +94,10 @@ def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, cu
     soap, oil = make_product(price="3.33", stock=20), make_product(price="7.77", stock=20)
     order = delivered_order(client, customer, admin_headers, (soap, 3), (oil, 1))
     parts = [[(soap.id, 1)], [(oil.id, 1), (soap.id, 1)], [(soap.id, 1)]]
+    with session_scope() as session:  # an admin was asked to refund it (the flag a full refund settles)
+        row = session.get(models.Order, order["id"])
+        row.attention, row.attention_note = "refund_due", "Refund the customer."
+        session.add(row)
     refunded = []
     for items in parts:
         ret = received_return(client, customer, admin_headers, order, items)
@@ -104,6 +108,7 @@ def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, cu
     assert [body["refund_shipping"] for body in refunded] == ["0.00", "0.00", f"{placed.shipping:.2f}"]
     assert [body["credit_note_number"] for body in refunded] == [f"CN-{YEAR}-{n:06d}" for n in (1, 2, 3)]
     assert placed.refunded_total == placed.total and placed.payment_status == "refunded"
+    assert placed.attention is None
     assert ask_return(client, customer, order["id"], [(soap.id, 1)], expect=400)["code"] == returns.QUANTITY
 
 
