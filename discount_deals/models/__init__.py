@@ -30,6 +30,7 @@ from .orders import (
     PickupStore,
     ReceiptCounter,
 )
+from .returns import RefundMethod, RefundState, ReturnLine, ReturnRequest, ReturnStatus
 from .users import Address, AuthThrottle, Gender, IdempotentRequest, Profile, RefreshFamily, Role, User
 
 metadata = SQLModel.metadata
@@ -68,6 +69,11 @@ __all__ = [
     "Profile",
     "ReceiptCounter",
     "RefreshFamily",
+    "RefundMethod",
+    "RefundState",
+    "ReturnLine",
+    "ReturnRequest",
+    "ReturnStatus",
     "Role",
     "User",
     "metadata",

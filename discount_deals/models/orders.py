@@ -7,7 +7,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, String, UniqueConstraint, false
+from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, Numeric, String, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, updated_field, utcnow
@@ -119,6 +119,12 @@ class Order(SQLModel, table=True):
     # Given when the money is in (services.receipts): "DD-2026-000001", never reused.
     receipt_number: str | None = Field(default=None, max_length=32, unique=True)
     receipt_issued_at: datetime | None = Field(default=None)
+    # When it was delivered (or collected): returns are open for DD_RETURN_DAYS after it.
+    delivered_at: datetime | None = Field(default=None)
+    # Money given back by refunds of returns (services.returns), summed as each is refunded.
+    refunded_total: Decimal = Field(
+        default=Decimal("0.00"), sa_column=Column(Numeric(12, 2), nullable=False, server_default="0.00")
+    )
     created_at: datetime = Field(default_factory=utcnow, nullable=False, index=True)
     updated_at: datetime = updated_field()
 

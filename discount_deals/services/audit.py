@@ -57,6 +57,11 @@ ACTIONS: dict[str, str] = {
     "pickup_store.update": "Pickup store changed",
     "pickup_store.delete": "Pickup store deleted",
     "message.resend": "Message sent again",
+    "return.request": "Return requested",
+    "return.approve": "Return approved",
+    "return.reject": "Return rejected",
+    "return.receive": "Returned items received",
+    "return.refund": "Return refunded",
 }
 TARGET_TYPES: dict[str, str] = {
     "product": "Product",
@@ -66,6 +71,7 @@ TARGET_TYPES: dict[str, str] = {
     "coupon": "Coupon",
     "pickup_store": "Pickup store",
     "message": "Message",
+    "return": "Return",
 }
 _TEXT_FILTER = re.compile(r"^[\w.@+-]{1,254}$")
 

@@ -46,7 +46,7 @@ ORDER_COLUMNS = (
     "payment_method",
     "payment_status", "delivery_method", "coupon_code", "product_id", "product_name", "quantity", "unit_price",
     "original_price", "line_total", "order_subtotal", "order_savings", "order_discount", "order_shipping",
-    "order_tax", "order_total", "payment_test", "counts_as_revenue",
+    "order_tax", "order_total", "order_refunded", "payment_test", "counts_as_revenue",
 )
 EXPORTS = ("products", "orders")
 DOWNLOAD_TOKEN_SECONDS = 120
@@ -171,7 +171,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
         conditions.append(orders.c.created_at < days.end)
     order_columns = [orders.c[name] for name in (
         "id", "created_at", "contact_phone", "status", "payment_method", "payment_status", "delivery_method",
-        "coupon_code", "subtotal", "savings", "discount", "shipping", "tax", "total", "payment_test",
+        "coupon_code", "subtotal", "savings", "discount", "shipping", "tax", "total", "refunded_total", "payment_test",
     )]
     # Chunks of orders (their lines follow), in the order of the created_at index.
     query = (
@@ -196,7 +196,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
                     order.status, order.payment_method,
                     order.payment_status, order.delivery_method, order.coupon_code or "", item.product_id or "",
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,
-                    order.savings, order.discount, order.shipping, order.tax, order.total,
+                    order.savings, order.discount, order.shipping, order.tax, order.total, order.refunded_total,
                     "yes" if is_test_payment(order) else "no", "yes" if counts_as_revenue(order) else "no",
                 ]
 

@@ -24,17 +24,8 @@ from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
 from ..db import write_session
-from ..models import (
-    Attention,
-    Order,
-    OrderEvent,
-    OrderItem,
-    OrderStatus,
-    PaymentMethod,
-    PaymentStatus,
-    Product,
-    User,
-)
+from ..models import Attention, Order, OrderEvent, OrderItem, OrderStatus, PaymentMethod, PaymentStatus, Product, User
+from ..models.base import utcnow
 from . import Conflict, ValidationFailed, audit, coupons, receipts
 from .messages import deals, notices
 from .order_rules import (
@@ -203,6 +194,8 @@ def change_status(
     if changed.rowcount != 1:
         raise Conflict("The order was changed meanwhile. Reload it and try again.", code="changed")
     order.status = to_status
+    if to_status == S.DELIVERED.value:
+        order.delivered_at = utcnow()  # returns are open for DD_RETURN_DAYS from now (services.returns)
     if to_status == S.DELIVERED.value and order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value:
         receipts.issue_receipt(session, order)  # the cash is in: the "delivered" message carries the receipt
     record_event(session, order, "status", to_status, from_value=previous, actor=actor, label=label, note=note)

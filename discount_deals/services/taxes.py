@@ -135,3 +135,11 @@ def stored_tax_lines(stored: Iterable[Mapping[str, Any]] | None, tax: Decimal) -
                 bool(row.get("included", False)))
         for row in rows
     )
+
+
+def rule_of(lines: Iterable[TaxLine]) -> TaxRule:
+    """The rule an order was taxed by, read back from the lines it keeps (a refund's share of
+    its tax is computed, and rounded, as its tax was)."""
+    lines = tuple(lines)
+    return TaxRule(parts=tuple(TaxPart(line.code, line.label, line.rate) for line in lines),
+                   prices_include_tax=any(line.included for line in lines))

@@ -97,3 +97,25 @@ def test_the_money_received_email_links_the_receipt(kind):
     # Without a receipt (or for another message) the email links the order as before.
     assert "/receipt" not in templates.order_email(kind, order(payment_status="paid"), links).text
     assert "/receipt" not in templates.order_email("order_shipped", paid, links).text
+
+
+@pytest.mark.parametrize("kind", list(templates.RETURN_KINDS))
+@pytest.mark.parametrize("shape", range(len(ORDERS)))
+def test_every_return_sms_fits_one_message_and_writes_ghs(kind, shape, monkeypatch):
+    from discount_deals.models import ReturnRequest
+
+    ret = ReturnRequest(order_id="o", user_id="u", reason="x", refund_amount=Decimal("12345.67"),
+                        credit_note_number="CN-2026-000123",
+                        admin_note="Opened food and drink cannot be returned: the seal of the tin was broken.")
+    monkeypatch.setenv("DD_CURRENCY", "GHS")
+    get_settings.cache_clear()
+    try:
+        text = templates.return_sms(kind, ORDERS[shape], ret)
+        email = templates.return_email(kind, ORDERS[shape], ret, templates.Links("https://deals.example"))
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert templates.fits_one_sms(text), (len(text), text)
+    assert "#1a2b3c4d" in text and "$" not in text + email.text + email.html + email.subject
+    if kind not in ("return_requested", "return_rejected"):
+        assert "GHS 12,345.67" in text

@@ -22,6 +22,8 @@ KINDS = {
     "order_ready": "Ready for pickup", "order_shipped": "Out for delivery", "order_delivered": "Delivered",
     "order_cancelled": "Cancelled", "password_reset": "Password reset", "password_changed": "Password changed",
     "account_locked": "Login paused", "deal_alert": "Deal alert",
+    "return_requested": "Return requested", "return_approved": "Return approved",
+    "return_rejected": "Return not approved", "return_received": "Return received", "return_refunded": "Refund sent",
 }
 RETRYABLE = frozenset({MessageStatus.FAILED.value, MessageStatus.DEAD.value})
 HIDDEN_TEXT = "(Hidden: this message carries a one-time password reset secret.)"

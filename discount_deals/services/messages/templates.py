@@ -12,7 +12,7 @@ import html
 from dataclasses import dataclass
 from decimal import Decimal
 from ...display import money_text
-from ...models import Order
+from ...models import Order, ReturnRequest
 from ...settings import get_settings
 from ..phones import CODE_NETWORKS, display_phone, network_name
 from ..places import place_name
@@ -170,6 +170,51 @@ def order_email(kind: str, order: Order, links: Links, *, refund_due: bool = Fal
         lines.append(f"Your receipt number is {order.receipt_number}.")
         action = ("View your receipt", links.to(f"/orders/{order.id}/receipt"))
     return _email(subject, lines, action, links, topic_text="order updates")
+
+
+# --- returns -----------------------------------------------------------------------------------
+
+RETURN_KINDS = {
+    "return_requested": "return requested",
+    "return_approved": "return approved",
+    "return_rejected": "return not approved",
+    "return_received": "returned items received",
+    "return_refunded": "refund sent",
+}
+
+
+def _refund_way(order: Order) -> str:
+    if order.payment_method == "mobile_money":
+        return f"your {network_name(order.payment_network, 'mobile money')} number {display_phone(order.payment_phone)}"
+    return "you in cash"
+
+
+def return_sms(kind: str, order: Order, ret: ReturnRequest) -> str:
+    """The SMS for a step of a return (fits 160 GSM-7 characters for realistic values)."""
+    head, amount = f"{shop_name()}: order #{order_number(order)}", sms_money(ret.refund_amount)
+    if kind == "return_requested":
+        return f"{head}: we got your return request. We will check it and reply soon."
+    if kind == "return_approved":
+        return f"{head}: your return is approved. Bring or send the items back; we refund {amount} once they arrive."
+    if kind == "return_rejected":
+        why = f" {_short(ret.admin_note, 70)}" if ret.admin_note else ""
+        return f"{head}: your return was not approved.{why}"
+    if kind == "return_received":
+        return f"{head}: we received your returned items. Your refund of {amount} is on its way."
+    if kind == "return_refunded":
+        return f"{head}: we refunded {amount} to {_refund_way(order)}. Credit note {ret.credit_note_number}."
+    raise ValueError(f"unknown return message {kind!r}")
+
+
+def return_email(kind: str, order: Order, ret: ReturnRequest, links: Links) -> Email:
+    subject = f"Order #{order_number(order)} {RETURN_KINDS[kind]}"
+    lines = [return_sms(kind, order, ret).split(": ", 2)[2]]
+    if kind == "return_rejected" and ret.admin_note:
+        lines = ["Your return was not approved.", f"Why: {ret.admin_note}"]
+    if kind in ("return_requested", "return_approved", "return_received"):
+        lines.append(f"Refund: {money_text(ret.refund_amount)}, to {_refund_way(order)}.")
+    return _email(subject, lines, ("View your order", links.to(f"/orders/{order.id}")), links,
+                  topic_text="order updates")
 
 
 # --- account -----------------------------------------------------------------------------------

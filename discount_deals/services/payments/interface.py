@@ -1,7 +1,8 @@
 """The payment provider seam: what a provider is asked and what it answers, and signed webhooks.
 
 A provider starts a mobile-money charge, takes the code a shopper types back (``submit_otp``),
-tells how a charge stands (``verify``) and parses its signed webhooks. Each answer is a
+tells how a charge stands (``verify``), parses its signed webhooks and gives money back
+(``refund``: a :class:`RefundReport`). Each answer is a
 :class:`ChargeReport` in Paystack's words for a charge: ``send_otp`` (the shopper types a code
 or voucher back: Telecel Cash), ``pay_offline`` (the shopper approves a prompt on the phone),
 ``pending`` (the network has not answered yet), ``success`` or ``failed``. Webhooks: ``X-Signature`` (or
@@ -73,6 +74,19 @@ class ChargeReport:
     url: str | None = None
 
 
+@dataclass(frozen=True)
+class RefundReport:
+    """What a provider says about a refund: ``success`` (accepted: the money is on its way; its
+    ``provider_status`` says how far, e.g. Paystack's ``pending`` or ``processed``) or ``failed``."""
+
+    reference: str  # the charge refunded
+    status: str
+    amount_minor: int | None = None
+    refund_id: str = ""  # the provider's id of the refund
+    provider_status: str = ""
+    message: str = ""  # why it was refused, in the provider's words
+
+
 class PaymentProvider(Protocol):
     name: str
 
@@ -87,6 +101,9 @@ class PaymentProvider(Protocol):
 
     def parse_webhook(self, raw: bytes, headers: Mapping[str, str]) -> ChargeReport | None:
         """Check the signature (BadSignature) and read the event; None for events we do not use."""
+
+    def refund(self, reference: str, amount_minor: int) -> RefundReport:
+        """Give back ``amount_minor`` of the charge ``reference`` to the number it came from."""
 
 
 def sign(raw: bytes, secret: str) -> str:

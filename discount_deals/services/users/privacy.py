@@ -30,6 +30,8 @@ from ...models import (
     PasswordReset,
     Product,
     Profile,
+    ReturnLine,
+    ReturnRequest,
     Role,
     User,
 )
@@ -71,8 +73,19 @@ def _orders(session: Session, user: User) -> list[dict[str, Any]]:
                       for item in items],
             "subtotal": money_str(order.subtotal), "shipping": money_str(order.shipping),
             "discount": money_str(order.discount), "tax": money_str(order.tax), "total": money_str(order.total),
+            "returns": _returns(session, order),
         })
     return result
+
+
+def _returns(session: Session, order: Order) -> list[dict[str, Any]]:
+    rows = session.exec(select(ReturnRequest).where(ReturnRequest.order_id == order.id)
+                        .order_by(col(ReturnRequest.created_at))).all()
+    return [{"id": ret.id, "requested_at": _when(ret.created_at), "status": ret.status, "reason": ret.reason,
+             "items": [{"name": line.name, "quantity": line.quantity} for line in session.exec(
+                 select(ReturnLine).where(ReturnLine.return_id == ret.id)).all()],
+             "refund_amount": money_str(ret.refund_amount), "refund_method": ret.refund_method,
+             "credit_note_number": ret.credit_note_number, "refunded_at": _when(ret.refunded_at)} for ret in rows]
 
 
 def export_data(session: Session, user: User) -> dict[str, Any]:

@@ -1,0 +1,118 @@
+"""What every step of a return shares: its refusal codes, finding a return, its lines, the
+quantities already returned and the order's figures for the share arithmetic."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlmodel import Session, select
+
+from ...models import Order, OrderItem, ReturnLine, ReturnRequest, ReturnStatus, User
+from .. import Conflict, NotFound, ValidationFailed
+from ..taxes import rule_of, stored_tax_lines
+from .shares import OrderFigures
+
+# Refusal codes (``ServiceError.code``, in the API's body too).
+NOT_DELIVERED = "not_delivered"
+WINDOW_CLOSED = "return_window_closed"
+QUANTITY = "quantity"
+NO_ITEMS = "no_items"
+ITEMS_INVALID = "items_invalid"
+UNKNOWN_PRODUCT = "unknown_product"
+DUPLICATE_LINE = "duplicate_line"
+REASON_REQUIRED = "reason_required"
+NOTE_REQUIRED = "note_required"
+WRONG_STATUS = "return_status"  # the step does not follow from where the return stands
+NOT_REFUNDED = "not_refunded"
+REFUND_IN_PROGRESS = "refund_in_progress"
+REFUND_FAILED = "refund_failed"
+
+REASON_LIMIT = 500
+NOTE_LIMIT = 500
+RETURN_NOT_FOUND = "Return not found."
+# Returns that count against what may still be returned (a rejected one gives its items back).
+LIVE = (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value, ReturnStatus.RECEIVED.value,
+        ReturnStatus.REFUNDED.value)
+STATUS_LABELS = {
+    ReturnStatus.REQUESTED.value: "Requested",
+    ReturnStatus.APPROVED.value: "Approved",
+    ReturnStatus.REJECTED.value: "Rejected",
+    ReturnStatus.RECEIVED.value: "Received",
+    ReturnStatus.REFUNDED.value: "Refunded",
+}
+
+
+def refused(detail: str, code: str, field: str | None = None) -> ValidationFailed:
+    """A 400 with its code in the body (and ``field``'s message when one field is to blame)."""
+    return ValidationFailed(detail, fields={field: [detail]} if field else None, code=code, expose_code=True)
+
+
+def wrong_status(ret: ReturnRequest, step: str) -> Conflict:
+    label = STATUS_LABELS.get(ret.status, ret.status).lower()
+    return Conflict(f"This return is {label}: it cannot be {step} now.", code=WRONG_STATUS, expose_code=True)
+
+
+@dataclass(frozen=True)
+class ReturnView:
+    """A return with its lines (and, for admins, whose it is)."""
+
+    ret: ReturnRequest
+    lines: list[ReturnLine]
+    customer: User | None = None
+
+
+def find_return(session: Session, return_id: object) -> ReturnRequest:
+    ret = session.get(ReturnRequest, return_id) if isinstance(return_id, str) and return_id else None
+    if ret is None:
+        raise NotFound(RETURN_NOT_FOUND)
+    return ret
+
+
+def lines_of(session: Session, return_ids: Iterable[str]) -> dict[str, list[ReturnLine]]:
+    """Each return's lines, by name, in one query."""
+    ids = list(return_ids)
+    by_return: dict[str, list[ReturnLine]] = {return_id: [] for return_id in ids}
+    if ids:
+        rows = session.exec(select(ReturnLine).where(ReturnLine.return_id.in_(ids))
+                            .order_by(ReturnLine.name, ReturnLine.id)).all()
+        for line in rows:
+            by_return[line.return_id].append(line)
+    return by_return
+
+
+def view_of(session: Session, ret: ReturnRequest, customer: User | None = None) -> ReturnView:
+    return ReturnView(ret, lines_of(session, [ret.id])[ret.id], customer)
+
+
+def returned_quantities(session: Session, order_id: str, statuses: Iterable[str] = LIVE,
+                        leave_out: str | None = None) -> dict[str, int]:
+    """``{order item id: quantity}`` in the order's returns in ``statuses`` (but ``leave_out``)."""
+    query = (select(ReturnLine.order_item_id, ReturnLine.quantity)
+             .join(ReturnRequest, ReturnRequest.id == ReturnLine.return_id)
+             .where(ReturnRequest.order_id == order_id, ReturnRequest.status.in_(list(statuses))))
+    if leave_out:
+        query = query.where(ReturnRequest.id != leave_out)
+    totals: dict[str, int] = defaultdict(int)
+    for item_id, quantity in session.exec(query).all():
+        totals[item_id] += quantity
+    return dict(totals)
+
+
+def order_items(session: Session, order_id: str) -> list[OrderItem]:
+    return list(session.exec(select(OrderItem).where(OrderItem.order_id == order_id)
+                             .order_by(OrderItem.name, OrderItem.id)).all())
+
+
+def figures_of(order: Order, items: Iterable[OrderItem]) -> OrderFigures:
+    """The order as the share arithmetic sees it (its taxes as it was charged them)."""
+    return OrderFigures(
+        lines={item.id: (item.unit_price, item.quantity) for item in items},
+        subtotal=order.subtotal, discount=order.discount, shipping=order.shipping, tax=order.tax,
+        rule=rule_of(stored_tax_lines(order.tax_lines, order.tax)),
+    )
+
+
+def quantities_of(lines: Iterable[ReturnLine]) -> dict[str, int]:
+    return {line.order_item_id: line.quantity for line in lines}
