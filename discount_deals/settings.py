@@ -314,14 +314,6 @@ class Settings:
     receipts: ReceiptSettings = field(default_factory=ReceiptSettings)  # numbering and the seller (settings_money.py)
 
     @property
-    def currency_symbol(self) -> str:
-        return self.currency.symbol
-
-    @property
-    def currency_code(self) -> str:
-        return self.currency.code
-
-    @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
 

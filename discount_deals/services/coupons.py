@@ -26,8 +26,8 @@ from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
 from ..models import Coupon, CouponKind, User
-from ..settings import get_settings
 from . import Conflict, ValidationFailed, audit, pricing
+from .money import money_text
 from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
 from .permissions import require_admin
 from .rows import found
@@ -333,7 +333,7 @@ def given_coupon(session: Session, code: str | None, at: datetime | None = None)
 def minimum_problem(coupon: Coupon, subtotal: Decimal) -> str | None:
     """Why the coupon does not apply to this subtotal, or None."""
     if coupon.min_subtotal is not None and subtotal < coupon.min_subtotal:
-        amount = pricing.format_money(coupon.min_subtotal, get_settings().currency.symbol)
+        amount = money_text(coupon.min_subtotal)
         return f"This coupon needs a basket of at least {amount}."
     return None
 

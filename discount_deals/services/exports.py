@@ -35,6 +35,7 @@ from ..settings import get_settings
 from . import NotAuthenticated, ValidationFailed
 from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell
+from .money import shop_currency
 from .order_rules import counts_as_revenue
 from .permissions import require_admin
 from .phones import display_phone
@@ -45,7 +46,7 @@ ORDER_COLUMNS = (
     "payment_method",
     "payment_status", "delivery_method", "coupon_code", "product_id", "product_name", "quantity", "unit_price",
     "original_price", "line_total", "order_subtotal", "order_savings", "order_discount", "order_shipping",
-    "order_tax", "order_total", "payment_test", "counts_as_revenue",
+    "order_tax", "order_total", "payment_test", "counts_as_revenue", "currency",
 )
 EXPORTS = ("products", "orders")
 DOWNLOAD_TOKEN_SECONDS = 120
@@ -178,6 +179,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
         .join(users, users.c.id == orders.c.user_id)
         .where(*conditions)
     )
+    currency = shop_currency().code  # the amounts' currency (a GHS shop's sheet says so)
     for chunk in _oldest_first(session, query, orders):
         lines: dict[str, list[Any]] = {order.id: [] for order in chunk}
         for item in session.execute(
@@ -196,7 +198,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
                     order.payment_status, order.delivery_method, order.coupon_code or "", item.product_id or "",
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,
                     order.savings, order.discount, order.shipping, order.tax, order.total,
-                    "yes" if order.payment_test else "no", "yes" if counts_as_revenue(order) else "no",
+                    "yes" if order.payment_test else "no", "yes" if counts_as_revenue(order) else "no", currency,
                 ]
 
 

@@ -23,6 +23,7 @@ from . import Conflict, ValidationFailed, coupons, pickup_stores, pricing
 from . import order_status as lifecycle
 from .cart import parse_quantity
 from .catalog import is_visible
+from .money import money_text
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
 from .checkout import resolve_choice
 from .payments import open_payment, payment_deadline
@@ -165,7 +166,7 @@ def place_order(
         coupons.redeem(session, coupon, now)  # one use, counted atomically in this transaction
     if expected_total is not None and totals.total != expected_total:
         raise Conflict(
-            f"Your order now comes to {pricing.format_money(totals.total)}: please review it again.",
+            f"Your order now comes to {money_text(totals.total)}: please review it again.",
             code="total_changed",
         )
     order = _new_order(user, totals, choice, coupon, idempotency_key)

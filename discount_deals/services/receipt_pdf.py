@@ -13,7 +13,7 @@ from decimal import Decimal
 from fpdf import FPDF
 
 from ..settings import get_settings
-from .pricing import format_money
+from .money import Money
 from .receipts import Receipt
 
 WIDTH = 180  # mm of text on A4 with 15 mm margins
@@ -25,13 +25,13 @@ def _latin1(text: object) -> str:
 
 
 def pdf_money(value: Decimal) -> str:
-    """The shop's money text, or the amount with the currency's code when Helvetica lacks the symbol."""
-    currency = get_settings().currency
+    """The shop's money text, or its plain form (``GHS 12.50``) when Helvetica lacks the symbol."""
+    amount = Money.of(value)
     try:
-        currency.symbol.encode("latin-1")
+        amount.symbol.encode("latin-1")
     except UnicodeEncodeError:
-        return format_money(value, f"{currency.code} ")
-    return format_money(value, currency.symbol)
+        return amount.plain_text()
+    return amount.text()
 
 
 def _heading(pdf: FPDF, receipt: Receipt) -> None:

@@ -24,7 +24,7 @@ from ...display import money_text
 from ...models import Order, User
 from ...services import ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
-from ...services import phones
+from ...services import phones, pricing
 from ...services import orders as order_service
 from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, OrderDetailState, payment_started, read_order
 from ..account.orders import OrdersState
@@ -118,7 +118,7 @@ class CheckoutState(DeliveryDetails, rx.State):
         self.empty = not quote.lines
         self.totals = totals_view(quote.totals)
         self.home_delivery_text = home_delivery_text(quote.totals)
-        self._total = f"{quote.totals.total:.2f}"
+        self._total = pricing.money_str(quote.totals.total)
 
     def _requote(self, user: User) -> None:
         with session_scope() as session:
