@@ -7,6 +7,7 @@ from ..components.layout import layout
 from ..components.payment_step import payment_step
 from ..components.blocks import empty_state, grand_total_row, line_item, tax_rows, timeline, total_row
 from ..components.ui import badge_class, button, card, icon
+from ..models.orders import PaymentStatus  # the payment states the badge tells apart
 from ..state.account.order_detail import OrderDetailState
 from ..state.account.order_views import OrderCard
 from ..state.account.orders import OrdersState
@@ -163,13 +164,14 @@ def payment_box() -> rx.Component:
             rx.el.span(
                 D.payment_status_text,
                 class_name=rx.cond(
-                    D.cancelled & (D.payment_status != "paid") & (D.payment_status != "refunded"),
+                    D.cancelled & (D.payment_status != PaymentStatus.PAID.value)
+                    & (D.payment_status != PaymentStatus.REFUNDED.value),
                     badge_class("secondary"),
                     rx.match(
                         D.payment_status,
-                        ("paid", badge_class("success")),
-                        ("failed", badge_class("destructive")),
-                        ("refunded", badge_class("secondary")),
+                        (PaymentStatus.PAID.value, badge_class("success")),
+                        (PaymentStatus.FAILED.value, badge_class("destructive")),
+                        (PaymentStatus.REFUNDED.value, badge_class("secondary")),
                         badge_class("warning"),
                     ),
                 ),

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Protocol
 
+from ..models.orders import CouponKind
 from .money import api_amount, round_amount
 from .taxes import TaxLine, TaxRule, basket_tax, tax_rule
 
@@ -232,7 +233,7 @@ def shipping_for(subtotal: Decimal, rule: DeliveryRule | None = None) -> Decimal
 def coupon_discount(subtotal: Decimal, coupon: Coupon | None) -> Decimal:
     if coupon is None or subtotal <= 0:
         return ZERO
-    if coupon.kind == "percent":
+    if coupon.kind == CouponKind.PERCENT:
         amount = money(subtotal * Decimal(coupon.value) / 100)
     else:
         amount = money(coupon.value)

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from fpdf import FPDF
 
+from ..models import DeliveryMethod, PaymentMethod
 from ..settings import get_settings
 from .money import Money
 from .receipts import Receipt
@@ -71,11 +72,11 @@ def _total(pdf: FPDF, label: str, amount: str, *, bold: bool = False) -> None:
 
 def _payment_text(receipt: Receipt) -> str:
     order = receipt.order
-    if order.payment_method == "mobile_money":
+    if order.payment_method == PaymentMethod.MOBILE_MONEY:
         text = f"Paid by mobile money ({(order.payment_network or '').upper()})"
         text += f", reference {order.payment_reference}" if order.payment_reference else ""
     else:
-        text = "Paid in cash at pickup" if order.delivery_method == "pickup" else "Paid in cash on delivery"
+        text = "Paid in cash at pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Paid in cash on delivery"
     return text + (". TEST PAYMENT: no money moved." if order.payment_test else ".")
 
 
@@ -95,7 +96,7 @@ def receipt_pdf(receipt: Receipt, *, compress: bool = True) -> bytes:
     _total(pdf, "Subtotal", pdf_money(order.subtotal))
     if order.discount > 0:
         _total(pdf, "Coupon", "-" + pdf_money(order.discount))
-    _total(pdf, "Pickup" if order.delivery_method == "pickup" else "Delivery", pdf_money(order.shipping))
+    _total(pdf, "Pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Delivery", pdf_money(order.shipping))
     for tax in receipt.tax_lines:
         rate = f"{tax.rate.normalize():f}"
         label = f"{tax.label} ({rate}%)" + (", included" if tax.included else "")

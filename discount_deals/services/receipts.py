@@ -31,8 +31,9 @@ from . import Conflict, NotFound
 from .permissions import is_admin, require_user
 from .pricing import money_str
 from .taxes import TaxLine, stored_tax_lines
+from .error_codes import ErrorCode
 
-NOT_PAID = "not_paid"
+NOT_PAID = ErrorCode.NOT_PAID
 NOT_PAID_TEXT = "This order has no receipt yet: it is given when the money is received."
 
 

@@ -15,6 +15,7 @@ from ..form_rules import require_object
 from ..permissions import require_admin
 from ..rows import found, save_unique
 from .validation import clean_category, validation_detail
+from ..error_codes import ErrorCode
 
 
 def find_category(session: Session, value: Any) -> Category | None:
@@ -139,7 +140,7 @@ def delete_category(session: Session, actor: User | None, category_id: str) -> N
     in_use = session.exec(select(func.count()).select_from(Product).where(Product.category_id == category.id)).one()
     if in_use:
         products = "product is" if in_use == 1 else "products are"
-        raise Conflict(f"{in_use} {products} in this category: move or delete them first.", code="category_in_use")
+        raise Conflict(f"{in_use} {products} in this category: move or delete them first.", code=ErrorCode.CATEGORY_IN_USE)
     audit.record(session, actor, "category.delete", "category", category.id,
                  changes=audit.deleted(audit.snapshot(category, AUDITED_FIELDS)), label=category.name)
     for child in session.exec(select(Category).where(Category.parent_id == category.id)).all():

@@ -19,6 +19,7 @@ from .categories import find_category
 from .fields import MAX_STOCK
 from .listing import is_visible, visible_clause
 from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+from ..error_codes import ErrorCode
 
 # The fields an admin edits, as the audit trail records them.
 AUDITED_FIELDS = (
@@ -130,12 +131,12 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
     require_admin(actor)
     if isinstance(quantity, bool) or not isinstance(quantity, int | str) or not str(quantity).strip().isdigit():
         message = "Enter a whole number of units to add, at least 1."
-        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+        raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
     units = int(str(quantity).strip())
     product = found(session, Product, product_id, "Product not found.")
     if not 1 <= units <= MAX_STOCK - product.stock:
         message = f"Enter a whole number of units from 1 to {max(MAX_STOCK - product.stock, 1):,}."
-        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+        raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
     after = session.execute(
         update(Product).where(Product.id == product.id).values(stock=Product.stock + units).returning(Product.stock)
     ).scalar_one()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from ...models import Order
+from ...models import DeliveryMethod, Order, PaymentMethod, PaymentStatus
 from ...settings import get_settings
 from ..phones import CODE_NETWORKS, display_phone, network_name
 from ..places import place_name
@@ -81,7 +81,7 @@ def _sentence(text: str) -> str:
 
 def _where(order: Order, limit: int = 40) -> str:
     """Where the order goes: the pickup store, or the delivery town."""
-    if order.delivery_method == "pickup":
+    if order.delivery_method == DeliveryMethod.PICKUP:
         store = (order.pickup_store or {}).get("name") or "the store"
         return f"pickup at {_short(store, limit)}"
     city = place_name((order.address or {}).get("city") or "")
@@ -90,9 +90,9 @@ def _where(order: Order, limit: int = 40) -> str:
 
 def how_to_pay(order: Order, *, short: bool = False) -> str:
     """One sentence: how this order is (to be) paid (``short`` for a text)."""
-    if order.payment_status == "paid":
+    if order.payment_status == PaymentStatus.PAID:
         return "Paid."
-    if order.payment_method == "mobile_money":
+    if order.payment_method == PaymentMethod.MOBILE_MONEY:
         network, phone = network_name(order.payment_network, "mobile money"), display_phone(order.payment_phone)
         asks_code = order.payment_step == "send_otp" or (not order.payment_step and order.payment_network in CODE_NETWORKS)
         if asks_code:  # the order page asks for the code, not a prompt
@@ -102,7 +102,7 @@ def how_to_pay(order: Order, *, short: bool = False) -> str:
         if short:
             return f"Approve the {network} prompt on {phone}."
         return f"Pay with {network} from {phone}: approve the prompt on your phone."
-    if order.delivery_method == "pickup":
+    if order.delivery_method == DeliveryMethod.PICKUP:
         return "Pay at pickup."
     return "Pay cash on delivery."
 
@@ -138,7 +138,7 @@ def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
         store = (order.pickup_store or {}).get("name") or "the store"
         return f"{head} is ready for pickup at {_short(store, 40)}. Bring your order number."
     if kind == "order_shipped":
-        pay = "" if order.payment_status == "paid" else f" {how_to_pay(order, short=True)}"
+        pay = "" if order.payment_status == PaymentStatus.PAID else f" {how_to_pay(order, short=True)}"
         return f"{head} is out for delivery. Total {total}.{pay}"
     if kind == "order_delivered":
         return f"{head} was delivered. Thank you for shopping with us!"

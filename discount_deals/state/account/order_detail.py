@@ -48,6 +48,7 @@ from .orders import OrdersState
 from .payment_views import (CODE_REFUSED, WATCHED, cash_chosen, pay_refused, payment_outcome, payment_stage,
                             payment_started, watch_limit)
 from .session import per_user
+from ...services.error_codes import ErrorCode
 
 __all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started"]
 
@@ -257,7 +258,7 @@ class OrderDetailState(rx.State):
             return order
 
     def _code_refused(self, user: User, exc: ServiceError):
-        if exc.code == "otp_invalid":
+        if exc.code == ErrorCode.OTP_INVALID:
             self.otp_error = exc.detail
         self._reread_quietly(user)
 
@@ -346,7 +347,7 @@ class OrderDetailState(rx.State):
     # --- a way out of a failed payment (issue 32) ------------------------------------------------
 
     def _number_refused(self, user: User, exc: ServiceError):
-        if exc.code in ("phone_invalid", "network_invalid"):
+        if exc.code in (ErrorCode.PHONE_INVALID, ErrorCode.NETWORK_INVALID):
             self.number_error = exc.detail
             self._reread_quietly(user)
             return None

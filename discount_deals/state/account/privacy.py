@@ -17,6 +17,7 @@ from ..actions import busy_call
 from ..forms import form_text
 from ..guards import user_event
 from .session import REMOVE_SESSION_KEYS, SessionState
+from ...services.error_codes import ErrorCode
 
 CLOSED = ("Account closed", "Your personal data is erased. Your past orders are kept, without your name, for our "
                             "books.")
@@ -51,7 +52,7 @@ class PrivacyState(rx.State):
         yield rx.download(data=text, filename=f"discount-deals-data-{datetime.now(UTC):%Y-%m-%d}.json")
 
     def _refused(self, exc) -> None:
-        if exc.code == "password_wrong":
+        if exc.code == ErrorCode.PASSWORD_WRONG:
             self.password_error = exc.detail
 
     async def _close_and_sign_out(self, user: User, password: str) -> None:
