@@ -98,3 +98,15 @@ def test_the_money_received_email_links_the_receipt(kind):
     # Without a receipt (or for another message) the email links the order as before.
     assert "/receipt" not in templates.order_email(kind, order(payment_status="paid"), links).text
     assert "/receipt" not in templates.order_email("order_shipped", paid, links).text
+
+
+def test_texts_write_money_as_ascii_and_emails_with_the_symbol():
+    """A text says "USD 12,345.67" in a dollar shop too (one form for every currency); the email shows "$"."""
+    placed = ORDERS[0]
+    text = templates.order_sms("order_placed", placed)
+    assert "Total USD 12,345.67," in text and "$" not in text
+    assert "Total: $12,345.67" in templates.order_email("order_placed", placed, templates.Links(base="https://x")).text
+    deal = templates.DealLine("p", "Rice", "price_drop", Money("9.50", "GHS"))
+    assert "Rice is now GHS 9.50." in templates.deal_sms([deal])
+    mail = templates.deal_email([deal], templates.Links(base="https://x"))
+    assert mail.subject.endswith(": Rice is now GH₵9.50") and "Rice: now GH₵9.50" in mail.text
