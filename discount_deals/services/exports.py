@@ -8,8 +8,9 @@ The product export has the bulk-upload template's columns (services.bulk_import)
 uploads again as it is. The order export has one line per order line, with the customer, the
 status, the payment and the order's totals repeated on each of its lines, whether the payment
 was a test (the fake provider: no money moved) and whether the order counts as revenue
-(``order_rules.counts_as_revenue``, the overview's definition). The contact phone is written the
-Ghanaian way (``024 123 4567``): a spreadsheet keeps it as text (E.164's leading ``+`` would be
+(``order_rules.counts_as_revenue``, the overview's definition), and the amounts' currency (the
+shop's, ``DD_CURRENCY``: the amounts are plain numbers a spreadsheet can add). The contact phone
+is written the Ghanaian way (``024 123 4567``): a spreadsheet keeps it as text (E.164's leading ``+`` would be
 escaped as a formula, and digits alone lose their 0), and a rider dials it as it is.
 
 Cells a spreadsheet would run as a formula (text starting with ``=``, ``+``, ``-``, ``@``, a tab
