@@ -18,11 +18,11 @@ from starlette.concurrency import run_in_threadpool
 
 from ..db import write_session
 from ..services import NotFound, ValidationFailed, payments
+from ..services.error_codes import ErrorCode
 from .deps import SessionDep
 from .openapi import declares, documents
 from .response_models import WebhookOut
 from .routing import ApiRouter
-from ..services.error_codes import ErrorCode
 
 router = ApiRouter(tags=["payments"])
 

@@ -24,9 +24,9 @@ from . import NotFound, ValidationFailed, pricing
 from . import pickup_stores as store_service
 from .cart import CartLine, cart_lines
 from .coupons import check_minimum, given_coupon
+from .error_codes import ErrorCode
 from .permissions import require_user
 from .phones import NETWORKS, guess_network, normalise_mobile, normalise_phone, parse_phone
-from .error_codes import ErrorCode
 
 NO_ADDRESS = "No address found"  # CLIENT-CONTRACT §5: the existing client looks for this text
 CONTACT_PHONE_REQUIRED = "Enter a phone number the rider can call."

@@ -27,12 +27,12 @@ from sqlmodel import Session, select
 
 from ..models import Coupon, CouponKind, User
 from . import Conflict, ValidationFailed, audit, pricing
-from .money import money_text
+from .error_codes import ErrorCode
 from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
+from .money import money_text
 from .permissions import require_admin
 from .rows import found
 from .text_match import contains
-from .error_codes import ErrorCode
 
 COUPON_CODE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 INVALID_COUPON = "Invalid coupon code"

@@ -23,13 +23,13 @@ from . import Conflict, ValidationFailed, coupons, pickup_stores, pricing
 from . import order_status as lifecycle
 from .cart import parse_quantity
 from .catalog import is_visible
+from .error_codes import ErrorCode
 from .money import money_text
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
 from .checkout import resolve_choice
 from .payments import open_payment, payment_deadline
 from .rows import values_of
 from .users import address_dict
-from .error_codes import ErrorCode
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
 # What an order and its lines keep of the prices at the moment it was placed (services.pricing).

@@ -27,13 +27,13 @@ from ..models import Channel, PasswordReset, User
 from ..models.base import new_id, utcnow
 from . import ValidationFailed, throttle
 from .auth import log_out_everywhere
+from .error_codes import ErrorCode
 from .messages import templates
 from .messages.notices import links_for, password_changed
 from .messages.outbox import Draft, queue_message
 from .passwords import hash_password
 from .phones import display_phone, parse_mobile
 from .users.fields import is_valid_email, normalize_email, password_problem
-from .error_codes import ErrorCode
 
 LINK_MINUTES = 30
 CODE_MINUTES = 10

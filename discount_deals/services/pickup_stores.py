@@ -14,10 +14,10 @@ from sqlmodel import Session, select
 from ..models import Order, PickupStore, User
 from . import Conflict, NotFound, ValidationFailed, audit
 from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
+from .error_codes import ErrorCode
 from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
 from .rows import values_of
-from .error_codes import ErrorCode
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
     # name: (max length, required)

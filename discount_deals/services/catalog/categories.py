@@ -11,11 +11,11 @@ from sqlmodel import Session, func, or_, select
 from ...models import Category, Product, User
 from ...models.base import new_id
 from .. import Conflict, ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..form_rules import require_object
 from ..permissions import require_admin
 from ..rows import found, save_unique
 from .validation import clean_category, validation_detail
-from ..error_codes import ErrorCode
 
 
 def find_category(session: Session, value: Any) -> Category | None:

@@ -27,8 +27,8 @@ from sqlmodel import Session, func, select
 
 from ...models import Product, ProductStatus
 from .. import ValidationFailed
-from .categories import find_category
 from ..error_codes import ErrorCode
+from .categories import find_category
 
 # The back office's stock levels: "low" is a few units left, "out" none.
 LOW_STOCK_THRESHOLD = 5

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from ...models import Category, Product, User
 from .. import NotFound, ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..messages import deals
 from ..form_rules import require_object
 from ..permissions import is_admin, require_admin
@@ -19,7 +20,6 @@ from .categories import find_category
 from .fields import MAX_STOCK
 from .listing import is_visible, visible_clause
 from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
-from ..error_codes import ErrorCode
 
 # The fields an admin edits, as the audit trail records them.
 AUDITED_FIELDS = (

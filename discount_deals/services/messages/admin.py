@@ -10,11 +10,11 @@ from sqlmodel import Session, select
 from ...models import MessageStatus, OutboxMessage, User
 from ...models.base import utcnow
 from .. import Conflict, ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..permissions import require_admin
 from ..rows import found
 from ..text_match import contains, starts_with
 from .outbox import NEW_MESSAGES
-from ..error_codes import ErrorCode
 
 M = OutboxMessage
 STATUSES = {s.value: s.value.capitalize() for s in MessageStatus}

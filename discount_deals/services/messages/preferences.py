@@ -15,9 +15,9 @@ from sqlmodel import Session
 
 from ...models import Channel, NotificationPreference, User
 from .. import ValidationFailed
+from ..error_codes import ErrorCode
 from ..phones import parse_mobile
 from .unsubscribe import TOPICS, read_token
-from ..error_codes import ErrorCode
 
 ORDER_CHOICES = {"sms": "SMS", "email": "Email", "both": "SMS and email", "off": "None"}
 DEAL_CHOICES = {"off": "Off", "sms": "SMS (at most one a day; the rest by email)", "email": "Email"}

@@ -16,12 +16,12 @@ from sqlmodel import Session
 from ...models import Order, PaymentMethod, PaymentStatus, User
 from .. import Conflict, ValidationFailed
 from .. import order_status as lifecycle
+from ..error_codes import ErrorCode
 from ..order_rules import payment_problem
 from ..permissions import require_user
 from ..phones import NETWORKS, guess_network, normalise_mobile
 from ..rows import owned
 from .charges import CHARGE_IN_PROGRESS, check_new_charge, live_charge
-from ..error_codes import ErrorCode
 
 NETWORK_INVALID = "Choose MTN MoMo, Telecel Cash or AirtelTigo Money."
 

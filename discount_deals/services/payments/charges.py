@@ -20,9 +20,9 @@ from sqlmodel import Session, select
 
 from ...models import Order, Payment
 from .. import Conflict
+from ..error_codes import ErrorCode
 from ..throttle import Throttled
 from .interface import PENDING, WAITING
-from ..error_codes import ErrorCode
 
 CHARGES_PER_WINDOW = 3
 CHARGE_WINDOW = timedelta(minutes=30)

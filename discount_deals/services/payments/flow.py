@@ -19,6 +19,7 @@ from ...db import session_scope, write_session
 from ...models import Order, PaymentStatus, User
 from .. import Conflict, NotFound, ValidationFailed
 from .. import order_status as lifecycle
+from ..error_codes import ErrorCode
 from ..order_rules import owes_payment, payment_problem
 from ..permissions import require_user
 from ..rows import owned
@@ -27,7 +28,6 @@ from .interface import SEND_OTP, ChargeReport, ChargeRequest, ProviderUnavailabl
 from .providers import get_provider
 from .records import find_payment, open_payment, payment_deadline, return_url
 from .report import apply_report
-from ..error_codes import ErrorCode
 
 log = logging.getLogger("discount_deals.payments")
 

@@ -19,6 +19,7 @@ from ...models import Profile, Role, User
 from ...settings import get_settings
 from .. import NotFound, audit, throttle
 from ..auth import hash_password, set_password
+from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
 from ..passwords import verify_password
 from ..permissions import is_admin, require_user
@@ -40,7 +41,6 @@ from .fields import (
     username_taken,
 )
 from .profiles import profile_dict, profile_of
-from ..error_codes import ErrorCode
 
 
 def add_user(

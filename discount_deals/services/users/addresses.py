@@ -16,11 +16,11 @@ from sqlmodel import Session, col, func, select
 
 from ...models import Address, User
 from .. import ValidationFailed
+from ..error_codes import ErrorCode
 from ..permissions import require_user
 from ..places import place_name  # noqa: F401  (re-exported by services.users)
 from ..rows import owned, values_of
 from .fields import ADDRESS_MAX_LENGTHS, ADDRESS_REQUIRED, MAX_ADDRESSES, Errors, clean_address, invalid, require_mapping
-from ..error_codes import ErrorCode
 
 GHANA = "Ghana"
 # Ghana's sixteen regions (since 2019), in alphabetical order.

@@ -8,12 +8,12 @@ from sqlmodel import Session, col, func, or_, select
 
 from ...models import Role, User
 from .. import ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..form_rules import MUST_BE_BOOLEAN
 from ..permissions import require_admin
 from ..rows import found
 from ..text_match import contains
 from .fields import ROLES
-from ..error_codes import ErrorCode
 
 
 def _valid_role(role: Any, field: str = "role") -> str:

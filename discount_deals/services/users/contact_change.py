@@ -24,10 +24,10 @@ from ...models import User
 from ...settings import get_settings
 from .. import ValidationFailed
 from ..auth import log_out_everywhere
+from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
 from ..phones import parse_mobile
 from .fields import email_taken
-from ..error_codes import ErrorCode
 
 UNDO_DAYS = 7
 UNDO_PATH = "/undo-change"  # the storefront's page that asks before undoing (pages/undo_change.py)

@@ -19,8 +19,8 @@ from sqlmodel import Session, func, select
 from ...models import Gender, Role, User
 from .. import ValidationFailed
 from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
-from ..form_rules import require_object, take_flag
 from ..error_codes import ErrorCode
+from ..form_rules import require_object, take_flag
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
 USERNAME_RE = re.compile(r"^[\w.@+-]+$")

@@ -36,11 +36,11 @@ from ...models import (
 from ...models.orders import OrderStatus
 from .. import Conflict, ValidationFailed
 from ..auth import log_out_everywhere
+from ..error_codes import ErrorCode
 from ..images import delete_stored_image
 from ..passwords import verify_password
 from ..pricing import money_str
 from .addresses import address_dict
-from ..error_codes import ErrorCode
 
 PASSWORD_WRONG = "Your password is not correct."
 ORDERS_OPEN = "Your open orders must be delivered or cancelled before the account is closed."

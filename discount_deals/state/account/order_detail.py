@@ -19,6 +19,7 @@ from ...db import session_scope, write_session
 from ...display import ghana_time, money_text
 from ...models import Attention, Order, PaymentMethod, User
 from ...services import NotFound, ServiceError, ValidationFailed, payments
+from ...services.error_codes import ErrorCode
 from ...services.phones import display_phone, network_name
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
@@ -48,7 +49,6 @@ from .orders import OrdersState
 from .payment_views import (CODE_REFUSED, WATCHED, cash_chosen, pay_refused, payment_outcome, payment_stage,
                             payment_started, watch_limit)
 from .session import per_user
-from ...services.error_codes import ErrorCode
 
 __all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started"]
 

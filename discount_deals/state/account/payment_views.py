@@ -14,11 +14,11 @@ import math
 
 from ...models import DeliveryMethod, Order, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import ServiceError, payments
+from ...services.error_codes import ErrorCode
 from ...services.order_rules import is_payable
 from ...services.order_status import EXPIRED_STEP
 from ...settings import get_settings
 from ..actions import Toast
-from ...services.error_codes import ErrorCode
 
 WATCHED = (payments.PAY_OFFLINE, payments.PENDING)
 

@@ -12,12 +12,12 @@ import reflex as rx
 from ... import routes
 from ...db import session_scope, write_session
 from ...models import User
+from ...services.error_codes import ErrorCode
 from ...services.users import privacy
 from ..actions import busy_call
 from ..forms import form_text
 from ..guards import user_event
 from .session import REMOVE_SESSION_KEYS, SessionState
-from ...services.error_codes import ErrorCode
 
 CLOSED = ("Account closed", "Your personal data is erased. Your past orders are kept, without your name, for our "
                             "books.")
