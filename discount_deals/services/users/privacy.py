@@ -38,6 +38,7 @@ from ...models import (
 from ...models.orders import OrderStatus
 from .. import Conflict, ValidationFailed
 from ..auth import log_out_everywhere
+from ..error_codes import ErrorCode
 from ..images import delete_stored_image
 from ..passwords import verify_password
 from ..pricing import money_str
@@ -133,11 +134,11 @@ def close_account(session: Session, user: User, password: object) -> None:
     ``orders_open`` while an order is on its way, ``admin_account`` for an admin."""
     user = session.get(User, user.id) or user
     if not isinstance(password, str) or not verify_password(password, user.password_hash):
-        raise ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code="password_wrong")
+        raise ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code=ErrorCode.PASSWORD_WRONG)
     if user.role == Role.ADMIN.value:
-        raise Conflict(ADMIN_CLOSING, code="admin_account")
+        raise Conflict(ADMIN_CLOSING, code=ErrorCode.ADMIN_ACCOUNT)
     if session.exec(select(Order.id).where(Order.user_id == user.id, col(Order.status).in_(OPEN_STATUSES))).first():
-        raise Conflict(ORDERS_OPEN, code="orders_open")
+        raise Conflict(ORDERS_OPEN, code=ErrorCode.ORDERS_OPEN)
     profile = session.exec(select(Profile).where(Profile.user_id == user.id)).first()
     if profile is not None:
         delete_stored_image(profile.profile_image)
