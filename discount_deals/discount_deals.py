@@ -51,6 +51,7 @@ from .state.admin.orders_sheet import DeliverySheetState
 from .state.shop.cart import CartState
 from .state.shop.catalog import HomeState, ProductsState
 from .state.shop.checkout import CheckoutState
+from .state.shop.deal_offer import DealOfferState
 from .state.shop.favorites import FavoritesState
 from .state.shop.header import HeaderState, does_header_work
 from .state.shop.not_found import NotFoundState
@@ -79,7 +80,7 @@ PAGES = [
     (routes.PRODUCT_DETAIL, product_page, ProductPageState.page_title, [ProductPageState.load]),
     (routes.CART, cart, "Shopping Cart | Discount Deals", [CartState.load_page]),
     (routes.CHECKOUT, checkout, "Checkout | Discount Deals", [CheckoutState.load]),
-    (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page]),
+    (routes.FAVORITES, favorites, "My Favorites | Discount Deals", [FavoritesState.load_page, DealOfferState.load]),
     (routes.LOGIN, login, "Login | Discount Deals", [LoginState.load]),
     (routes.REGISTER, register, "Create Account | Discount Deals", [RegisterState.load]),
     (routes.RESET_PASSWORD, reset_password, "Reset your password | Discount Deals", [PasswordResetState.load]),

@@ -315,14 +315,6 @@ class Settings:
     returns: ReturnSettings = field(default_factory=ReturnSettings)  # DD_RETURN_DAYS (settings_money.py)
 
     @property
-    def currency_symbol(self) -> str:
-        return self.currency.symbol
-
-    @property
-    def currency_code(self) -> str:
-        return self.currency.code
-
-    @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
 

@@ -21,7 +21,7 @@ from ..services import order_status as lifecycle
 from ..services import orders as order_service
 from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoice
 from ..services.phones import NETWORKS, display_phone
-from ..services.order_rules import allowed_statuses, can_cancel, is_payable
+from ..services.order_rules import allowed_statuses, can_cancel, is_payable, is_test_payment
 from ..services.pricing import money_str, product_price
 from ..services.returns import returns_close_at, returns_open
 from ..services.taxes import stored_tax_lines
@@ -175,7 +175,7 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "phone": order.payment_phone,
         "payment_step": order.payment_step if is_payable(order) else None,
         "payment_prompt": order.payment_prompt,
-        "payment_test": order.payment_test,
+        "payment_test": is_test_payment(order),
         "currency": get_settings().currency.code,
         # Where the shopper completes the payment, while one is awaited.
         "payment_url": absolute_url(request, order.payment_url) if order.payment_url and is_payable(order)

@@ -128,7 +128,7 @@ class OrderOut(BaseModel):
         "(approve the prompt on the phone), pending (the network); null once decided"
     )
     payment_prompt: str = Field(description="The provider's words to the shopper, or why the payment failed")
-    payment_test: bool = Field(description="Charged through the fake provider: no money moved")
+    payment_test: bool = Field(description="Mobile money through the fake provider: no money moved")
     contact_phone: str | None = Field(description="The number the rider calls, E.164 (+233...)")
     currency: str = Field(description="ISO 4217 code of every amount")
     payment_url: str | None = Field(description="The test phone's page (fake provider) while a payment is awaited")

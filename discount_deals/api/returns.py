@@ -26,14 +26,13 @@ from .schemas import UUID_STRING, documented
 router = ApiRouter(tags=["orders"])
 
 
-class ReturnItemIn(BaseModel):
-    product_id: Any = Field(default=None, json_schema_extra=documented(**UUID_STRING))
-    quantity: Any = Field(default=None, json_schema_extra=documented(type="integer", minimum=1))
+RETURN_ITEM = {"type": "object", "required": ["product_id", "quantity"],
+               "properties": {"product_id": UUID_STRING, "quantity": {"type": "integer", "minimum": 1}}}
 
 
 class ReturnIn(BaseModel):
     items: Any = Field(default=None, json_schema_extra=documented(
-        type="array", minItems=1, items={"$ref": "#/components/schemas/ReturnItemIn"},
+        type="array", minItems=1, maxItems=200, items=RETURN_ITEM,
         description="Each product of the order at most once, with a quantity up to what was delivered less "
                     "what its other returns take back"))
     reason: Any = Field(default=None, json_schema_extra=documented(type="string", minLength=1, maxLength=500))

@@ -60,8 +60,10 @@ def _stop(stop: SheetStopView) -> rx.Component:
             rx.el.div(
                 rx.el.ul(rx.foreach(stop.lines, lambda line: rx.el.li(line)), aria_label="Items",
                          class_name="list-disc pl-5 text-sm"),
-                rx.el.p(stop.payment_text, class_name=rx.cond(stop.collect, "mt-2 font-bold text-gray-900",
-                                                              "mt-2 text-sm text-gray-700")),
+                rx.el.p(stop.payment_text, class_name=rx.cond(
+                    stop.collect, "mt-2 font-bold text-gray-900",
+                    rx.cond(stop.test_payment, "mt-2 inline-block rounded bg-amber-100 px-2 py-0.5 text-sm font-bold "
+                            "text-amber-950 print:border print:border-gray-900", "mt-2 text-sm text-gray-700"))),
                 rx.el.p("Received by: ________________________", class_name="mt-3 text-sm text-gray-700"),
             ),
             class_name="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2",

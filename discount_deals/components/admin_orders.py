@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
+from ..state.account.order_views import TEST_PAYMENT, TEST_PAYMENT_NOTE
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
 from .blocks import line_item, tax_rows, timeline, total_row
@@ -87,8 +88,7 @@ def _row(row: AdminOrderView) -> rx.Component:
         rx.el.div(
             rx.el.span(row.delivery_text, class_name="text-xs text-gray-700"),
             _badge(row.payment_text, row.payment_badge),
-            rx.cond(row.test_payment, rx.el.span("Test", title="Test payment: no money moved",
-                                                 class_name=badge_class("warning") + " uppercase")),
+            rx.cond(row.test_payment, rx.el.span(TEST_PAYMENT, title=TEST_PAYMENT_NOTE, class_name=badge_class("warning"))),
             _badge(row.status_text, row.status_badge),
             class_name="flex flex-wrap items-center gap-2 md:w-72",
         ),
@@ -206,7 +206,7 @@ def _delivery_and_payment() -> rx.Component:
         rx.el.section(
             rx.el.h3("Payment", class_name="font-semibold text-gray-900"),
             rx.el.p(P.payment_text, class_name="text-sm"),
-            rx.cond(P.test_payment, rx.el.p(icon("flask-conical", 14), "Test payment: no money moved",
+            rx.cond(P.test_payment, rx.el.p(icon("flask-conical", 14), TEST_PAYMENT_NOTE,
                                             class_name="mt-1 inline-flex items-center gap-1 rounded bg-amber-100 px-2 "
                                                        "py-0.5 text-xs font-semibold text-amber-950")),
             rx.cond(P.payment_reference != "",

@@ -6,6 +6,7 @@ import reflex as rx
 
 from .. import routes
 from ..state.account.session import SessionState
+from .deal_offer import deal_offer_sheet
 from .optimistic import cart_count, favourites_count
 from .search_box import search_box
 from .ui import badge_class, button_class, icon
@@ -300,6 +301,7 @@ def layout(*children: rx.Component) -> rx.Component:
         ),
         footer(),
         mobile_menu(),
+        deal_offer_sheet(),
         # Room under the footer for the cart's fixed checkout bar on phones.
         class_name="flex min-h-screen flex-col bg-gray-50 text-gray-900 max-lg:has-[#checkout-bar]:pb-24",
     )

@@ -49,6 +49,15 @@ class Attention(StrEnum):
     REFUND_DUE = "refund_due"  # money was received for an order that is cancelled
 
 
+class PaymentAttemptStatus(StrEnum):
+    """Where one charge attempt (``Payment.status``) stands: the provider decides it."""
+
+    PENDING = "pending"  # asked for, no answer yet
+    SUCCESS = "success"
+    FAILED = "failed"
+    MISMATCH = "mismatch"  # the provider reported another amount than the order's total
+
+
 class CouponKind(StrEnum):
     PERCENT = "percent"
     FIXED = "fixed"
@@ -190,8 +199,8 @@ class Payment(SQLModel, table=True):
     reference: str = Field(max_length=64, unique=True)
     amount: Decimal = _money()
     currency: str = Field(max_length=3)
-    # "pending" until the provider reports "success" or "failed".
-    status: str = Field(default="pending", max_length=16)
+    # A PaymentAttemptStatus: pending until the provider reports success, failure or another amount.
+    status: str = Field(default=PaymentAttemptStatus.PENDING.value, max_length=16)
     # What the provider last reported (amount in minor units, its own status...), for admins.
     provider_data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = created_field()

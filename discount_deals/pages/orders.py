@@ -9,12 +9,13 @@ from ..components.payment_step import payment_step
 from ..components.blocks import empty_state, grand_total_row, line_item, tax_rows, timeline, total_row
 from ..components.ui import badge_class, button, card, icon
 from ..state.account.order_detail import OrderDetailState
-from ..state.account.order_views import OrderCard
+from ..state.account.order_views import TEST_PAYMENT, TEST_PAYMENT_NOTE, OrderCard
 from ..state.account.orders import OrdersState
 
 D = OrderDetailState
 
 FILTER_BUTTONS = (("all", "All"), ("pending", "Pending"), ("completed", "Completed"))
+PAYMENT_VARIANTS = ("success", "destructive", "secondary")
 
 
 def status_badge(text, completed, cancelled) -> rx.Component:
@@ -23,6 +24,16 @@ def status_badge(text, completed, cancelled) -> rx.Component:
         class_name=rx.cond(
             completed, badge_class("success"), rx.cond(cancelled, badge_class("destructive"), badge_class("warning"))
         ),
+    )
+
+
+def payment_badges(text, variant, test) -> rx.Component:
+    """The payment state ("Paid", "Awaiting payment", ...: order_views.payment_badge's colour) and,
+    for a payment through the fake provider, the test mark."""
+    return rx.fragment(
+        rx.el.span(text, class_name=rx.match(variant, *[(v, badge_class(v)) for v in PAYMENT_VARIANTS],
+                                             badge_class("warning"))),
+        rx.cond(test, rx.el.span(TEST_PAYMENT, title=TEST_PAYMENT_NOTE, class_name=badge_class("warning"))),
     )
 
 
@@ -49,7 +60,11 @@ def order_card(order: OrderCard) -> rx.Component:
                     rx.el.h2("Order #", order.short_id, class_name="font-mono text-base font-bold text-gray-900"),
                     rx.el.p(order.date_text, class_name="text-sm text-gray-600"),
                 ),
-                status_badge(order.status_text, order.completed, order.cancelled),
+                rx.el.div(
+                    status_badge(order.status_text, order.completed, order.cancelled),
+                    payment_badges(order.payment_text, order.payment_badge, order.test_payment),
+                    class_name="flex flex-wrap items-center justify-end gap-2",
+                ),
                 class_name="flex items-start justify-between gap-4",
             ),
             rx.el.div(
@@ -106,7 +121,9 @@ def order_details() -> rx.Component:
             rx.el.div(
                 rx.el.span("Status: ", class_name="text-sm text-gray-700"),
                 status_badge(OrderDetailState.status_text, OrderDetailState.completed, OrderDetailState.cancelled),
-                class_name="flex items-center gap-2",
+                rx.el.span("Payment: ", class_name="ml-2 text-sm text-gray-700"),
+                payment_badges(D.payment_status_text, D.payment_badge, D.payment_test),
+                class_name="flex flex-wrap items-center gap-2",
             ),
             class_name="flex flex-wrap items-start justify-between gap-4",
         ),
@@ -161,24 +178,6 @@ def payment_box() -> rx.Component:
     return _box(
         "Payment", "wallet",
         rx.el.p(D.payment_text, class_name="mt-2"),
-        rx.el.p(
-            "Status: ",
-            rx.el.span(
-                D.payment_status_text,
-                class_name=rx.cond(
-                    D.cancelled & (D.payment_status != "paid") & (D.payment_status != "refunded"),
-                    badge_class("secondary"),
-                    rx.match(
-                        D.payment_status,
-                        ("paid", badge_class("success")),
-                        ("failed", badge_class("destructive")),
-                        ("refunded", badge_class("secondary")),
-                        badge_class("warning"),
-                    ),
-                ),
-            ),
-            class_name="mt-1",
-        ),
         rx.cond(D.payment_reference != "", rx.el.p("Reference: ", D.payment_reference, class_name="mt-1 break-all text-xs text-gray-600")),
         rx.cond(D.payment_due_text != "", rx.el.p("Pay by ", D.payment_due_text, ", or the order is cancelled.",
                                                    class_name="mt-1 text-xs text-gray-600")),

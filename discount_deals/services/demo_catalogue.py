@@ -228,16 +228,20 @@ def _rng(name: str) -> random.Random:
     return random.Random(int(hashlib.sha256(name.encode()).hexdigest()[:16], 16))
 
 
+# The demo sells: every product is discounted and in stock, except these few, kept so that a
+# product at its full price and a sold-out one can be seen (neither is featured).
+FULL_PRICE = {"Ghana Brown Sugar 1kg", "Annapurna Iodised Salt 1kg", "Women's Flip Flops"}
+SOLD_OUT = {"Travel Suitcase 24 inch", "Sobolo Hibiscus Drink 1L"}
+PERCENTS = [5, 10, 10, 15, 15, 20, 20, 25, 30, 35, 40, 45, 50, 60]
+
+
 def _demo_fields(name: str, price: Decimal) -> dict:
-    """Deterministic demo values for one product: discount, stock, rating, tags."""
+    """Deterministic demo values for one product: discount, stock, rating."""
     rng = _rng(name)
     roll = rng.random()
-    if roll < 0.22:
-        discount = None  # no discount
-    else:
-        percent = 70 if roll > 0.96 else rng.choice([5, 10, 10, 15, 15, 20, 20, 25, 30, 35, 40, 45, 50, 60])
-        discount = money(price * (100 - percent) / 100)
-    stock = 0 if rng.random() < 0.08 else rng.choice([3, 5, 8, 12, 20, 25, 40, 60, 100, 150])
+    percent = 70 if roll > 0.96 else rng.choice(PERCENTS)
+    discount = None if name in FULL_PRICE else money(price * (100 - percent) / 100)
+    stock = 0 if name in SOLD_OUT else rng.choice([3, 5, 8, 12, 20, 25, 40, 60, 100, 150])
     rating = round(rng.uniform(3.0, 5.0), 1)
     return {"discount_price": discount, "stock": stock, "rating": rating}
 

@@ -26,15 +26,28 @@ CUSTOMER_TRANSITIONS: dict[str, tuple[str, ...]] = {S.PENDING.value: (S.CANCELLE
 SETTLED = frozenset({PaymentStatus.PAY_ON_DELIVERY.value, PaymentStatus.PAID.value})
 # Payment states in which a mobile-money order still owes its money.
 OWING = frozenset({PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value})
-# Revenue is money that is or will be received: paid (mobile money) or due with the rider or at
-# the pickup counter (cash), on an order that is not cancelled. An awaited, failed, expired or
-# refunded payment is none. services.reports sums it in SQL from these same values.
-REVENUE_PAYMENT_STATES = (PaymentStatus.PAID.value, PaymentStatus.PAY_ON_DELIVERY.value)
+# Revenue is money RECEIVED: a paid order (mobile money reported paid, or a cash order marked
+# paid when it was delivered or collected: order_status.change_status) that is not cancelled (a
+# cancelled paid order's money is owed back) and whose money was not a test payment. Cash still
+# with the rider, an awaited, failed, expired or refunded payment is none. services.reports sums
+# it in SQL (revenue_condition) from these same values.
+REVENUE_PAYMENT_STATES = (PaymentStatus.PAID.value,)
+
+
+def is_test_payment(order: Order) -> bool:
+    """Mobile money charged through the fake provider: no money moved. A test charge that failed
+    before the shopper switched to cash leaves the cash order a real one (Order.payment_test
+    stays set: "once a test, always marked" describes the charges, not the cash)."""
+    return bool(order.payment_test) and order.payment_method == PaymentMethod.MOBILE_MONEY.value
 
 
 def counts_as_revenue(order: Order) -> bool:
-    """Whether the order's total is revenue (see :data:`REVENUE_PAYMENT_STATES`)."""
-    return order.status != S.CANCELLED.value and order.payment_status in REVENUE_PAYMENT_STATES
+    """Whether the order's total is money received (see :data:`REVENUE_PAYMENT_STATES`)."""
+    return (
+        order.status != S.CANCELLED.value
+        and order.payment_status in REVENUE_PAYMENT_STATES
+        and not is_test_payment(order)
+    )
 
 
 def payment_problem(order: Order) -> str | None:

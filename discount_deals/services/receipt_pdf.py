@@ -15,9 +15,10 @@ from decimal import Decimal
 
 from fpdf import FPDF
 
-from ..models import Order
+from ..models import DeliveryMethod, Order, PaymentMethod
 from ..settings import get_settings
-from .pricing import format_money
+from .money import Money
+from .order_rules import is_test_payment
 from .receipts import Receipt, ReceiptLine
 from .returns.credit_notes import CreditNote
 from .taxes import TaxLine
@@ -31,13 +32,13 @@ def _latin1(text: object) -> str:
 
 
 def pdf_money(value: Decimal) -> str:
-    """The shop's money text, or the amount with the currency's code when Helvetica lacks the symbol."""
-    currency = get_settings().currency
+    """The shop's money text, or its plain form (``GHS 12.50``) when Helvetica lacks the symbol."""
+    amount = Money.of(value)
     try:
-        currency.symbol.encode("latin-1")
+        amount.symbol.encode("latin-1")
     except UnicodeEncodeError:
-        return format_money(value, f"{currency.code} ")
-    return format_money(value, currency.symbol)
+        return amount.plain_text()
+    return amount.text()
 
 
 def _heading(pdf: FPDF, title: str, issued: datetime | None, order: Order, buyer: tuple[str, str],
@@ -79,12 +80,12 @@ def _total(pdf: FPDF, label: str, amount: str, *, bold: bool = False) -> None:
 
 def _payment_text(receipt: Receipt) -> str:
     order = receipt.order
-    if order.payment_method == "mobile_money":
+    if order.payment_method == PaymentMethod.MOBILE_MONEY:
         text = f"Paid by mobile money ({(order.payment_network or '').upper()})"
         text += f", reference {order.payment_reference}" if order.payment_reference else ""
     else:
-        text = "Paid in cash at pickup" if order.delivery_method == "pickup" else "Paid in cash on delivery"
-    return text + (". TEST PAYMENT: no money moved." if order.payment_test else ".")
+        text = "Paid in cash at pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Paid in cash on delivery"
+    return text + (". TEST PAYMENT: no money moved." if is_test_payment(order) else ".")
 
 
 def _document(title: str, compress: bool) -> FPDF:
@@ -127,7 +128,7 @@ def receipt_pdf(receipt: Receipt, *, compress: bool = True) -> bytes:
     _total(pdf, "Subtotal", pdf_money(order.subtotal))
     if order.discount > 0:
         _total(pdf, "Coupon", "-" + pdf_money(order.discount))
-    _total(pdf, "Pickup" if order.delivery_method == "pickup" else "Delivery", pdf_money(order.shipping))
+    _total(pdf, "Pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Delivery", pdf_money(order.shipping))
     _taxes(pdf, receipt.tax_lines)
     _total(pdf, "Total", pdf_money(order.total), bold=True)
     return _closing(pdf, _payment_text(receipt))
@@ -145,7 +146,7 @@ def credit_note_pdf(note: CreditNote, *, compress: bool = True) -> bytes:
     if ret.refund_discount > 0:
         _total(pdf, "Coupon share", "-" + pdf_money(ret.refund_discount))
     if ret.refund_shipping > 0:
-        _total(pdf, "Pickup" if order.delivery_method == "pickup" else "Delivery", pdf_money(ret.refund_shipping))
+        _total(pdf, "Pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Delivery", pdf_money(ret.refund_shipping))
     _taxes(pdf, note.tax_lines)
     _total(pdf, "Refunded", pdf_money(ret.refund_amount), bold=True)
     return _closing(pdf, note.method_text())

@@ -28,11 +28,13 @@ from ..models import Order, OrderItem, ReceiptCounter, User
 from ..models.base import utcnow
 from ..settings import get_settings
 from . import Conflict, NotFound
+from .error_codes import ErrorCode
+from .order_rules import is_test_payment
 from .permissions import is_admin, require_user
 from .pricing import money_str
 from .taxes import TaxLine, stored_tax_lines
 
-NOT_PAID = "not_paid"
+NOT_PAID = ErrorCode.NOT_PAID
 NOT_PAID_TEXT = "This order has no receipt yet: it is given when the money is received."
 
 
@@ -107,7 +109,7 @@ class Receipt:
             "total": money_str(order.total),
             "currency": get_settings().currency.code,
             "payment": {"method": order.payment_method, "network": order.payment_network,
-                        "reference": order.payment_reference, "test": order.payment_test},
+                        "reference": order.payment_reference, "test": is_test_payment(order)},
         }
 
 

@@ -2,9 +2,9 @@
 
 Every aggregate runs in SQL. Days are UTC calendar days (Ghana keeps GMT all year, so they are
 also the shop's local days). Cancelled orders count neither as orders nor as revenue; revenue
-(and the best sellers' units and revenue) counts only money that is or will be received
-(:func:`revenue_condition`: ``order_rules.counts_as_revenue`` in SQL), never a failed, awaited,
-expired or refunded payment.
+(and the best sellers' units and revenue) counts only money received (:func:`revenue_condition`:
+``order_rules.counts_as_revenue`` in SQL): paid mobile money and cash orders once delivered, never
+cash still to collect, a failed, awaited, expired or refunded payment, nor a test payment.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from sqlalchemy import case
+from sqlalchemy import case, false, or_
 from sqlmodel import Session, func, select
 
-from ..models import Order, OrderItem, OrderStatus, Product, User
+from ..models import Order, OrderItem, OrderStatus, PaymentMethod, Product, User
 from .catalog.listing import LOW_STOCK_THRESHOLD
 from .order_rules import REVENUE_PAYMENT_STATES
 from .permissions import require_admin
@@ -85,7 +85,13 @@ def _counted_orders():
 
 def revenue_condition():
     """SQL for ``order_rules.counts_as_revenue``: the one definition of revenue, for every figure."""
-    return (Order.status != OrderStatus.CANCELLED.value) & Order.payment_status.in_(REVENUE_PAYMENT_STATES)
+    not_a_test = or_(Order.payment_test == false(), Order.payment_method != PaymentMethod.MOBILE_MONEY.value)
+    return (Order.status != OrderStatus.CANCELLED.value) & Order.payment_status.in_(REVENUE_PAYMENT_STATES) & not_a_test
+
+
+def _money_received():
+    """What one counted order brought in: its total, less what was given back of it."""
+    return Order.total - Order.refunded_total
 
 
 def _revenue(amount):
@@ -100,7 +106,7 @@ def sales_overview(session: Session, actor: User | None, *, days: int = 30, now:
     first = today - timedelta(days=days - 1)
     day = _order_day(session)
     rows = session.exec(
-        select(day, func.count(Order.id), _revenue(Order.total))
+        select(day, func.count(Order.id), _revenue(_money_received()))
         .where(Order.created_at >= _start_of(first), Order.created_at < _start_of(today + timedelta(days=1)))
         .where(_counted_orders())
         .group_by(day)
@@ -124,7 +130,8 @@ def top_products(
     session: Session, actor: User | None, *, days: int = 30, limit: int = 5, now: datetime | None = None
 ) -> list[TopProduct]:
     """The best sellers by units over the last ``days`` days (admins only), most units first;
-    only orders whose money is or will be received count (:func:`revenue_condition`).
+    only orders whose money was received count (:func:`revenue_condition`; a line's revenue is
+    its total as sold: refunds are per order, and the overview's revenue subtracts them).
 
     Lines of a product deleted since keep their snapshot name and are grouped by it."""
     require_admin(actor)

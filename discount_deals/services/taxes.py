@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from .money import api_amount
+
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 
@@ -72,7 +74,7 @@ class TaxLine:
     def as_json(self) -> dict[str, Any]:
         """The order JSON's (and the stored column's) shape: rate and amount as 2-decimal text."""
         return {"code": self.code, "label": self.label, "rate": f"{self.rate:.2f}",
-                "amount": f"{self.amount:.2f}", "included": self.included}
+                "amount": api_amount(self.amount), "included": self.included}
 
 
 def tax_rule() -> TaxRule:

@@ -4,7 +4,8 @@
 ``send_otp`` for Telecel's ``vod``, ``pay_offline`` otherwise), ``POST /charge/submit_otp`` pays
 with :data:`VOUCHER` and declines any other code, ``GET /charge/{reference}`` answers
 ``status[reference]`` (the last state by default), ``POST /refund`` queues a refund (``pending``)
-unless ``refuse_refunds`` holds the transaction's reference (400, as Paystack refuses one).
+unless ``refuse_refunds`` holds the transaction's reference (400, as Paystack refuses one) or
+``refunds_down`` is set (500).
 Every request is recorded.
 """
 
@@ -34,6 +35,7 @@ class PaystackStub(ThreadingHTTPServer):
         self.status: dict[str, str] = {}  # reference -> status GET /charge answers
         self.amounts: dict[str, int] = {}
         self.refuse_refunds: set[str] = set()
+        self.refunds_down = False  # POST /refund answers 500 (Paystack unreachable)
 
     @property
     def url(self) -> str:
@@ -88,6 +90,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _refund(self, body: dict) -> None:
         reference, amount = body["transaction"], body.get("amount")
+        if self.server.refunds_down:
+            return self._reply(500, {"status": False, "message": "Internal error"})
         if reference in self.server.refuse_refunds or reference not in self.server.status:
             return self._reply(400, {"status": False, "message": "Transaction has been fully reversed"})
         refund_id = len(self.server.calls("/refund"))

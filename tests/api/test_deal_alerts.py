@@ -126,3 +126,29 @@ def test_a_cancelled_order_that_puts_the_last_units_back_alerts_fans(client, mes
     fan_out_and_compose()
     [alert] = outbox(kind="deal_alert")
     assert alert.recipient == fan.email and "back in stock" in alert.subject
+
+
+def test_an_alert_is_checked_when_it_is_written_hidden_or_repriced_products_are_left_out(
+        client, messaging, make_user, make_product, admin_headers, monkeypatch):
+    """Issue 34 item 4: a deal alert was sent for a product an admin had hidden, with its new price."""
+    monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
+    from discount_deals.settings import get_settings
+
+    get_settings.cache_clear()
+    hidden, repriced, kept = (make_product(name=name, price="100.00") for name in ("Hidden Rice", "Oil", "Sugar"))
+    fan = make_user(phonenumber="")
+    set_preferences(fan, deal_alerts="email")
+    for product in (hidden, repriced, kept):
+        favourite(client, fan, product)
+        edit(client, admin_headers, product, discount_price="70.00")
+    edit(client, admin_headers, hidden, is_available=False)  # hidden before the worker wrote the alert
+    edit(client, admin_headers, repriced, discount_price="95.00")  # the drop was mostly undone
+    fan_out_and_compose()
+    messaging.deliver()
+    [mail] = messaging.mailbox.to(fan.email)
+    body = text_of(mail)
+    assert "Sugar" in body and "Hidden Rice" not in body and "Oil" not in body
+    with session_scope() as session:  # every alert answered: none waits to be told later
+        assert session.exec(select(models.DealAlert).where(models.DealAlert.message_id.is_(None))).all() == []
+    fan_out_and_compose()
+    assert len(outbox(kind="deal_alert")) == 1

@@ -132,3 +132,31 @@ def test_the_sms_names_the_step_the_order_page_asks_for(client, messaging, shopp
     text = messaging.texts.texts[0]["Content"]
     assert "Enter the code Telecel Cash sent to 020 123 4567 on your order page." in text
     assert "prompt" not in text
+
+
+def test_texts_go_to_the_number_the_order_carries_when_the_account_has_no_mobile(client, messaging, make_user,
+                                                                                  make_product):
+    """Issue 34 item 4: a profile with a landline (or no number) still hears by SMS about an order
+    that carries a mobile number: its contact number, else the number that paid."""
+    landline = make_user(phonenumber="030 221 2345")
+    add_address(landline, is_default=True)
+    fill_cart(client, auth_headers(landline), (make_product(stock=5), 1))
+    paid_from = place(client, auth_headers(landline), {**MOMO, "phone": "024 123 4567"})
+    no_phone = make_user(phonenumber="")
+    add_address(no_phone, is_default=True)
+    fill_cart(client, auth_headers(no_phone), (make_product(stock=5), 1))
+    contact = place(client, auth_headers(no_phone), {"contact_phone": "055 123 4567"})
+    sent = {(m.subject_id, m.channel, m.recipient) for m in outbox()}
+    assert (paid_from["id"], "sms", "+233241234567") in sent
+    assert (contact["id"], "sms", "+233551234567") in sent
+    assert not any(channel == "email" for _, channel, _ in sent)
+
+
+def test_a_customer_who_chose_email_keeps_email_whatever_the_order_carries(client, messaging, make_user,
+                                                                           make_product):
+    user = make_user(phonenumber="")
+    add_address(user, is_default=True)
+    set_preferences(user, order_updates="email")
+    fill_cart(client, auth_headers(user), (make_product(stock=5), 1))
+    place(client, auth_headers(user), {"contact_phone": "055 123 4567"})
+    assert [(m.channel, m.recipient) for m in outbox()] == [("email", user.email)]

@@ -11,9 +11,10 @@ lets go. Every request has then decided on what it read; only the guard (a condi
 whose row count is checked) can turn the late ones away.
 
 Guards under test: ``services.coupons.redeem`` (``used_count < usage_limit``),
-``services.order_status.change_status`` (``status = <the status it read>``), and a return's steps
-(``services.returns.steps.move``: receiving puts the stock back once; ``returns.refunds``: one
-refund, one credit note).
+``services.order_status.change_status`` (``status = <the status it read>``), the receipt counter
+(``services.receipts.next_sequence``: one upsert whose row lock queues concurrent payments), and a
+return's steps (``services.returns.steps.move``: receiving puts the stock back once;
+``returns.refunds``: one refund, one credit note).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from discount_deals.db import create_db_engine, get_engine, session_scope
 from discount_deals.settings import get_settings
 
 from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, order_row, place
+from .checkout_helpers import fill_cart, minor, order_row, place, post_webhook
 from .returns_helpers import ask_return, delivered_order, return_row, step
 from .shop_helpers import add_address, add_coupon, stock_of
 
@@ -48,14 +49,16 @@ WAIT_SECONDS = 30
 
 
 @contextmanager
-def row_held(model, row_id: str) -> Iterator[Callable[[int], None]]:
-    """Hold ``model`` row ``row_id``'s lock until the block ends; yields ``wait_for(n)``, which
-    returns once ``n`` other transactions of this database are waiting for a lock."""
+def row_held(model, row_id: str | None = None, *, where=None) -> Iterator[Callable[[int], None]]:
+    """Hold ``model`` row ``row_id``'s lock (or the rows ``where`` selects) until the block ends;
+    yields ``wait_for(n)``, which returns once ``n`` other transactions of this database are
+    waiting for a lock."""
     engine = create_db_engine(get_settings().database_url, pool_size=2)
     try:
         with engine.connect() as holder, engine.connect() as watcher:
             watcher = watcher.execution_options(isolation_level="AUTOCOMMIT")
-            holder.execute(select(model.id).where(model.id == row_id).with_for_update())
+            condition = model.id == row_id if where is None else where
+            assert holder.execute(select(model).where(condition).with_for_update()).first(), "no row to hold"
             holder_pid = holder.execute(text("SELECT pg_backend_pid()")).scalar_one()
 
             def wait_for(count: int) -> None:
@@ -215,6 +218,34 @@ def test_the_gate_really_holds_writers(pending_order):
         assert not finished.is_set()
     writer.join(timeout=30)
     assert finished.is_set()
+
+
+def test_payments_waiting_on_the_receipt_counter_get_consecutive_numbers(api_app, client, make_user, make_product):
+    """Issue 33: every payment reaches the counter's row before any of them has counted; each then
+    takes the next number in turn (no two alike, no gap)."""
+    from datetime import UTC, datetime
+
+    from .test_receipts import pay, place_order
+
+    payers = 5
+    first = place_order(client, make_user(), make_product)
+    pay(client, first)  # the year's counter row now exists (number 1)
+    orders = [place_order(client, make_user(), make_product) for _ in range(payers)]
+    year = datetime.now(UTC).year
+    prefix = get_settings().receipts.prefix
+    counter = models.ReceiptCounter
+
+    def report(order: dict) -> Callable[[TestClient], Any]:
+        return lambda own: post_webhook(own, "charge.success", order["payment_reference"], minor(order["total"]))
+
+    with row_held(counter, where=(counter.prefix == prefix) & (counter.year == year)) as wait_for:
+        finish = start_together(api_app, [report(order) for order in orders])
+        wait_for(payers)  # every payment has marked its order paid and waits to count its receipt
+    answers = finish()
+
+    assert [answer.status_code for answer in answers] == [200] * payers, [a.text for a in answers]
+    numbers = sorted(order_row(order["id"]).receipt_number for order in orders)
+    assert numbers == [f"{prefix}-{year}-{n:06d}" for n in range(2, payers + 2)]
 
 
 @pytest.fixture

@@ -94,6 +94,10 @@ def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, cu
     soap, oil = make_product(price="3.33", stock=20), make_product(price="7.77", stock=20)
     order = delivered_order(client, customer, admin_headers, (soap, 3), (oil, 1))
     parts = [[(soap.id, 1)], [(oil.id, 1), (soap.id, 1)], [(soap.id, 1)]]
+    with session_scope() as session:  # an admin was asked to refund it (the flag a full refund settles)
+        row = session.get(models.Order, order["id"])
+        row.attention, row.attention_note = "refund_due", "Refund the customer."
+        session.add(row)
     refunded = []
     for items in parts:
         ret = received_return(client, customer, admin_headers, order, items)
@@ -104,6 +108,7 @@ def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, cu
     assert [body["refund_shipping"] for body in refunded] == ["0.00", "0.00", f"{placed.shipping:.2f}"]
     assert [body["credit_note_number"] for body in refunded] == [f"CN-{YEAR}-{n:06d}" for n in (1, 2, 3)]
     assert placed.refunded_total == placed.total and placed.payment_status == "refunded"
+    assert placed.attention is None
     assert ask_return(client, customer, order["id"], [(soap.id, 1)], expect=400)["code"] == returns.QUANTITY
 
 
@@ -153,10 +158,17 @@ def test_paystack_refunds_are_posted_to_its_refund_api(client, customer, make_pr
     assert paystack.calls("/refund") == [{"transaction": order["payment_reference"], "amount": 2160}]
     assert body["refund_provider_status"] == "pending" and body["status"] == "refunded"
     second = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    paystack.refunds_down = True
+    down = step(client, admin_headers, second["id"], "refund", expect=502)
+    assert down["code"] == returns.REFUND_FAILED and "could not be reached" in down["detail"]
+    paystack.refunds_down = False
     paystack.refuse_refunds.add(order["payment_reference"])
-    refused = step(client, admin_headers, second["id"], "refund", expect=502)
+    refused = step(client, admin_headers, second["id"], "refund", expect=502)  # tried again at once: not "in progress"
     assert refused["code"] == returns.REFUND_FAILED and "fully reversed" in refused["detail"]
-    assert return_row(second["id"]).status == "received"
+    row = return_row(second["id"])
+    assert (row.status, row.refund_state, row.refund_provider_status) == ("received", "failed",
+                                                                          "Transaction has been fully reversed")
+    assert order_row(order["id"]).refunded_total == Decimal(body["refund_amount"])
 
 
 def test_the_credit_note_is_the_owners_and_admins_as_json_and_pdf(client, customer, make_user, make_product,

@@ -222,3 +222,16 @@ def test_concurrent_receives_put_the_stock_back_once(api_app, client, customer, 
     assert sorted(statuses) == [200] + [409] * (RECEIVERS - 1)
     assert stock_of(product.id) == 20
     assert [event.action for event in audit_actions(ret["id"])].count("return.receive") == 1
+
+
+def test_a_customers_data_export_holds_their_returns(client, customer, make_product, admin_headers):
+    product = make_product(stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 2))
+    ret = ask_return(client, customer, order["id"], [(product.id, 1)], reason="Wrong flavour")
+    exported = client.get("/api/users/me/export/", headers=auth_headers(customer))
+    assert exported.status_code == 200, exported.text
+    (placed,) = exported.json()["orders"]
+    assert placed["returns"] == [{"id": ret["id"], "requested_at": ret["created_at"], "status": "requested",
+                                  "reason": "Wrong flavour", "items": [{"name": product.name, "quantity": 1}],
+                                  "refund_amount": ret["refund_amount"], "refund_method": "cash",
+                                  "credit_note_number": None, "refunded_at": None}]

@@ -51,16 +51,18 @@ def add_address(session, user, **fields) -> Address:
 
 
 def insert_order(
-    session, user, status: str = "pending", total: str = "12.50", lines=(("Test item", 2, "5.00"),)
+    session, user, status: str = "pending", total: str = "12.50", lines=(("Test item", 2, "5.00"),), **fields
 ) -> Order:
     """An order row written straight into the server's database (the services open their own
-    connection to the test process's database, not the server's)."""
+    connection to the test process's database, not the server's); ``fields``: other columns
+    (payment_status, payment_method, payment_test...)."""
     order = Order(
         user_id=user.id,
         status=status,
         item_count=sum(q for _n, q, _p in lines),
         subtotal=Decimal(total),
         total=Decimal(total),
+        **fields,
     )
     session.add(order)
     session.flush()

@@ -644,7 +644,8 @@ def test_overview_figures_match_seeded_orders(page: Page, live_user, live_server
     with live_server.session() as session:
         for when, quantity in ((now - timedelta(minutes=1), 40), (now - timedelta(days=3), 30)):
             total = Decimal("12.50") * quantity
-            order = Order(user_id=buyer.id, item_count=quantity, subtotal=total, total=total, created_at=when)
+            order = Order(user_id=buyer.id, item_count=quantity, subtotal=total, total=total, created_at=when,
+                          payment_status="paid")  # revenue is money received
             session.add(order)
             session.flush()
             session.add(OrderItem(order_id=order.id, product_id=item.id, name=item.name, unit_price=Decimal("12.50"),

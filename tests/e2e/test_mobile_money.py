@@ -218,7 +218,7 @@ def test_screenshots_of_the_other_steps_and_the_back_office(page: Page, new_cont
     back_office.goto("/admin?tab=orders")
     expect(back_office.get_by_role("note").filter(has_text="Payments are in test mode")).to_be_visible()
     row = back_office.get_by_role("list", name="Orders").get_by_role("listitem").filter(has_text=pending["id"][:8])
-    expect(row.get_by_text("Test", exact=True)).to_be_visible()
+    expect(row.get_by_text("Test payment", exact=True)).to_be_visible()
     shot(back_office, "admin-orders-test-mode")
     row.get_by_role("button", name=f"View order #{pending['id'][:8]}").click()
     expect(back_office.get_by_text("Test payment: no money moved")).to_be_visible()

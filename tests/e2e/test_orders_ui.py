@@ -237,6 +237,41 @@ def test_pending_filter_is_every_status_but_completed(page: Page, live_user, liv
     expect(cards(page)).to_contain_text(f"Order #{made['completed'].id[:8]}")
 
 
+def test_each_order_shows_its_payment_state_beside_its_status(page: Page, live_user, live_server):
+    """Issue 33 item 5: a second badge says the payment state (not "Pending" for every order), and
+    a payment through the fake provider is marked "Test payment"; the order page says it too."""
+    user, _ = live_user()
+    momo = {"payment_method": "mobile_money"}
+    with live_server.session() as session:
+        shown = [
+            (insert_order(session, user, status="processing", payment_status="paid", payment_test=True, **momo),
+             "Processing", "Paid", True),
+            (insert_order(session, user, payment_status="awaiting_payment", **momo), "Pending", "Awaiting payment",
+             False),
+            (insert_order(session, user, payment_status="failed", **momo), "Pending", "Payment failed", False),
+            (insert_order(session, user), "Pending", "Pay on delivery", False),
+            (insert_order(session, user, status="cancelled", payment_status="refunded", **momo), "Cancelled",
+             "Refunded", False),
+        ]
+    sign_in(page, user)
+    page.goto("/orders")
+    expect(cards(page)).to_have_count(len(shown))
+    for order, status, payment, test in shown:
+        card = cards(page).filter(has_text=f"Order #{order.id[:8]}")
+        expect(card.get_by_text(status, exact=True)).to_be_visible()
+        expect(card.get_by_text(payment, exact=True)).to_be_visible()
+        expect(card.get_by_text("Test payment", exact=True)).to_have_count(1 if test else 0)
+    expect(cards(page).filter(has_text="Test payment")).to_have_count(1)
+
+    paid = shown[0][0]
+    cards(page).filter(has_text=f"Order #{paid.id[:8]}").get_by_role("link", name="View Details").click()
+    expect(page.get_by_role("heading", name=f"Order #{paid.id[:8]}")).to_be_visible()
+    main = page.locator("#main")
+    expect(main.get_by_text("Processing", exact=True)).to_be_visible()
+    expect(main.get_by_text("Paid", exact=True)).to_be_visible()
+    expect(main.get_by_text("Test payment", exact=True)).to_be_visible()
+
+
 def test_no_orders_yet(page: Page, live_user):
     user, _ = live_user()
     sign_in(page, user)

@@ -88,5 +88,21 @@ def test_seed_demo_is_idempotent_and_realistic(clean_db):
         assert (get_settings().media_dir / product.image_url.removeprefix("/api/media/")).is_file()
 
 
+def test_the_demo_sells_featured_products_discounted_and_in_stock(clean_db):
+    """Issue 34 item 7: no featured product at full price or sold out (the original client showed
+    "-100 %" for Milo); the only products without a discount or stock are the few kept to show one."""
+    from discount_deals.services.demo_catalogue import FEATURED, FULL_PRICE, SOLD_OUT
+
+    assert cli("seed-demo").returncode == 0
+    with session_scope() as session:
+        products = session.exec(select(Product)).all()
+    featured = [p for p in products if p.is_featured]
+    assert {p.name for p in featured} == FEATURED
+    assert all(p.discount_price is not None and p.discount_price < p.price and p.stock > 0 for p in featured)
+    assert {p.name for p in products if p.discount_price is None} == FULL_PRICE
+    assert {p.name for p in products if p.stock == 0} == SOLD_OUT
+    assert not (FULL_PRICE | SOLD_OUT) & FEATURED
+
+
 def test_has_products_reports_an_empty_catalogue(clean_db):
     assert cli("has-products").returncode == 3

@@ -8,6 +8,8 @@
    (unique per user and event: one alert per product per event).
 3. Once a user's oldest waiting alert is DD_DEAL_ALERT_BATCH_SECONDS old, their waiting alerts
    become one message (:func:`compose_due`): by SMS at most once a day, else an email digest.
+   Each alert is checked then (:func:`still_a_deal`): a product hidden since, priced up again or
+   sold out again is left out.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, select
 
-from ...display import money_text
 from ...models import (Channel, DealAlert, DealEvent, Favourite, NotificationPreference, OutboxMessage, Product,
                        User)
 from ...models.base import utcnow
 from ...settings import get_settings
+from ..catalog.filters import is_visible
 from ..phones import parse_mobile
-from ..pricing import product_price
+from ..money import Money
+from ..pricing import effective_price, product_price
 from . import templates
 from .notices import links_for
 from .outbox import Draft, bulk_queue
@@ -145,7 +148,7 @@ class _Fan:
 
 def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]:
     rows = session.exec(
-        select(DealAlert.id, DealAlert.user_id, Product.id, Product.name, DealEvent.kind, DealEvent.new_price)
+        select(DealAlert.id, DealAlert.user_id, Product, DealEvent.kind, DealEvent.new_price)
         .join(Product, Product.id == DealAlert.product_id).join(DealEvent, DealEvent.id == DealAlert.event_id)
         .where(DealAlert.user_id.in_(users), DealAlert.message_id.is_(None))
         .order_by(DealAlert.user_id, DealAlert.created_at)
@@ -164,11 +167,14 @@ def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]
         ).all()
     }
     by_user: dict[str, tuple[list[int], dict[str, templates.DealLine]]] = {}
-    for alert_id, user_id, product_id, name, kind, new_price in rows:
+    for alert_id, user_id, product, kind, new_price in rows:
         ids, lines = by_user.setdefault(user_id, ([], {}))
-        ids.append(alert_id)
-        price = money_text(Decimal(new_price)) if kind == PRICE_DROP and new_price else ""
-        lines[product_id] = templates.DealLine(product_id, name, kind, price)  # the latest per product
+        ids.append(alert_id)  # answered either way: a deal that is over is not told later either
+        if not still_a_deal(product, kind, new_price):
+            lines.pop(product.id, None)
+            continue
+        price = Money.of(Decimal(new_price)) if kind == PRICE_DROP and new_price else None
+        lines[product.id] = templates.DealLine(product.id, product.name, kind, price)  # the latest per product
     planned = [(user_id, ids, _draft(fans.get(user_id), list(lines.values()), sms_allowed=user_id not in texted_today))
                for user_id, (ids, lines) in by_user.items()]
     added = bulk_queue(session, [draft for _u, _i, draft in planned if draft is not None])
@@ -181,6 +187,17 @@ def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]
          for user_id, ids, draft in planned],
     )
     return added
+
+
+def still_a_deal(product: Product, kind: str, new_price: str) -> bool:
+    """Whether an alert is still true when it is written: the product is still shown to shoppers
+    (an admin may have hidden it since), and still at most the dropped price, or still in stock."""
+    if not is_visible(product):
+        return False
+    if kind == PRICE_DROP:
+        # The price as set (a discount window's timing is the price schedule's business).
+        return not new_price or effective_price(product.price, product.discount_price) <= Decimal(new_price)
+    return product.stock > 0
 
 
 def _draft(fan: _Fan | None, deals: list[templates.DealLine], *, sms_allowed: bool) -> Draft | None:

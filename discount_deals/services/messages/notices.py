@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from ...models import Channel, Order, OrderEvent, ReturnRequest, User
+from ...models import Channel, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus, ReturnRequest, User
 from ..phones import parse_mobile
 from . import templates
 from .outbox import Draft, queue_messages
@@ -30,11 +30,11 @@ def links_for(user_id: str, topic: str) -> templates.Links:
 def message_kind(order: Order, event: OrderEvent) -> str | None:
     """The message an order event sends, if any."""
     if event.kind == "status":
-        if event.from_value is None and event.to_value == "pending":
+        if event.from_value is None and event.to_value == OrderStatus.PENDING:
             return "order_placed"
         return STATUS_MESSAGES.get(event.to_value)
-    if event.kind == "payment" and order.payment_method == "mobile_money":
-        if event.to_value == "failed" and order.status == "cancelled":
+    if event.kind == "payment" and order.payment_method == PaymentMethod.MOBILE_MONEY:
+        if event.to_value == PaymentStatus.FAILED and order.status == OrderStatus.CANCELLED:
             return None  # the cancellation's own message says it
         return PAYMENT_MESSAGES.get(event.to_value)
     return None
@@ -50,7 +50,7 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
 
     refund_due = kind == "order_cancelled" and refund_due_on_cancel(order)
     drafts = []
-    for channel, recipient in order_channels(session, user):
+    for channel, recipient in order_channels(session, user, order):
         common = {"channel": channel, "recipient": recipient, "kind": kind, "user_id": user.id,
                   "subject_id": order.id, "dedupe_key": f"order-event:{event.id}:{channel}"}
         if channel == Channel.SMS:

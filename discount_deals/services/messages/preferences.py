@@ -1,7 +1,7 @@
 """How each customer wants to hear from the shop, and the one-click unsubscribe.
 
-Order updates go by SMS when the customer has a Ghanaian mobile number and chose nothing, else by
-email; they may choose SMS, email, both or none. Deal alerts are off until switched on (SMS or
+Order updates go by SMS when the customer (or the order) has a Ghanaian mobile number and chose
+nothing, else by email; they may choose SMS, email, both or none. Deal alerts are off until switched on (SMS or
 email). Account notices (password changed, login paused) follow the order-update channel, and
 their email can be turned off by its unsubscribe link; a password reset asked for is always sent.
 """
@@ -13,8 +13,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from ...models import Channel, NotificationPreference, User
+from ...models import Channel, NotificationPreference, Order, User
 from .. import ValidationFailed
+from ..error_codes import ErrorCode
 from ..phones import parse_mobile
 from .unsubscribe import TOPICS, read_token
 
@@ -69,7 +70,7 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
     if "account_email" in changes and not isinstance(changes["account_email"], bool):
         errors["account_email"] = ["Must be true or false."]
     if errors:
-        raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code="preferences_invalid")
+        raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code=ErrorCode.PREFERENCES_INVALID)
     row = _row(session, user) or NotificationPreference(user_id=user.id)
     for name in ("order_updates", "deal_alerts", "account_email"):
         if name in changes:
@@ -85,7 +86,7 @@ def unsubscribe(session: Session, token: Any) -> str:
     read = read_token(token)
     user = session.get(User, read[0]) if read else None
     if read is None or user is None:
-        raise ValidationFailed("This unsubscribe link is not valid.", code="token_invalid")
+        raise ValidationFailed("This unsubscribe link is not valid.", code=ErrorCode.TOKEN_INVALID)
     topic = read[1]
     current = preferences_of(session, user)
     row = _row(session, user) or NotificationPreference(user_id=user.id)
@@ -100,15 +101,28 @@ def unsubscribe(session: Session, token: Any) -> str:
     return TOPICS[topic]
 
 
-def order_channels(session: Session, user: User) -> list[tuple[Channel, str]]:
-    """Where this customer's order updates go: ``[(channel, recipient)]`` (maybe none)."""
+def order_mobile(order: Order | None) -> str | None:
+    """The mobile number an order carries (its contact number, else the one that paid), E.164."""
+    if order is None:
+        return None
+    return parse_mobile(order.contact_phone) or parse_mobile(order.payment_phone)
+
+
+def order_channels(session: Session, user: User, order: Order | None = None) -> list[tuple[Channel, str]]:
+    """Where this customer's updates about ``order`` go: ``[(channel, recipient)]`` (maybe none).
+
+    Texts go to the account's mobile number, else to the number the order carries (a shopper whose
+    profile holds a landline, or no number, still hears by SMS about the order they paid from 024…);
+    with no choice made, SMS is the default whenever either number is known."""
     prefs = preferences_of(session, user)
-    choice = prefs.order_updates
-    if choice in ("sms", "both") and not prefs.phone:
+    phone = prefs.phone or order_mobile(order)
+    row = _row(session, user)
+    choice = prefs.order_updates if row is not None and row.order_updates else ("sms" if phone else "email")
+    if choice in ("sms", "both") and not phone:
         choice = "email"  # the number was removed since: email rather than nothing
     channels: list[tuple[Channel, str]] = []
     if choice in ("sms", "both"):
-        channels.append((Channel.SMS, prefs.phone or ""))
+        channels.append((Channel.SMS, phone or ""))
     if choice in ("email", "both") and user.email:
         channels.append((Channel.EMAIL, user.email))
     return channels

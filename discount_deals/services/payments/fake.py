@@ -31,11 +31,11 @@ from urllib.parse import quote
 
 from sqlmodel import Session
 
-from ...currency import parse_currency
 from ...db import session_scope, write_session
 from ...models import Order
 from ..phones import display_phone, network_name
-from ..pricing import format_money, minor_units
+from ..money import Money
+from ..pricing import minor_units
 from .interface import (
     FAILED,
     PAY_OFFLINE,
@@ -159,7 +159,7 @@ class FakeProvider:
         record = payment.provider_data.get("fake") or {}
         return {
             "reference": payment.reference,
-            "amount": format_money(payment.amount, parse_currency(payment.currency).symbol),
+            "amount": Money.of(payment.amount, payment.currency).text(),
             "network": network_name(order.payment_network, order.payment_network or ""),
             "phone": display_phone(order.payment_phone),
             "order": order.id[:8],

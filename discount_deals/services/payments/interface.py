@@ -23,10 +23,14 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from ... import bounded_json
+from ...models import PaymentAttemptStatus
 from .. import ServiceError, ValidationFailed
+from ..error_codes import ErrorCode
 from ..pricing import from_minor_units, minor_units
 
-SUCCESS, FAILED, PENDING, MISMATCH = "success", "failed", "pending", "mismatch"
+# A charge's outcomes are Payment.status's values (PaymentAttemptStatus); its waiting steps are the order's.
+SUCCESS, FAILED, PENDING, MISMATCH = (PaymentAttemptStatus.SUCCESS, PaymentAttemptStatus.FAILED,
+                                      PaymentAttemptStatus.PENDING, PaymentAttemptStatus.MISMATCH)
 SEND_OTP, PAY_OFFLINE = "send_otp", "pay_offline"
 # A charge in one of these waits for the shopper or their network; the order shows which.
 WAITING = (SEND_OTP, PAY_OFFLINE, PENDING)
@@ -39,14 +43,14 @@ class ProviderUnavailable(ServiceError):
     status = 502
 
     def __init__(self, detail: str = "The payment provider could not be reached. Please try again."):
-        super().__init__(detail, code="provider_unavailable")
+        super().__init__(detail, code=ErrorCode.PROVIDER_UNAVAILABLE)
 
 
 class BadSignature(ServiceError):
     status = 401
 
     def __init__(self, detail: str = "Invalid webhook signature."):
-        super().__init__(detail, code="bad_signature")
+        super().__init__(detail, code=ErrorCode.BAD_SIGNATURE)
 
 
 @dataclass(frozen=True)
@@ -142,13 +146,13 @@ def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, head
         if not isinstance(event, str) or not isinstance(reference, str) or not reference:
             raise ValueError("event")
     except (ValueError, KeyError, TypeError):
-        raise ValidationFailed("Invalid webhook body.", code="webhook_invalid") from None
+        raise ValidationFailed("Invalid webhook body.", code=ErrorCode.WEBHOOK_INVALID) from None
     if event not in EVENTS:
         return None
     try:
         amount = amount_minor(data.get("amount"))
     except ValueError:
-        raise ValidationFailed("Invalid webhook amount.", code="webhook_invalid") from None
+        raise ValidationFailed("Invalid webhook amount.", code=ErrorCode.WEBHOOK_INVALID) from None
     return ChargeReport(reference=reference, status=EVENTS[event], amount_minor=amount)
 
 

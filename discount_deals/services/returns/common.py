@@ -10,24 +10,25 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ...models import Order, OrderItem, ReturnLine, ReturnRequest, ReturnStatus, User
-from .. import Conflict, NotFound, ValidationFailed
+from .. import Conflict, ErrorCode, NotFound, ValidationFailed
 from ..taxes import rule_of, stored_tax_lines
 from .shares import OrderFigures
 
-# Refusal codes (``ServiceError.code``, in the API's body too).
-NOT_DELIVERED = "not_delivered"
-WINDOW_CLOSED = "return_window_closed"
-QUANTITY = "quantity"
-NO_ITEMS = "no_items"
-ITEMS_INVALID = "items_invalid"
-UNKNOWN_PRODUCT = "unknown_product"
-DUPLICATE_LINE = "duplicate_line"
-REASON_REQUIRED = "reason_required"
-NOTE_REQUIRED = "note_required"
-WRONG_STATUS = "return_status"  # the step does not follow from where the return stands
-NOT_REFUNDED = "not_refunded"
-REFUND_IN_PROGRESS = "refund_in_progress"
-REFUND_FAILED = "refund_failed"
+# Refusal codes (``ServiceError.code``, in the API's body too): services.error_codes's, by the
+# names this package reads them by.
+NOT_DELIVERED = ErrorCode.NOT_DELIVERED
+WINDOW_CLOSED = ErrorCode.RETURN_WINDOW_CLOSED
+QUANTITY = ErrorCode.QUANTITY
+NO_ITEMS = ErrorCode.NO_ITEMS
+ITEMS_INVALID = ErrorCode.ITEMS_INVALID
+UNKNOWN_PRODUCT = ErrorCode.UNKNOWN_PRODUCT
+DUPLICATE_LINE = ErrorCode.DUPLICATE_LINE
+REASON_REQUIRED = ErrorCode.REASON_REQUIRED
+NOTE_REQUIRED = ErrorCode.NOTE_REQUIRED
+WRONG_STATUS = ErrorCode.RETURN_STATUS
+NOT_REFUNDED = ErrorCode.NOT_REFUNDED
+REFUND_IN_PROGRESS = ErrorCode.REFUND_IN_PROGRESS
+REFUND_FAILED = ErrorCode.REFUND_FAILED
 
 REASON_LIMIT = 500
 NOTE_LIMIT = 500

@@ -46,7 +46,7 @@ from ...settings_money import CREDIT_NOTE_PREFIX
 from .. import Conflict, ServiceError, audit
 from .. import order_status as lifecycle
 from ..messages import notices
-from ..payments import FAILED, SUCCESS, ProviderUnavailable, RefundReport, get_provider
+from ..payments import FAILED, SUCCESS, RefundReport, get_provider
 from ..permissions import require_admin
 from ..pricing import minor_units
 from ..receipts import next_sequence, receipt_number
@@ -167,7 +167,7 @@ def _ask_provider(plan: RefundPlan) -> RefundReport:
         return RefundReport("", FAILED, message="The order has no mobile-money payment to refund.")
     try:
         return get_provider().refund(plan.reference, minor_units(plan.share.amount))
-    except ProviderUnavailable as exc:
+    except ServiceError as exc:  # unreachable (ProviderUnavailable), or a charge it does not know
         return RefundReport(plan.reference, FAILED, message=exc.detail)
 
 
@@ -185,7 +185,12 @@ def refund_return(actor: User | None, return_id: str) -> ReturnView:
         plan = plan_refund(session, find_return(session, return_id))
         if plan.method != RefundMethod.MOBILE_MONEY.value:
             return record_refund(session, actor, plan, None)
-    report = _ask_provider(plan)
+    try:
+        report = _ask_provider(plan)
+    except Exception:  # a bug, not an answer: let the refund be tried again at once
+        with write_session() as session:
+            release_claim(session, plan.return_id, "The refund could not be sent.")
+        raise
     with write_session() as session:
         if report.status == SUCCESS:
             return record_refund(session, actor, plan, report)

@@ -19,10 +19,11 @@ from ...db import session_scope, write_session
 from ...display import ghana_time, money_text
 from ...models import Attention, Order, PaymentMethod, User
 from ...services import NotFound, ServiceError, ValidationFailed, payments
+from ...services.error_codes import ErrorCode
 from ...services.phones import display_phone, network_name
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
-from ...services.order_rules import can_cancel, is_payable
+from ...services.order_rules import can_cancel, is_payable, is_test_payment
 from ...services.payments import changes as payment_changes
 from ...services.payments.flow import clean_otp
 from ..actions import Toast, busy_call, load_list, toast
@@ -40,6 +41,7 @@ from .order_views import (
     is_pickup,
     line_views,
     order_totals,
+    payment_badge,
     payment_method_text,
     status_label,
     store_text,
@@ -81,8 +83,8 @@ class OrderDetailState(rx.State):
     store_text: str = ""
     store_hours: str = ""
     payment_text: str = ""
-    payment_status: str = ""
-    payment_status_text: str = ""
+    payment_status_text: str = ""  # beside the status badge: "Paid", "Awaiting payment", ...
+    payment_badge: str = "warning"
     payment_reference: str = ""
     payment_due_text: str = ""
     receipt_number: str = ""  # given when the money is in: the page links its receipt
@@ -154,7 +156,7 @@ class OrderDetailState(rx.State):
         self.store_text = store_text(store)
         self.store_hours = str(store.get("opening_hours") or "")
         self.payment_text = payment_method_text(order)
-        self.payment_status = order.payment_status
+        self.payment_badge = payment_badge(order)
         self.payment_status_text = lifecycle.payment_label(order)
         self.payment_reference = order.payment_reference or ""
         self.receipt_number = order.receipt_number or ""
@@ -174,7 +176,7 @@ class OrderDetailState(rx.State):
     def _show_payment(self, order: Order) -> None:
         self.pay_stage = payment_stage(order)
         self.payment_prompt = order.payment_prompt or ""
-        self.payment_test = order.payment_test
+        self.payment_test = is_test_payment(order)  # "Test payment" beside the payment state
         self.test_phone_url = order.payment_url or "" if order.payment_test else ""
         self.network_text = network_name(order.payment_network)
         self.phone_text = display_phone(order.payment_phone)
@@ -257,7 +259,7 @@ class OrderDetailState(rx.State):
             return order
 
     def _code_refused(self, user: User, exc: ServiceError):
-        if exc.code == "otp_invalid":
+        if exc.code == ErrorCode.OTP_INVALID:
             self.otp_error = exc.detail
         self._reread_quietly(user)
 
@@ -346,7 +348,7 @@ class OrderDetailState(rx.State):
     # --- a way out of a failed payment (issue 32) ------------------------------------------------
 
     def _number_refused(self, user: User, exc: ServiceError):
-        if exc.code in ("phone_invalid", "network_invalid"):
+        if exc.code in (ErrorCode.PHONE_INVALID, ErrorCode.NETWORK_INVALID):
             self.number_error = exc.detail
             self._reread_quietly(user)
             return None

@@ -12,6 +12,7 @@ from ...display import TaxLineView, money_text, tax_line_views
 from ...models import DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import order_status as lifecycle
 from ...services import users as user_service
+from ...services.order_rules import is_test_payment
 from ...services.phones import NETWORKS, display_phone
 from ...services.orders import OrderLine
 from ...services.pricing import money_str
@@ -20,6 +21,14 @@ from ...settings import get_settings
 
 DATE = "%d %b %Y"
 DATE_TIME = "%d %b %Y, %H:%M"
+# The mark of a payment through the fake provider, wherever an order's payment is shown.
+TEST_PAYMENT = "Test payment"
+TEST_PAYMENT_NOTE = "Test payment: no money moved"
+PAYMENT_BADGES = {
+    PaymentStatus.PAID.value: "success",
+    PaymentStatus.FAILED.value: "destructive",
+    PaymentStatus.REFUNDED.value: "secondary",
+}
 
 
 def status_label(status: str | None) -> str:
@@ -34,6 +43,14 @@ def is_completed(status: str | None) -> bool:
 
 def is_cancelled(status: str | None) -> bool:
     return (status or "").lower() == OrderStatus.CANCELLED.value
+
+
+def payment_badge(order: Order) -> str:
+    """The badge of the payment state (``lifecycle.payment_label``): a cancelled order that took
+    no money is done with, like a refund; money still awaited (or due in cash) is a warning."""
+    if is_cancelled(order.status) and order.payment_status in lifecycle.NEVER_CHARGED:
+        return "secondary"
+    return PAYMENT_BADGES.get(order.payment_status, "warning")
 
 
 def items_text(count: int) -> str:
@@ -53,6 +70,9 @@ class OrderCard:
     total: str = ""  # 2-decimal text, as the API sends it
     total_text: str = ""
     date_text: str = ""
+    payment_text: str = ""  # "Paid", "Awaiting payment", ... (lifecycle.payment_label)
+    payment_badge: str = "warning"
+    test_payment: bool = False  # shown as TEST_PAYMENT beside it
 
 
 def order_card(order: Order) -> OrderCard:
@@ -68,6 +88,9 @@ def order_card(order: Order) -> OrderCard:
         total=money_str(order.total),
         total_text=money_text(order.total),
         date_text=order.created_at.strftime(DATE) if order.created_at else "",
+        payment_text=lifecycle.payment_label(order),
+        payment_badge=payment_badge(order),
+        test_payment=is_test_payment(order),
     )
 
 

@@ -13,9 +13,10 @@ import reflex as rx
 
 from ...db import session_scope
 from ...display import ghana_time, money_text
-from ...models import User
+from ...models import DeliveryMethod, User
 from ...services import NotFound, ServiceError
 from ...services import receipts as receipt_service
+from ...services.order_rules import is_test_payment
 from ...services.receipt_pdf import receipt_pdf
 from ...settings import get_settings
 from ..actions import load_list, toast
@@ -52,7 +53,7 @@ class ReceiptView:
 
 def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
     order, seller = receipt.order, get_settings().receipts
-    pickup = order.delivery_method == "pickup"
+    pickup = order.delivery_method == DeliveryMethod.PICKUP
     return ReceiptView(
         number=receipt.number,
         issued_text=ghana_time(order.receipt_issued_at) if order.receipt_issued_at else "",
@@ -70,7 +71,7 @@ def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
                for line in receipt.lines],
         totals=order_totals(order),
         payment_text=payment_method_text(order),
-        test_payment=order.payment_test,
+        test_payment=is_test_payment(order),
     )
 
 

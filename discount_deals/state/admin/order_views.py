@@ -9,9 +9,9 @@ from datetime import date
 from ...display import money_text
 from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentStatus, User
 from ...services import order_status as lifecycle
-from ...services.order_rules import allowed_statuses
+from ...services.order_rules import allowed_statuses, is_test_payment
 from ...services.phones import display_phone, tel_href
-from ..account.order_views import DATE_TIME, address_text, is_pickup, payment_method_text, store_text
+from ..account.order_views import DATE_TIME, address_text, is_pickup, payment_badge, payment_method_text, store_text
 
 ALL = "all"
 STATUS_FILTERS = [(ALL, "All statuses")] + [
@@ -33,17 +33,6 @@ STATUS_BADGES = {
     OrderStatus.CANCELLED.value: "destructive",
     OrderStatus.PENDING.value: "warning",
 }
-PAYMENT_BADGES = {
-    PaymentStatus.PAID.value: "success",
-    PaymentStatus.FAILED.value: "destructive",
-    PaymentStatus.REFUNDED.value: "secondary",
-}
-
-
-def payment_badge(order) -> str:
-    if lifecycle.payment_label(order) == "Not charged":
-        return "secondary"
-    return PAYMENT_BADGES.get(order.payment_status, "warning")
 
 
 @dataclasses.dataclass
@@ -89,10 +78,8 @@ def order_row(row: lifecycle.AdminOrderRow) -> AdminOrderView:
         attention=bool(order.attention),
         phone_text=display_phone(order.contact_phone),
         phone_href=tel_href(order.contact_phone),
-        test_payment=order.payment_test,
+        test_payment=is_test_payment(order),
     )
-
-
 
 
 @dataclasses.dataclass
@@ -144,7 +131,7 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
         refund_due=order.attention == Attention.REFUND_DUE.value,
         phone_text=display_phone(order.contact_phone),
         phone_href=tel_href(order.contact_phone),
-        test_payment=order.payment_test,
+        test_payment=is_test_payment(order),
     )
 
 

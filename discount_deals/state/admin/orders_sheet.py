@@ -17,8 +17,9 @@ from ...display import money_text
 from ...models import PaymentStatus, User
 from ...services import delivery_sheet
 from ...services import order_status as lifecycle
+from ...services.order_rules import is_test_payment
 from ...services.phones import display_phone, tel_href
-from ..account.order_views import DATE_TIME, store_text
+from ..account.order_views import DATE_TIME, TEST_PAYMENT_NOTE, store_text
 from ..account.session import per_user
 from ..actions import load_list
 from ..guards import admin_event
@@ -41,8 +42,9 @@ class SheetStopView:
     place: str = ""  # "Accra, Greater Accra"
     gps: str = ""
     lines: list[str] = dataclasses.field(default_factory=list)  # "2 × Jasmine Rice 5kg"
-    payment_text: str = ""  # "Collect $31.91 in cash" / "Paid by mobile money"
+    payment_text: str = ""  # "Collect $31.91 in cash" / "Paid ($31.91): nothing to collect"
     collect: bool = False
+    test_payment: bool = False  # the fake provider: no money moved (payment_text says so)
 
 
 @dataclasses.dataclass
@@ -53,11 +55,18 @@ class SheetGroupView:
 
 
 def _payment_text(order) -> tuple[str, bool]:
+    """What the rider reads about the money, and whether there is cash to collect. A test payment
+    (the fake provider) says so instead of "Paid": no money moved."""
+    total = money_text(order.total)
     if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value:
-        return f"Collect {money_text(order.total)} in cash", True
+        return f"Collect {total} in cash", True
+    if is_test_payment(order):
+        paid = order.payment_status == PaymentStatus.PAID.value
+        return (f"{TEST_PAYMENT_NOTE} ({total})" if paid
+                else f"{lifecycle.payment_label(order)} ({total}). {TEST_PAYMENT_NOTE}"), False
     if order.payment_status == PaymentStatus.PAID.value:
-        return f"Paid ({money_text(order.total)}): nothing to collect", False
-    return f"{lifecycle.payment_label(order)} ({money_text(order.total)})", False
+        return f"Paid ({total}): nothing to collect", False
+    return f"{lifecycle.payment_label(order)} ({total})", False
 
 
 def stop_view(stop: delivery_sheet.Stop) -> SheetStopView:
@@ -82,6 +91,7 @@ def stop_view(stop: delivery_sheet.Stop) -> SheetStopView:
         lines=[f"{line.item.quantity} × {line.item.name}" for line in stop.lines],
         payment_text=payment,
         collect=collect,
+        test_payment=is_test_payment(order),
     )
 
 

@@ -19,6 +19,7 @@ from ...services import favourites as favourites_service
 from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list, seq_number
 from ..guards import current_user, user_event
+from .deal_offer import DealOfferState
 
 GUEST = "guest"
 UNAVAILABLE = "This product is no longer available."
@@ -193,4 +194,11 @@ class FavoritesState(rx.State):
             self, None, lambda: self._answer(seq, lambda: self._toggle(user, product_id)),
             success=lambda removed: ("Removed from favorites" if removed else "Added to favorites", None),
             describe=lambda _refusal: UNAVAILABLE,
+            then=lambda removed: self._after_toggle(user, removed),
         )
+
+    def _after_toggle(self, user: User | None, removed: bool):
+        """A signed-in shopper's first favourite: offer deal alerts (the offer checks they are off)."""
+        if user is not None and not removed and len(self.ids) == 1:
+            return DealOfferState.offer
+        return None
