@@ -21,7 +21,7 @@ KINDS = {
     "order_placed": "Order placed", "payment_paid": "Payment received", "payment_failed": "Payment failed",
     "order_ready": "Ready for pickup", "order_shipped": "Out for delivery", "order_delivered": "Delivered",
     "order_cancelled": "Cancelled", "password_reset": "Password reset", "password_changed": "Password changed",
-    "account_locked": "Login paused", "deal_alert": "Deal alert",
+    "account_locked": "Login paused", "deal_alert": "Deal alert", "cart_reminder": "Cart reminder",
 }
 RETRYABLE = frozenset({MessageStatus.FAILED.value, MessageStatus.DEAD.value})
 HIDDEN_TEXT = "(Hidden: this message carries a one-time password reset secret.)"
