@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from datetime import datetime
 
 from ..db import session_scope, write_session
 from ..services.catalog.price_schedule import refresh_due_prices
@@ -50,7 +51,7 @@ def fan_out_and_compose() -> int:
         return len(deals.compose_due(session))
 
 
-def remind_carts(now=None) -> int:
+def remind_carts(now: datetime | None = None) -> int:
     """Queue the reminders of the carts due now in one transaction (its commit nudges their
     delivery); how many. Takes no write lock when a read finds no cart due."""
     now = now or utcnow()
