@@ -1,7 +1,7 @@
 """cart reminders (issue 34): when a cart was last reminded about, and the customer's choice to get them
 
 Revision ID: 34c_cart_reminders
-Revises: 33d_receipt_numbers
+Revises: 33r_returns_refunds
 Create Date: 2026-11-27 18:00:00.000000
 """
 from typing import Sequence, Union
@@ -12,7 +12,7 @@ from alembic import op
 
 
 revision: str = '34c_cart_reminders'
-down_revision: Union[str, None] = '33d_receipt_numbers'
+down_revision: Union[str, None] = '33r_returns_refunds'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -16,6 +16,7 @@ from sqlmodel import Session
 
 from ...models import Channel, NotificationPreference, Order, User
 from .. import ValidationFailed
+from ..error_codes import ErrorCode
 from ..phones import parse_mobile
 from .unsubscribe import TOPICS, read_token
 
@@ -74,7 +75,7 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
         if name in changes and not isinstance(changes[name], bool):
             errors[name] = ["Must be true or false."]
     if errors:
-        raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code="preferences_invalid")
+        raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code=ErrorCode.PREFERENCES_INVALID)
     row = _row(session, user) or NotificationPreference(user_id=user.id)
     for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders"):
         if name in changes:
@@ -90,7 +91,7 @@ def unsubscribe(session: Session, token: Any) -> str:
     read = read_token(token)
     user = session.get(User, read[0]) if read else None
     if read is None or user is None:
-        raise ValidationFailed("This unsubscribe link is not valid.", code="token_invalid")
+        raise ValidationFailed("This unsubscribe link is not valid.", code=ErrorCode.TOKEN_INVALID)
     topic = read[1]
     current = preferences_of(session, user)
     row = _row(session, user) or NotificationPreference(user_id=user.id)

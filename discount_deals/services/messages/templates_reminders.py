@@ -1,7 +1,7 @@
 """The cart reminder's texts (issue 34): an SMS of one GSM-7 segment, and an email.
 
 Kept apart from :mod:`.templates` (the other texts) but framed like them: the email uses the
-same frame, the SMS the same money text (``GHS 12.35`` where the shop's symbol is not GSM-7).
+same frame, the SMS the same money text (``GHS 12.35``, services.money's plain form).
 The SMS is plain ASCII: a product name with curly quotes or letters outside GSM-7 would make it
 UCS-2 (70 characters a part), so names are folded to ASCII first.
 """
@@ -12,9 +12,9 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ...settings import get_settings
-from ..pricing import format_money, money
-from .templates import Email, Links, _email, fits_one_sms, shop_name, sms_money
+from ..money import money_text, plain_money_text
+from ..pricing import money
+from .templates import Email, Links, _email, fits_one_sms, shop_name
 
 SUBJECT = "You left something in your cart"
 ACTION = "Finish your order"
@@ -23,11 +23,6 @@ EMAIL_LINES = 10  # lines listed in the email; the rest are counted
 # Punctuation NFKD leaves alone, spelt in ASCII.
 _ASCII_PUNCTUATION = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "…": "...",
                                     "×": "x", "\u00a0": " "})
-
-
-def money_text(value: Decimal) -> str:
-    """The shop's money text (display.money_text's, written here: services do not import display)."""
-    return format_money(value, get_settings().currency.symbol)
 
 
 @dataclass(frozen=True)
@@ -61,7 +56,7 @@ def _sms_core(lines: list[ReminderLine], name_limit: int, links: Links) -> str:
     name = _shortened(ascii_text(lines[0].name), name_limit) or "An item"
     more = len(lines) - 1
     what = f"{name} and {more} more item{'s' if more > 1 else ''} are" if more else f"{name} is"
-    total = ascii_text(sms_money(cart_total(lines)))
+    total = ascii_text(plain_money_text(cart_total(lines)))
     return f"{ascii_text(shop_name())}: {what} still in your cart ({total}). {ACTION}: {links.to('/cart')}"
 
 

@@ -13,7 +13,7 @@ import reflex as rx
 from ... import routes
 from ...db import session_scope
 from ...display import ghana_time, money_text
-from ...models import User
+from ...models import DeliveryMethod, User
 from ...services import NotFound, ServiceError
 from ...services import receipts as receipt_service
 from ...services.order_rules import is_test_payment
@@ -50,7 +50,7 @@ class ReceiptView:
 
 def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
     order, seller = receipt.order, get_settings().receipts
-    pickup = order.delivery_method == "pickup"
+    pickup = order.delivery_method == DeliveryMethod.PICKUP
     return ReceiptView(
         number=receipt.number,
         issued_text=ghana_time(order.receipt_issued_at) if order.receipt_issued_at else "",
