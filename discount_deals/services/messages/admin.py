@@ -22,7 +22,7 @@ KINDS = {
     "order_placed": "Order placed", "payment_paid": "Payment received", "payment_failed": "Payment failed",
     "order_ready": "Ready for pickup", "order_shipped": "Out for delivery", "order_delivered": "Delivered",
     "order_cancelled": "Cancelled", "password_reset": "Password reset", "password_changed": "Password changed",
-    "account_locked": "Login paused", "deal_alert": "Deal alert",
+    "account_locked": "Login paused", "deal_alert": "Deal alert", "cart_reminder": "Cart reminder",
     "return_requested": "Return requested", "return_approved": "Return approved",
     "return_rejected": "Return not approved", "return_received": "Return received", "return_refunded": "Refund sent",
 }
