@@ -1,28 +1,24 @@
 """Plain view objects that screens show (state classes and the first HTML alike): already formatted.
 
 Conversions from models live here so that pages never see models and every price is
-formatted by services.pricing.
+formatted by services.money (re-exported here as money_text).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from decimal import Decimal
 from urllib.parse import quote
 
 from . import routes
 from .models import Category, Product
 from .services import flash_sales
-from .services.pricing import PriceNow, format_money, product_price
+from .services.money import api_amount, money_text
+from .services.pricing import PriceNow, product_price
 from .services.taxes import TaxLine
 from .settings import get_settings
 
 
 STAR = "\u2605"  # ★
-
-
-def money_text(value: Decimal | int | float | str) -> str:
-    return format_money(value, get_settings().currency.symbol)
 
 
 @dataclasses.dataclass
@@ -161,9 +157,9 @@ def product_snapshot(product: Product, category: Category | None) -> dict:
         "description": product.description,
         "brand": product.brand,
         "image_url": product.image_url,
-        "price": f"{product.price:.2f}",
+        "price": api_amount(product.price),
         "discount_price": None if (now := product_price(product)).discount_price is None
-        else f"{now.discount_price:.2f}",
+        else api_amount(now.discount_price),
         "stock": product.stock,
         "category": {"id": category.id, "name": category.name, "slug": category.slug} if category else None,
     }

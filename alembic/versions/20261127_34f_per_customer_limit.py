@@ -1,7 +1,7 @@
 """flash sales (issue 34): a discount window may cap the units one customer buys
 
 Revision ID: 34f_per_customer_limit
-Revises: 33d_receipt_numbers
+Revises: 34c_cart_reminders
 Create Date: 2026-11-27 18:20:00.000000
 """
 from typing import Sequence, Union
@@ -11,7 +11,7 @@ from alembic import op
 
 
 revision: str = '34f_per_customer_limit'
-down_revision: Union[str, None] = '33d_receipt_numbers'
+down_revision: Union[str, None] = '34c_cart_reminders'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

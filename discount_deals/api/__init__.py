@@ -17,6 +17,7 @@ from ..settings import get_settings
 from . import (
     admin_audit,
     admin_orders,
+    admin_returns,
     auth,
     cart,
     categories,
@@ -36,6 +37,7 @@ from . import (
     product_search,
     products,
     receipts,
+    returns,
     users,
 )
 from .admission import write_admission
@@ -56,11 +58,13 @@ ROUTERS = [
     orders.router,
     order_payment.router,
     receipts.router,
+    returns.router,
     favourites.router,
     checkout.router,
     payments.router,
     privacy.router,
     admin_orders.router,
+    admin_returns.router,
     admin_audit.router,
     coupons.router,
     exports.router,

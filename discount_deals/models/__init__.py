@@ -25,11 +25,13 @@ from .orders import (
     OrderItem,
     OrderStatus,
     Payment,
+    PaymentAttemptStatus,
     PaymentMethod,
     PaymentStatus,
     PickupStore,
     ReceiptCounter,
 )
+from .returns import RefundMethod, RefundState, ReturnLine, ReturnRequest, ReturnStatus
 from .users import Address, AuthThrottle, Gender, IdempotentRequest, Profile, RefreshFamily, Role, User
 
 metadata = SQLModel.metadata
@@ -60,6 +62,7 @@ __all__ = [
     "OutboxMessage",
     "PasswordReset",
     "Payment",
+    "PaymentAttemptStatus",
     "PaymentMethod",
     "PaymentStatus",
     "PickupStore",
@@ -68,6 +71,11 @@ __all__ = [
     "Profile",
     "ReceiptCounter",
     "RefreshFamily",
+    "RefundMethod",
+    "RefundState",
+    "ReturnLine",
+    "ReturnRequest",
+    "ReturnStatus",
     "Role",
     "User",
     "metadata",

@@ -27,10 +27,10 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ..models import Order, OrderItem, OrderStatus, Product, User
-from . import Conflict
+from . import Conflict, ErrorCode
 from .pricing import now_utc, product_price, utc
 
-LIMIT_CODE = "per_customer_limit"
+LIMIT_CODE = ErrorCode.PER_CUSTOMER_LIMIT
 # The refusal, in the style of the stock refusals ("Only 3 left in stock for Milo 400g.").
 LIMIT_TEXT = "Flash sale: at most {limit} per customer for {name}."
 BOUGHT_TEXT = " You have already bought {bought}."

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from ...models import Category, Product, User
 from .. import NotFound, ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..messages import deals
 from ..form_rules import require_object
 from ..permissions import is_admin, require_admin
@@ -134,12 +135,12 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
     require_admin(actor)
     if isinstance(quantity, bool) or not isinstance(quantity, int | str) or not str(quantity).strip().isdigit():
         message = "Enter a whole number of units to add, at least 1."
-        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+        raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
     units = int(str(quantity).strip())
     product = found(session, Product, product_id, "Product not found.")
     if not 1 <= units <= MAX_STOCK - product.stock:
         message = f"Enter a whole number of units from 1 to {max(MAX_STOCK - product.stock, 1):,}."
-        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+        raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
     after = session.execute(
         update(Product).where(Product.id == product.id).values(stock=Product.stock + units).returning(Product.stock)
     ).scalar_one()

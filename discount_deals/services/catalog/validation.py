@@ -16,6 +16,7 @@ from typing import Any
 
 from ...models import Category, Product, ProductStatus
 from ...settings import get_settings
+from .. import ErrorCode
 from ..form_rules import field_summary
 from ..pricing import price_at
 from .fields import CategoryFields, ProductFields, as_utc, validate_fields
@@ -45,7 +46,7 @@ NULLABLE = ("discount_price", "discount_start", "discount_end", "per_customer_li
 BLANK_MEANS_ABSENT = frozenset({*NULLABLE, "rating", "stock", "status"})
 # A cap per customer belongs to a flash sale: without a discount there is no sale to cap.
 LIMIT_WITHOUT_DISCOUNT = "A limit per customer needs a discount price."
-LIMIT_WITHOUT_DISCOUNT_CODE = "limit_without_discount"
+LIMIT_WITHOUT_DISCOUNT_CODE = ErrorCode.LIMIT_WITHOUT_DISCOUNT
 
 
 def _blank(value: Any) -> bool:
