@@ -11,6 +11,8 @@
  * - The service worker (/sw.js) is registered then too; offline, the page says so ("You're
  *   offline", the bar of components/offline.py) and a link opens the page the worker kept, as
  *   a whole page (the app itself cannot load a page's data without its websocket).
+ * - A flash sale's countdown ("Ends in 5h 12m", [data-ends-at]) keeps counting down between
+ *   page loads.
  *
  * Loaded by every page (a plain script: its functions are on window.dd before React starts).
  */
@@ -265,4 +267,36 @@
     e.stopPropagation();
     location.assign(url.href);
   }, true);
+  // --- flash-sale countdowns (issue 34) ----------------------------------------------------------
+  /* The server writes "Ends in 5h 12m" (services.flash_sales.countdown_text); from then on the
+   * badge counts down by the time elapsed here, so a phone whose clock is wrong still shows the
+   * server's count. A text the app writes anew (a page load) is taken as the new start. */
+
+  var countdowns = new WeakMap();
+
+  dd.countdownText = function (minutesLeft) {
+    if (minutesLeft <= 0) return 'Sale ended';
+    var hours = Math.floor(minutesLeft / 60), minutes = minutesLeft % 60;
+    return hours ? 'Ends in ' + hours + 'h ' + minutes + 'm' : 'Ends in ' + minutes + 'm';
+  };
+
+  function tickCountdowns() {
+    var now = Date.now();
+    document.querySelectorAll('[data-ends-at]').forEach(function (badge) {
+      var node = badge.firstChild;
+      if (!node || node.nodeType !== 3) return;
+      var seen = countdowns.get(badge);
+      if (!seen || seen.shown !== node.nodeValue) {
+        var parts = /^Ends in (?:(\d+)h )?(\d+)m$/.exec(node.nodeValue);
+        if (!parts) return;
+        var minutes = Number(parts[1] || 0) * 60 + Number(parts[2]);
+        // The server counts whole minutes down: the end is up to a minute after what it says.
+        seen = { ends: now + (minutes + 1) * 60000, shown: node.nodeValue };
+        countdowns.set(badge, seen);
+      }
+      var shown = dd.countdownText(Math.floor((seen.ends - now) / 60000));
+      if (shown !== node.nodeValue) node.nodeValue = seen.shown = shown;
+    });
+  }
+  setInterval(tickCountdowns, 15000);
 })();

@@ -132,6 +132,8 @@ def _has_products(_args: argparse.Namespace) -> str:
 
 def _create_coupon(args: argparse.Namespace) -> str:
     from .db import session_scope
+    from .models import CouponKind
+    from .services.money import money_text
     from .services.orders import create_coupon
 
     with session_scope() as session:
@@ -143,7 +145,7 @@ def _create_coupon(args: argparse.Namespace) -> str:
             expires_on=args.expires,
             active=not args.inactive,
         )
-        effect = f"{coupon.value.normalize():f}% off" if coupon.kind == "percent" else f"{coupon.value:.2f} off"
+        effect = f"{coupon.value.normalize():f}% off" if coupon.kind == CouponKind.PERCENT else f"{money_text(coupon.value)} off"
         expiry = f", valid through {args.expires.isoformat()}" if args.expires else ""
         state = "" if coupon.active else " (inactive)"
         return f"Coupon {coupon.code} created: {effect}{expiry}{state}."

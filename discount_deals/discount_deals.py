@@ -30,13 +30,16 @@ from .pages.home import home
 from .pages.not_found import not_found
 from .pages.orders import order_detail, orders
 from .pages.receipt import order_receipt
+from .pages.credit_note import credit_note_page
 from .pages.product import product_page
 from .pages.products import products
 from .pages.profile import profile
 from .pages.test_home import test_home
 from .state.account.auth import LoginState, RegisterState
 from .state.account.order_detail import OrderDetailState
+from .state.account.order_returns import OrderReturnsState
 from .state.account.receipt import ReceiptState
+from .state.account.credit_note import CreditNoteState
 from .state.account.notification_prefs import NotificationPrefsState
 from .state.account.orders import OrdersState
 from .state.account.password_reset import PasswordResetState
@@ -85,8 +88,9 @@ PAGES = [
     (routes.UNDO_CHANGE, undo_change, "Undo a change | Discount Deals", [UndoChangeState.load]),
     (routes.PROFILE, profile, "My Profile | Discount Deals", [ProfileState.load, NotificationPrefsState.load]),
     (routes.ORDERS, orders, "My Orders | Discount Deals", [OrdersState.load]),
-    (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load]),
+    (routes.ORDER_DETAIL, order_detail, "Order Details | Discount Deals", [OrderDetailState.load, OrderReturnsState.load]),
     (routes.ORDER_RECEIPT, order_receipt, "Receipt | Discount Deals", [ReceiptState.load]),
+    (routes.RETURN_CREDIT_NOTE, credit_note_page, "Credit note | Discount Deals", [CreditNoteState.load]),
     (routes.ADMIN, admin, "Admin Dashboard | Discount Deals", [AdminState.load]),
     (routes.DELIVERY_SHEET, delivery_sheet_page, "Delivery sheet | Discount Deals", [DeliverySheetState.load]),
     (routes.PRIVACY, privacy, "Privacy Policy | Discount Deals", []),

@@ -1,27 +1,24 @@
 """Plain view objects that screens show (state classes and the first HTML alike): already formatted.
 
 Conversions from models live here so that pages never see models and every price is
-formatted by services.pricing.
+formatted by services.money (re-exported here as money_text).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from decimal import Decimal
 from urllib.parse import quote
 
 from . import routes
 from .models import Category, Product
-from .services.pricing import format_money, product_price
+from .services import flash_sales
+from .services.money import api_amount, money_text
+from .services.pricing import PriceNow, product_price
 from .services.taxes import TaxLine
 from .settings import get_settings
 
 
 STAR = "\u2605"  # ★
-
-
-def money_text(value: Decimal | int | float | str) -> str:
-    return format_money(value, get_settings().currency.symbol)
 
 
 @dataclasses.dataclass
@@ -72,6 +69,11 @@ class ProductView:
     href: str = ""  # the product's own page
     review_count: int = 0  # published reviews (rating is their average when there are any)
     review_count_text: str = ""  # "12 reviews"; empty without reviews
+    # A flash sale (services.flash_sales): "Ends in 5h 12m" from a day before the discount ends,
+    # with the end as ISO text for the browser's ticker (assets/shop.js); "Limit 2 per customer".
+    ends_text: str = ""
+    ends_at: str = ""
+    limit_text: str = ""
 
 
 # Ghana keeps Greenwich Mean Time all year (UTC+0, no summer time): times are shown as GMT,
@@ -144,7 +146,20 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         href=product_path(product.id),
         review_count=product.review_count or 0,
         review_count_text=review_count_text(product.review_count or 0),
+        **_flash_sale_fields(product, now),
     )
+
+
+def _flash_sale_fields(product: Product, now: PriceNow) -> dict[str, str]:
+    """The countdown and the limit, from the price already computed (a listing renders many cards)."""
+    if not now.discount_active:
+        return {}
+    ends_text = flash_sales.countdown_text(now.changes_at)  # the window's end while it is open
+    return {
+        "ends_text": ends_text,
+        "ends_at": now.changes_at.isoformat() if ends_text else "",
+        "limit_text": flash_sales.limit_badge_text(product.per_customer_limit),
+    }
 
 
 def product_snapshot(product: Product, category: Category | None) -> dict:
@@ -155,9 +170,9 @@ def product_snapshot(product: Product, category: Category | None) -> dict:
         "description": product.description,
         "brand": product.brand,
         "image_url": product.image_url,
-        "price": f"{product.price:.2f}",
+        "price": api_amount(product.price),
         "discount_price": None if (now := product_price(product)).discount_price is None
-        else f"{now.discount_price:.2f}",
+        else api_amount(now.discount_price),
         "stock": product.stock,
         "category": {"id": category.id, "name": category.name, "slug": category.slug} if category else None,
     }

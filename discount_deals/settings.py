@@ -26,7 +26,7 @@ from .setting_values import (  # noqa: F401 (parse_origins, redact_url: imported
     redact_url,
 )
 from .settings_messages import MessagingSettings, messaging_settings
-from .settings_money import ReceiptSettings, TaxSettings, receipt_settings, tax_settings
+from .settings_money import ReceiptSettings, ReturnSettings, TaxSettings, receipt_settings, return_settings, tax_settings
 from .settings_ui import UiSettings, ui_settings
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -312,14 +312,7 @@ class Settings:
     # The taxes charged and whether prices include them (issue 33): settings_money.py.
     tax: TaxSettings = field(default_factory=TaxSettings)
     receipts: ReceiptSettings = field(default_factory=ReceiptSettings)  # numbering and the seller (settings_money.py)
-
-    @property
-    def currency_symbol(self) -> str:
-        return self.currency.symbol
-
-    @property
-    def currency_code(self) -> str:
-        return self.currency.code
+    returns: ReturnSettings = field(default_factory=ReturnSettings)  # DD_RETURN_DAYS (settings_money.py)
 
     @property
     def is_sqlite(self) -> bool:
@@ -385,6 +378,7 @@ def get_settings() -> Settings:
         ui=ui_settings(),
         tax=tax_settings(),
         receipts=receipt_settings(messages.shop_name),
+        returns=return_settings(),
     )
 
 

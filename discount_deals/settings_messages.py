@@ -52,6 +52,8 @@ class MessagingSettings:
     start_worker: bool = True
     # Deal alerts that come within this many seconds of the first go out as one message.
     deal_batch_seconds: int = 600
+    # A signed-in customer's cart untouched this long gets one reminder (0: no reminders).
+    cart_reminder_minutes: int = 60
     shop_name: str = SHOP_NAME
 
     @property
@@ -114,6 +116,7 @@ def messaging_settings(public_url: str) -> MessagingSettings:
         worker_threads=_number("DD_WORKER_THREADS", 4, 1),
         start_worker=_text("DD_START_WORKER", "1").lower() not in ("0", "false", "no", "off"),
         deal_batch_seconds=_number("DD_DEAL_ALERT_BATCH_SECONDS", 600, 0),
+        cart_reminder_minutes=_number("DD_CART_REMINDER_MINUTES", 60, 0),
     )
 
 

@@ -1,6 +1,6 @@
-"""The shop's money settings (issue 33): the taxes it charges and its receipts, read from the environment.
+"""The shop's money settings (issue 33): the taxes it charges, its receipts and returns, read from the environment.
 
-Part of :mod:`discount_deals.settings` (``Settings.tax``, ``Settings.receipts``), in a module of its own so that
+Part of :mod:`discount_deals.settings` (``Settings.tax``, ``Settings.receipts``, ``Settings.returns``), in a module of its own so that
 settings.py stays under its size limit; nothing else reads these variables. What each scheme
 charges (its parts and rates) is a business rule: services/taxes.py.
 """
@@ -70,14 +70,40 @@ def _text(name: str, default: str, limit: int) -> str:
     return value
 
 
+# Credit notes are numbered "CN-{year}-{000001}" on a counter of their own: receipts may not share it.
+CREDIT_NOTE_PREFIX = "CN"
+
+
 def receipt_settings(shop_name: str) -> ReceiptSettings:
     """Read DD_RECEIPT_PREFIX, DD_SELLER_NAME, DD_SELLER_ADDRESS and DD_SELLER_TIN."""
     prefix = os.environ.get("DD_RECEIPT_PREFIX", "").strip().upper() or "DD"
     if not RECEIPT_PREFIX_PATTERN.fullmatch(prefix):
         raise ValueError(f"DD_RECEIPT_PREFIX must be 1 to 10 letters or digits, got {prefix!r}")
+    if prefix == CREDIT_NOTE_PREFIX:
+        raise ValueError(f"DD_RECEIPT_PREFIX may not be {CREDIT_NOTE_PREFIX!r}: credit notes are numbered with it")
     return ReceiptSettings(
         prefix=prefix,
         seller_name=_text("DD_SELLER_NAME", shop_name, 120),
         seller_address=_text("DD_SELLER_ADDRESS", "", 240),
         seller_tin=_text("DD_SELLER_TIN", "", 32),
     )
+
+
+@dataclass(frozen=True)
+class ReturnSettings:
+    """``days`` (DD_RETURN_DAYS): a delivered order's items may be returned for this many days
+    after delivery ("Free returns within 30 days")."""
+
+    days: int = 30
+
+
+def return_settings() -> ReturnSettings:
+    """Read DD_RETURN_DAYS: a whole number of days, 0 (no returns) to 365."""
+    raw = os.environ.get("DD_RETURN_DAYS", "").strip() or "30"
+    try:
+        days = int(raw)
+    except ValueError:
+        days = -1
+    if not 0 <= days <= 365:
+        raise ValueError(f"DD_RETURN_DAYS must be a whole number of days from 0 to 365, got {raw!r}")
+    return ReturnSettings(days=days)

@@ -2,7 +2,7 @@
 becomes its published reviews' average (the admin's number kept apart) with their count
 
 Revision ID: 34r_product_reviews
-Revises: 33d_receipt_numbers
+Revises: 34f_per_customer_limit
 Create Date: 2026-11-27 17:51:45.027022
 """
 from typing import Sequence, Union
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision: str = '34r_product_reviews'
-down_revision: Union[str, None] = '33d_receipt_numbers'
+down_revision: Union[str, None] = '34f_per_customer_limit'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

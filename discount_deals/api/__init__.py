@@ -17,6 +17,7 @@ from ..settings import get_settings
 from . import (
     admin_audit,
     admin_orders,
+    admin_returns,
     auth,
     cart,
     categories,
@@ -37,6 +38,7 @@ from . import (
     products,
     receipts,
     reviews,
+    returns,
     users,
 )
 from .admission import write_admission
@@ -58,11 +60,13 @@ ROUTERS = [
     orders.router,
     order_payment.router,
     receipts.router,
+    returns.router,
     favourites.router,
     checkout.router,
     payments.router,
     privacy.router,
     admin_orders.router,
+    admin_returns.router,
     admin_audit.router,
     coupons.router,
     exports.router,

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import Request, Response
 
-from ..models import PickupStore
+from ..models import DeliveryMethod, PaymentMethod, PickupStore
 from ..services import pickup_stores as store_service
 from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, checkout_options
 from ..services.phones import NETWORKS
@@ -43,7 +43,7 @@ def options(session: SessionDep, _user: OptionalUser) -> dict:
                 "code": code,
                 "name": name,
                 "fee": money_str(fees[code]),
-                **({"free_over": money_str(found.free_delivery_over)} if code == "delivery" else {}),
+                **({"free_over": money_str(found.free_delivery_over)} if code == DeliveryMethod.DELIVERY else {}),
             }
             for code, name in DELIVERY_METHODS.items()
         ],
@@ -53,7 +53,7 @@ def options(session: SessionDep, _user: OptionalUser) -> dict:
                 "name": name,
                 **(
                     {"networks": [{"code": net, "name": label} for net, (label, _prefixes) in NETWORKS.items()]}
-                    if code == "mobile_money"
+                    if code == PaymentMethod.MOBILE_MONEY
                     else {}
                 ),
             }

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import Body, Query, Request
 from pydantic import BaseModel, Field
 
-from ..models import Coupon
+from ..models import Coupon, CouponKind
 from ..services import coupons
 from ..services.pricing import money_str
 from .deps import AdminUser, SessionDep, WriteSessionDep
@@ -39,12 +39,12 @@ class CouponOut(BaseModel):
 
 
 def coupon_json(coupon: Coupon) -> dict[str, Any]:
-    value = coupon.value.normalize() if coupon.kind == "percent" else coupon.value
+    value = coupon.value.normalize() if coupon.kind == CouponKind.PERCENT else coupon.value
     return CouponOut(
         id=coupon.id,
         code=coupon.code,
         kind=coupon.kind,
-        value=f"{value:f}" if coupon.kind == "percent" else money_str(value),
+        value=f"{value:f}" if coupon.kind == CouponKind.PERCENT else money_str(value),
         active=coupon.active,
         status=coupons.status_of(coupon),
         expires_at=coupon.expires_at,

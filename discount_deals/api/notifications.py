@@ -58,12 +58,14 @@ class PreferencesIn(BaseModel):
     order_updates: str | None = Field(None, json_schema_extra=documented(enum=list(preferences.ORDER_CHOICES)))
     deal_alerts: str | None = Field(None, json_schema_extra=documented(enum=list(preferences.DEAL_CHOICES)))
     account_email: bool | None = None
+    cart_reminders: bool | None = None
 
 
 class PreferencesOut(BaseModel):
     order_updates: str = Field(description="sms, email, both or off (the default: sms when a number is known)")
     deal_alerts: str = Field(description="off (the default), sms (one a day at most, the rest by email) or email")
     account_email: bool = Field(description="Security notices by email (password changed, login paused)")
+    cart_reminders: bool = Field(description="One reminder about a cart left untouched (SMS or email); on by default")
     sms_number: str | None = Field(description="Where texts go (E.164), from the profile's phone number")
 
 
@@ -100,7 +102,7 @@ def read_preferences(session: SessionDep, user: CurrentUser) -> dict[str, Any]:
     "/users/me/notifications/",
     response_model=PreferencesOut,
     responses={400: answer("An unknown choice, or SMS without a mobile number"), **SIGNED_OUT},
-    summary="Choose how order updates, deal alerts and account notices reach you",
+    summary="Choose how order updates, deal alerts and account notices reach you, and whether carts remind you",
 )
 def update_preferences(body: PreferencesIn, session: WriteSessionDep, user: CurrentUser) -> dict[str, Any]:
     return preferences.update_preferences(session, user, body.model_dump(exclude_none=True)).as_dict()

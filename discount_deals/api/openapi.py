@@ -37,6 +37,7 @@ DESCRIPTIONS = {
     409: "Conflicts with the current state or with existing data",
     413: "Request body too large",
     429: "Too many attempts; see the Retry-After header",
+    502: "The payment provider refused the request or could not be reached",
     503: "The service is busy or the database unreachable; see the Retry-After header",
 }
 DECLARED = "declared_statuses"

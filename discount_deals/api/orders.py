@@ -23,6 +23,7 @@ from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoic
 from ..services.phones import NETWORKS, display_phone
 from ..services.order_rules import allowed_statuses, can_cancel, is_payable, is_test_payment
 from ..services.pricing import money_str, product_price
+from ..services.returns import returns_close_at, returns_open
 from ..services.taxes import stored_tax_lines
 from ..settings import get_settings
 from .deps import CurrentUser, SessionDep, WriteSessionDep
@@ -181,6 +182,9 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         else None,
         "payment_due_at": order.payment_due_at.isoformat() if order.payment_due_at else None,
         "can_cancel": can_cancel(order),
+        "delivered_at": order.delivered_at.isoformat() if order.delivered_at else None,
+        "returns_open_until": returns_close_at(order).isoformat() if returns_open(order) else None,
+        "refunded_total": money_str(order.refunded_total),
         "created_at": order.created_at.isoformat(),
         "updated_at": order.updated_at.isoformat(),
     }

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..db import write_session
 from ..services import NotFound, ValidationFailed, payments
+from ..services.error_codes import ErrorCode
 from .deps import SessionDep
 from .openapi import declares, documents
 from .response_models import WebhookOut
@@ -37,7 +38,7 @@ async def webhook(request: Request) -> dict:
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > MAX_WEBHOOK_BYTES:
-            raise ValidationFailed("Webhook body too large.", status=413, code="webhook_too_large")
+            raise ValidationFailed("Webhook body too large.", status=413, code=ErrorCode.WEBHOOK_TOO_LARGE)
     outcome = await run_in_threadpool(_apply, raw, dict(request.headers))
     return {"detail": "ok", "outcome": outcome}
 

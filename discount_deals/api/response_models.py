@@ -134,6 +134,11 @@ class OrderOut(BaseModel):
     payment_url: str | None = Field(description="The test phone's page (fake provider) while a payment is awaited")
     payment_due_at: datetime | None
     can_cancel: bool
+    delivered_at: datetime | None = Field(description="When it was delivered or collected")
+    returns_open_until: datetime | None = Field(
+        description="Items may be returned (POST returns/) until then: DD_RETURN_DAYS after delivery; null when not"
+    )
+    refunded_total: Money = Field(description="What refunds of its returns gave back")
     created_at: datetime
     updated_at: datetime
     history: list[OrderEventOut] | None = Field(None, description="One order's answers only: its timeline")

@@ -43,6 +43,9 @@ class ProductOut(BaseModel):
         description="none (no discount price), scheduled (its window has not opened), active, or expired"
     )
     effective_price: str = Field(description="What one unit costs now")
+    per_customer_limit: int | None = Field(
+        None, description="Flash sale: units one customer may buy while the discount applies (null: no limit)"
+    )
     rating: float = Field(
         description="The average of the product's published reviews (one decimal) when it has any, else the "
         "rating the shop gave it"
@@ -155,6 +158,7 @@ def product_out(request: Request, product: Product, category: Category | None, *
         discount_active=now.discount_active,
         discount_state=now.discount_state,
         effective_price=money_str(now.unit_price),
+        per_customer_limit=product.per_customer_limit,
         rating=product.rating,
         review_count=product.review_count or 0,
         stock=product.stock,

@@ -38,6 +38,10 @@ SAVE = "text-sm font-semibold text-green-800"
 STOCK_BASE = "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold w-fit"
 STOCK_IN = "bg-green-700 text-white"
 STOCK_OUT = "bg-red-700 text-white"
+# A flash sale (issue 34): "Ends in 5h 12m" from a day before the sale ends, "Limit 2 per customer".
+COUNTDOWN = "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold w-fit bg-amber-100 text-amber-900"
+FLASH_ROW = "flex flex-wrap items-center gap-2"
+LIMIT = "text-sm font-medium text-gray-700"
 ADD_BUTTON = (
     "inline-flex items-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed "
     "cursor-pointer select-none bg-orange-700 text-white hover:bg-orange-800 disabled:bg-gray-400 "

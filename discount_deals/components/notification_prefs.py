@@ -1,4 +1,5 @@
-"""The profile's "Messages" card: how order updates, deal alerts and account notices reach you."""
+"""The profile's "Messages" card: how order updates, deal alerts and account notices reach you,
+and whether a cart left behind reminds you."""
 
 import reflex as rx
 
@@ -12,6 +13,14 @@ def _select(label: str, name: str, options: list[tuple[str, str]], value, hint: 
         rx.el.select(*[rx.el.option(text, value=key) for key, text in options], id=f"prefs-{name}", name=name,
                      default_value=value, aria_describedby=f"prefs-{name}-hint", class_name=FIELD_INPUT),
         rx.el.p(hint, id=f"prefs-{name}-hint", class_name="mt-1 text-xs text-gray-600"),
+    )
+
+
+def _checkbox(name: str, checked, text: str) -> rx.Component:
+    return rx.el.label(
+        rx.el.input(type="checkbox", name=name, default_checked=checked, class_name="h-4 w-4 accent-orange-700"),
+        text,
+        class_name="mt-4 flex items-center gap-2 text-sm text-gray-900",
     )
 
 
@@ -30,12 +39,9 @@ def notification_preferences() -> rx.Component:
                     "When a favourite's price drops or it is back in stock."),
             class_name="mt-4 grid gap-4 sm:grid-cols-2",
         ),
-        rx.el.label(
-            rx.el.input(type="checkbox", name="account_email", default_checked=N.account_email,
-                        class_name="h-4 w-4 accent-orange-700"),
-            "Security notices (password changed, login paused) to my inbox too",
-            class_name="mt-4 flex items-center gap-2 text-sm text-gray-900",
-        ),
+        _checkbox("account_email", N.account_email, "Security notices (password changed, login paused) to my inbox too"),
+        # One message about a cart left for an hour, by the order updates' way (SMS first).
+        _checkbox("cart_reminders", N.cart_reminders, "Remind me about my cart"),
         rx.cond(N.error != "", rx.el.p(N.error, role="alert", class_name="mt-3 text-sm text-red-700")),
         submit_button(N.saving, "Save Preferences", "Saving...", class_name="mt-4"),
         key=N.form_version,

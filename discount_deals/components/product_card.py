@@ -7,6 +7,7 @@ import reflex as rx
 from ..state.shop.cart import CartState
 from ..state.shop.favorites import FavoritesState
 from ..display import ProductView
+from .flash_sale import countdown_badge
 from .optimistic import expect_cart, expect_favourite_toggle, is_favourite
 from . import card_style as S
 from .ui import icon
@@ -102,6 +103,7 @@ def product_card(product: ProductView, index: rx.Var) -> rx.Component:
             rx.el.p(product.description, class_name=S.DESCRIPTION),
             stars(product),
             price_block(product),
+            countdown_badge(product),
             rx.el.span(product.stock_text, class_name=S.STOCK_BASE + " " + rx.cond(out_of_stock, S.STOCK_OUT, S.STOCK_IN)),
             rx.el.button(
                 icon("shopping-cart", 16),

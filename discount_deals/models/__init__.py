@@ -25,12 +25,14 @@ from .orders import (
     OrderItem,
     OrderStatus,
     Payment,
+    PaymentAttemptStatus,
     PaymentMethod,
     PaymentStatus,
     PickupStore,
     ReceiptCounter,
 )
 from .reviews import Review
+from .returns import RefundMethod, RefundState, ReturnLine, ReturnRequest, ReturnStatus
 from .users import Address, AuthThrottle, Gender, IdempotentRequest, Profile, RefreshFamily, Role, User
 
 metadata = SQLModel.metadata
@@ -61,6 +63,7 @@ __all__ = [
     "OutboxMessage",
     "PasswordReset",
     "Payment",
+    "PaymentAttemptStatus",
     "PaymentMethod",
     "PaymentStatus",
     "PickupStore",
@@ -70,6 +73,11 @@ __all__ = [
     "Review",
     "ReceiptCounter",
     "RefreshFamily",
+    "RefundMethod",
+    "RefundState",
+    "ReturnLine",
+    "ReturnRequest",
+    "ReturnStatus",
     "Role",
     "User",
     "metadata",

@@ -11,12 +11,17 @@ from .base import created_field, id_field, updated_field
 
 
 class Cart(SQLModel, table=True):
+    """A signed-in customer's cart. ``updated_at`` is bumped by every change of its lines
+    (``services.cart``): it is when the cart was last touched, what a reminder waits on."""
+
     id: str = id_field()
     user_id: str = Field(
         sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), nullable=False, unique=True)
     )
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()
+    # When the last reminder about this cart was queued (services.messages.reminders).
+    reminded_at: datetime | None = Field(default=None)
 
 
 class CartItem(SQLModel, table=True):

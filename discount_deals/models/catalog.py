@@ -79,6 +79,9 @@ class Product(SQLModel, table=True):
     discount_start: datetime | None = Field(default=None)
     discount_end: datetime | None = Field(default=None)
     price_changes_at: datetime | None = Field(default=None, index=True)
+    # A flash sale's cap: units one customer may buy while the discount window is open (None: no
+    # cap); services.flash_sales applies it in the cart and at checkout.
+    per_customer_limit: int | None = Field(default=None)
     # What shoppers see: the average of the published reviews (services.reviews keeps it, with
     # review_count, in the review's transaction) or, while there are none, the admin's number.
     # Kept here so that the listing sorts by it in SQL.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import Column, ForeignKey, Index, String, Text, UniqueConstraint, true
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, updated_field, utcnow
@@ -69,7 +69,8 @@ class OutboxMessage(SQLModel, table=True):
 
 class NotificationPreference(SQLModel, table=True):
     """How a customer wants to hear from the shop. No row: the defaults (order updates by SMS when
-    a phone number is known, else by email; deal alerts off; account notices by email)."""
+    a phone number is known, else by email; deal alerts off; account notices by email; cart
+    reminders on)."""
 
     __tablename__ = "notification_preference"
 
@@ -77,6 +78,8 @@ class NotificationPreference(SQLModel, table=True):
     order_updates: str = Field(default="", max_length=8)  # "sms" | "email" | "both" | "" (the default)
     deal_alerts: str = Field(default="off", max_length=8)  # "off" | "sms" | "email"
     account_email: bool = Field(default=True)  # security notices by email (password changed, locked)
+    # One reminder about a cart left behind (SMS or email); existing rows got it on (migration 34c).
+    cart_reminders: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     updated_at: datetime = updated_field()
 
 

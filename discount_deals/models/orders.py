@@ -7,7 +7,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, String, UniqueConstraint, false
+from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, Numeric, String, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, updated_field, utcnow
@@ -47,6 +47,15 @@ class Attention(StrEnum):
 
     AMOUNT_MISMATCH = "amount_mismatch"  # the provider reported a payment of another amount
     REFUND_DUE = "refund_due"  # money was received for an order that is cancelled
+
+
+class PaymentAttemptStatus(StrEnum):
+    """Where one charge attempt (``Payment.status``) stands: the provider decides it."""
+
+    PENDING = "pending"  # asked for, no answer yet
+    SUCCESS = "success"
+    FAILED = "failed"
+    MISMATCH = "mismatch"  # the provider reported another amount than the order's total
 
 
 class CouponKind(StrEnum):
@@ -119,6 +128,12 @@ class Order(SQLModel, table=True):
     # Given when the money is in (services.receipts): "DD-2026-000001", never reused.
     receipt_number: str | None = Field(default=None, max_length=32, unique=True)
     receipt_issued_at: datetime | None = Field(default=None)
+    # When it was delivered (or collected): returns are open for DD_RETURN_DAYS after it.
+    delivered_at: datetime | None = Field(default=None)
+    # Money given back by refunds of returns (services.returns), summed as each is refunded.
+    refunded_total: Decimal = Field(
+        default=Decimal("0.00"), sa_column=Column(Numeric(12, 2), nullable=False, server_default="0.00")
+    )
     created_at: datetime = Field(default_factory=utcnow, nullable=False, index=True)
     updated_at: datetime = updated_field()
 
@@ -184,8 +199,8 @@ class Payment(SQLModel, table=True):
     reference: str = Field(max_length=64, unique=True)
     amount: Decimal = _money()
     currency: str = Field(max_length=3)
-    # "pending" until the provider reports "success" or "failed".
-    status: str = Field(default="pending", max_length=16)
+    # A PaymentAttemptStatus: pending until the provider reports success, failure or another amount.
+    status: str = Field(default=PaymentAttemptStatus.PENDING.value, max_length=16)
     # What the provider last reported (amount in minor units, its own status...), for admins.
     provider_data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = created_field()

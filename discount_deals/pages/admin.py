@@ -15,6 +15,7 @@ from ..components.admin_coupons import coupons_tab
 from ..components.admin_notifications import notifications_tab
 from ..components.admin_orders import orders_tab
 from ..components.admin_overview import overview_tab
+from ..components.admin_returns import returns_tab
 from ..components.admin_stores import stores_tab
 from ..components.admin_users import users_tab
 from ..components.ui import icon, spinner, tab_button
@@ -104,6 +105,7 @@ def panel() -> rx.Component:
             rx.match(
                 AdminState.tab,
                 ("orders", orders_tab()),
+                ("returns", returns_tab()),
                 ("products", products_tab()),
                 ("bulk-products", bulk_tab("products")),
                 ("bulk-categories", bulk_tab("categories")),

@@ -4,6 +4,7 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
+from ..components.order_returns import return_items, returns_box
 from ..components.payment_step import payment_step
 from ..components.blocks import empty_state, grand_total_row, line_item, tax_rows, timeline, total_row
 from ..components.ui import badge_class, button, card, icon
@@ -142,6 +143,8 @@ def order_details() -> rx.Component:
         rx.cond(D.refund_text != "", rx.el.p(D.refund_text, role="status",
                 class_name="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900")),
         actions(),
+        return_items(),
+        returns_box(),
         order_timeline(),
         class_name="p-6",
     )

@@ -11,6 +11,7 @@ import reflex as rx
 
 from .. import routes
 from ..components import card_style as S
+from ..components.flash_sale import flash_sale_notes
 from ..components.layout import layout
 from ..components.reviews import reviews_section
 from ..components.optimistic import expect_cart
@@ -161,6 +162,7 @@ def product_detail() -> rx.Component:
                 product.has_discount,
                 rx.el.p("You save ", product.save_text, " (", product.discount_percent, "%)", class_name=S.SAVE),
             ),
+            flash_sale_notes(product),
             rx.el.span(
                 product.stock_text, class_name=S.STOCK_BASE + " " + rx.cond(product.stock <= 0, S.STOCK_OUT, S.STOCK_IN)
             ),

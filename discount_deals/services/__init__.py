@@ -16,13 +16,15 @@ names it under the same heading. ``tests/unit/test_transaction_ownership.py`` ho
 module of this package to that.
 """
 
+from .error_codes import ErrorCode
+
 
 class ServiceError(Exception):
     """A rule refused the request. ``status`` is the HTTP status the API answers with.
 
     ``fields`` maps field names to lists of messages for validation errors. ``code`` names the
-    refusal for faces that must react to one in particular (``"no_address"``): they branch on
-    the code, never on the sentence. ``expose_code``: the API's error body carries the code too
+    refusal for faces that must react to one in particular (``ErrorCode.NO_ADDRESS``): they
+    branch on the code, never on the sentence; every code is an :class:`ErrorCode` member. ``expose_code``: the API's error body carries the code too
     (``{"detail": ..., "code": "not_paid"}``); off by default, so every other body stays
     ``{"detail": ...}`` as the original client and its tests compare it whole.
     """
@@ -39,7 +41,7 @@ class ServiceError(Exception):
         *,
         fields: dict[str, list[str]] | None = None,
         status: int | None = None,
-        code: str = "",
+        code: ErrorCode | str = "",  # an ErrorCode; "" for none (test_error_codes holds literals out)
         expose_code: bool = False,
     ):
         super().__init__(detail)
@@ -58,7 +60,7 @@ class ValidationFailed(ServiceError):
 class NotFound(ServiceError):
     status = 404
 
-    def __init__(self, detail: str = "Not found.", *, code: str = ""):
+    def __init__(self, detail: str = "Not found.", *, code: ErrorCode | str = ""):
         super().__init__(detail, code=code)
 
 

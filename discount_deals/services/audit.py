@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 
 from ..models import AuditEvent, User
 from . import ValidationFailed
+from .money import api_amount
 from .permissions import require_admin
 
 SHOP = "Discount Deals"  # the shop's own timers
@@ -59,6 +60,11 @@ ACTIONS: dict[str, str] = {
     "message.resend": "Message sent again",
     "review.hide": "Review hidden",
     "review.show": "Review shown again",
+    "return.request": "Return requested",
+    "return.approve": "Return approved",
+    "return.reject": "Return rejected",
+    "return.receive": "Returned items received",
+    "return.refund": "Return refunded",
 }
 TARGET_TYPES: dict[str, str] = {
     "product": "Product",
@@ -69,6 +75,7 @@ TARGET_TYPES: dict[str, str] = {
     "pickup_store": "Pickup store",
     "message": "Message",
     "review": "Review",
+    "return": "Return",
 }
 _TEXT_FILTER = re.compile(r"^[\w.@+-]{1,254}$")
 
@@ -84,7 +91,7 @@ def json_value(value: Any) -> Any:
     if isinstance(value, float):
         return value if value == value and value not in (float("inf"), float("-inf")) else str(value)
     if isinstance(value, Decimal):
-        return f"{value:.2f}" if value.as_tuple().exponent in (-1, -2) else str(value)
+        return api_amount(value) if value.as_tuple().exponent in (-1, -2) else str(value)
     if isinstance(value, datetime):
         return (value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
     if isinstance(value, date):

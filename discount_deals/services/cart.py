@@ -18,12 +18,12 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Cart, CartItem, Category, Product, User
-from . import NotFound, ServiceError, ValidationFailed
+from . import NotFound, ServiceError, ValidationFailed, flash_sales
 from .catalog import is_visible
 from .permissions import require_user
 from .pricing import money, product_price
@@ -137,6 +137,12 @@ def _get_or_create_cart(session: Session, user: User) -> Cart:
     return cart
 
 
+def _touch(session: Session, cart_id: str) -> None:
+    """Every change of a cart's lines (a removal too) is a touch: the cart's reminder waits
+    again from now (services.messages.reminders)."""
+    session.execute(update(Cart).where(Cart.id == cart_id).values(updated_at=datetime.now(UTC)))
+
+
 def _own_line(session: Session, user: User, item_id: str) -> CartItem:
     require_user(user)
     line = session.exec(
@@ -204,12 +210,14 @@ def add_item(session: Session, user: User, product_id: str, quantity: Any = 1) -
     ).first()
     total = quantity + (line.quantity if line else 0)
     check_quantity(product, total)
+    flash_sales.check_cart_quantity(session, user, product, total)
     if line is None:
         line = CartItem(cart_id=cart.id, product_id=product.id, quantity=total)
     else:
         line.quantity = total
     session.add(line)
     session.flush()
+    _touch(session, cart.id)
     return line
 
 
@@ -218,10 +226,14 @@ def set_quantity(session: Session, user: User, item_id: str, quantity: Any) -> C
     quantity = parse_quantity(quantity, minimum=0)
     line = _own_line(session, user, item_id)
     if quantity == 0:
+        _touch(session, line.cart_id)
         session.delete(line)
         session.flush()
         return None
-    check_quantity(_product(session, line.product_id), quantity)
+    product = _product(session, line.product_id)
+    check_quantity(product, quantity)
+    flash_sales.check_cart_quantity(session, user, product, quantity)
+    _touch(session, line.cart_id)
     line.quantity = quantity
     session.add(line)
     session.flush()
@@ -232,6 +244,7 @@ def fit_to_stock(session: Session, user: User, item_id: str) -> CartItem | None:
     """The one-tap fix of a short line: its quantity becomes what is left now, or the line goes
     when nothing is (returns None then). A line that fits is left as it is."""
     line = _own_line(session, user, item_id)
+    _touch(session, line.cart_id)
     note = stock_note(_product(session, line.product_id), line.quantity)
     if note.available == 0:
         session.delete(line)
@@ -264,7 +277,9 @@ def merge_guest_cart(session: Session, user: User, lines: Iterable[tuple[str, in
 
 def remove_item(session: Session, user: User, item_id: str) -> None:
     """Remove one of the user's lines (404 for anyone else's)."""
-    session.delete(_own_line(session, user, item_id))
+    line = _own_line(session, user, item_id)
+    _touch(session, line.cart_id)
+    session.delete(line)
     session.flush()
 
 
@@ -275,4 +290,5 @@ def clear_cart(session: Session, user: User, cart_id: str | None = None) -> None
         raise NotFound("Cart not found.")
     if cart is not None:
         session.execute(delete(CartItem).where(CartItem.cart_id == cart.id))
+        _touch(session, cart.id)
         session.flush()

@@ -24,6 +24,7 @@ from . import NotFound, ValidationFailed, pricing
 from . import pickup_stores as store_service
 from .cart import CartLine, cart_lines
 from .coupons import check_minimum, given_coupon
+from .error_codes import ErrorCode
 from .permissions import require_user
 from .phones import NETWORKS, guess_network, normalise_mobile, normalise_phone, parse_phone
 
@@ -105,7 +106,7 @@ def _fail(field: str, message: str, code: str) -> ValidationFailed:
 
 def check_delivery_method(value: Any) -> str:
     if value not in DELIVERY_METHODS:
-        raise _fail("delivery_method", "Delivery method must be delivery or pickup.", "delivery_method_invalid")
+        raise _fail("delivery_method", "Delivery method must be delivery or pickup.", ErrorCode.DELIVERY_METHOD_INVALID)
     return value
 
 
@@ -129,7 +130,7 @@ def resolve_contact_phone(user: User, given: Any, payment_phone: str | None = No
     mobile-money number; None when there is none of these."""
     if given is not None:
         if not isinstance(given, str) or not given.strip():
-            raise _fail("contact_phone", CONTACT_PHONE_REQUIRED, "contact_phone_required")
+            raise _fail("contact_phone", CONTACT_PHONE_REQUIRED, ErrorCode.CONTACT_PHONE_REQUIRED)
         return normalise_phone(given)
     return account_contact_phone(user) or payment_phone
 
@@ -140,33 +141,33 @@ def resolve_choice(session: Session, user: User, choice: CheckoutChoice) -> Reso
     delivery = check_delivery_method(choice.delivery_method)
     if choice.payment_method not in PAYMENT_METHODS:
         raise _fail(
-            "payment_method", "Payment method must be cash_on_delivery or mobile_money.", "payment_method_invalid"
+            "payment_method", "Payment method must be cash_on_delivery or mobile_money.", ErrorCode.PAYMENT_METHOD_INVALID
         )
     address = store = None
     if delivery == DeliveryMethod.DELIVERY.value:
         if choice.address_id:
             address = session.get(Address, choice.address_id) if isinstance(choice.address_id, str) else None
             if address is None or address.user_id != user.id:
-                raise _fail("address_id", "Address not found.", "unknown_address")
+                raise _fail("address_id", "Address not found.", ErrorCode.UNKNOWN_ADDRESS)
         else:
             address = default_address(session, user)
             if address is None:
-                raise ValidationFailed(NO_ADDRESS, code="no_address")
+                raise ValidationFailed(NO_ADDRESS, code=ErrorCode.NO_ADDRESS)
     else:
         if not choice.pickup_store_id:
-            raise _fail("pickup_store", "Choose a pickup store.", "store_required")
+            raise _fail("pickup_store", "Choose a pickup store.", ErrorCode.STORE_REQUIRED)
         try:
             store = store_service.get_store(session, choice.pickup_store_id)
         except NotFound:
-            raise _fail("pickup_store", "That pickup store is not available.", "unknown_store") from None
+            raise _fail("pickup_store", "That pickup store is not available.", ErrorCode.UNKNOWN_STORE) from None
     phone = network = None
     if choice.payment_method == PaymentMethod.MOBILE_MONEY.value:
         if not choice.phone or not str(choice.phone).strip():
-            raise _fail("phone", "Enter the mobile money number to charge.", "phone_required")
+            raise _fail("phone", "Enter the mobile money number to charge.", ErrorCode.PHONE_REQUIRED)
         phone = normalise_mobile(choice.phone)
         network = (choice.network or "").strip().lower() or guess_network(phone)
         if network not in NETWORKS:
-            raise _fail("network", "Network must be mtn, telecel or airteltigo.", "network_invalid")
+            raise _fail("network", "Network must be mtn, telecel or airteltigo.", ErrorCode.NETWORK_INVALID)
     contact = resolve_contact_phone(user, choice.contact_phone, phone)
     return ResolvedChoice(delivery, choice.payment_method, address, store, phone, network, contact)
 

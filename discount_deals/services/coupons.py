@@ -26,9 +26,10 @@ from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
 from ..models import Coupon, CouponKind, User
-from ..settings import get_settings
 from . import Conflict, ValidationFailed, audit, pricing
+from .error_codes import ErrorCode
 from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
+from .money import money_text
 from .permissions import require_admin
 from .rows import found
 from .text_match import contains
@@ -138,7 +139,7 @@ def _kind_and_value(kind: Any, value: Any) -> tuple[str, Decimal]:
 
 def _insert(session: Session, actor: User | None, coupon: Coupon, actor_fallback: str) -> Coupon:
     if session.exec(select(Coupon.id).where(func.upper(Coupon.code) == coupon.code)).first() is not None:
-        raise _fail("code", f"Coupon {coupon.code} already exists.", "coupon_exists")
+        raise _fail("code", f"Coupon {coupon.code} already exists.", ErrorCode.COUPON_EXISTS)
     session.add(coupon)
     session.flush()
     audit.record(session, actor, "coupon.create", "coupon", coupon.id,
@@ -319,9 +320,9 @@ def find_coupon(session: Session, code: str, at: datetime | None = None) -> Coup
     coupon = session.exec(select(Coupon).where(func.upper(Coupon.code) == code)).first() if code else None
     status = status_of(coupon, at) if coupon is not None else "missing"
     if status == "used_up":
-        raise ValidationFailed(USED_UP, fields={"coupon_code": [USED_UP]}, code="coupon_used_up")
+        raise ValidationFailed(USED_UP, fields={"coupon_code": [USED_UP]}, code=ErrorCode.COUPON_USED_UP)
     if status != "active":
-        raise ValidationFailed(INVALID_COUPON, code="coupon_invalid")
+        raise ValidationFailed(INVALID_COUPON, code=ErrorCode.COUPON_INVALID)
     return coupon
 
 
@@ -333,7 +334,7 @@ def given_coupon(session: Session, code: str | None, at: datetime | None = None)
 def minimum_problem(coupon: Coupon, subtotal: Decimal) -> str | None:
     """Why the coupon does not apply to this subtotal, or None."""
     if coupon.min_subtotal is not None and subtotal < coupon.min_subtotal:
-        amount = pricing.format_money(coupon.min_subtotal, get_settings().currency.symbol)
+        amount = money_text(coupon.min_subtotal)
         return f"This coupon needs a basket of at least {amount}."
     return None
 
@@ -341,7 +342,7 @@ def minimum_problem(coupon: Coupon, subtotal: Decimal) -> str | None:
 def check_minimum(coupon: Coupon, subtotal: Decimal) -> None:
     problem = minimum_problem(coupon, subtotal)
     if problem:
-        raise ValidationFailed(problem, fields={"coupon_code": [problem]}, code="coupon_minimum")
+        raise ValidationFailed(problem, fields={"coupon_code": [problem]}, code=ErrorCode.COUPON_MINIMUM)
 
 
 @dataclass(frozen=True)
@@ -371,8 +372,8 @@ def redeem(session: Session, coupon: Coupon, at: datetime | None = None) -> Rede
     if result is None:
         session.refresh(coupon)
         if status_of(coupon, now) == "used_up":
-            raise Conflict(USED_UP, code="coupon_used_up")
-        raise Conflict(INVALID_COUPON, code="coupon_invalid")
+            raise Conflict(USED_UP, code=ErrorCode.COUPON_USED_UP)
+        raise Conflict(INVALID_COUPON, code=ErrorCode.COUPON_INVALID)
     return Redemption(coupon.id, int(result[0]))
 
 

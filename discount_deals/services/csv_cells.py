@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from .money import api_amount
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -22,7 +24,7 @@ def escape_cell(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Decimal):
-        return f"{value:.2f}"
+        return api_amount(value)
     if isinstance(value, datetime):
         return (value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
     if isinstance(value, list | tuple):

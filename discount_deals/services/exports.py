@@ -8,9 +8,10 @@ The product export has the bulk-upload template's columns (services.bulk_import)
 uploads again as it is. The order export has one line per order line, with the customer, the
 status, the payment and the order's totals repeated on each of its lines, whether the payment
 was a test (``order_rules.is_test_payment``: mobile money through the fake provider, no money
-moved) and whether the order's money was received (``order_rules.counts_as_revenue``, the
-overview's definition of revenue). The contact phone is written the
-Ghanaian way (``024 123 4567``): a spreadsheet keeps it as text (E.164's leading ``+`` would be
+moved), whether the order's money was received (``order_rules.counts_as_revenue``, the
+overview's definition of revenue), what of it was refunded, and the amounts' currency (the
+shop's, ``DD_CURRENCY``: the amounts are plain numbers a spreadsheet can add). The contact phone
+is written the Ghanaian way (``024 123 4567``): a spreadsheet keeps it as text (E.164's leading ``+`` would be
 escaped as a formula, and digits alone lose their 0), and a rider dials it as it is.
 
 Cells a spreadsheet would run as a formula (text starting with ``=``, ``+``, ``-``, ``@``, a tab
@@ -36,6 +37,7 @@ from ..settings import get_settings
 from . import NotAuthenticated, ValidationFailed
 from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell
+from .money import shop_currency
 from .order_rules import counts_as_revenue, is_test_payment
 from .permissions import require_admin
 from .phones import display_phone
@@ -46,7 +48,7 @@ ORDER_COLUMNS = (
     "payment_method",
     "payment_status", "delivery_method", "coupon_code", "product_id", "product_name", "quantity", "unit_price",
     "original_price", "line_total", "order_subtotal", "order_savings", "order_discount", "order_shipping",
-    "order_tax", "order_total", "payment_test", "counts_as_revenue",
+    "order_tax", "order_total", "order_refunded", "payment_test", "counts_as_revenue", "currency",
 )
 EXPORTS = ("products", "orders")
 DOWNLOAD_TOKEN_SECONDS = 120
@@ -173,7 +175,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
         conditions.append(orders.c.created_at < days.end)
     order_columns = [orders.c[name] for name in (
         "id", "created_at", "contact_phone", "status", "payment_method", "payment_status", "delivery_method",
-        "coupon_code", "subtotal", "savings", "discount", "shipping", "tax", "total", "payment_test",
+        "coupon_code", "subtotal", "savings", "discount", "shipping", "tax", "total", "refunded_total", "payment_test",
     )]
     # Chunks of orders (their lines follow), in the order of the created_at index.
     query = (
@@ -181,6 +183,7 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
         .join(users, users.c.id == orders.c.user_id)
         .where(*conditions)
     )
+    currency = shop_currency().code  # the amounts' currency (a GHS shop's sheet says so)
     for chunk in _oldest_first(session, query, orders):
         lines: dict[str, list[Any]] = {order.id: [] for order in chunk}
         for item in session.execute(
@@ -198,8 +201,8 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
                     order.status, order.payment_method,
                     order.payment_status, order.delivery_method, order.coupon_code or "", item.product_id or "",
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,
-                    order.savings, order.discount, order.shipping, order.tax, order.total,
-                    "yes" if is_test_payment(order) else "no", "yes" if counts_as_revenue(order) else "no",
+                    order.savings, order.discount, order.shipping, order.tax, order.total, order.refunded_total,
+                    "yes" if is_test_payment(order) else "no", "yes" if counts_as_revenue(order) else "no", currency,
                 ]
 
 

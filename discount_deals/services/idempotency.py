@@ -20,6 +20,7 @@ from sqlmodel import Session, delete, select
 
 from ..models import IdempotentRequest
 from . import Conflict, ValidationFailed
+from .error_codes import ErrorCode
 
 KEEP_HOURS = 24
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")  # visible ASCII, as Stripe and the IETF draft allow
@@ -39,7 +40,7 @@ def clean_key(raw: str | None) -> str | None:
         return None
     key = raw.strip()
     if not _KEY.fullmatch(key):
-        raise ValidationFailed(INVALID_KEY, fields={"Idempotency-Key": [INVALID_KEY]}, code="idempotency_key_invalid")
+        raise ValidationFailed(INVALID_KEY, fields={"Idempotency-Key": [INVALID_KEY]}, code=ErrorCode.IDEMPOTENCY_KEY_INVALID)
     return key
 
 
@@ -60,7 +61,7 @@ def replay(session: Session, user_id: str, scope: str, key: str, print_: str) ->
     if stored is None:
         return None
     if stored.fingerprint != print_:
-        raise Conflict(KEY_REUSED, code="idempotency_key_reused")
+        raise Conflict(KEY_REUSED, code=ErrorCode.IDEMPOTENCY_KEY_REUSED)
     return StoredAnswer(stored.status_code, json.loads(stored.body))
 
 

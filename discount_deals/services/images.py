@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from ..settings import get_settings
 from . import ServiceError, ValidationFailed
+from .error_codes import ErrorCode
 
 ALLOWED_FORMATS = {"PNG", "JPEG", "GIF", "WEBP"}
 # Media sub-folders holding uploads, whose files may be replaced and deleted.
@@ -64,7 +65,7 @@ class ImagesBusy(ServiceError):
     status = 503
 
     def __init__(self) -> None:
-        super().__init__("Too many pictures are being processed. Please try again.", code="images_busy")
+        super().__init__("Too many pictures are being processed. Please try again.", code=ErrorCode.IMAGES_BUSY)
         self.headers = {"Retry-After": "5"}
 
 

@@ -3,8 +3,9 @@
 :func:`place_from_cart` and :func:`place_from_items` re-check what the shopper wants against
 today's catalogue, price it with ``services.pricing`` (one moment prices every line), take the
 stock with guarded updates (``UPDATE ... WHERE stock >= :q``, so it never goes below zero
-whatever the database), count the coupon's use (``services.coupons.redeem``) and store the order
-with its lines and its first timeline event. A refusal raises before the caller commits, so
+whatever the database), hold a flash sale to its limit per customer (``services.flash_sales``,
+counted once the product rows are locked), count the coupon's use (``services.coupons.redeem``)
+and store the order with its lines and its first timeline event. A refusal raises before the caller commits, so
 either all of it is stored or nothing. ``services.orders`` runs them in their transaction.
 """
 
@@ -19,10 +20,12 @@ from sqlmodel import Session, select
 
 from ..models import Address, Cart, CartItem, Coupon, Order, OrderItem, OrderStatus, PaymentMethod, PaymentStatus
 from ..models import Product, User
-from . import Conflict, ValidationFailed, coupons, pickup_stores, pricing
+from . import Conflict, ValidationFailed, coupons, flash_sales, pickup_stores, pricing
 from . import order_status as lifecycle
 from .cart import parse_quantity
 from .catalog import is_visible
+from .error_codes import ErrorCode
+from .money import money_text
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
 from .checkout import resolve_choice
 from .payments import open_payment, payment_deadline
@@ -56,7 +59,7 @@ def shipping_address(session: Session, user: User) -> Address:
     """The address an order ships to: the default one, else the first saved (400 when none)."""
     address = default_address(session, user)
     if address is None:
-        raise ValidationFailed(NO_ADDRESS, code="no_address")
+        raise ValidationFailed(NO_ADDRESS, code=ErrorCode.NO_ADDRESS)
     return address
 
 
@@ -111,7 +114,7 @@ def place_from_cart(
     cart = session.exec(select(Cart).where(Cart.user_id == user.id)).first()
     items = session.exec(select(CartItem).where(CartItem.cart_id == cart.id)).all() if cart else []
     if not items:
-        raise ValidationFailed("Cart is empty", code="cart_empty")
+        raise ValidationFailed("Cart is empty", code=ErrorCode.CART_EMPTY)
     order = place_order(
         session,
         user,
@@ -158,15 +161,18 @@ def place_order(
 ) -> Order:
     """Re-check ``wanted`` (product id → quantity) against today's catalogue, take the stock, store the order."""
     now = pricing.now_utc()  # one moment prices every line of the order
-    lines = _priced_available(_locked_products(session, wanted), wanted, now)
+    products = _locked_products(session, wanted)
+    lines = _priced_available(products, wanted, now)
+    # After the lock: a concurrent checkout of the same customer has committed by now (flash_sales).
+    flash_sales.check_order(session, user, products, wanted, now)
     _take_stock(session, lines)
     totals = order_totals((line for _product, line in lines), coupon, pickup=choice.pickup)
     if coupon is not None:
         coupons.redeem(session, coupon, now)  # one use, counted atomically in this transaction
     if expected_total is not None and totals.total != expected_total:
         raise Conflict(
-            f"Your order now comes to {pricing.format_money(totals.total)}: please review it again.",
-            code="total_changed",
+            f"Your order now comes to {money_text(totals.total)}: please review it again.",
+            code=ErrorCode.TOTAL_CHANGED,
         )
     order = _new_order(user, totals, choice, coupon, idempotency_key)
     session.add(order)
@@ -195,11 +201,11 @@ def _priced_available(products: dict[str, Product], wanted: dict[str, int], now)
         if product is None:
             raise Conflict("A product in your order no longer exists.")
         if not is_visible(product):
-            raise Conflict(f"{product.name} is no longer available.", code="stock_short")
+            raise Conflict(f"{product.name} is no longer available.", code=ErrorCode.STOCK_SHORT)
         if product.stock <= 0:
-            raise Conflict(f"{product.name} is sold out.", code="stock_short")
+            raise Conflict(f"{product.name} is sold out.", code=ErrorCode.STOCK_SHORT)
         if product.stock < quantity:
-            raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.", code="stock_short")
+            raise Conflict(f"Not enough stock for {product.name}: only {product.stock} left.", code=ErrorCode.STOCK_SHORT)
         lines.append((product, pricing.priced_line(product, quantity, now)))
     return lines
 
@@ -213,7 +219,7 @@ def _take_stock(session: Session, lines: PricedProducts) -> None:
             .values(stock=Product.stock - line.quantity)
         )
         if taken.rowcount != 1:
-            raise Conflict(f"Not enough stock for {product.name}.", code="stock_short")
+            raise Conflict(f"Not enough stock for {product.name}.", code=ErrorCode.STOCK_SHORT)
 
 
 def _new_order(

@@ -24,18 +24,10 @@ from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
 from ..db import write_session
-from ..models import (
-    Attention,
-    Order,
-    OrderEvent,
-    OrderItem,
-    OrderStatus,
-    PaymentMethod,
-    PaymentStatus,
-    Product,
-    User,
-)
-from . import Conflict, ValidationFailed, audit, coupons, receipts
+from ..models import (Attention, DeliveryMethod, Order, OrderEvent, OrderItem, OrderStatus, PaymentMethod,
+                      PaymentStatus, Product, User)
+from ..models.base import utcnow
+from . import Conflict, ErrorCode, ValidationFailed, audit, coupons, receipts
 from .messages import deals, notices
 from .order_rules import (
     ADMIN_TRANSITIONS,
@@ -88,7 +80,7 @@ def payment_label(order: Order) -> str:
     """The payment status as a shopper reads it (a cancelled, unpaid order owes nothing)."""
     if order.status == S.CANCELLED.value and order.payment_status in NEVER_CHARGED:
         return "Not charged"
-    if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value and order.delivery_method == "pickup":
+    if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value and order.delivery_method == DeliveryMethod.PICKUP:
         return "Pay at pickup"
     return PAYMENT_LABELS.get(order.payment_status, order.payment_status)
 
@@ -192,17 +184,19 @@ def change_status(
     valid = list(STATUS_LABELS)
     if to_status not in valid or to_status == S.COMPLETED.value:
         message = f"Status must be one of: {', '.join(s for s in valid if s != S.COMPLETED.value)}."
-        raise ValidationFailed(message, fields={"status": [message]}, code="status_invalid")
+        raise ValidationFailed(message, fields={"status": [message]}, code=ErrorCode.STATUS_INVALID)
     problem = transition_problem(order, to_status, transitions)
     if problem is not None:
-        raise ValidationFailed(problem, fields={"status": [problem]}, code="transition")
+        raise ValidationFailed(problem, fields={"status": [problem]}, code=ErrorCode.TRANSITION)
     previous = order.status
     changed = session.execute(
         update(Order).where(Order.id == order.id, Order.status == previous).values(status=to_status)
     )
     if changed.rowcount != 1:
-        raise Conflict("The order was changed meanwhile. Reload it and try again.", code="changed")
+        raise Conflict("The order was changed meanwhile. Reload it and try again.", code=ErrorCode.CHANGED)
     order.status = to_status
+    if to_status == S.DELIVERED.value:
+        order.delivered_at = utcnow()  # returns are open for DD_RETURN_DAYS from now (services.returns)
     if to_status == S.DELIVERED.value and order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value:
         receipts.issue_receipt(session, order)  # the cash is in: the "delivered" message carries the receipt
     record_event(session, order, "status", to_status, from_value=previous, actor=actor, label=label, note=note)
@@ -220,7 +214,7 @@ def change_status(
                                note="Order cancelled before it was paid")
     elif to_status == S.DELIVERED.value and order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value:
         set_payment_status(session, order, PaymentStatus.PAID.value, actor=actor, label=label,
-                           note="Cash collected on delivery" if order.delivery_method != "pickup"
+                           note="Cash collected on delivery" if order.delivery_method != DeliveryMethod.PICKUP
                            else "Cash collected at pickup")
     session.flush()
     session.refresh(order)
@@ -246,12 +240,12 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
     order = owned(session, Order, order_id, user, "Order not found.")
     problem = cancel_problem(order)
     if problem is not None:
-        raise Conflict(problem, code="not_cancellable")
+        raise Conflict(problem, code=ErrorCode.NOT_CANCELLABLE)
     try:
         return change_status(session, order, S.CANCELLED.value, actor=user, transitions=CUSTOMER_TRANSITIONS,
                              note="Cancelled by the customer")
     except (Conflict, ValidationFailed):
-        raise Conflict("This order can no longer be cancelled.", code="not_cancellable") from None
+        raise Conflict("This order can no longer be cancelled.", code=ErrorCode.NOT_CANCELLABLE) from None
 
 
 def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
@@ -259,7 +253,7 @@ def mark_refunded(session: Session, actor: User | None, order_id: str, note: str
     require_admin(actor)
     order = found(session, Order, order_id, "Order not found.")
     if order.attention != Attention.REFUND_DUE.value:
-        raise Conflict("This order has no refund due.", code="no_refund_due")
+        raise Conflict("This order has no refund due.", code=ErrorCode.NO_REFUND_DUE)
     previous = order.payment_status
     set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor, note=note or "Refunded")
     audit.record(session, actor, "order.refund", "order", order.id,

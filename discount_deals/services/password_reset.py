@@ -27,6 +27,7 @@ from ..models import Channel, PasswordReset, User
 from ..models.base import new_id, utcnow
 from . import ValidationFailed, throttle
 from .auth import log_out_everywhere
+from .error_codes import ErrorCode
 from .messages import templates
 from .messages.notices import links_for, password_changed
 from .messages.outbox import Draft, queue_message
@@ -45,7 +46,7 @@ PER_ADDRESS, PER_ACCOUNT, WINDOW = 20, 3, 3600
 
 class ResetThrottled(throttle.Throttled):
     def __init__(self, retry_after: int):
-        super().__init__("password reset requests", retry_after, code="reset_throttled")
+        super().__init__("password reset requests", retry_after, code=ErrorCode.RESET_THROTTLED)
 
 
 class ResetCodeWrong(ValidationFailed):
@@ -54,7 +55,7 @@ class ResetCodeWrong(ValidationFailed):
     keeps_writes = True
 
     def __init__(self):
-        super().__init__(INVALID, fields={"code": [INVALID]}, code="reset_invalid")
+        super().__init__(INVALID, fields={"code": [INVALID]}, code=ErrorCode.RESET_INVALID)
 
 
 def _digest(text: str) -> str:
@@ -152,7 +153,7 @@ def _reset_by_token(session: Session, token: Any) -> PasswordReset:
         .with_for_update()
     ).first() if isinstance(token, str) and 16 <= len(token) <= 100 else None
     if reset is None or reset.used_at is not None or _aware(reset.expires_at) <= utcnow():
-        raise ValidationFailed(INVALID, fields={"token": [INVALID]}, code="reset_invalid")
+        raise ValidationFailed(INVALID, fields={"token": [INVALID]}, code=ErrorCode.RESET_INVALID)
     return reset
 
 
@@ -165,7 +166,7 @@ def _reset_by_code(session: Session, phone: Any, code: Any) -> PasswordReset:
         .order_by(PasswordReset.created_at.desc()).with_for_update()
     ).first() if user is not None else None
     if reset is None or _aware(reset.expires_at) <= utcnow() or reset.attempts >= CODE_TRIES:
-        raise ValidationFailed(INVALID, fields={"code": [INVALID]}, code="reset_invalid")
+        raise ValidationFailed(INVALID, fields={"code": [INVALID]}, code=ErrorCode.RESET_INVALID)
     reset.attempts += 1
     session.add(reset)
     session.flush()
@@ -191,7 +192,7 @@ def confirm_reset(session: Session, data: Any) -> User:
     used = session.execute(update(PasswordReset).where(PasswordReset.id == reset.id, PasswordReset.used_at.is_(None))
                            .values(used_at=utcnow()).execution_options(synchronize_session=False))
     if used.rowcount != 1:
-        raise ValidationFailed(INVALID, code="reset_invalid")
+        raise ValidationFailed(INVALID, code=ErrorCode.RESET_INVALID)
     user = session.get(User, reset.user_id)
     user.password_hash = new_hash
     log_out_everywhere(session, user)  # bumps the token version: access and refresh tokens die

@@ -17,6 +17,7 @@ import phonenumbers
 from phonenumbers import NumberParseException, PhoneNumberFormat, PhoneNumberType
 
 from . import ValidationFailed
+from .error_codes import ErrorCode
 
 REGION = "GH"
 COUNTRY_CODE = "+233"
@@ -67,7 +68,7 @@ def normalise_phone(raw: Any, field: str = "contact_phone") -> str:
     phone = parse_phone(raw)
     if phone is None:
         raise ValidationFailed(CONTACT_PHONE_INVALID, fields={field: [CONTACT_PHONE_INVALID]},
-                               code="contact_phone_invalid")
+                               code=ErrorCode.CONTACT_PHONE_INVALID)
     return phone
 
 
@@ -85,7 +86,7 @@ def normalise_mobile(raw: Any, field: str = "phone") -> str:
     """:func:`parse_mobile`, refusing anything else with 400 ``phone_invalid`` on ``field``."""
     phone = parse_mobile(raw)
     if phone is None:
-        raise ValidationFailed(PHONE_INVALID, fields={field: [PHONE_INVALID]}, code="phone_invalid")
+        raise ValidationFailed(PHONE_INVALID, fields={field: [PHONE_INVALID]}, code=ErrorCode.PHONE_INVALID)
     return phone
 
 

@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from ..models import Order, PickupStore, User
 from . import Conflict, NotFound, ValidationFailed, audit
 from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
+from .error_codes import ErrorCode
 from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
 from .rows import values_of
@@ -44,7 +45,7 @@ def get_store(session: Session, store_id: Any, *, active_only: bool = True) -> P
     """A store by id (404 when unknown, or inactive when ``active_only``)."""
     store = session.get(PickupStore, store_id) if isinstance(store_id, str) and store_id else None
     if store is None or (active_only and not store.is_active):
-        raise NotFound("Pickup store not found.", code="unknown_store")
+        raise NotFound("Pickup store not found.", code=ErrorCode.UNKNOWN_STORE)
     return store
 
 
@@ -129,7 +130,7 @@ def delete_store(session: Session, actor: User | None, store_id: str) -> None:
     store = get_store(session, store_id, active_only=False)
     used = session.exec(select(Order.id).where(Order.pickup_store_id == store.id).limit(1)).first()
     if used is not None:
-        raise Conflict("Orders were collected from this store: deactivate it instead.", code="store_in_use")
+        raise Conflict("Orders were collected from this store: deactivate it instead.", code=ErrorCode.STORE_IN_USE)
     audit.record(session, actor, "pickup_store.delete", "pickup_store", store.id,
                  changes=audit.deleted(audit.snapshot(store, AUDITED_FIELDS)), label=store.name)
     session.delete(store)

@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Protocol
 
+from ..models.orders import CouponKind
+from .money import api_amount, round_amount
 from .taxes import TaxLine, TaxRule, basket_tax, tax_rule
 
 MONEY_STEP = Decimal("0.01")
@@ -30,16 +32,11 @@ ZERO = Decimal("0.00")
 
 
 def money(value: Decimal | int | float | str) -> Decimal:
-    """Round to cents, half up (as shoppers expect, not banker's rounding).
+    """Round to cents, half up (as shoppers expect, not banker's rounding): services.money's rule.
 
     ValueError for what is no amount: not a number, NaN, infinities, and amounts too large to
     count in cents (``1e400``: Decimal's quantize refuses them with InvalidOperation)."""
-    try:
-        if not isinstance(value, Decimal):
-            value = Decimal(str(value))
-        return value.quantize(MONEY_STEP, rounding=ROUND_HALF_UP)
-    except InvalidOperation as exc:
-        raise ValueError(f"not a money amount: {value!r}") from exc
+    return round_amount(value)
 
 
 def minor_units(value: Decimal | int | float | str) -> int:
@@ -54,12 +51,7 @@ def from_minor_units(value: int) -> Decimal:
 
 def money_str(value: Decimal | int | float | str | None) -> str | None:
     """Money as the API's 2-decimal string ("12.50"); None stays None."""
-    return None if value is None else f"{money(value):.2f}"
-
-
-def format_money(value: Decimal | int | float | str, symbol: str = "$") -> str:
-    """Money for display, e.g. ``$12.50``."""
-    return f"{symbol}{money(value):,.2f}"
+    return None if value is None else api_amount(value)
 
 
 def effective_price(price: Decimal, discount_price: Decimal | None) -> Decimal:
@@ -241,7 +233,7 @@ def shipping_for(subtotal: Decimal, rule: DeliveryRule | None = None) -> Decimal
 def coupon_discount(subtotal: Decimal, coupon: Coupon | None) -> Decimal:
     if coupon is None or subtotal <= 0:
         return ZERO
-    if coupon.kind == "percent":
+    if coupon.kind == CouponKind.PERCENT:
         amount = money(subtotal * Decimal(coupon.value) / 100)
     else:
         amount = money(coupon.value)

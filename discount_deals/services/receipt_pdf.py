@@ -1,4 +1,5 @@
-"""A receipt as a one-page A4 PDF (fpdf2), made from :class:`services.receipts.Receipt`.
+"""A receipt as a one-page A4 PDF (fpdf2), made from :class:`services.receipts.Receipt`, and a
+credit note (:class:`services.returns.credit_notes.CreditNote`) in the same layout.
 
 The PDF uses the standard Helvetica font, so it needs no font file on the server; that font
 has only Latin-1 letters, so an amount whose currency symbol is outside them (GH₵) is written
@@ -8,14 +9,19 @@ Latin-1 (in a product's name) becomes "?".
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
 from decimal import Decimal
 
 from fpdf import FPDF
 
+from ..models import DeliveryMethod, Order, PaymentMethod
 from ..settings import get_settings
+from .money import Money
 from .order_rules import is_test_payment
-from .pricing import format_money
-from .receipts import Receipt
+from .receipts import Receipt, ReceiptLine
+from .returns.credit_notes import CreditNote
+from .taxes import TaxLine
 
 WIDTH = 180  # mm of text on A4 with 15 mm margins
 COLUMNS = (100, 16, 32, 32)  # item, quantity, unit price, line total
@@ -26,16 +32,19 @@ def _latin1(text: object) -> str:
 
 
 def pdf_money(value: Decimal) -> str:
-    """The shop's money text, or the amount with the currency's code when Helvetica lacks the symbol."""
-    currency = get_settings().currency
+    """The shop's money text, or its plain form (``GHS 12.50``) when Helvetica lacks the symbol."""
+    amount = Money.of(value)
     try:
-        currency.symbol.encode("latin-1")
+        amount.symbol.encode("latin-1")
     except UnicodeEncodeError:
-        return format_money(value, f"{currency.code} ")
-    return format_money(value, currency.symbol)
+        return amount.plain_text()
+    return amount.text()
 
 
-def _heading(pdf: FPDF, receipt: Receipt) -> None:
+def _heading(pdf: FPDF, title: str, issued: datetime | None, order: Order, buyer: tuple[str, str],
+             more: tuple[str, ...] = ()) -> None:
+    """The seller, the document's title and number, when, which order and whose (receipts and
+    credit notes alike)."""
     seller = get_settings().receipts
     pdf.set_font("Helvetica", "B", 16)
     pdf.cell(WIDTH, 8, _latin1(seller.seller_name), new_x="LMARGIN", new_y="NEXT")
@@ -45,12 +54,11 @@ def _heading(pdf: FPDF, receipt: Receipt) -> None:
             pdf.cell(WIDTH, 5, _latin1(line), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
     pdf.set_font("Helvetica", "B", 13)
-    pdf.cell(WIDTH, 7, _latin1(f"Receipt {receipt.number}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(WIDTH, 7, _latin1(title), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", "", 10)
-    issued = receipt.order.receipt_issued_at
     when = f"{issued.strftime('%d %b %Y, %H:%M').lstrip('0')} GMT" if issued else ""
-    for line in (f"Issued: {when}", f"Order #{receipt.order.id[:8]}", f"Customer: {receipt.buyer_name}",
-                 receipt.buyer_email, receipt.order.contact_phone or ""):
+    for line in (f"Issued: {when}", f"Order #{order.id[:8]}", *more, f"Customer: {buyer[0]}", buyer[1],
+                 order.contact_phone or ""):
         if line.strip():
             pdf.cell(WIDTH, 5, _latin1(line), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
@@ -72,37 +80,73 @@ def _total(pdf: FPDF, label: str, amount: str, *, bold: bool = False) -> None:
 
 def _payment_text(receipt: Receipt) -> str:
     order = receipt.order
-    if order.payment_method == "mobile_money":
+    if order.payment_method == PaymentMethod.MOBILE_MONEY:
         text = f"Paid by mobile money ({(order.payment_network or '').upper()})"
         text += f", reference {order.payment_reference}" if order.payment_reference else ""
     else:
-        text = "Paid in cash at pickup" if order.delivery_method == "pickup" else "Paid in cash on delivery"
+        text = "Paid in cash at pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Paid in cash on delivery"
     return text + (". TEST PAYMENT: no money moved." if is_test_payment(order) else ".")
+
+
+def _document(title: str, compress: bool) -> FPDF:
+    pdf = FPDF(format="A4")
+    pdf.set_compression(compress)
+    pdf.set_title(_latin1(title))
+    pdf.set_margins(15, 15, 15)
+    pdf.add_page()
+    return pdf
+
+
+def _lines(pdf: FPDF, lines: Iterable[ReceiptLine]) -> None:
+    _row(pdf, ("Item", "Qty", "Unit price", "Total"), bold=True)
+    for line in lines:
+        _row(pdf, (line.name[:60], str(line.quantity), pdf_money(line.unit_price), pdf_money(line.total)))
+    pdf.ln(2)
+
+
+def _taxes(pdf: FPDF, tax_lines: Iterable[TaxLine]) -> None:
+    for tax in tax_lines:
+        rate = f"{tax.rate.normalize():f}"
+        label = f"{tax.label} ({rate}%)" + (", included" if tax.included else "")
+        _total(pdf, label, pdf_money(tax.amount))
+
+
+def _closing(pdf: FPDF, text: str) -> bytes:
+    pdf.ln(4)
+    pdf.set_font("Helvetica", "", 10)
+    pdf.multi_cell(WIDTH, 5, _latin1(text))
+    return bytes(pdf.output())
 
 
 def receipt_pdf(receipt: Receipt, *, compress: bool = True) -> bytes:
     """The receipt's PDF (``compress=False`` leaves its text readable in the file, for tests)."""
-    pdf = FPDF(format="A4")
-    pdf.set_compression(compress)
-    pdf.set_title(_latin1(f"Receipt {receipt.number}"))
-    pdf.set_margins(15, 15, 15)
-    pdf.add_page()
-    _heading(pdf, receipt)
-    _row(pdf, ("Item", "Qty", "Unit price", "Total"), bold=True)
-    for line in receipt.lines:
-        _row(pdf, (line.name[:60], str(line.quantity), pdf_money(line.unit_price), pdf_money(line.total)))
-    pdf.ln(2)
     order = receipt.order
+    pdf = _document(f"Receipt {receipt.number}", compress)
+    _heading(pdf, f"Receipt {receipt.number}", order.receipt_issued_at, order,
+             (receipt.buyer_name, receipt.buyer_email))
+    _lines(pdf, receipt.lines)
     _total(pdf, "Subtotal", pdf_money(order.subtotal))
     if order.discount > 0:
         _total(pdf, "Coupon", "-" + pdf_money(order.discount))
-    _total(pdf, "Pickup" if order.delivery_method == "pickup" else "Delivery", pdf_money(order.shipping))
-    for tax in receipt.tax_lines:
-        rate = f"{tax.rate.normalize():f}"
-        label = f"{tax.label} ({rate}%)" + (", included" if tax.included else "")
-        _total(pdf, label, pdf_money(tax.amount))
+    _total(pdf, "Pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Delivery", pdf_money(order.shipping))
+    _taxes(pdf, receipt.tax_lines)
     _total(pdf, "Total", pdf_money(order.total), bold=True)
-    pdf.ln(4)
-    pdf.set_font("Helvetica", "", 10)
-    pdf.multi_cell(WIDTH, 5, _latin1(_payment_text(receipt)))
-    return bytes(pdf.output())
+    return _closing(pdf, _payment_text(receipt))
+
+
+def credit_note_pdf(note: CreditNote, *, compress: bool = True) -> bytes:
+    """A refunded return's credit note as a one-page PDF, laid out as a receipt."""
+    order, ret = note.order, note.ret
+    title = f"Credit note {note.number}"
+    pdf = _document(title, compress)
+    against = (f"Against receipt {order.receipt_number}",) if order.receipt_number else ()
+    _heading(pdf, title, note.issued_at, order, (note.buyer_name, note.buyer_email), against)
+    _lines(pdf, note.lines)
+    _total(pdf, "Items returned", pdf_money(note.goods))
+    if ret.refund_discount > 0:
+        _total(pdf, "Coupon share", "-" + pdf_money(ret.refund_discount))
+    if ret.refund_shipping > 0:
+        _total(pdf, "Pickup" if order.delivery_method == DeliveryMethod.PICKUP else "Delivery", pdf_money(ret.refund_shipping))
+    _taxes(pdf, note.tax_lines)
+    _total(pdf, "Refunded", pdf_money(ret.refund_amount), bold=True)
+    return _closing(pdf, note.method_text())

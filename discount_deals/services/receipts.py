@@ -28,12 +28,13 @@ from ..models import Order, OrderItem, ReceiptCounter, User
 from ..models.base import utcnow
 from ..settings import get_settings
 from . import Conflict, NotFound
+from .error_codes import ErrorCode
 from .order_rules import is_test_payment
 from .permissions import is_admin, require_user
 from .pricing import money_str
 from .taxes import TaxLine, stored_tax_lines
 
-NOT_PAID = "not_paid"
+NOT_PAID = ErrorCode.NOT_PAID
 NOT_PAID_TEXT = "This order has no receipt yet: it is given when the money is received."
 
 

@@ -91,7 +91,7 @@ def revenue_condition():
 
 def _money_received():
     """What one counted order brought in: its total, less what was given back of it."""
-    return Order.total  # merge: subtract Order.refunded_total
+    return Order.total - Order.refunded_total
 
 
 def _revenue(amount):

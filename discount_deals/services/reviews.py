@@ -24,7 +24,7 @@ from sqlmodel import Session, select
 
 from ..models import Order, OrderItem, OrderStatus, Product, Review, User
 from ..models.reviews import MAX_REVIEW_TEXT
-from . import ServiceError, ValidationFailed, audit
+from . import ErrorCode, ServiceError, ValidationFailed, audit
 from .catalog import get_product
 from .form_rules import require_object
 from .permissions import require_admin
@@ -45,7 +45,7 @@ class NotABuyer(ServiceError):
     status = 403
 
     def __init__(self) -> None:
-        super().__init__(NOT_A_BUYER, code="not_a_buyer", expose_code=True)
+        super().__init__(NOT_A_BUYER, code=ErrorCode.NOT_A_BUYER, expose_code=True)
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ def clean_review(data: Mapping[str, Any]) -> tuple[int, str]:
             errors["text"] = [TEXT_TOO_LONG]
     if errors:
         first = next(iter(errors.values()))[0]
-        raise ValidationFailed(first, fields=errors, code="review_invalid", expose_code=True)
+        raise ValidationFailed(first, fields=errors, code=ErrorCode.REVIEW_INVALID, expose_code=True)
     return rating, text
 
 

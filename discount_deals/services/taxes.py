@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from .money import api_amount
+
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 
@@ -72,7 +74,7 @@ class TaxLine:
     def as_json(self) -> dict[str, Any]:
         """The order JSON's (and the stored column's) shape: rate and amount as 2-decimal text."""
         return {"code": self.code, "label": self.label, "rate": f"{self.rate:.2f}",
-                "amount": f"{self.amount:.2f}", "included": self.included}
+                "amount": api_amount(self.amount), "included": self.included}
 
 
 def tax_rule() -> TaxRule:
@@ -135,3 +137,11 @@ def stored_tax_lines(stored: Iterable[Mapping[str, Any]] | None, tax: Decimal) -
                 bool(row.get("included", False)))
         for row in rows
     )
+
+
+def rule_of(lines: Iterable[TaxLine]) -> TaxRule:
+    """The rule an order was taxed by, read back from the lines it keeps (a refund's share of
+    its tax is computed, and rounded, as its tax was)."""
+    lines = tuple(lines)
+    return TaxRule(parts=tuple(TaxPart(line.code, line.label, line.rate) for line in lines),
+                   prices_include_tax=any(line.included for line in lines))

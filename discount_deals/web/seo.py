@@ -13,7 +13,7 @@ from ..services import sitemap
 router = APIRouter(include_in_schema=False)
 
 # Pages that are a shopper's own or need a login: nothing for a search engine there.
-DISALLOWED = ("/api/", "/cart", "/checkout", "/favorites", "/profile", "/orders", "/admin")
+DISALLOWED = ("/api/", "/cart", "/checkout", "/favorites", "/profile", "/orders", "/returns", "/admin")
 
 
 def base_url(request: Request) -> str:

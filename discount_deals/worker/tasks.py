@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+from datetime import datetime
 
 from ..db import session_scope, write_session
 from ..services.catalog.price_schedule import refresh_due_prices
-from ..services.messages import deals, delivery
+from ..models.base import utcnow
+from ..services.messages import deals, delivery, reminders
 from ..settings import get_settings
 from .queue import make_huey
 
 log = logging.getLogger("discount_deals.worker")
 huey = make_huey()
 _sweeping = threading.Lock()
+REMINDERS_EVERY_SECONDS = 60.0
+_reminders_run_at: float | None = None  # time.monotonic() of this process's last look at carts
 
 
 def _schedule_retries(report: delivery.DeliveryReport) -> None:
@@ -46,6 +51,27 @@ def fan_out_and_compose() -> int:
         return len(deals.compose_due(session))
 
 
+def remind_carts(now: datetime | None = None) -> int:
+    """Queue the reminders of the carts due now in one transaction (its commit nudges their
+    delivery); how many. Takes no write lock when a read finds no cart due."""
+    now = now or utcnow()
+    with session_scope() as session:
+        if not reminders.has_work(session, now):
+            return 0
+    with write_session() as session:
+        return len(reminders.remind_carts(session, now))
+
+
+def remind_carts_now_and_then() -> int:
+    """:func:`remind_carts` at most once a minute per process (a sweep comes every few seconds;
+    a reminder waits an hour, so a minute late is on time)."""
+    global _reminders_run_at
+    if _reminders_run_at is not None and time.monotonic() - _reminders_run_at < REMINDERS_EVERY_SECONDS:
+        return 0
+    _reminders_run_at = time.monotonic()
+    return remind_carts()
+
+
 @huey.task()
 def process_deals() -> int:
     composed = fan_out_and_compose()
@@ -63,8 +89,9 @@ def compose_later() -> int:
 
 @huey.task()
 def sweep() -> int:
-    """Every few seconds: discount windows that opened (deal alerts), deal alerts due, and every
-    message due (retries, and claims of a worker that stopped mid-batch).
+    """Every few seconds: discount windows that opened (deal alerts), deal alerts due, cart
+    reminders due (once a minute), and every message due (retries, and claims of a worker that
+    stopped mid-batch).
 
     One sweep at a time per process (a thread lock: a lock in the queue's storage would outlive
     a killed worker); sweeps of several processes or hosts are safe together (guarded claims)."""
@@ -73,6 +100,7 @@ def sweep() -> int:
     try:
         refresh_due_prices()
         fan_out_and_compose()
+        remind_carts_now_and_then()
         report = delivery.deliver_due()
         _schedule_retries(report)
         return report.sent

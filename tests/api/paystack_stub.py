@@ -3,7 +3,10 @@
 ``POST /charge`` answers with the state the test chose for the number (``answers``; by default
 ``send_otp`` for Telecel's ``vod``, ``pay_offline`` otherwise), ``POST /charge/submit_otp`` pays
 with :data:`VOUCHER` and declines any other code, ``GET /charge/{reference}`` answers
-``status[reference]`` (the last state by default). Every request is recorded.
+``status[reference]`` (the last state by default), ``POST /refund`` queues a refund (``pending``)
+unless ``refuse_refunds`` holds the transaction's reference (400, as Paystack refuses one) or
+``refunds_down`` is set (500).
+Every request is recorded.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ class PaystackStub(ThreadingHTTPServer):
         self.answers: dict[str, str] = {}  # national phone -> first status
         self.status: dict[str, str] = {}  # reference -> status GET /charge answers
         self.amounts: dict[str, int] = {}
+        self.refuse_refunds: set[str] = set()
+        self.refunds_down = False  # POST /refund answers 500 (Paystack unreachable)
 
     @property
     def url(self) -> str:
@@ -79,7 +84,20 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/charge/submit_otp":
             right = body["otp"] == VOUCHER
             return self._charge(body["reference"], "success" if right else "failed", 200 if right else 400)
+        if self.path == "/refund":
+            return self._refund(body)
         self._reply(404, {"status": False, "message": "Not found"})
+
+    def _refund(self, body: dict) -> None:
+        reference, amount = body["transaction"], body.get("amount")
+        if self.server.refunds_down:
+            return self._reply(500, {"status": False, "message": "Internal error"})
+        if reference in self.server.refuse_refunds or reference not in self.server.status:
+            return self._reply(400, {"status": False, "message": "Transaction has been fully reversed"})
+        refund_id = len(self.server.calls("/refund"))
+        self._reply(200, {"status": True, "message": "Refund has been queued for processing", "data": {
+            "transaction": {"reference": reference}, "amount": amount, "currency": "GHS", "status": "pending",
+            "id": refund_id}})
 
     def do_GET(self):
         self.server.requests.append(("GET", self.path, {}))

@@ -10,9 +10,12 @@ every one of them has read the row and is waiting to write it (``pg_stat_activit
 lets go. Every request has then decided on what it read; only the guard (a conditional UPDATE
 whose row count is checked) can turn the late ones away.
 
-Guards under test: ``services.coupons.redeem`` (``used_count < usage_limit``) and
-``services.order_status.change_status`` (``status = <the status it read>``), and the receipt
-counter (``services.receipts.next_sequence``: one upsert whose row lock queues concurrent payments).
+Guards under test: ``services.coupons.redeem`` (``used_count < usage_limit``),
+``services.order_status.change_status`` (``status = <the status it read>``), the receipt counter
+(``services.receipts.next_sequence``: one upsert whose row lock queues concurrent payments), a
+return's steps (``services.returns.steps.move``: receiving puts the stock back once;
+``returns.refunds``: one refund, one credit note), and a flash sale's limit per customer
+(``services.flash_sales.check_order``, counted after the product row is locked).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from discount_deals.settings import get_settings
 
 from ..conftest import auth_headers
 from .checkout_helpers import fill_cart, minor, order_row, place, post_webhook
+from .returns_helpers import ask_return, delivered_order, return_row, step
 from .shop_helpers import add_address, add_coupon, stock_of
 
 pytestmark = pytest.mark.skipif(
@@ -274,3 +278,76 @@ def test_concurrent_reviews_all_count_and_a_double_post_makes_one_review(api_app
         stars = [review.rating for review in rows]
         assert (row.review_count, row.admin_rating) == (3, 1.0)
         assert row.rating == round(sum(stars) / 3, 1)
+
+
+def test_two_checkouts_of_one_customer_never_pass_a_flash_sales_limit(api_app, client, make_user, make_product):
+    """Issue 34: both checkouts wait at the product's row (locked for the stock) before either has
+    counted what the customer bought; the second counts once the first has committed, and is refused."""
+    from datetime import UTC, datetime, timedelta
+
+    now = datetime.now(UTC)
+    product = make_product(price="20.00", discount_price="12.00", stock=20, per_customer_limit=2,
+                           discount_start=now - timedelta(hours=1), discount_end=now + timedelta(hours=5))
+    user = make_user()
+    add_address(user, is_default=True)
+    headers = auth_headers(user)
+    body = {"order": {"items": [{"product": product.id, "quantity": 2}]}}
+
+    def order(own: TestClient):
+        return own.post("/api/orders/", json=body, headers=headers)
+
+    with row_held(models.Product, product.id) as wait_for:
+        finish = start_together(api_app, [order, order])
+        wait_for(2)  # both wait for the product's row, neither has counted
+    answers = finish()
+
+    assert Counter(answer.status_code for answer in answers) == {201: 1, 409: 1}, [a.text for a in answers]
+    assert [a.json()["code"] for a in answers if a.status_code == 409] == ["per_customer_limit"]
+    assert stock_of(product.id) == 18
+    with session_scope() as session:
+        assert session.execute(select(func.count()).select_from(models.Order)).scalar_one() == 1
+
+
+@pytest.fixture
+def approved_return(client, make_user, make_product, admin_headers):
+    """An approved return of 3 of a product's 5 delivered units (15 left in stock)."""
+    user = make_user()
+    product = make_product(stock=20)
+    order = delivered_order(client, user, admin_headers, (product, 5))
+    ret = ask_return(client, user, order["id"], [(product.id, 3)])
+    step(client, admin_headers, ret["id"], "approve")
+    assert stock_of(product.id) == 15
+    return {"id": ret["id"], "order_id": order["id"], "product_id": product.id}
+
+
+def test_concurrent_receives_put_the_stock_back_once(api_app, approved_return, admin_headers):
+    receivers = 4
+    url = f"/api/admin/returns/{approved_return['id']}/receive/"
+    with row_held(models.ReturnRequest, approved_return["id"]) as wait_for:
+        finish = start_together(api_app, [lambda own: own.post(url, headers=admin_headers)] * receivers)
+        wait_for(receivers)  # every receive has read "approved" and waits to write "received"
+    answers = finish()
+
+    assert Counter(answer.status_code for answer in answers) == {200: 1, 409: receivers - 1}, [a.text for a in answers]
+    assert all(a.json()["code"] == "return_status" for a in answers if a.status_code == 409)
+    assert return_row(approved_return["id"]).status == "received"
+    assert stock_of(approved_return["product_id"]) == 18  # 3 back once, not four times
+
+
+def test_concurrent_refunds_refund_once(api_app, client, approved_return, admin_headers):
+    refunders = 3
+    step(client, admin_headers, approved_return["id"], "receive")
+    url = f"/api/admin/returns/{approved_return['id']}/refund/"
+    with row_held(models.ReturnRequest, approved_return["id"]) as wait_for:
+        finish = start_together(api_app, [lambda own: own.post(url, headers=admin_headers)] * refunders)
+        wait_for(refunders)  # one claims the return and waits on its row; the others wait for the order's lock
+    answers = finish()
+
+    assert Counter(answer.status_code for answer in answers) == {200: 1, 409: refunders - 1}, [a.text for a in answers]
+    row = return_row(approved_return["id"])
+    assert row.status == "refunded" and row.credit_note_number.endswith("-000001")
+    assert order_row(approved_return["order_id"]).refunded_total == row.refund_amount
+    with session_scope() as session:
+        counter = session.execute(select(models.ReceiptCounter.last_number)
+                                  .where(models.ReceiptCounter.prefix == "CN")).scalar_one()
+    assert counter == 1

@@ -102,3 +102,25 @@ def test_a_refunded_order_is_no_longer_revenue(client, customer, customer_header
     refunded = client.post(f"/api/admin/orders/{order['id']}/refunded/", headers=admin_headers)
     assert refunded.status_code == 200, refunded.text
     assert order_row(order["id"]).payment_status == "refunded" and revenue() == Decimal("0.00")
+
+
+def test_a_returned_part_refunded_is_taken_off_the_revenue(client, customer, admin, admin_headers, make_product):
+    """Issue 33 item 5: revenue is money received less refunds. A cash order delivered (paid) of
+    two products; one comes back and is refunded: revenue falls by exactly the refund."""
+    from .returns_helpers import ask_return, delivered_order, returned_and_received, step
+
+    kept, returned = make_product(price="20.00", stock=5), make_product(price="10.00", stock=5)
+    order = delivered_order(client, customer, admin_headers, (kept, 1), (returned, 1))
+
+    def revenue() -> Decimal:
+        with session_scope() as session:
+            return reports.sales_overview(session, admin, days=1).today_revenue
+
+    assert revenue() == Decimal(order["total"])
+    ret = ask_return(client, customer, order["id"], [(returned.id, 1)])
+    returned_and_received(client, admin_headers, ret["id"])
+    refund = step(client, admin_headers, ret["id"], "refund")
+    assert order_row(order["id"]).refunded_total == Decimal(refund["refund_amount"]) > 0
+    assert revenue() == Decimal(order["total"]) - Decimal(refund["refund_amount"])
+    csv_rows = rows_of(client.get(ORDERS_CSV, headers=admin_headers))
+    assert {(row["counts_as_revenue"], row["order_refunded"]) for row in csv_rows} == {("yes", refund["refund_amount"])}

@@ -1,6 +1,6 @@
 """Messages in the browser, against the production server and its message worker (which sends to
 a real SMTP server the tests read): forgot password by email end to end, the profile's message
-preferences, and the back office's Notifications tab with a resend."""
+preferences (cart reminders among them), and the back office's Notifications tab with a resend."""
 
 from __future__ import annotations
 
@@ -68,6 +68,29 @@ def test_profile_message_preferences(page: Page, shopper, live_server):
         assert (row.order_updates, row.deal_alerts) == ("both", "email")
     page.reload()
     expect(page.get_by_role("form", name="Message preferences").get_by_label("Deal alerts")).to_have_value("email")
+
+
+def test_profile_turns_cart_reminders_off_and_on(page: Page, shopper, live_server):
+    # Written for issue 34 item 3; the lead engineer runs the browser suite.
+    user, _password = shopper()
+    sign_in(page, user)
+    page.goto("/profile")
+    form = page.get_by_role("form", name="Message preferences")
+    reminders = form.get_by_label("Remind me about my cart")
+    expect(reminders).to_be_checked()  # on by default
+    reminders.uncheck()
+    form.get_by_role("button", name="Save Preferences").click()
+    expect(toast(page, "Preferences saved")).to_be_visible()
+    with live_server.session() as session:
+        assert session.get(NotificationPreference, user.id).cart_reminders is False
+    page.reload()
+    reminders = page.get_by_role("form", name="Message preferences").get_by_label("Remind me about my cart")
+    expect(reminders).not_to_be_checked()
+    reminders.check()
+    page.get_by_role("form", name="Message preferences").get_by_role("button", name="Save Preferences").click()
+    expect(toast(page, "Preferences saved")).to_be_visible()
+    with live_server.session() as session:
+        assert session.get(NotificationPreference, user.id).cart_reminders is True
 
 
 def test_the_notifications_tab_resends_a_dead_message(page: Page, live_user, live_server, live_mail):

@@ -1,6 +1,8 @@
 """The layers read top-down (issue 20): ``discount_deals.py`` wraps the web shell (``web/``)
 around the API (``api/``); the API never imports the shell, and nothing that renders (``state/``,
-``components/``, ``pages/``) does either. Read from the source's import statements."""
+``components/``, ``pages/``) does either. The services import no face at all (issue 35): not
+the display helpers, a state, a component, a page, the API or the shell. Read from the source's
+import statements (a late import inside a function counts too)."""
 
 from __future__ import annotations
 
@@ -35,6 +37,26 @@ def test_the_web_shell_is_imported_by_no_api_and_no_renderer(layer):
         for path in sorted((PACKAGE / layer).rglob("*.py"))
     }
     assert {path: names for path, names in offenders.items() if names} == {}
+
+
+FACES = ("display", "state", "components", "pages", "api", "web")
+
+
+def _faces_in(names: set[str]) -> list[str]:
+    return sorted(name for name in names
+                  if any(name == f"discount_deals.{face}" or name.startswith(f"discount_deals.{face}.") for face in FACES))
+
+
+def test_no_service_imports_a_face():
+    offenders = {str(path.relative_to(PACKAGE)): _faces_in(_imports(path))
+                 for path in sorted((PACKAGE / "services").rglob("*.py"))}
+    assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_the_face_check_sees_a_service_importing_display():
+    assert _faces_in({"discount_deals.display.money_text", "discount_deals.displayed", "discount_deals.apiary"}) == [
+        "discount_deals.display.money_text"]
+    assert _faces_in(_imports(PACKAGE / "state" / "account" / "receipt.py"))  # a face that does import display
 
 
 def test_the_resolver_sees_relative_imports():

@@ -9,6 +9,7 @@ import pytest
 
 from discount_deals.models import Order
 from discount_deals.services.messages import templates
+from discount_deals.services.money import Money, plain_money_text
 from discount_deals.settings import get_settings
 
 LONG_STORE = "Shoprite Accra Mall (Spintex Road branch, next to the Game store entrance)"
@@ -44,9 +45,9 @@ def test_account_and_deal_texts_fit():
         templates.password_changed_sms(),
         templates.account_locked_sms(15),
         templates.contact_changed_sms("email address and phone number", 7),
-        templates.deal_sms([templates.DealLine("p", long_name, "price_drop", "GHS 12,345.67")]),
-        templates.deal_sms([templates.DealLine("p", long_name, "back_in_stock", ""),
-                            *[templates.DealLine(str(n), "x", "price_drop", "$1.00") for n in range(12)]]),
+        templates.deal_sms([templates.DealLine("p", long_name, "price_drop", Money("12345.67", "GHS"))]),
+        templates.deal_sms([templates.DealLine("p", long_name, "back_in_stock", None),
+                            *[templates.DealLine(str(n), "x", "price_drop", Money(1, "USD")) for n in range(12)]]),
     ]
     for text in texts:
         assert templates.fits_one_sms(text), (len(text), text)
@@ -57,7 +58,7 @@ def test_a_symbol_outside_gsm7_becomes_the_currency_code(monkeypatch):
     monkeypatch.setenv("DD_CURRENCY_CODE", "GHS")
     get_settings.cache_clear()
     try:
-        assert templates.sms_money(Decimal("12.5")) == "GHS 12.50"
+        assert plain_money_text(Decimal("12.5")) == "GHS 12.50"
         assert templates.fits_one_sms(templates.order_sms("order_placed", ORDERS[0]))
     finally:
         monkeypatch.undo()
@@ -97,3 +98,37 @@ def test_the_money_received_email_links_the_receipt(kind):
     # Without a receipt (or for another message) the email links the order as before.
     assert "/receipt" not in templates.order_email(kind, order(payment_status="paid"), links).text
     assert "/receipt" not in templates.order_email("order_shipped", paid, links).text
+
+
+@pytest.mark.parametrize("kind", list(templates.RETURN_KINDS))
+@pytest.mark.parametrize("shape", range(len(ORDERS)))
+def test_every_return_sms_fits_one_message_and_writes_ghs(kind, shape, monkeypatch):
+    from discount_deals.models import ReturnRequest
+
+    ret = ReturnRequest(order_id="o", user_id="u", reason="x", refund_amount=Decimal("12345.67"),
+                        credit_note_number="CN-2026-000123",
+                        admin_note="Opened food and drink cannot be returned: the seal of the tin was broken.")
+    monkeypatch.setenv("DD_CURRENCY", "GHS")
+    get_settings.cache_clear()
+    try:
+        text = templates.return_sms(kind, ORDERS[shape], ret)
+        email = templates.return_email(kind, ORDERS[shape], ret, templates.Links("https://deals.example"))
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert templates.fits_one_sms(text), (len(text), text)
+    assert "#1a2b3c4d" in text and "$" not in text + email.text + email.html + email.subject
+    if kind not in ("return_requested", "return_rejected"):
+        assert "GHS 12,345.67" in text
+
+
+def test_texts_write_money_as_ascii_and_emails_with_the_symbol():
+    """A text says "USD 12,345.67" in a dollar shop too (one form for every currency); the email shows "$"."""
+    placed = ORDERS[0]
+    text = templates.order_sms("order_placed", placed)
+    assert "Total USD 12,345.67," in text and "$" not in text
+    assert "Total: $12,345.67" in templates.order_email("order_placed", placed, templates.Links(base="https://x")).text
+    deal = templates.DealLine("p", "Rice", "price_drop", Money("9.50", "GHS"))
+    assert "Rice is now GHS 9.50." in templates.deal_sms([deal])
+    mail = templates.deal_email([deal], templates.Links(base="https://x"))
+    assert mail.subject.endswith(": Rice is now GH₵9.50") and "Rice: now GH₵9.50" in mail.text

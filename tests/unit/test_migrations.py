@@ -74,3 +74,53 @@ def test_the_session_database_matches_the_models():
     with get_engine().connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True, "include_name": search_index.include_name})
         assert compare_metadata(context, models.metadata) == []
+
+
+def _insert(connection, table_name: str, **values) -> None:
+    """A row as the table stood at that revision: NOT NULL columns without a default get a dummy."""
+    import datetime as dt
+
+    from sqlalchemy import MetaData, Table
+
+    table = Table(table_name, MetaData(), autoload_with=connection)
+    for column in table.columns:
+        if column.name in values or column.nullable or column.server_default is not None:
+            continue
+        python_type = column.type.python_type if not hasattr(column.type, "impl") else column.type.impl.python_type
+        values[column.name] = {int: 0, bool: False, dt.datetime: dt.datetime(2026, 11, 1, tzinfo=dt.UTC)}.get(
+            python_type, "0" if python_type.__name__ == "Decimal" else f"x-{column.name}")
+    connection.execute(table.insert().values(**values))
+
+
+def test_delivered_orders_get_their_delivery_time_from_their_timeline(tmp_path: Path):
+    """Revision 33r_returns_refunds back-fills ``order.delivered_at`` (returns are open for
+    DD_RETURN_DAYS after it) from the last status event to delivered (or completed)."""
+    import datetime as dt
+
+    from sqlalchemy import text
+
+    url = f"sqlite:///{tmp_path / 'backfill.db'}"
+    _upgrade(url, "33d_receipt_numbers")
+    delivered_at = dt.datetime(2026, 11, 20, 10, 0, tzinfo=dt.UTC)
+    engine = create_db_engine(url)
+    try:
+        with engine.begin() as connection:
+            _insert(connection, "user", id="u1", email="ama@example.com", username="ama")
+            for order_id, status in (("o-delivered", "delivered"), ("o-completed", "completed"),
+                                     ("o-pending", "pending")):
+                _insert(connection, "order", id=order_id, user_id="u1", status=status)
+            events = [("o-delivered", "shipped", delivered_at - dt.timedelta(days=1)),
+                      ("o-delivered", "delivered", delivered_at), ("o-completed", "completed", delivered_at),
+                      ("o-pending", "pending", delivered_at)]
+            for n, (order_id, to_value, when) in enumerate(events):
+                _insert(connection, "order_event", id=f"e{n}", order_id=order_id, kind="status", to_value=to_value,
+                        created_at=when)
+        _upgrade(url)
+        with engine.connect() as connection:
+            rows = dict(connection.execute(text('SELECT id, delivered_at FROM "order"')).all())
+            refunded = set(connection.execute(text('SELECT refunded_total FROM "order"')).scalars())
+    finally:
+        engine.dispose()
+    assert rows["o-delivered"] is not None and rows["o-delivered"].startswith("2026-11-20 10:00")
+    assert rows["o-completed"].startswith("2026-11-20 10:00") and rows["o-pending"] is None
+    assert {str(value) for value in refunded} <= {"0", "0.00", "0E-2"}

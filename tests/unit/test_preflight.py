@@ -229,3 +229,17 @@ def test_make_run_listens_on_this_machine_unless_host_says_otherwise():
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     assert "\nHOST ?= 127.0.0.1\n" in makefile
     assert "check-config --host $(HOST)" in makefile
+
+
+@pytest.mark.parametrize("raw, says", [("-5", "DD_CART_REMINDER_MINUTES must be at least 0, got -5"),
+                                       ("an hour", "DD_CART_REMINDER_MINUTES must be an integer, got 'an hour'")])
+def test_a_bad_cart_reminder_delay_is_one_clear_line(environment, raw, says):
+    environment(DD_CART_REMINDER_MINUTES=raw)
+    assert says in preflight.plan_server(production=False, connect=False).problems
+
+
+def test_cart_reminders_wait_an_hour_unless_told_and_zero_turns_them_off(environment):
+    assert get_settings().messages.cart_reminder_minutes == 60
+    environment(DD_CART_REMINDER_MINUTES="0")
+    assert get_settings().messages.cart_reminder_minutes == 0
+    assert preflight.plan_server(production=False, connect=False).problems == []

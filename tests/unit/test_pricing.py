@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from discount_deals.services.money import Money
 from discount_deals.services.pricing import (
     Coupon,
     PricedLine,
@@ -16,7 +17,6 @@ from discount_deals.services.pricing import (
     discount_percent,
     discount_state,
     effective_price,
-    format_money,
     money,
     money_str,
     priced_line,
@@ -47,7 +47,7 @@ def test_money_refuses_text_that_is_not_a_number():
 def test_money_strings():
     assert money_str(D("12.5")) == "12.50"
     assert money_str(None) is None
-    assert format_money("1234.5") == "$1,234.50"
+    assert Money.of("1234.5", "USD").text() == "$1,234.50"
 
 
 @pytest.mark.parametrize(

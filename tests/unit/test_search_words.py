@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+import sqlalchemy as sa
 from alembic import command
-from sqlalchemy import MetaData, Table, insert
 from sqlmodel import Session, select
 
 from discount_deals import search_index, search_words
@@ -84,10 +84,11 @@ def test_the_migration_gives_an_existing_catalogue_its_vocabulary_and_stock_trig
                 session.flush()
                 gari = refresh_derived(Product(name="Gari Sack", price=3, effective_price=3, stock=1,
                                                category_id=shelf.id, description="Cassava gari"))
-                # The table as that revision made it (later ones add columns to product).
-                then = Table("product", MetaData(), autoload_with=session.connection())
-                session.execute(insert(then).values(
-                    {name: value for name, value in gari.model_dump().items() if name in then.c}))
+                # Written into the table as it stood at that revision (columns added since are left out).
+                table = sa.Table("product", sa.MetaData(), autoload_with=session.connection())
+                session.execute(table.insert().values(
+                    {column.name: getattr(gari, column.name) for column in table.columns
+                     if column.name in Product.model_fields}))
                 session.commit()
             _alembic(url, command.upgrade, "head")
             with Session(engine) as session:

@@ -31,7 +31,7 @@ def test_defaults(fresh_settings: Path, monkeypatch):
     settings = get_settings()
     assert settings.database_url == f"sqlite:///{fresh_settings / 'discount_deals.db'}"
     assert settings.page_size == 10
-    assert settings.currency_symbol == "$"
+    assert settings.currency.symbol == "$"
     assert settings.access_token_seconds == 15 * 60
     assert settings.refresh_token_seconds == 7 * 24 * 3600
 
@@ -44,7 +44,7 @@ def test_environment_overrides(fresh_settings: Path, monkeypatch):
     settings = get_settings()
     assert settings.database_url.startswith("postgresql+psycopg://")
     assert settings.secret_key == "from-the-environment"
-    assert settings.currency_symbol == "GH₵"
+    assert settings.currency.symbol == "GH₵"
     assert settings.access_token_seconds == 30
     assert not (fresh_settings / "secret_key").exists()
     assert "from-the-environment" not in repr(settings)

@@ -11,6 +11,7 @@ from sqlmodel import Session, func, or_, select
 from ...models import Category, Product, User
 from ...models.base import new_id
 from .. import Conflict, ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..form_rules import require_object
 from ..permissions import require_admin
 from ..rows import found, save_unique
@@ -139,7 +140,7 @@ def delete_category(session: Session, actor: User | None, category_id: str) -> N
     in_use = session.exec(select(func.count()).select_from(Product).where(Product.category_id == category.id)).one()
     if in_use:
         products = "product is" if in_use == 1 else "products are"
-        raise Conflict(f"{in_use} {products} in this category: move or delete them first.", code="category_in_use")
+        raise Conflict(f"{in_use} {products} in this category: move or delete them first.", code=ErrorCode.CATEGORY_IN_USE)
     audit.record(session, actor, "category.delete", "category", category.id,
                  changes=audit.deleted(audit.snapshot(category, AUDITED_FIELDS)), label=category.name)
     for child in session.exec(select(Category).where(Category.parent_id == category.id)).all():

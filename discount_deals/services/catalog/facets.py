@@ -27,7 +27,7 @@ from sqlalchemy import case
 from sqlmodel import Session, func, select
 
 from ...models import Category, Product, User
-from ...settings import get_settings
+from ..money import Money
 from ..permissions import is_admin
 from . import price_schedule
 from . import search as fulltext
@@ -69,11 +69,10 @@ class Facets:
 
 def price_range_label(value: str) -> str:
     """``0-25`` → ``$0 - $25``, ``100+`` → ``$100+`` (in the shop's currency)."""
-    symbol = get_settings().currency.symbol
     if value.endswith("+"):
-        return f"{symbol}{value[:-1]}+"
+        return f"{Money.of(value[:-1]).text(cents=False)}+"
     low, high = value.split("-")
-    return f"{symbol}{low} - {symbol}{high}"
+    return f"{Money.of(low).text(cents=False)} - {Money.of(high).text(cents=False)}"
 
 
 _facets = VersionedCache(size=1024)

@@ -99,6 +99,8 @@ def as_utc(moment: datetime) -> datetime:
 
 Moment = Annotated[datetime, BeforeValidator(_text_or_datetime), AfterValidator(as_utc)]
 Stock = Annotated[int, BeforeValidator(_no_bool("Stock must be a whole number of 0 or more.")), Field(ge=0, le=MAX_STOCK)]
+LIMIT_INVALID = "Limit per customer must be a whole number of 1 or more."
+Limit = Annotated[int, BeforeValidator(_no_bool(LIMIT_INVALID)), Field(ge=1, le=MAX_STOCK)]
 Rating = Annotated[float, BeforeValidator(_no_bool("Rating must be a number from 0 to 5.")), Field(ge=0, le=5)]
 Flag = Annotated[bool, BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v)]
 Status = Annotated[
@@ -147,6 +149,7 @@ class ProductFields(BaseModel):
     discount_price: Money = None
     discount_start: Moment = None
     discount_end: Moment = None
+    per_customer_limit: Limit = None  # a flash sale's cap (services.flash_sales)
     rating: Rating = None
     stock: Stock = None
     is_featured: Flag = None
@@ -182,6 +185,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "discount_price": _MONEY,
     "discount_start": {"*": "Enter a valid date and time, e.g. 2026-11-30T10:00."},
     "discount_end": {"*": "Enter a valid date and time, e.g. 2026-11-30T10:00."},
+    "per_customer_limit": {"*": LIMIT_INVALID},
     "rating": {"*": "Rating must be a number from 0 to 5."},
     "stock": {"less_than_equal": f"Stock must be at most {MAX_STOCK:,}.", "*": "Stock must be a whole number of 0 or more."},
     "is_featured": {"*": "Must be true or false."},

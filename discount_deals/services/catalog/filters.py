@@ -27,6 +27,7 @@ from sqlmodel import Session, func, select
 
 from ...models import Product, ProductStatus
 from .. import ValidationFailed
+from ..error_codes import ErrorCode
 from .categories import find_category
 
 # The back office's stock levels: "low" is a few units left, "out" none.
@@ -161,7 +162,7 @@ def discount_at_least(value: str) -> int:
     raw = value.strip()
     if not raw.isdigit() or not 1 <= int(raw) <= 100:
         raise ValidationFailed(f"Invalid discount: {DISCOUNT_TEXT}", fields={"discount": [DISCOUNT_TEXT]},
-                               code="invalid_discount")
+                               code=ErrorCode.INVALID_DISCOUNT)
     return int(raw)
 
 

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from ...models import Category, Product, User
 from .. import NotFound, ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..messages import deals
 from ..form_rules import require_object
 from ..permissions import is_admin, require_admin
@@ -18,12 +19,13 @@ from ..rows import found, save_unique
 from .categories import find_category
 from .fields import MAX_STOCK
 from .listing import is_visible, visible_clause
-from .validation import clean_product, duplicate_name_message, name_key, refresh_derived, validation_detail
+from .validation import LIMIT_WITHOUT_DISCOUNT, LIMIT_WITHOUT_DISCOUNT_CODE, clean_product, duplicate_name_message
+from .validation import name_key, refresh_derived, validation_detail
 
 # The fields an admin edits, as the audit trail records them.
 AUDITED_FIELDS = (
     "name", "description", "brand", "image_url", "price", "discount_price", "discount_start", "discount_end",
-    "rating", "stock", "is_featured", "is_available", "status", "tags", "related_products", "category_id",
+    "per_customer_limit", "rating", "stock", "is_featured", "is_available", "status", "tags", "related_products", "category_id",
 )
 # An update also records the admin's own rating, which differs from ``rating`` once reviews exist.
 UPDATE_AUDITED_FIELDS = (*AUDITED_FIELDS, "admin_rating")
@@ -88,7 +90,10 @@ def _validate_for_write(
         errors["name"] = [duplicate_name_message(values["name"])]
     if errors:
         duplicate = len(errors) == 1 and "already exists" in errors.get("name", [""])[0]
-        raise ValidationFailed(errors["name"][0] if duplicate else validation_detail(errors), fields=errors)
+        # The one refusal a face branches on: a limit per customer without a discount.
+        code = LIMIT_WITHOUT_DISCOUNT_CODE if errors.get("per_customer_limit") == [LIMIT_WITHOUT_DISCOUNT] else ""
+        raise ValidationFailed(errors["name"][0] if duplicate else validation_detail(errors), fields=errors,
+                               code=code, expose_code=True)
     return values
 
 
@@ -153,12 +158,12 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
     require_admin(actor)
     if isinstance(quantity, bool) or not isinstance(quantity, int | str) or not str(quantity).strip().isdigit():
         message = "Enter a whole number of units to add, at least 1."
-        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+        raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
     units = int(str(quantity).strip())
     product = found(session, Product, product_id, "Product not found.")
     if not 1 <= units <= MAX_STOCK - product.stock:
         message = f"Enter a whole number of units from 1 to {max(MAX_STOCK - product.stock, 1):,}."
-        raise ValidationFailed(message, fields={"quantity": [message]}, code="quantity_invalid")
+        raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
     after = session.execute(
         update(Product).where(Product.id == product.id).values(stock=Product.stock + units).returning(Product.stock)
     ).scalar_one()

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...models import Category, Product, ProductStatus
 from ...settings import get_settings
+from .. import ErrorCode
 from ..form_rules import field_summary
 from ..pricing import price_at
 from .fields import CategoryFields, ProductFields, as_utc, validate_fields
@@ -30,6 +31,7 @@ PRODUCT_DEFAULTS: dict[str, Any] = {
     "discount_price": None,
     "discount_start": None,
     "discount_end": None,
+    "per_customer_limit": None,
     "image_url": "",
     "tags": [],
     "status": ProductStatus.ACTIVE.value,
@@ -40,8 +42,11 @@ PRODUCT_DEFAULTS: dict[str, Any] = {
 }
 KEPT_WHEN_ABSENT = {"brand": "", "rating": 0.0}
 # Blank text in these means "not given" (the admin form omits blank discount fields; CSV cells are text).
-NULLABLE = ("discount_price", "discount_start", "discount_end")
-BLANK_MEANS_ABSENT = frozenset({"discount_price", "discount_start", "discount_end", "rating", "stock", "status"})
+NULLABLE = ("discount_price", "discount_start", "discount_end", "per_customer_limit")
+BLANK_MEANS_ABSENT = frozenset({*NULLABLE, "rating", "stock", "status"})
+# A cap per customer belongs to a flash sale: without a discount there is no sale to cap.
+LIMIT_WITHOUT_DISCOUNT = "A limit per customer needs a discount price."
+LIMIT_WITHOUT_DISCOUNT_CODE = ErrorCode.LIMIT_WITHOUT_DISCOUNT
 
 
 def _blank(value: Any) -> bool:
@@ -198,7 +203,7 @@ def _check_related(
 
 def _check_discount(values: dict[str, Any], errors: dict[str, list[str]], current: Product | None) -> None:
     """The rules across fields, on the merged result: the discount not above the price, the
-    window's end after its start."""
+    window's end after its start, a limit per customer only with a discount."""
 
     def merged(field: str) -> Any:
         return values[field] if field in values else getattr(current, field, None)
@@ -212,6 +217,9 @@ def _check_discount(values: dict[str, Any], errors: dict[str, list[str]], curren
     checkable = start is not None and end is not None and not {"discount_start", "discount_end"} & errors.keys()
     if checkable and as_utc(end) <= as_utc(start):
         errors["discount_end"] = ["The discount end must be after the discount start."]
+    limit_checkable = not {"per_customer_limit", "discount_price"} & errors.keys()
+    if limit_checkable and merged("per_customer_limit") is not None and discount is None:
+        errors["per_customer_limit"] = [LIMIT_WITHOUT_DISCOUNT]
 
 
 def clean_category(

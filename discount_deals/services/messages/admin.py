@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 from ...models import MessageStatus, OutboxMessage, User
 from ...models.base import utcnow
 from .. import Conflict, ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..permissions import require_admin
 from ..rows import found
 from ..text_match import contains, starts_with
@@ -21,7 +22,9 @@ KINDS = {
     "order_placed": "Order placed", "payment_paid": "Payment received", "payment_failed": "Payment failed",
     "order_ready": "Ready for pickup", "order_shipped": "Out for delivery", "order_delivered": "Delivered",
     "order_cancelled": "Cancelled", "password_reset": "Password reset", "password_changed": "Password changed",
-    "account_locked": "Login paused", "deal_alert": "Deal alert",
+    "account_locked": "Login paused", "deal_alert": "Deal alert", "cart_reminder": "Cart reminder",
+    "return_requested": "Return requested", "return_approved": "Return approved",
+    "return_rejected": "Return not approved", "return_received": "Return received", "return_refunded": "Refund sent",
 }
 RETRYABLE = frozenset({MessageStatus.FAILED.value, MessageStatus.DEAD.value})
 HIDDEN_TEXT = "(Hidden: this message carries a one-time password reset secret.)"
@@ -49,7 +52,7 @@ def list_messages(session: Session, actor: User | None, filters: MessageFilters 
                                    (M.channel, filters.channel, {"sms": 1, "email": 1})):
         if value:
             if value not in allowed:
-                raise ValidationFailed(f"Unknown filter value {value!r}.", code="filter_invalid")
+                raise ValidationFailed(f"Unknown filter value {value!r}.", code=ErrorCode.FILTER_INVALID)
             conditions.append(column == value)
     term = filters.search.strip().lower()[:100]
     if term:
@@ -75,7 +78,7 @@ def retry(session: Session, actor: User | None, message_id: str) -> OutboxMessag
     require_admin(actor)
     message = found(session, M, message_id, "Message not found.")
     if message.status not in RETRYABLE:
-        raise Conflict("Only a failed or dead message can be sent again.", code="not_retryable")
+        raise Conflict("Only a failed or dead message can be sent again.", code=ErrorCode.NOT_RETRYABLE)
     previous = message.status
     message.status = MessageStatus.QUEUED.value
     message.attempts = 0

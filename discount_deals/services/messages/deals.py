@@ -24,13 +24,13 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, select
 
-from ...display import money_text
 from ...models import (Channel, DealAlert, DealEvent, Favourite, NotificationPreference, OutboxMessage, Product,
                        User)
 from ...models.base import utcnow
 from ...settings import get_settings
 from ..catalog.filters import is_visible
 from ..phones import parse_mobile
+from ..money import Money
 from ..pricing import effective_price, product_price
 from . import templates
 from .notices import links_for
@@ -173,7 +173,7 @@ def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]
         if not still_a_deal(product, kind, new_price):
             lines.pop(product.id, None)
             continue
-        price = money_text(Decimal(new_price)) if kind == PRICE_DROP and new_price else ""
+        price = Money.of(Decimal(new_price)) if kind == PRICE_DROP and new_price else None
         lines[product.id] = templates.DealLine(product.id, product.name, kind, price)  # the latest per product
     planned = [(user_id, ids, _draft(fans.get(user_id), list(lines.values()), sms_allowed=user_id not in texted_today))
                for user_id, (ids, lines) in by_user.items()]

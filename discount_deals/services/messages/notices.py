@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from ...models import Channel, Order, OrderEvent, User
+from ...models import Channel, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus, ReturnRequest, User
 from ..phones import parse_mobile
 from . import templates
 from .outbox import Draft, queue_messages
@@ -30,11 +30,11 @@ def links_for(user_id: str, topic: str) -> templates.Links:
 def message_kind(order: Order, event: OrderEvent) -> str | None:
     """The message an order event sends, if any."""
     if event.kind == "status":
-        if event.from_value is None and event.to_value == "pending":
+        if event.from_value is None and event.to_value == OrderStatus.PENDING:
             return "order_placed"
         return STATUS_MESSAGES.get(event.to_value)
-    if event.kind == "payment" and order.payment_method == "mobile_money":
-        if event.to_value == "failed" and order.status == "cancelled":
+    if event.kind == "payment" and order.payment_method == PaymentMethod.MOBILE_MONEY:
+        if event.to_value == PaymentStatus.FAILED and order.status == OrderStatus.CANCELLED:
             return None  # the cancellation's own message says it
         return PAYMENT_MESSAGES.get(event.to_value)
     return None
@@ -57,6 +57,24 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
             drafts.append(Draft(text=templates.order_sms(kind, order, refund_due=refund_due), **common))
         else:
             email = templates.order_email(kind, order, links_for(user.id, "orders"), refund_due=refund_due)
+            drafts.append(Draft(subject=email.subject, text=email.text, html=email.html, topic="orders", **common))
+    return queue_messages(session, drafts)
+
+
+def return_step(session: Session, order: Order, ret: ReturnRequest, kind: str) -> list[str]:
+    """Queue the customer's messages about a step of a return (``templates.RETURN_KINDS``), by
+    their order-update preference, once per step and channel."""
+    user = session.get(User, order.user_id)
+    if user is None:
+        return []
+    drafts = []
+    for channel, recipient in order_channels(session, user):
+        common = {"channel": channel, "recipient": recipient, "kind": kind, "user_id": user.id,
+                  "subject_id": order.id, "dedupe_key": f"return:{ret.id}:{kind}:{channel}"}
+        if channel == Channel.SMS:
+            drafts.append(Draft(text=templates.return_sms(kind, order, ret), **common))
+        else:
+            email = templates.return_email(kind, order, ret, links_for(user.id, "orders"))
             drafts.append(Draft(subject=email.subject, text=email.text, html=email.html, topic="orders", **common))
     return queue_messages(session, drafts)
 

@@ -4,6 +4,7 @@ Order updates go by SMS when the customer (or the order) has a Ghanaian mobile n
 nothing, else by email; they may choose SMS, email, both or none. Deal alerts are off until switched on (SMS or
 email). Account notices (password changed, login paused) follow the order-update channel, and
 their email can be turned off by its unsubscribe link; a password reset asked for is always sent.
+Cart reminders are on until turned off (by the profile, or the reminder's unsubscribe link).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sqlmodel import Session
 
 from ...models import Channel, NotificationPreference, Order, User
 from .. import ValidationFailed
+from ..error_codes import ErrorCode
 from ..phones import parse_mobile
 from .unsubscribe import TOPICS, read_token
 
@@ -29,10 +31,12 @@ class Preferences:
     deal_alerts: str  # one of DEAL_CHOICES
     account_email: bool
     phone: str | None  # the E.164 number texts go to, None when the profile has none
+    cart_reminders: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         return {"order_updates": self.order_updates, "deal_alerts": self.deal_alerts,
-                "account_email": self.account_email, "sms_number": self.phone}
+                "account_email": self.account_email, "cart_reminders": self.cart_reminders,
+                "sms_number": self.phone}
 
 
 def _row(session: Session, user: User) -> NotificationPreference | None:
@@ -48,12 +52,13 @@ def preferences_of(session: Session, user: User) -> Preferences:
         deal_alerts=row.deal_alerts if row is not None else "off",
         account_email=row.account_email if row is not None else True,
         phone=phone,
+        cart_reminders=row.cart_reminders if row is not None else True,
     )
 
 
 def update_preferences(session: Session, user: User, changes: Any) -> Preferences:
-    """Change the user's choices (``order_updates``, ``deal_alerts``, ``account_email``); 400
-    naming a bad value, or SMS chosen without a mobile number."""
+    """Change the user's choices (``order_updates``, ``deal_alerts``, ``account_email``,
+    ``cart_reminders``); 400 naming a bad value, or SMS chosen without a mobile number."""
     if not isinstance(changes, dict):
         raise ValidationFailed("Send the preferences as an object.")
     errors: dict[str, list[str]] = {}
@@ -66,12 +71,13 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
             errors[name] = [f"Choose one of: {', '.join(choices)}."]
         elif value in ("sms", "both") and not phone:
             errors[name] = [NO_PHONE]
-    if "account_email" in changes and not isinstance(changes["account_email"], bool):
-        errors["account_email"] = ["Must be true or false."]
+    for name in ("account_email", "cart_reminders"):
+        if name in changes and not isinstance(changes[name], bool):
+            errors[name] = ["Must be true or false."]
     if errors:
-        raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code="preferences_invalid")
+        raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code=ErrorCode.PREFERENCES_INVALID)
     row = _row(session, user) or NotificationPreference(user_id=user.id)
-    for name in ("order_updates", "deal_alerts", "account_email"):
+    for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders"):
         if name in changes:
             setattr(row, name, changes[name])
     session.add(row)
@@ -85,7 +91,7 @@ def unsubscribe(session: Session, token: Any) -> str:
     read = read_token(token)
     user = session.get(User, read[0]) if read else None
     if read is None or user is None:
-        raise ValidationFailed("This unsubscribe link is not valid.", code="token_invalid")
+        raise ValidationFailed("This unsubscribe link is not valid.", code=ErrorCode.TOKEN_INVALID)
     topic = read[1]
     current = preferences_of(session, user)
     row = _row(session, user) or NotificationPreference(user_id=user.id)
@@ -93,6 +99,8 @@ def unsubscribe(session: Session, token: Any) -> str:
         row.order_updates = "sms" if current.order_updates in ("sms", "both") and current.phone else "off"
     elif topic == "deals":
         row.deal_alerts = "sms" if current.deal_alerts == "sms" else "off"
+    elif topic == "cart":
+        row.cart_reminders = False  # one switch for both channels: a reminder comes one way only
     else:
         row.account_email = False
     session.add(row)

@@ -1,8 +1,8 @@
 """Every text the shop sends a customer, in one place: email (subject, plain text, HTML) and SMS.
 
 SMS texts are written to fit one message (160 GSM-7 characters) for realistic values; money in
-an SMS falls back to the currency code when the shop's symbol is not in the GSM-7 alphabet (a
-single such character would make the text UCS-2, 70 characters a part). ``tests`` render every
+an SMS is always the ASCII form, ``GHS 12.35`` (GH₵ is not in the GSM-7 alphabet: a single such
+character would make the text UCS-2, 70 characters a part); emails show the symbol. ``tests`` render every
 SMS with long values and check it.
 """
 
@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from decimal import Decimal
-from ...display import money_text
-from ...models import Order
+
+from ...models import DeliveryMethod, Order, PaymentMethod, PaymentStatus, ReturnRequest
 from ...settings import get_settings
 from ..phones import CODE_NETWORKS, display_phone, network_name
 from ..places import place_name
-from ..pricing import format_money
+from ..money import Money, money_text, plain_money_text
 
 # GSM 03.38: the basic alphabet (one septet each) and the extension table (two septets each).
 GSM7_BASIC = set(
@@ -67,14 +66,6 @@ def shop_name() -> str:
     return get_settings().messages.shop_name
 
 
-def sms_money(value: Decimal | str) -> str:
-    """The shop's money text, or the amount with the currency code when the symbol is not GSM-7."""
-    text = money_text(value)
-    if sms_length(text) is not None:
-        return text
-    return format_money(value, f"{get_settings().currency_code} ")
-
-
 def order_number(order: Order) -> str:
     return order.id[:8]
 
@@ -91,7 +82,7 @@ def _sentence(text: str) -> str:
 
 def _where(order: Order, limit: int = 40) -> str:
     """Where the order goes: the pickup store, or the delivery town."""
-    if order.delivery_method == "pickup":
+    if order.delivery_method == DeliveryMethod.PICKUP:
         store = (order.pickup_store or {}).get("name") or "the store"
         return f"pickup at {_short(store, limit)}"
     city = place_name((order.address or {}).get("city") or "")
@@ -100,9 +91,9 @@ def _where(order: Order, limit: int = 40) -> str:
 
 def how_to_pay(order: Order, *, short: bool = False) -> str:
     """One sentence: how this order is (to be) paid (``short`` for a text)."""
-    if order.payment_status == "paid":
+    if order.payment_status == PaymentStatus.PAID:
         return "Paid."
-    if order.payment_method == "mobile_money":
+    if order.payment_method == PaymentMethod.MOBILE_MONEY:
         network, phone = network_name(order.payment_network, "mobile money"), display_phone(order.payment_phone)
         asks_code = order.payment_step == "send_otp" or (not order.payment_step and order.payment_network in CODE_NETWORKS)
         if asks_code:  # the order page asks for the code, not a prompt
@@ -112,7 +103,7 @@ def how_to_pay(order: Order, *, short: bool = False) -> str:
         if short:
             return f"Approve the {network} prompt on {phone}."
         return f"Pay with {network} from {phone}: approve the prompt on your phone."
-    if order.delivery_method == "pickup":
+    if order.delivery_method == DeliveryMethod.PICKUP:
         return "Pay at pickup."
     return "Pay cash on delivery."
 
@@ -136,7 +127,7 @@ RECEIPT_KINDS = ("payment_paid", "order_delivered")
 
 def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
     """The SMS for an order update (fits 160 GSM-7 characters for realistic values)."""
-    number, total = order_number(order), sms_money(order.total)
+    number, total = order_number(order), plain_money_text(order.total)
     head = f"{shop_name()}: order #{number}"
     if kind == "order_placed":
         return f"{head} placed. Total {total}, {_where(order, 24)}. {how_to_pay(order, short=True)}"
@@ -148,7 +139,7 @@ def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
         store = (order.pickup_store or {}).get("name") or "the store"
         return f"{head} is ready for pickup at {_short(store, 40)}. Bring your order number."
     if kind == "order_shipped":
-        pay = "" if order.payment_status == "paid" else f" {how_to_pay(order, short=True)}"
+        pay = "" if order.payment_status == PaymentStatus.PAID else f" {how_to_pay(order, short=True)}"
         return f"{head} is out for delivery. Total {total}.{pay}"
     if kind == "order_delivered":
         return f"{head} was delivered. Thank you for shopping with us!"
@@ -170,6 +161,51 @@ def order_email(kind: str, order: Order, links: Links, *, refund_due: bool = Fal
         lines.append(f"Your receipt number is {order.receipt_number}.")
         action = ("View your receipt", links.to(f"/orders/{order.id}/receipt"))
     return _email(subject, lines, action, links, topic_text="order updates")
+
+
+# --- returns -----------------------------------------------------------------------------------
+
+RETURN_KINDS = {
+    "return_requested": "return requested",
+    "return_approved": "return approved",
+    "return_rejected": "return not approved",
+    "return_received": "returned items received",
+    "return_refunded": "refund sent",
+}
+
+
+def _refund_way(order: Order) -> str:
+    if order.payment_method == PaymentMethod.MOBILE_MONEY:
+        return f"your {network_name(order.payment_network, 'mobile money')} number {display_phone(order.payment_phone)}"
+    return "you in cash"
+
+
+def return_sms(kind: str, order: Order, ret: ReturnRequest) -> str:
+    """The SMS for a step of a return (fits 160 GSM-7 characters for realistic values)."""
+    head, amount = f"{shop_name()}: order #{order_number(order)}", plain_money_text(ret.refund_amount)
+    if kind == "return_requested":
+        return f"{head}: we got your return request. We will check it and reply soon."
+    if kind == "return_approved":
+        return f"{head}: your return is approved. Bring or send the items back; we refund {amount} once they arrive."
+    if kind == "return_rejected":
+        why = f" {_short(ret.admin_note, 70)}" if ret.admin_note else ""
+        return f"{head}: your return was not approved.{why}"
+    if kind == "return_received":
+        return f"{head}: we received your returned items. Your refund of {amount} is on its way."
+    if kind == "return_refunded":
+        return f"{head}: we refunded {amount} to {_refund_way(order)}. Credit note {ret.credit_note_number}."
+    raise ValueError(f"unknown return message {kind!r}")
+
+
+def return_email(kind: str, order: Order, ret: ReturnRequest, links: Links) -> Email:
+    subject = f"Order #{order_number(order)} {RETURN_KINDS[kind]}"
+    lines = [return_sms(kind, order, ret).split(": ", 2)[2]]
+    if kind == "return_rejected" and ret.admin_note:
+        lines = ["Your return was not approved.", f"Why: {ret.admin_note}"]
+    if kind in ("return_requested", "return_approved", "return_received"):
+        lines.append(f"Refund: {money_text(ret.refund_amount)}, to {_refund_way(order)}.")
+    return _email(subject, lines, ("View your order", links.to(f"/orders/{order.id}")), links,
+                  topic_text="order updates")
 
 
 # --- account -----------------------------------------------------------------------------------
@@ -234,23 +270,25 @@ class DealLine:
     product_id: str
     name: str
     kind: str  # "price_drop" | "back_in_stock"
-    price: str  # the new price as money text ("" when unknown)
+    price: Money | None  # the new price (None when unknown): an SMS writes it plain, an email with the symbol
 
 
 def deal_sms(deals: list[DealLine]) -> str:
     first = deals[0]
-    what = (f"{_short(first.name, 40)} is now {first.price}" if first.kind == "price_drop" and first.price
+    what = (f"{_short(first.name, 40)} is now {first.price.plain_text()}" if first.kind == "price_drop" and first.price
             else f"{_short(first.name, 40)} is back in stock")
     more = f" and {len(deals) - 1} more favourite{'s' if len(deals) > 2 else ''}" if len(deals) > 1 else ""
     return f"{shop_name()}: {what}{more}. See your favourites on our site."
 
 
 def deal_email(deals: list[DealLine], links: Links) -> Email:
-    subject = (f"{deals[0].name} is now {deals[0].price}" if len(deals) == 1 and deals[0].kind == "price_drop"
+    price = deals[0].price.text() if deals[0].price else ""
+    subject = (f"{deals[0].name} is now {price}" if len(deals) == 1 and deals[0].kind == "price_drop"
                else f"{deals[0].name} is back in stock" if len(deals) == 1
                else f"{len(deals)} of your favourites changed")
     lines = [
-        f"{deal.name}: now {deal.price}" if deal.kind == "price_drop" and deal.price else f"{deal.name}: back in stock"
+        f"{deal.name}: now {deal.price.text()}" if deal.kind == "price_drop" and deal.price
+        else f"{deal.name}: back in stock"
         for deal in deals
     ]
     return _email(_short(subject, 150), lines, ("See your favourites", links.to("/favorites")), links,

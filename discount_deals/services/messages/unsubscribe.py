@@ -15,7 +15,7 @@ from urllib.parse import quote
 from ...public_url import configured_public_url
 from ...settings import frontend_build_environment, get_settings, server_settings
 
-TOPICS = {"orders": "order updates", "deals": "deal alerts", "account": "account notices"}
+TOPICS = {"orders": "order updates", "deals": "deal alerts", "account": "account notices", "cart": "cart reminders"}
 UNSUBSCRIBE_PAGE = "/unsubscribe"
 ONE_CLICK_API = "/api/notifications/unsubscribe/"
 

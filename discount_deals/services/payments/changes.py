@@ -16,6 +16,7 @@ from sqlmodel import Session
 from ...models import Order, PaymentMethod, PaymentStatus, User
 from .. import Conflict, ValidationFailed
 from .. import order_status as lifecycle
+from ..error_codes import ErrorCode
 from ..order_rules import payment_problem
 from ..permissions import require_user
 from ..phones import NETWORKS, guess_network, normalise_mobile
@@ -31,9 +32,9 @@ def _changeable(session: Session, user: User | None, order_id: str) -> tuple[Use
     order = owned(session, Order, order_id, user, "Order not found.")
     problem = payment_problem(order)
     if problem:
-        raise Conflict(problem, code="not_payable")
+        raise Conflict(problem, code=ErrorCode.NOT_PAYABLE)
     if live_charge(session, order, datetime.now(UTC)) is not None:
-        raise Conflict(CHARGE_IN_PROGRESS, code="charge_in_progress")
+        raise Conflict(CHARGE_IN_PROGRESS, code=ErrorCode.CHARGE_IN_PROGRESS)
     return user, order
 
 
@@ -46,7 +47,7 @@ def change_payment_number(session: Session, user: User | None, order_id: str, ph
     number = normalise_mobile(phone)
     chosen = network if isinstance(network, str) and network else guess_network(number)
     if chosen not in NETWORKS:
-        raise ValidationFailed(NETWORK_INVALID, fields={"network": [NETWORK_INVALID]}, code="network_invalid")
+        raise ValidationFailed(NETWORK_INVALID, fields={"network": [NETWORK_INVALID]}, code=ErrorCode.NETWORK_INVALID)
     user, order = _changeable(session, user, order_id)
     check_new_charge(session, order)  # 429 before anything changes when the order had its charges
     order.payment_phone, order.payment_network = number, chosen

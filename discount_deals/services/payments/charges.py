@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 
 from ...models import Order, Payment
 from .. import Conflict
+from ..error_codes import ErrorCode
 from ..throttle import Throttled
 from .interface import PENDING, WAITING
 
@@ -37,7 +38,7 @@ class TooManyCharges(Throttled):
     """Too many charges for one order in :data:`CHARGE_WINDOW` (HTTP 429 with ``Retry-After``)."""
 
     def __init__(self, retry_after: int):
-        super().__init__("payment attempts for this order", retry_after, code="too_many_charges")
+        super().__init__("payment attempts for this order", retry_after, code=ErrorCode.TOO_MANY_CHARGES)
 
 
 def _utc(moment: datetime) -> datetime:
@@ -72,7 +73,7 @@ def check_new_charge(session: Session, order: Order, now: datetime | None = None
     ``Retry-After`` says when the oldest of them leaves the window)."""
     now = now or datetime.now(UTC)
     if live_charge(session, order, now) is not None:
-        raise Conflict(CHARGE_IN_PROGRESS, code="charge_in_progress")
+        raise Conflict(CHARGE_IN_PROGRESS, code=ErrorCode.CHARGE_IN_PROGRESS)
     started = recent_charges(session, order.id, now)
     if len(started) >= CHARGES_PER_WINDOW:
         frees_up = started[CHARGES_PER_WINDOW - 1] + CHARGE_WINDOW

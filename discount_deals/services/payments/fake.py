@@ -10,8 +10,13 @@ event, exactly as a real provider would, and returns the shopper to the order.
 
 Every charge through it is a test payment: no money moves (``Order.payment_test``).
 
+Refunds (:meth:`FakeProvider.refund`) are accepted and ``processed`` at once, up to what the
+charge took, except for a charge paid from a number ending in :data:`REFUND_REFUSED_DIGITS`
+(e.g. 024 123 9999, which pays as any number does): its refunds are refused, as a provider
+refuses a refund it cannot make.
+
 Owns its transactions: :meth:`FakeProvider.start_charge`, :meth:`~FakeProvider.submit_otp` and
-:meth:`~FakeProvider.verify`. They play a remote service, called by ``payments.flow`` between
+:meth:`~FakeProvider.verify` and :meth:`~FakeProvider.refund`. They play a remote service, called by ``payments.flow`` between
 its transactions, so they keep the provider's records (callback URL, state, the shopper's
 decision) in the payment row's ``provider_data["fake"]`` through transactions of their own, as
 a remote service would in its own database. The page's two steps (:meth:`~FakeProvider.page`,
@@ -26,11 +31,11 @@ from urllib.parse import quote
 
 from sqlmodel import Session
 
-from ...currency import parse_currency
 from ...db import session_scope, write_session
 from ...models import Order
 from ..phones import display_phone, network_name
-from ..pricing import format_money, minor_units
+from ..money import Money
+from ..pricing import minor_units
 from .interface import (
     FAILED,
     PAY_OFFLINE,
@@ -39,6 +44,7 @@ from .interface import (
     SUCCESS,
     ChargeReport,
     ChargeRequest,
+    RefundReport,
     event_body,
     parse_signed_event,
     sign,
@@ -59,6 +65,9 @@ MESSAGES = {
 WRONG_VOUCHER = "The voucher was not accepted."
 WRONG_CODE = "That code was not accepted: check it and type it again."
 CODE_TRIES = 3  # codes a charge takes before it is declined
+REFUND_REFUSED_DIGITS = "9999"  # a charge paid from a number ending so cannot be refunded
+REFUND_REFUSED = "Test refund refused: this test number cannot receive refunds."
+REFUND_TOO_LARGE = "The refund is more than what is left of the payment."
 
 
 def first_answer(phone: str, network: str) -> str:
@@ -125,6 +134,24 @@ class FakeProvider:
     def parse_webhook(self, raw: bytes, headers: Mapping[str, str]) -> ChargeReport | None:
         return parse_signed_event(raw, headers, self._secret, ("x-signature",))
 
+    def refund(self, reference: str, amount_minor: int) -> RefundReport:
+        """Owns its transactions: the provider's record of its refunds, kept as a remote service
+        would (see the module docstring for which refunds it refuses)."""
+        with write_session() as session:
+            payment = find_payment(session, reference, lock=True)
+            order = session.get(Order, payment.order_id)
+            record = dict(payment.provider_data.get("fake") or {})
+            refunded = sum(int(item.get("amount", 0)) for item in record.get("refunds", []))
+            if (order.payment_phone or "").endswith(REFUND_REFUSED_DIGITS):
+                return RefundReport(reference, FAILED, amount_minor, message=REFUND_REFUSED)
+            if payment.status != SUCCESS or refunded + amount_minor > minor_units(payment.amount):
+                return RefundReport(reference, FAILED, amount_minor, message=REFUND_TOO_LARGE)
+            refund_id = f"fake-refund-{len(record.get('refunds', [])) + 1}-{reference}"[:64]
+            record["refunds"] = [*record.get("refunds", []), {"id": refund_id, "amount": amount_minor}]
+            payment.provider_data = {**payment.provider_data, "fake": record}
+            session.add(payment)
+        return RefundReport(reference, SUCCESS, amount_minor, refund_id=refund_id, provider_status="processed")
+
     def page(self, session: Session, reference: str) -> dict[str, Any]:
         """What the test phone shows (404 once the charge is unknown)."""
         payment = find_payment(session, reference)
@@ -132,7 +159,7 @@ class FakeProvider:
         record = payment.provider_data.get("fake") or {}
         return {
             "reference": payment.reference,
-            "amount": format_money(payment.amount, parse_currency(payment.currency).symbol),
+            "amount": Money.of(payment.amount, payment.currency).text(),
             "network": network_name(order.payment_network, order.payment_network or ""),
             "phone": display_phone(order.payment_phone),
             "order": order.id[:8],

@@ -19,6 +19,7 @@ from ...db import session_scope, write_session
 from ...models import Order, PaymentStatus, User
 from .. import Conflict, NotFound, ValidationFailed
 from .. import order_status as lifecycle
+from ..error_codes import ErrorCode
 from ..order_rules import owes_payment, payment_problem
 from ..permissions import require_user
 from ..rows import owned
@@ -99,7 +100,7 @@ def begin_payment(user: User | None, order_id: str, *, site_origin: str) -> Orde
         session.refresh(order, with_for_update=True)  # PostgreSQL; SQLite holds its write lock
         problem = payment_problem(order)
         if problem:
-            raise Conflict(problem, code="not_payable")
+            raise Conflict(problem, code=ErrorCode.NOT_PAYABLE)
         check_new_charge(session, order)
         payment = open_payment(session, order)
         order.payment_due_at = order.payment_due_at or payment_deadline()
@@ -117,7 +118,7 @@ def clean_otp(raw: object) -> str:
     """The code a shopper typed (spaces and dashes dropped); 400 ``otp_invalid`` unless 4 to 8 digits."""
     text = "".join(ch for ch in raw if ch not in " -") if isinstance(raw, str) else ""
     if not (4 <= len(text) <= 8 and text.isascii() and text.isdigit()):
-        raise ValidationFailed(OTP_INVALID, fields={"otp": [OTP_INVALID]}, code="otp_invalid")
+        raise ValidationFailed(OTP_INVALID, fields={"otp": [OTP_INVALID]}, code=ErrorCode.OTP_INVALID)
     return text
 
 
@@ -136,9 +137,9 @@ def submit_otp(user: User | None, order_id: str, otp: object) -> Order:
         order = owned(session, Order, order_id, user, "Order not found.")
         problem = payment_problem(order)
         if problem:
-            raise Conflict(problem, code="not_payable")
+            raise Conflict(problem, code=ErrorCode.NOT_PAYABLE)
         if order.payment_step != SEND_OTP or not order.payment_reference:
-            raise Conflict("This payment is not waiting for a code.", code="no_code_expected")
+            raise Conflict("This payment is not waiting for a code.", code=ErrorCode.NO_CODE_EXPECTED)
         reference = order.payment_reference
     _apply(order_id, get_provider().submit_otp(reference, code))
     with session_scope() as session:

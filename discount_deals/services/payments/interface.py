@@ -1,7 +1,8 @@
 """The payment provider seam: what a provider is asked and what it answers, and signed webhooks.
 
 A provider starts a mobile-money charge, takes the code a shopper types back (``submit_otp``),
-tells how a charge stands (``verify``) and parses its signed webhooks. Each answer is a
+tells how a charge stands (``verify``), parses its signed webhooks and gives money back
+(``refund``: a :class:`RefundReport`). Each answer is a
 :class:`ChargeReport` in Paystack's words for a charge: ``send_otp`` (the shopper types a code
 or voucher back: Telecel Cash), ``pay_offline`` (the shopper approves a prompt on the phone),
 ``pending`` (the network has not answered yet), ``success`` or ``failed``. Webhooks: ``X-Signature`` (or
@@ -22,10 +23,14 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from ... import bounded_json
+from ...models import PaymentAttemptStatus
 from .. import ServiceError, ValidationFailed
+from ..error_codes import ErrorCode
 from ..pricing import from_minor_units, minor_units
 
-SUCCESS, FAILED, PENDING, MISMATCH = "success", "failed", "pending", "mismatch"
+# A charge's outcomes are Payment.status's values (PaymentAttemptStatus); its waiting steps are the order's.
+SUCCESS, FAILED, PENDING, MISMATCH = (PaymentAttemptStatus.SUCCESS, PaymentAttemptStatus.FAILED,
+                                      PaymentAttemptStatus.PENDING, PaymentAttemptStatus.MISMATCH)
 SEND_OTP, PAY_OFFLINE = "send_otp", "pay_offline"
 # A charge in one of these waits for the shopper or their network; the order shows which.
 WAITING = (SEND_OTP, PAY_OFFLINE, PENDING)
@@ -38,14 +43,14 @@ class ProviderUnavailable(ServiceError):
     status = 502
 
     def __init__(self, detail: str = "The payment provider could not be reached. Please try again."):
-        super().__init__(detail, code="provider_unavailable")
+        super().__init__(detail, code=ErrorCode.PROVIDER_UNAVAILABLE)
 
 
 class BadSignature(ServiceError):
     status = 401
 
     def __init__(self, detail: str = "Invalid webhook signature."):
-        super().__init__(detail, code="bad_signature")
+        super().__init__(detail, code=ErrorCode.BAD_SIGNATURE)
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,19 @@ class ChargeReport:
     url: str | None = None
 
 
+@dataclass(frozen=True)
+class RefundReport:
+    """What a provider says about a refund: ``success`` (accepted: the money is on its way; its
+    ``provider_status`` says how far, e.g. Paystack's ``pending`` or ``processed``) or ``failed``."""
+
+    reference: str  # the charge refunded
+    status: str
+    amount_minor: int | None = None
+    refund_id: str = ""  # the provider's id of the refund
+    provider_status: str = ""
+    message: str = ""  # why it was refused, in the provider's words
+
+
 class PaymentProvider(Protocol):
     name: str
 
@@ -87,6 +105,9 @@ class PaymentProvider(Protocol):
 
     def parse_webhook(self, raw: bytes, headers: Mapping[str, str]) -> ChargeReport | None:
         """Check the signature (BadSignature) and read the event; None for events we do not use."""
+
+    def refund(self, reference: str, amount_minor: int) -> RefundReport:
+        """Give back ``amount_minor`` of the charge ``reference`` to the number it came from."""
 
 
 def sign(raw: bytes, secret: str) -> str:
@@ -125,13 +146,13 @@ def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, head
         if not isinstance(event, str) or not isinstance(reference, str) or not reference:
             raise ValueError("event")
     except (ValueError, KeyError, TypeError):
-        raise ValidationFailed("Invalid webhook body.", code="webhook_invalid") from None
+        raise ValidationFailed("Invalid webhook body.", code=ErrorCode.WEBHOOK_INVALID) from None
     if event not in EVENTS:
         return None
     try:
         amount = amount_minor(data.get("amount"))
     except ValueError:
-        raise ValidationFailed("Invalid webhook amount.", code="webhook_invalid") from None
+        raise ValidationFailed("Invalid webhook amount.", code=ErrorCode.WEBHOOK_INVALID) from None
     return ChargeReport(reference=reference, status=EVENTS[event], amount_minor=amount)
 
 

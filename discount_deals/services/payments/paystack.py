@@ -6,6 +6,7 @@
   ``pay_offline`` (the shopper approves a prompt on the phone), ``pending``, or it is already
   ``success`` / ``failed``. ``data.display_text`` is what to tell the shopper.
 * ``POST /charge/submit_otp`` with ``{otp, reference}`` hands over the code the shopper typed.
+* ``POST /refund`` with ``{transaction: reference, amount}`` (minor units) gives money back.
 * ``GET /charge/{reference}`` tells how a charge stands (the order page asks it at most every
   10 s: ``flow.POLL_SECONDS``).
 
@@ -34,6 +35,7 @@ from .interface import (
     ChargeReport,
     ChargeRequest,
     ProviderUnavailable,
+    RefundReport,
     amount_minor,
     parse_signed_event,
 )
@@ -72,21 +74,25 @@ class PaystackProvider:
         self._secret = webhook_secret
         self._timeout = timeout
 
-    def _call(self, method: str, path: str, **kwargs) -> dict[str, Any]:
+    def _send(self, method: str, path: str, **kwargs) -> tuple[int, Any]:
+        """The HTTP status and JSON body of a call (ProviderUnavailable when unreachable)."""
         headers = {"Authorization": f"Bearer {self._key}", "Accept": "application/json"}
         try:
             with httpx.Client(timeout=self._timeout) as client:
                 response = client.request(method, f"{self._base}{path}", headers=headers, **kwargs)
-            body = response.json()
+            return response.status_code, response.json()
         except (httpx.HTTPError, ValueError) as exc:
             log.warning("paystack %s %s failed: %s", method, path, exc)
             raise ProviderUnavailable() from None
+
+    def _call(self, method: str, path: str, **kwargs) -> dict[str, Any]:
+        status_code, body = self._send(method, path, **kwargs)
         data = body.get("data") if isinstance(body, dict) else None
-        if isinstance(data, dict) and data.get("status") in _STATUSES and response.status_code < 500:
+        if isinstance(data, dict) and data.get("status") in _STATUSES and status_code < 500:
             return data  # an answer about the charge, declined ones included
-        if response.status_code >= 400 or not isinstance(body, dict) or not body.get("status"):
+        if status_code >= 400 or not isinstance(body, dict) or not body.get("status"):
             message = body.get("message") if isinstance(body, dict) else None
-            log.warning("paystack %s %s refused (%s): %s", method, path, response.status_code, message)
+            log.warning("paystack %s %s refused (%s): %s", method, path, status_code, message)
             raise ProviderUnavailable(
                 f"The payment provider refused the payment: {message}" if message else ProviderUnavailable().detail
             )
@@ -128,3 +134,19 @@ class PaystackProvider:
 
     def parse_webhook(self, raw: bytes, headers: Mapping[str, str]) -> ChargeReport | None:
         return parse_signed_event(raw, headers, self._secret, ("x-paystack-signature", "x-signature"))
+
+    def refund(self, reference: str, amount_minor: int) -> RefundReport:
+        """``POST /refund`` ``{transaction, amount}``: Paystack queues it (``pending``, later
+        ``processed``) or refuses it (``status: false`` and why, or a refund ``failed``)."""
+        status_code, body = self._send("POST", "/refund", json={"transaction": reference, "amount": amount_minor})
+        data = body.get("data") if isinstance(body, dict) else None
+        if status_code >= 500:
+            raise ProviderUnavailable()
+        if status_code >= 400 or not isinstance(body, dict) or not body.get("status") or not isinstance(data, dict):
+            message = body.get("message") if isinstance(body, dict) else None
+            log.warning("paystack refund of %s refused (%s): %s", reference, status_code, message)
+            return RefundReport(reference, FAILED, amount_minor, message=str(message or "Refund refused.")[:300])
+        state = str(data.get("status") or "pending")
+        return RefundReport(reference, FAILED if state == "failed" else SUCCESS, amount_minor,
+                            refund_id=str(data.get("id") or "")[:64], provider_status=state[:32],
+                            message=str(body.get("message") or "")[:300])

@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 from ...models import Order, Payment
 from ...settings import get_settings
 from .. import NotFound
+from ..error_codes import ErrorCode
 
 
 def find_payment(session: Session, reference: str, *, lock: bool = False) -> Payment:
@@ -20,7 +21,7 @@ def find_payment(session: Session, reference: str, *, lock: bool = False) -> Pay
         query = query.with_for_update()
     payment = session.exec(query).first() if isinstance(reference, str) and reference else None
     if payment is None:
-        raise NotFound("Payment not found.", code="unknown_reference")
+        raise NotFound("Payment not found.", code=ErrorCode.UNKNOWN_REFERENCE)
     return payment
 
 

@@ -15,7 +15,8 @@ from sqlmodel import Session, select
 from ...models import Attention, Order, OrderStatus, Payment, PaymentStatus
 from .. import NotFound
 from .. import order_status as lifecycle
-from ..pricing import format_money, from_minor_units, minor_units
+from ..money import Money
+from ..pricing import from_minor_units, minor_units
 from .interface import FAILED, MISMATCH, SUCCESS, WAITING, ChargeReport
 from .providers import get_provider
 from .records import find_payment
@@ -87,10 +88,11 @@ def _paid_another_amount(session: Session, payment: Payment, order: Order, repor
     """Money came in, but not the order's total: an admin sorts it out."""
     payment.status = MISMATCH
     paid = from_minor_units(reported_minor) if reported_minor is not None else None
+    reported = Money.of(paid, payment.currency).plain_text() if paid is not None else f"{payment.currency} ?"
     lifecycle.flag(
         session, order, Attention.AMOUNT_MISMATCH.value,
-        f"Payment {payment.reference} reported {payment.currency} {paid if paid is not None else '?'}; "
-        f"the order total is {format_money(order.total, payment.currency + ' ')}.",
+        f"Payment {payment.reference} reported {reported}; "
+        f"the order total is {Money.of(order.total, payment.currency).plain_text()}.",
         label=lifecycle.PROVIDER,
     )
     return MISMATCH

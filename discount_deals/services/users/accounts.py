@@ -19,6 +19,7 @@ from ...models import Profile, Role, User
 from ...settings import get_settings
 from .. import NotFound, audit, throttle
 from ..auth import hash_password, set_password
+from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
 from ..passwords import verify_password
 from ..permissions import is_admin, require_user
@@ -70,7 +71,7 @@ class RegistrationThrottled(throttle.Throttled):
     """Too many registrations from one client address (HTTP 429)."""
 
     def __init__(self, retry_after: int):
-        super().__init__("registration attempts", retry_after, code="register_throttled")
+        super().__init__("registration attempts", retry_after, code=ErrorCode.REGISTER_THROTTLED)
 
 
 def register(session: Session, data: dict[str, Any], *, client: str | None = None) -> User:
@@ -218,7 +219,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     password, contacts = changes.get("password"), changed_contacts(user, clean)
     _password_errors(user, changes, contacts, errors)
     if errors:
-        raise invalid(errors, code="current_password_required" if "current_password" in errors else "")
+        raise invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED if "current_password" in errors else "")
     before = audit.snapshot(user, ACCOUNT_FIELDS)
     keep_unchanged_contacts(user, clean)
     for name, value in clean.items():

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, func, select
 
 from ...models import Address, User
 from .. import ValidationFailed
+from ..error_codes import ErrorCode
 from ..permissions import require_user
 from ..places import place_name  # noqa: F401  (re-exported by services.users)
 from ..rows import owned, values_of
@@ -111,7 +112,7 @@ def add_address(session: Session, actor: User | None, data: dict[str, Any]) -> A
     if not errors:
         _check_region(clean, None, errors)
     if errors:
-        raise invalid(errors, code="region_invalid" if "state" in errors else "")
+        raise invalid(errors, code=ErrorCode.REGION_INVALID if "state" in errors else "")
     count = session.exec(select(func.count()).select_from(Address).where(Address.user_id == actor.id)).one()
     if count >= MAX_ADDRESSES:
         raise ValidationFailed(f"You can save at most {MAX_ADDRESSES} addresses.")
@@ -132,7 +133,7 @@ def normalise_gps_address(raw: Any) -> str:
         return ""
     match = _GPS.fullmatch(text) if text is not None and len(text) <= 20 else None
     if match is None:
-        raise ValidationFailed(GPS_INVALID, fields={"postal_code": [GPS_INVALID]}, code="gps_invalid")
+        raise ValidationFailed(GPS_INVALID, fields={"postal_code": [GPS_INVALID]}, code=ErrorCode.GPS_INVALID)
     return "-".join(match.groups())
 
 
@@ -182,7 +183,7 @@ def update_address(session: Session, actor: User | None, address_id: str, change
     if not errors:
         _check_region(clean, address, errors)
     if errors:
-        raise invalid(errors, code="region_invalid" if "state" in errors else "")
+        raise invalid(errors, code=ErrorCode.REGION_INVALID if "state" in errors else "")
     if clean.pop("is_default", False) and not address.is_default:
         _clear_default(session, address.user_id)
         address.is_default = True

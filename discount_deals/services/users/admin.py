@@ -8,6 +8,7 @@ from sqlmodel import Session, col, func, or_, select
 
 from ...models import Role, User
 from .. import ValidationFailed, audit
+from ..error_codes import ErrorCode
 from ..form_rules import MUST_BE_BOOLEAN
 from ..permissions import require_admin
 from ..rows import found
@@ -74,7 +75,7 @@ def change_role(session: Session, actor: User | None, user_id: str, role: str) -
     if user.role == Role.ADMIN.value and user.is_active and role != Role.ADMIN.value:
         if _last_active_admin(session):
             message = "The last admin cannot be demoted."
-            raise ValidationFailed(message, fields={"role": [message]}, code="last_admin")
+            raise ValidationFailed(message, fields={"role": [message]}, code=ErrorCode.LAST_ADMIN)
     previous = user.role
     user.role = role
     session.add(user)
@@ -96,10 +97,10 @@ def set_active(session: Session, actor: User | None, user_id: str, active: Any) 
     if not active:
         if user.id == actor.id:
             message = "You cannot deactivate your own account."
-            raise ValidationFailed(message, fields={"is_active": [message]}, code="self")
+            raise ValidationFailed(message, fields={"is_active": [message]}, code=ErrorCode.SELF)
         if user.role == Role.ADMIN.value and _last_active_admin(session):
             message = "The last admin cannot be deactivated."
-            raise ValidationFailed(message, fields={"is_active": [message]}, code="last_admin")
+            raise ValidationFailed(message, fields={"is_active": [message]}, code=ErrorCode.LAST_ADMIN)
         user.token_version += 1  # its refresh tokens stop working too
     user.is_active = active
     session.add(user)

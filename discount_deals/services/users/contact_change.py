@@ -24,6 +24,7 @@ from ...models import User
 from ...settings import get_settings
 from .. import ValidationFailed
 from ..auth import log_out_everywhere
+from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
 from ..phones import parse_mobile
 from .fields import email_taken
@@ -88,14 +89,14 @@ def _before(user: User, old: dict[str, Any], name: str) -> Any:
 
 def _undo_claims(token: Any) -> dict:
     if not isinstance(token, str) or not token or len(token) > 4096:
-        raise ValidationFailed(INVALID_UNDO, code="undo_invalid")
+        raise ValidationFailed(INVALID_UNDO, code=ErrorCode.UNDO_INVALID)
     try:
         claims = jwt.decode(token, get_settings().secret_key, algorithms=["HS256"],
                             options={"require": ["sub", "type", "exp", "old", "new"]})
     except jwt.PyJWTError:
-        raise ValidationFailed(INVALID_UNDO, code="undo_invalid") from None
+        raise ValidationFailed(INVALID_UNDO, code=ErrorCode.UNDO_INVALID) from None
     if claims["type"] != _TOKEN_TYPE or not isinstance(claims["old"], dict) or not isinstance(claims["new"], dict):
-        raise ValidationFailed(INVALID_UNDO, code="undo_invalid")
+        raise ValidationFailed(INVALID_UNDO, code=ErrorCode.UNDO_INVALID)
     return claims
 
 
@@ -111,9 +112,9 @@ def undo_contact_change(session: Session, token: Any) -> User:
     user = session.get(User, claims["sub"]) if isinstance(claims["sub"], str) else None
     names = [name for name in CONTACT_FIELDS if name in old and name in new]
     if user is None or not names or any(getattr(user, name) != new[name] for name in names):
-        raise ValidationFailed(INVALID_UNDO, code="undo_invalid")
+        raise ValidationFailed(INVALID_UNDO, code=ErrorCode.UNDO_INVALID)
     if "email" in names and email_taken(session, old["email"], exclude_id=user.id):
-        raise ValidationFailed(EMAIL_TAKEN_SINCE, code="undo_email_taken")
+        raise ValidationFailed(EMAIL_TAKEN_SINCE, code=ErrorCode.UNDO_EMAIL_TAKEN)
     for name in names:
         setattr(user, name, old[name])
     session.add(user)

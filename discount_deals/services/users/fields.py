@@ -19,6 +19,7 @@ from sqlmodel import Session, func, select
 from ...models import Gender, Role, User
 from .. import ValidationFailed
 from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
+from ..error_codes import ErrorCode
 from ..form_rules import require_object, take_flag
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
@@ -78,7 +79,7 @@ def is_valid_email(email: str) -> bool:
 
 COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess."
 # Refusals a face may react to by name (``ValidationFailed.code``), whichever function raised them.
-MESSAGE_CODES = {COMMON_PASSWORD: "password_common"}
+MESSAGE_CODES = {COMMON_PASSWORD: ErrorCode.PASSWORD_COMMON}
 
 
 @functools.cache

@@ -31,12 +31,15 @@ from ...models import (
     Product,
     Profile,
     Review,
+    ReturnLine,
+    ReturnRequest,
     Role,
     User,
 )
 from ...models.orders import OrderStatus
 from .. import Conflict, ValidationFailed
 from ..auth import log_out_everywhere
+from ..error_codes import ErrorCode
 from ..images import delete_stored_image
 from ..passwords import verify_password
 from ..pricing import money_str
@@ -72,8 +75,19 @@ def _orders(session: Session, user: User) -> list[dict[str, Any]]:
                       for item in items],
             "subtotal": money_str(order.subtotal), "shipping": money_str(order.shipping),
             "discount": money_str(order.discount), "tax": money_str(order.tax), "total": money_str(order.total),
+            "returns": _returns(session, order),
         })
     return result
+
+
+def _returns(session: Session, order: Order) -> list[dict[str, Any]]:
+    rows = session.exec(select(ReturnRequest).where(ReturnRequest.order_id == order.id)
+                        .order_by(col(ReturnRequest.created_at))).all()
+    return [{"id": ret.id, "requested_at": _when(ret.created_at), "status": ret.status, "reason": ret.reason,
+             "items": [{"name": line.name, "quantity": line.quantity} for line in session.exec(
+                 select(ReturnLine).where(ReturnLine.return_id == ret.id)).all()],
+             "refund_amount": money_str(ret.refund_amount), "refund_method": ret.refund_method,
+             "credit_note_number": ret.credit_note_number, "refunded_at": _when(ret.refunded_at)} for ret in rows]
 
 
 def export_data(session: Session, user: User) -> dict[str, Any]:
@@ -125,11 +139,11 @@ def close_account(session: Session, user: User, password: object) -> None:
     ``orders_open`` while an order is on its way, ``admin_account`` for an admin."""
     user = session.get(User, user.id) or user
     if not isinstance(password, str) or not verify_password(password, user.password_hash):
-        raise ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code="password_wrong")
+        raise ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code=ErrorCode.PASSWORD_WRONG)
     if user.role == Role.ADMIN.value:
-        raise Conflict(ADMIN_CLOSING, code="admin_account")
+        raise Conflict(ADMIN_CLOSING, code=ErrorCode.ADMIN_ACCOUNT)
     if session.exec(select(Order.id).where(Order.user_id == user.id, col(Order.status).in_(OPEN_STATUSES))).first():
-        raise Conflict(ORDERS_OPEN, code="orders_open")
+        raise Conflict(ORDERS_OPEN, code=ErrorCode.ORDERS_OPEN)
     profile = session.exec(select(Profile).where(Profile.user_id == user.id)).first()
     if profile is not None:
         delete_stored_image(profile.profile_image)

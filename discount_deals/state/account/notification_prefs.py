@@ -35,6 +35,7 @@ class NotificationPrefsState(rx.State):
     order_updates: str = "email"
     deal_alerts: str = "off"
     account_email: bool = True
+    cart_reminders: bool = True
     sms_number: str = ""
     saving: bool = False
     error: str = ""
@@ -42,11 +43,13 @@ class NotificationPrefsState(rx.State):
 
     def _forget(self) -> None:
         self.order_updates, self.deal_alerts, self.account_email, self.sms_number = "email", "off", True, ""
+        self.cart_reminders = True
         self.error = ""
 
     def _show(self, prefs: preferences.Preferences) -> None:
         self.order_updates, self.deal_alerts = prefs.order_updates, prefs.deal_alerts
         self.account_email, self.sms_number = prefs.account_email, display_phone(prefs.phone)
+        self.cart_reminders = prefs.cart_reminders
         self.form_version += 1
 
     @user_event
@@ -62,7 +65,8 @@ class NotificationPrefsState(rx.State):
     async def save(self, user: User, form: dict):
         changes = {"order_updates": form_text(form, "order_updates", limit=8),
                    "deal_alerts": form_text(form, "deal_alerts", limit=8),
-                   "account_email": form_checked(form, "account_email")}
+                   "account_email": form_checked(form, "account_email"),
+                   "cart_reminders": form_checked(form, "cart_reminders")}
         async with self:
             self.error = ""
 

@@ -19,6 +19,7 @@ from ...db import session_scope, write_session
 from ...display import ghana_time, money_text
 from ...models import Attention, Order, PaymentMethod, User
 from ...services import NotFound, ServiceError, ValidationFailed, payments
+from ...services.error_codes import ErrorCode
 from ...services.phones import display_phone, network_name
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
@@ -258,7 +259,7 @@ class OrderDetailState(rx.State):
             return order
 
     def _code_refused(self, user: User, exc: ServiceError):
-        if exc.code == "otp_invalid":
+        if exc.code == ErrorCode.OTP_INVALID:
             self.otp_error = exc.detail
         self._reread_quietly(user)
 
@@ -347,7 +348,7 @@ class OrderDetailState(rx.State):
     # --- a way out of a failed payment (issue 32) ------------------------------------------------
 
     def _number_refused(self, user: User, exc: ServiceError):
-        if exc.code in ("phone_invalid", "network_invalid"):
+        if exc.code in (ErrorCode.PHONE_INVALID, ErrorCode.NETWORK_INVALID):
             self.number_error = exc.detail
             self._reread_quietly(user)
             return None

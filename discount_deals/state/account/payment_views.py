@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 
-from ...models import Order, OrderStatus, PaymentMethod, PaymentStatus
+from ...models import DeliveryMethod, Order, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import ServiceError, payments
+from ...services.error_codes import ErrorCode
 from ...services.order_rules import is_payable
 from ...services.order_status import EXPIRED_STEP
 from ...settings import get_settings
@@ -72,9 +73,9 @@ def payment_outcome(order: Order | None) -> Toast | None:
 
 def pay_refused(exc: ServiceError) -> Toast:
     """What the shopper reads when "Pay" / "Try again" starts no charge (by the refusal's code)."""
-    if exc.code == "charge_in_progress":
+    if exc.code == ErrorCode.CHARGE_IN_PROGRESS:
         return "Payment already started", exc.detail, "info"
-    if exc.code == "too_many_charges":
+    if exc.code == ErrorCode.TOO_MANY_CHARGES:
         return "Please wait", exc.detail, "warning"
     return "Payment not started", exc.detail or None, "error"
 
@@ -84,6 +85,6 @@ CODE_REFUSED = "That code was not accepted: check it and type it again."
 
 def cash_chosen(order: Order) -> Toast:
     """What the shopper reads after switching a failed mobile-money order to cash (issue 32)."""
-    if order.delivery_method == "pickup":
+    if order.delivery_method == DeliveryMethod.PICKUP:
         return "Pay at pickup", "You pay when you collect your order."
     return "Cash on delivery", "You pay in cash when your order is delivered."

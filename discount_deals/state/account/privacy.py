@@ -12,6 +12,7 @@ import reflex as rx
 from ... import routes
 from ...db import session_scope, write_session
 from ...models import User
+from ...services.error_codes import ErrorCode
 from ...services.users import privacy
 from ..actions import busy_call
 from ..forms import form_text
@@ -51,7 +52,7 @@ class PrivacyState(rx.State):
         yield rx.download(data=text, filename=f"discount-deals-data-{datetime.now(UTC):%Y-%m-%d}.json")
 
     def _refused(self, exc) -> None:
-        if exc.code == "password_wrong":
+        if exc.code == ErrorCode.PASSWORD_WRONG:
             self.password_error = exc.detail
 
     async def _close_and_sign_out(self, user: User, password: str) -> None:

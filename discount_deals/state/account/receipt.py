@@ -7,13 +7,13 @@ An order whose money is not in yet has no receipt: the page says so (``not_paid`
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 import reflex as rx
 
-from ... import routes
 from ...db import session_scope
 from ...display import ghana_time, money_text
-from ...models import User
+from ...models import DeliveryMethod, User
 from ...services import NotFound, ServiceError
 from ...services import receipts as receipt_service
 from ...services.order_rules import is_test_payment
@@ -29,11 +29,13 @@ PRINT = rx.call_script("window.print()")
 
 @dataclasses.dataclass
 class ReceiptView:
-    """A receipt as the page shows it: already formatted."""
+    """A receipt (or a credit note: components/printable.py) as the page shows it: already formatted."""
 
+    title: str = "Receipt"
     number: str = ""
     issued_text: str = ""
     short_id: str = ""
+    reference_text: str = ""  # a credit note: the receipt it corrects
     seller_name: str = ""
     seller_address: str = ""
     seller_tin: str = ""
@@ -44,13 +46,14 @@ class ReceiptView:
     where_text: str = ""
     lines: list[OrderLineView] = dataclasses.field(default_factory=list)
     totals: OrderTotals = dataclasses.field(default_factory=OrderTotals)
+    payment_label: str = "Paid"
     payment_text: str = ""
     test_payment: bool = False
 
 
 def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
     order, seller = receipt.order, get_settings().receipts
-    pickup = order.delivery_method == "pickup"
+    pickup = order.delivery_method == DeliveryMethod.PICKUP
     return ReceiptView(
         number=receipt.number,
         issued_text=ghana_time(order.receipt_issued_at) if order.receipt_issued_at else "",
@@ -81,13 +84,61 @@ def read_receipt(user: User, order_id: str) -> receipt_service.Receipt:
         return receipt
 
 
-@per_user
-class ReceiptState(rx.State):
-    order_id: str = ""
-    receipt: ReceiptView = ReceiptView()
-    not_paid: bool = False  # the order exists but its money is not in yet
+class PrintableState(rx.State, mixin=True):
+    """What a printable document's page does (the receipt's, a credit note's): load the document
+    its address names, "Print", and "Download PDF" made for this user now (no link with a token to
+    leak). Each page says where its id stands in its address and how its PDF is made."""
+
+    PATH: ClassVar[tuple[str, str]] = ("", "")  # /{PATH[0]}/{id}/{PATH[1]}
+    CANNOT_DOWNLOAD: ClassVar[str] = "This document cannot be downloaded."
+    order_id: str = ""  # "Back to order"
     loading: bool = True
     failed: bool = False
+
+    def _requested_id(self) -> str:
+        parts = (self.router.url.path or "").strip("/").split("/")
+        return parts[1][:64] if len(parts) == 3 and (parts[0], parts[2]) == self.PATH else ""
+
+    def _forget(self) -> None:
+        raise NotImplementedError
+
+    def _fill(self, user: User) -> None:
+        """Show the document (or say why there is none) for the id the address names."""
+        raise NotImplementedError
+
+    def _pdf(self, user: User) -> tuple[bytes, str]:
+        """The document's PDF and its file name (a service refusal when it cannot be had)."""
+        raise NotImplementedError
+
+    def _take_id(self, document_id: str) -> None:
+        raise NotImplementedError
+
+    @user_event
+    def load(self, user: User):
+        self._forget()
+        document_id = self._requested_id()
+        self._take_id(document_id)
+        return load_list(self, lambda: self._fill(user), f"{self.PATH[1]} {document_id}")
+
+    @user_event
+    def print_document(self, user: User):
+        return PRINT
+
+    @user_event
+    def download_pdf(self, user: User):
+        try:
+            data, filename = self._pdf(user)
+        except ServiceError:
+            return toast((self.CANNOT_DOWNLOAD, None, "error"))
+        return rx.download(data=data, filename=filename)
+
+
+@per_user
+class ReceiptState(PrintableState, rx.State):
+    PATH: ClassVar[tuple[str, str]] = ("orders", "receipt")
+    CANNOT_DOWNLOAD: ClassVar[str] = "This receipt cannot be downloaded."
+    receipt: ReceiptView = ReceiptView()
+    not_paid: bool = False  # the order exists but its money is not in yet
 
     def _forget(self) -> None:
         self.order_id = ""
@@ -96,9 +147,8 @@ class ReceiptState(rx.State):
         self.loading = True
         self.failed = False
 
-    def _requested_id(self) -> str:
-        parts = (self.router.url.path or "").strip("/").split("/")
-        return parts[1][:64] if len(parts) == 3 and "/" + parts[0] == routes.ORDERS else ""
+    def _take_id(self, document_id: str) -> None:
+        self.order_id = document_id
 
     def _fill(self, user: User) -> None:
         try:
@@ -108,21 +158,6 @@ class ReceiptState(rx.State):
             if not self.not_paid:
                 raise
 
-    @user_event
-    def load(self, user: User):
-        self._forget()
-        self.order_id = self._requested_id()
-        return load_list(self, lambda: self._fill(user), f"receipt of order {self.order_id}")
-
-    @user_event
-    def print_receipt(self, user: User):
-        return PRINT
-
-    @user_event
-    def download_pdf(self, user: User):
-        """The receipt's PDF, made for this user now (no link with a token to leak)."""
-        try:
-            receipt = read_receipt(user, self.order_id)
-        except ServiceError:
-            return toast(("This receipt cannot be downloaded.", None, "error"))
-        return rx.download(data=receipt_pdf(receipt), filename=f"receipt-{receipt.number}.pdf")
+    def _pdf(self, user: User) -> tuple[bytes, str]:
+        receipt = read_receipt(user, self.order_id)
+        return receipt_pdf(receipt), f"receipt-{receipt.number}.pdf"

@@ -13,7 +13,7 @@ from sqlmodel import Session
 
 from ...db import write_session
 from ...display import ghana_time, money_text
-from ...models import Coupon, User
+from ...models import Coupon, CouponKind, User
 from ...services import coupons
 from ..actions import busy_call, error_text
 from ..forms import form_text
@@ -47,7 +47,7 @@ class CouponRow:
 
 
 def coupon_row(coupon: Coupon) -> CouponRow:
-    if coupon.kind == "percent":
+    if coupon.kind == CouponKind.PERCENT:
         effect = f"{coupon.value.normalize():f}% off"
     else:
         effect = f"{money_text(coupon.value)} off"

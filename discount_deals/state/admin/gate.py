@@ -21,6 +21,7 @@ from ..guards import admin_event
 TABS: list[tuple[str, str, str]] = [
     ("overview", "Overview", "layout-dashboard"),
     ("orders", "Orders", "shopping-bag"),
+    ("returns", "Returns", "undo-2"),
     ("products", "Products", "package"),
     ("bulk-products", "Bulk Upload Products", "upload"),
     ("bulk-categories", "Bulk Upload Categories", "folder-up"),

@@ -38,9 +38,9 @@ class LowStockRow:
 @admin_tab("overview")
 class AdminOverviewState(rx.State):
     today_orders: int = 0
-    today_revenue: str = "$0.00"
+    today_revenue: str = ""  # the shop's money text once loaded (no currency is assumed before)
     period_orders: int = 0
-    period_revenue: str = "$0.00"
+    period_revenue: str = ""
     # One point per day for the chart: {"day": "Nov 22", "orders": 3}.
     per_day: list[dict[str, str | int]] = []
     top: list[TopRow] = []

@@ -36,6 +36,7 @@ class ProductFormValues:
     discount_price: str = ""
     discount_start: str = ""
     discount_end: str = ""
+    per_customer_limit: str = ""  # a flash sale's cap; blank: none
     image_url: str = ""
     category: str = NO_CATEGORY
     tags: str = ""
@@ -104,7 +105,7 @@ def product_payload(form: dict[str, Any]) -> dict[str, Any] | None:
         "is_available": form_checked(form, "product_is_available"),
         "is_featured": form_checked(form, "product_is_featured"),
     }
-    for field in ("discount_price", "discount_start", "discount_end", "rating"):
+    for field in ("discount_price", "discount_start", "discount_end", "per_customer_limit", "rating"):
         value = _text(form, f"product_{field}")
         if value:
             payload[field] = value
@@ -124,10 +125,11 @@ def form_values(product: Product) -> ProductFormValues:
         name=product.name,
         description=product.description,
         brand=product.brand,
-        price=f"{product.price:.2f}",
-        discount_price="" if product.discount_price is None else f"{product.discount_price:.2f}",
+        price=pricing.money_str(product.price),
+        discount_price=pricing.money_str(product.discount_price) or "",
         discount_start=_local_datetime(product.discount_start),
         discount_end=_local_datetime(product.discount_end),
+        per_customer_limit="" if product.per_customer_limit is None else str(product.per_customer_limit),
         image_url=product.image_url,
         category=product.category_id,
         tags=", ".join(product.tags or []),

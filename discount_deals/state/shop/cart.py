@@ -18,7 +18,7 @@ from ...display import money_text, product_snapshot
 from ...models import User
 from ...services import ServiceError
 from ...services import cart as cart_service
-from ...services import catalog
+from ...services import catalog, flash_sales
 from ...services.pricing import PricedLine, cart_totals, priced_line
 from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list, seq_number, toast
@@ -30,6 +30,12 @@ LOGIN_REQUIRED = ("Login Required", "Please log in to proceed with checkout.", "
 ADD_FAILED = "Failed to add item to cart. Please try again."
 UPDATE_FAILED = "Failed to update quantity. Please try again."
 REMOVE_FAILED = "Failed to remove item. Please try again."
+
+
+def _refusal_or(fallback: str):
+    """What a toast says of a refused cart change: the rule's words for a bad quantity (400) or
+    a flash sale's limit, else the spec's ``fallback``."""
+    return lambda exc: exc.detail if exc.status == 400 or exc.code == flash_sales.LIMIT_CODE else fallback
 SHORT_LINES = "Some items have less stock left than your cart holds: change or remove the marked lines first."
 UPDATED = "Quantity updated successfully!"
 REMOVED = "Item removed successfully!"
@@ -176,6 +182,7 @@ class CartState(rx.State):
             current = next((e for e in entries if e["product"]["id"] == product_id), None)
             wanted = (current["quantity"] if current and add else 0) + quantity
             cart_service.check_quantity(product, wanted)
+            flash_sales.check_cart_quantity(session, None, product, wanted)
             snapshot = product_snapshot(product, category)
         if current is None:
             entries.append({"product": snapshot, "quantity": wanted, "price": snapshot["price"]})
@@ -245,7 +252,7 @@ class CartState(rx.State):
 
         return busy_call(
             self, "updating", add, success=lambda name: ("Added to cart!", f"{name} has been added to your cart."),
-            failure=("Error", ADD_FAILED), describe=lambda exc: exc.detail if exc.status == 400 else ADD_FAILED,
+            failure=("Error", ADD_FAILED), describe=_refusal_or(ADD_FAILED),
         )
 
     async def _change(self, user: User | None, key: str, quantity: int, seq: int = 0):
@@ -276,7 +283,7 @@ class CartState(rx.State):
         done = REMOVED if quantity == 0 else UPDATED
         async for update in busy_call(
             self, "updating", change, success=(done, None), failure=("Error", fallback),
-            describe=lambda exc: exc.detail if exc.status == 400 else fallback,
+            describe=_refusal_or(fallback),
         ):
             yield update
         for update in self._refill(user):

@@ -22,9 +22,9 @@ from ... import routes
 from ...db import session_scope
 from ...display import money_text
 from ...models import Order, User
-from ...services import ServiceError, ValidationFailed
+from ...services import ErrorCode, ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
-from ...services import phones
+from ...services import phones, pricing
 from ...services import orders as order_service
 from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, OrderDetailState, payment_started, read_order
 from ..account.orders import OrdersState
@@ -118,7 +118,7 @@ class CheckoutState(DeliveryDetails, rx.State):
         self.empty = not quote.lines
         self.totals = totals_view(quote.totals)
         self.home_delivery_text = home_delivery_text(quote.totals)
-        self._total = f"{quote.totals.total:.2f}"
+        self._total = pricing.money_str(quote.totals.total)
 
     def _requote(self, user: User) -> None:
         with session_scope() as session:
@@ -298,18 +298,18 @@ class CheckoutState(DeliveryDetails, rx.State):
         return shown
 
     def _refusal_shown(self, exc: ServiceError):
-        if exc.code == "no_address":
+        if exc.code == ErrorCode.NO_ADDRESS:
             self.address_form_open = True
             return toast(("Address Required", SAVE_ADDRESS_FIRST, "error"))
-        if exc.code == "stock_short":
+        if exc.code == ErrorCode.STOCK_SHORT:
             return toast(("Not enough stock", exc.detail, "error"))  # the re-quote marks the line
-        if exc.code in ("contact_phone_invalid", "contact_phone_required"):
+        if exc.code in (ErrorCode.CONTACT_PHONE_INVALID, ErrorCode.CONTACT_PHONE_REQUIRED):
             self.contact_phone_error = exc.detail
-        elif exc.code in ("phone_invalid", "phone_required"):
+        elif exc.code in (ErrorCode.PHONE_INVALID, ErrorCode.PHONE_REQUIRED):
             self.phone_error = exc.detail
-        elif exc.code == "coupon_invalid":
+        elif exc.code == ErrorCode.COUPON_INVALID:
             self.coupon_error = exc.detail
-        elif exc.code == "total_changed":
+        elif exc.code == ErrorCode.TOTAL_CHANGED:
             return toast(("Your order changed", exc.detail, "warning"))
         return toast(("Checkout Error", exc.detail, "error"))
 

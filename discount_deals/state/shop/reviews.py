@@ -11,7 +11,7 @@ import reflex as rx
 from ...db import session_scope, write_session
 from ...display import ReviewItem, review_item, review_summary_text, stars_text
 from ...models import User
-from ...services import NotFound, ServiceError
+from ...services import ErrorCode, NotFound, ServiceError
 from ...services import reviews as review_service
 from ..account.session import per_user
 from ..actions import busy_call
@@ -115,7 +115,7 @@ class ReviewsState(rx.State):
         def refused(exc: ServiceError):
             # A bad field is said under the form (no toast); any other refusal is toasted.
             self.form_error = exc.detail
-            return [] if exc.code == "review_invalid" else None
+            return [] if exc.code == ErrorCode.REVIEW_INVALID else None
 
         async for update in busy_call(
             self, "posting", lambda: _post(user, product_id, values),

@@ -53,6 +53,21 @@ def stock_badge(product: ProductView) -> str:
     return f'<span class="{S.STOCK_BASE} {colour}">{_e(product.stock_text)}</span>'
 
 
+def countdown_badge(product: ProductView) -> str:
+    """``components/flash_sale.countdown_badge``."""
+    if not product.ends_text:
+        return ""
+    return f'<span data-ends-at="{_e(product.ends_at)}" class="{S.COUNTDOWN}">{_e(product.ends_text)}</span>'
+
+
+def flash_sale_notes(product: ProductView) -> str:
+    """``components/flash_sale.flash_sale_notes``."""
+    if not (product.ends_text or product.limit_text):
+        return ""
+    limit = f'<span class="{S.LIMIT}">{_e(product.limit_text)}</span>' if product.limit_text else ""
+    return f'<div class="{S.FLASH_ROW}">{countdown_badge(product)}{limit}</div>'
+
+
 def favourite_button(product: ProductView, class_name: str = S.FAVOURITE) -> str:
     heart = S.icon_svg("heart", 18, S.FAVOURITE_ICON_OFF)
     return _button(heart, class_name, label=f"Add {product.name} to favorites", extra=' aria-pressed="false"')
@@ -87,7 +102,7 @@ def product_card(product: ProductView, index: int) -> str:
         f'<span class="{S.CATEGORY}">{_e(product.category)}</span></div>'
         f'<h3 class="{S.NAME}"><a class="{S.NAME_LINK}" href="{_e(product.href)}">{_e(product.name)}</a></h3>'
         f'<p class="{S.DESCRIPTION}">{_e(product.description)}</p>'
-        f"{stars(product)}{price_block(product)}{stock_badge(product)}"
+        f"{stars(product)}{price_block(product)}{countdown_badge(product)}{stock_badge(product)}"
         f"{add_to_cart_button(product, S.ADD_BUTTON, 16)}</div></article>"
     )
 
@@ -189,7 +204,7 @@ def product_detail(
         f'<h1 class="{S.DETAIL_NAME}">{_e(product.name)}</h1>'
         f'<div class="{S.DETAIL_STARS_ROW}">{stars(product)}{review_count_link(product)}</div>'
         f"{price_block(product, S.DETAIL_PRICE, show_saving=False)}{saving}"
-        f"{stock_badge(product)}"
+        f"{flash_sale_notes(product)}{stock_badge(product)}"
         f'<div class="{S.BUY_ROW}">{stepper}{add_to_cart_button(product, S.BUY_BUTTON, 18)}'
         f"{favourite_button(product, S.DETAIL_FAVOURITE)}</div>"
         f'<div class="{S.SHARE_ROW}"><span class="text-sm font-medium text-gray-700">Share this deal:</span>'

@@ -1,0 +1,106 @@
+"""Returns of delivered orders and their refunds (issue 33): a return, its lines, its credit note."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from sqlalchemy import Column, ForeignKey, String
+from sqlmodel import Field, SQLModel
+
+from .base import created_field, id_field, updated_field
+
+
+class ReturnStatus(StrEnum):
+    """requested → approved | rejected; approved → received (stock back); received → refunded."""
+
+    REQUESTED = "requested"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    RECEIVED = "received"
+    REFUNDED = "refunded"
+
+
+class RefundMethod(StrEnum):
+    """How the money goes back: the way the order was paid."""
+
+    MOBILE_MONEY = "mobile_money"
+    CASH = "cash"
+
+
+class RefundState(StrEnum):
+    """Where a mobile-money refund stands with the provider (``ReturnRequest.refund_state``)."""
+
+    NONE = ""
+    SENDING = "sending"  # claimed: the provider is being asked (one refund of an order at a time)
+    FAILED = "failed"  # the provider refused or could not be reached: the return stays received
+    DONE = "done"
+
+
+def _money(**kwargs) -> Decimal:
+    return Field(max_digits=12, decimal_places=2, **kwargs)
+
+
+class ReturnRequest(SQLModel, table=True):
+    """A customer's request to send back items of a delivered order, and its refund."""
+
+    __tablename__ = "order_return"
+
+    id: str = id_field()
+    order_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("order.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    user_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    status: str = Field(default=ReturnStatus.REQUESTED.value, max_length=16, index=True)
+    reason: str = Field(max_length=500)
+    # Why an admin rejected it (shown to the customer), or a note on another step.
+    admin_note: str = Field(default="", max_length=500)
+    # What the refund pays back (services.returns.shares): goods less their coupon share, plus
+    # tax added to prices, plus shipping when this return completes the order. Estimated when
+    # requested, fixed when refunded.
+    refund_amount: Decimal = _money(default=Decimal("0.00"))
+    refund_discount: Decimal = _money(default=Decimal("0.00"))
+    refund_tax: Decimal = _money(default=Decimal("0.00"))
+    refund_shipping: Decimal = _money(default=Decimal("0.00"))
+    refund_method: str | None = Field(default=None, max_length=16)
+    refund_state: str = Field(default=RefundState.NONE.value, max_length=16)
+    # The provider's refund id and its last word on it ("pending", "processed", or why it refused).
+    refund_reference: str | None = Field(default=None, max_length=64)
+    refund_provider_status: str = Field(default="", max_length=300)
+    refund_started_at: datetime | None = Field(default=None)
+    # "CN-2026-000001", given in the refund's transaction, never reused.
+    credit_note_number: str | None = Field(default=None, max_length=32, unique=True)
+    received_at: datetime | None = Field(default=None)
+    refunded_at: datetime | None = Field(default=None)
+    # Who gave the money back (kept readable if the account goes).
+    refunded_by_id: str | None = Field(
+        default=None, sa_column=Column(String(36), ForeignKey("user.id", ondelete="SET NULL"), nullable=True)
+    )
+    refunded_by_label: str = Field(default="", max_length=254)
+    created_at: datetime = created_field()
+    updated_at: datetime = updated_field()
+
+
+class ReturnLine(SQLModel, table=True):
+    """One order line (part of its quantity) in a return."""
+
+    __tablename__ = "order_return_line"
+
+    id: str = id_field()
+    return_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("order_return.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    order_item_id: str = Field(
+        sa_column=Column(String(36), ForeignKey("order_item.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    product_id: str | None = Field(
+        default=None,
+        sa_column=Column(String(36), ForeignKey("product.id", ondelete="SET NULL"), nullable=True),
+    )
+    name: str = Field(max_length=200)
+    quantity: int
+    unit_price: Decimal = _money()
+    amount: Decimal = _money()  # unit_price × quantity

@@ -1,0 +1,65 @@
+"""Returns and refunds of delivered orders (issue 33).
+
+- :mod:`.requests`: a customer asks to return items (who, when, how many), reads their returns
+- :mod:`.steps`: the back office approves, rejects, receives (stock back exactly once)
+- :mod:`.refunds`: the refund, by the way the order was paid, and its credit note's number
+- :mod:`.shares`: what a return refunds (its lines' share of the order, written once)
+- :mod:`.credit_notes`: a refunded return's credit note (JSON and PDF are made from it)
+- :mod:`.common`: refusal codes, finding a return, quantities already returned
+
+Each step is in the audit trail and messages the customer in its own transaction.
+
+Owns its transactions: ``refunds.refund_return`` (a mobile-money refund calls the payment
+provider over the network, outside any transaction). Everything else takes the caller's session.
+"""
+
+from .common import (
+    DUPLICATE_LINE,
+    ITEMS_INVALID,
+    NO_ITEMS,
+    NOT_DELIVERED,
+    NOT_REFUNDED,
+    NOTE_REQUIRED,
+    QUANTITY,
+    REASON_REQUIRED,
+    REFUND_FAILED,
+    REFUND_IN_PROGRESS,
+    STATUS_LABELS,
+    UNKNOWN_PRODUCT,
+    WINDOW_CLOSED,
+    WRONG_STATUS,
+    ReturnView,
+)
+from .credit_notes import CreditNote, return_credit_note
+from .refunds import refund_return
+from .requests import order_returns, request_return, returns_close_at, returns_open
+from .steps import admin_returns, approve, receive, reject
+
+__all__ = [
+    "DUPLICATE_LINE",
+    "ITEMS_INVALID",
+    "NOTE_REQUIRED",
+    "NOT_DELIVERED",
+    "NOT_REFUNDED",
+    "NO_ITEMS",
+    "QUANTITY",
+    "REASON_REQUIRED",
+    "REFUND_FAILED",
+    "REFUND_IN_PROGRESS",
+    "STATUS_LABELS",
+    "UNKNOWN_PRODUCT",
+    "WINDOW_CLOSED",
+    "WRONG_STATUS",
+    "CreditNote",
+    "ReturnView",
+    "admin_returns",
+    "approve",
+    "order_returns",
+    "receive",
+    "refund_return",
+    "reject",
+    "request_return",
+    "returns_close_at",
+    "returns_open",
+    "return_credit_note",
+]

@@ -1,0 +1,119 @@
+"""What every step of a return shares: its refusal codes, finding a return, its lines, the
+quantities already returned and the order's figures for the share arithmetic."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlmodel import Session, select
+
+from ...models import Order, OrderItem, ReturnLine, ReturnRequest, ReturnStatus, User
+from .. import Conflict, ErrorCode, NotFound, ValidationFailed
+from ..taxes import rule_of, stored_tax_lines
+from .shares import OrderFigures
+
+# Refusal codes (``ServiceError.code``, in the API's body too): services.error_codes's, by the
+# names this package reads them by.
+NOT_DELIVERED = ErrorCode.NOT_DELIVERED
+WINDOW_CLOSED = ErrorCode.RETURN_WINDOW_CLOSED
+QUANTITY = ErrorCode.QUANTITY
+NO_ITEMS = ErrorCode.NO_ITEMS
+ITEMS_INVALID = ErrorCode.ITEMS_INVALID
+UNKNOWN_PRODUCT = ErrorCode.UNKNOWN_PRODUCT
+DUPLICATE_LINE = ErrorCode.DUPLICATE_LINE
+REASON_REQUIRED = ErrorCode.REASON_REQUIRED
+NOTE_REQUIRED = ErrorCode.NOTE_REQUIRED
+WRONG_STATUS = ErrorCode.RETURN_STATUS
+NOT_REFUNDED = ErrorCode.NOT_REFUNDED
+REFUND_IN_PROGRESS = ErrorCode.REFUND_IN_PROGRESS
+REFUND_FAILED = ErrorCode.REFUND_FAILED
+
+REASON_LIMIT = 500
+NOTE_LIMIT = 500
+RETURN_NOT_FOUND = "Return not found."
+# Returns that count against what may still be returned (a rejected one gives its items back).
+LIVE = (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value, ReturnStatus.RECEIVED.value,
+        ReturnStatus.REFUNDED.value)
+STATUS_LABELS = {
+    ReturnStatus.REQUESTED.value: "Requested",
+    ReturnStatus.APPROVED.value: "Approved",
+    ReturnStatus.REJECTED.value: "Rejected",
+    ReturnStatus.RECEIVED.value: "Received",
+    ReturnStatus.REFUNDED.value: "Refunded",
+}
+
+
+def refused(detail: str, code: str, field: str | None = None) -> ValidationFailed:
+    """A 400 with its code in the body (and ``field``'s message when one field is to blame)."""
+    return ValidationFailed(detail, fields={field: [detail]} if field else None, code=code, expose_code=True)
+
+
+def wrong_status(ret: ReturnRequest, step: str) -> Conflict:
+    label = STATUS_LABELS.get(ret.status, ret.status).lower()
+    return Conflict(f"This return is {label}: it cannot be {step} now.", code=WRONG_STATUS, expose_code=True)
+
+
+@dataclass(frozen=True)
+class ReturnView:
+    """A return with its lines (and, for admins, whose it is)."""
+
+    ret: ReturnRequest
+    lines: list[ReturnLine]
+    customer: User | None = None
+
+
+def find_return(session: Session, return_id: object) -> ReturnRequest:
+    ret = session.get(ReturnRequest, return_id) if isinstance(return_id, str) and return_id else None
+    if ret is None:
+        raise NotFound(RETURN_NOT_FOUND)
+    return ret
+
+
+def lines_of(session: Session, return_ids: Iterable[str]) -> dict[str, list[ReturnLine]]:
+    """Each return's lines, by name, in one query."""
+    ids = list(return_ids)
+    by_return: dict[str, list[ReturnLine]] = {return_id: [] for return_id in ids}
+    if ids:
+        rows = session.exec(select(ReturnLine).where(ReturnLine.return_id.in_(ids))
+                            .order_by(ReturnLine.name, ReturnLine.id)).all()
+        for line in rows:
+            by_return[line.return_id].append(line)
+    return by_return
+
+
+def view_of(session: Session, ret: ReturnRequest, customer: User | None = None) -> ReturnView:
+    return ReturnView(ret, lines_of(session, [ret.id])[ret.id], customer)
+
+
+def returned_quantities(session: Session, order_id: str, statuses: Iterable[str] = LIVE,
+                        leave_out: str | None = None) -> dict[str, int]:
+    """``{order item id: quantity}`` in the order's returns in ``statuses`` (but ``leave_out``)."""
+    query = (select(ReturnLine.order_item_id, ReturnLine.quantity)
+             .join(ReturnRequest, ReturnRequest.id == ReturnLine.return_id)
+             .where(ReturnRequest.order_id == order_id, ReturnRequest.status.in_(list(statuses))))
+    if leave_out:
+        query = query.where(ReturnRequest.id != leave_out)
+    totals: dict[str, int] = defaultdict(int)
+    for item_id, quantity in session.exec(query).all():
+        totals[item_id] += quantity
+    return dict(totals)
+
+
+def order_items(session: Session, order_id: str) -> list[OrderItem]:
+    return list(session.exec(select(OrderItem).where(OrderItem.order_id == order_id)
+                             .order_by(OrderItem.name, OrderItem.id)).all())
+
+
+def figures_of(order: Order, items: Iterable[OrderItem]) -> OrderFigures:
+    """The order as the share arithmetic sees it (its taxes as it was charged them)."""
+    return OrderFigures(
+        lines={item.id: (item.unit_price, item.quantity) for item in items},
+        subtotal=order.subtotal, discount=order.discount, shipping=order.shipping, tax=order.tax,
+        rule=rule_of(stored_tax_lines(order.tax_lines, order.tax)),
+    )
+
+
+def quantities_of(lines: Iterable[ReturnLine]) -> dict[str, int]:
+    return {line.order_item_id: line.quantity for line in lines}

@@ -1,0 +1,199 @@
+"""Refunding a received return, by the way the order was paid.
+
+The amount is the return's share of the order (:mod:`.shares`), counted after the returns of
+the order refunded before it. Mobile money goes back through the payment provider's refund
+(``PaymentProvider.refund``) to the charge that paid the order; cash is recorded as handed back
+by the admin who refunds, and when. A refund gets its credit note's number
+(``CN-{year}-{000001}``, services.receipts' gap-free counter) in the transaction that marks the
+return refunded, adds its amount to ``Order.refunded_total``, and, once the whole order is back
+and refunded, moves the order's payment to ``refunded`` and clears a "refund due" flag.
+
+One refund of an order at a time: the return is claimed (``refund_state = sending``, a guarded
+update under the order's lock) before the provider is called, so a second admin gets 409
+``refund_in_progress`` rather than a second refund. A provider that refuses (or cannot be
+reached) leaves the return received, with its words in ``refund_provider_status``, and the
+admin gets 502 ``refund_failed``; nothing else changes. A claim older than
+:data:`CLAIM_LIFETIME` (a server stopped mid-call) may be taken again.
+
+Owns its transactions: :func:`refund_return` (no transaction may stay open across the
+provider's call over the network: it claims the return in one, calls, and records the outcome
+in a second).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from ...db import write_session
+from ...models import (
+    Attention,
+    Order,
+    Payment,
+    PaymentStatus,
+    RefundMethod,
+    RefundState,
+    ReturnRequest,
+    ReturnStatus,
+    User,
+)
+from ...models.base import utcnow
+from ...settings_money import CREDIT_NOTE_PREFIX
+from .. import Conflict, ServiceError, audit
+from .. import order_status as lifecycle
+from ..messages import notices
+from ..payments import FAILED, SUCCESS, RefundReport, get_provider
+from ..permissions import require_admin
+from ..pricing import minor_units
+from ..receipts import next_sequence, receipt_number
+from .common import (
+    REFUND_FAILED,
+    REFUND_IN_PROGRESS,
+    ReturnView,
+    figures_of,
+    find_return,
+    lines_of,
+    order_items,
+    quantities_of,
+    returned_quantities,
+    view_of,
+    wrong_status,
+)
+from .shares import Share, refund_share
+
+CLAIM_LIFETIME = timedelta(minutes=15)
+IN_PROGRESS_TEXT = "A refund for this order is being sent. Wait a moment and reload."
+FAILED_TEXT = "The refund did not go through: {why}"
+
+
+@dataclass(frozen=True)
+class RefundPlan:
+    return_id: str
+    method: str
+    reference: str  # the charge refunded (mobile money)
+    share: Share
+
+
+def paid_reference(session: Session, order: Order) -> str:
+    """The reference of the charge that paid the order."""
+    paid = session.exec(select(Payment.reference).where(Payment.order_id == order.id, Payment.status == SUCCESS)
+                        .order_by(Payment.created_at.desc())).first()
+    return paid or order.payment_reference or ""
+
+
+def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
+    """Check the return may be refunded now, claim it, and say how much goes back and how."""
+    if ret.status != ReturnStatus.RECEIVED.value:
+        raise wrong_status(ret, "refunded")
+    order = session.get(Order, ret.order_id)
+    session.refresh(order, with_for_update=True)  # PostgreSQL: one refund of an order at a time
+    now = utcnow()
+    live = ((ReturnRequest.refund_state != RefundState.SENDING.value)
+            | (ReturnRequest.refund_started_at < now - CLAIM_LIFETIME))
+    sending = session.exec(select(ReturnRequest.id).where(ReturnRequest.order_id == order.id, ~live)).first()
+    if sending is not None:
+        raise Conflict(IN_PROGRESS_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
+    items = order_items(session, order.id)
+    before = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
+    share = refund_share(figures_of(order, items), before, quantities_of(lines_of(session, [ret.id])[ret.id]))
+    claimed = session.execute(
+        update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
+                                    live)
+        .values(refund_state=RefundState.SENDING.value, refund_started_at=now, updated_at=now)
+    )
+    if claimed.rowcount != 1:
+        raise Conflict(IN_PROGRESS_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
+    method = ret.refund_method or RefundMethod.CASH.value
+    return RefundPlan(ret.id, method, paid_reference(session, order), share)
+
+
+def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, complete: bool) -> Order:
+    session.execute(update(Order).where(Order.id == order.id)
+                    .values(refunded_total=Order.refunded_total + amount))
+    session.refresh(order)
+    if complete and order.payment_status == PaymentStatus.PAID.value:
+        lifecycle.set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor,
+                                     note="Every item was returned and refunded")
+    if complete and order.attention == Attention.REFUND_DUE.value:
+        lifecycle.flag(session, order, None, "", actor=actor)
+    return order
+
+
+def record_refund(session: Session, actor: User, plan: RefundPlan, report: RefundReport | None) -> ReturnView:
+    """Mark the claimed return refunded, number its credit note, and settle the order (above)."""
+    ret = find_return(session, plan.return_id)
+    order = session.get(Order, ret.order_id)
+    before_total = order.refunded_total
+    now, share = utcnow(), plan.share
+    number = receipt_number(CREDIT_NOTE_PREFIX, now.year, next_sequence(session, CREDIT_NOTE_PREFIX, now.year))
+    done = session.execute(
+        update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
+                                    ReturnRequest.refund_state == RefundState.SENDING.value)
+        .values(status=ReturnStatus.REFUNDED.value, refund_state=RefundState.DONE.value, updated_at=now,
+                refund_amount=share.amount, refund_discount=share.discount, refund_tax=share.tax,
+                refund_shipping=share.shipping, credit_note_number=number, refunded_at=now,
+                refunded_by_id=actor.id, refunded_by_label=audit.actor_label(actor),
+                refund_reference=(report.refund_id or None) if report else None,
+                refund_provider_status=(report.provider_status if report else "")[:300])
+    )
+    if done.rowcount != 1:
+        session.refresh(ret)
+        raise wrong_status(ret, "refunded")
+    session.refresh(ret)
+    order = _settle_order(session, actor, order, share.amount, share.complete)
+    audit.record(session, actor, "return.refund", "return", ret.id, label=f"Return for order #{order.id[:8]}",
+                 changes={"status": [ReturnStatus.RECEIVED.value, ret.status], "refund_amount": [None, ret.refund_amount],
+                          "refund_method": [None, ret.refund_method], "credit_note_number": [None, number],
+                          "order_refunded_total": [before_total, order.refunded_total]})
+    notices.return_step(session, order, ret, "return_refunded")
+    return view_of(session, ret)
+
+
+def release_claim(session: Session, return_id: str, why: str) -> None:
+    """The provider refused: the return stays received, with the provider's words."""
+    session.execute(
+        update(ReturnRequest).where(ReturnRequest.id == return_id,
+                                    ReturnRequest.refund_state == RefundState.SENDING.value)
+        .values(refund_state=RefundState.FAILED.value, refund_provider_status=why[:300], updated_at=utcnow())
+    )
+
+
+def _ask_provider(plan: RefundPlan) -> RefundReport:
+    if not plan.reference:
+        return RefundReport("", FAILED, message="The order has no mobile-money payment to refund.")
+    try:
+        return get_provider().refund(plan.reference, minor_units(plan.share.amount))
+    except ServiceError as exc:  # unreachable (ProviderUnavailable), or a charge it does not know
+        return RefundReport(plan.reference, FAILED, message=exc.detail)
+
+
+def refund_return(actor: User | None, return_id: str) -> ReturnView:
+    """Refund a received return (see the module docstring): 409 ``return_status`` unless it is
+    received, 409 ``refund_in_progress`` while another refund of its order is being sent, 502
+    ``refund_failed`` when the provider refuses.
+
+    Owns its transactions: claims the return and plans the refund in one; a cash refund is
+    recorded in that same one, a mobile-money refund after the provider's answer in a second
+    (no transaction stays open across the network).
+    """
+    actor = require_admin(actor)
+    with write_session() as session:
+        plan = plan_refund(session, find_return(session, return_id))
+        if plan.method != RefundMethod.MOBILE_MONEY.value:
+            return record_refund(session, actor, plan, None)
+    try:
+        report = _ask_provider(plan)
+    except Exception:  # a bug, not an answer: let the refund be tried again at once
+        with write_session() as session:
+            release_claim(session, plan.return_id, "The refund could not be sent.")
+        raise
+    with write_session() as session:
+        if report.status == SUCCESS:
+            return record_refund(session, actor, plan, report)
+        release_claim(session, plan.return_id, report.message or "Refund refused.")
+    raise ServiceError(FAILED_TEXT.format(why=report.message or "the provider refused it."), status=502,
+                       code=REFUND_FAILED, expose_code=True)

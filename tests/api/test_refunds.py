@@ -1,0 +1,255 @@
+"""Refunds of returns (issue 33, item 4): by the way the order was paid (mobile money through the
+provider, cash recorded with who and when), a numbered credit note as JSON and PDF, the order's
+refunded total, and a whole order's refund moving its payment to refunded."""
+
+from __future__ import annotations
+
+import re
+import threading
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import select
+
+from discount_deals import models
+from discount_deals.db import session_scope
+from discount_deals.services import returns
+from discount_deals.services.payments import FakeProvider
+from discount_deals.settings import get_settings
+
+from ..conftest import auth_headers
+from ..unit.test_receipt_documents import page_text
+from .checkout_helpers import order_row, payments_of
+from .messaging_helpers import set_preferences
+from .paystack_stub import serve
+from .returns_helpers import (
+    ask_return,
+    audit_actions,
+    delivered_order,
+    messages_of,
+    momo_order,
+    return_row,
+    returned_and_received,
+    step,
+)
+
+YEAR = datetime.now(UTC).year
+
+
+def credit_note_url(return_id: str, pdf: bool = False) -> str:
+    return f"/api/returns/{return_id}/credit-note.pdf" if pdf else f"/api/returns/{return_id}/credit-note/"
+
+
+def received_return(client, customer, admin_headers, order: dict, items) -> dict:
+    ret = ask_return(client, customer, order["id"], items)
+    returned_and_received(client, admin_headers, ret["id"])
+    return ret
+
+
+def counter_rows() -> list[tuple[str, int, int]]:
+    with session_scope() as session:
+        rows = session.exec(select(models.ReceiptCounter)).all()
+        return sorted((row.prefix, row.year, row.last_number) for row in rows)
+
+
+def test_a_cash_refund_is_recorded_with_who_and_when_and_numbered(client, customer, admin, make_product,
+                                                                    admin_headers):
+    milo, rice = make_product(price="12.00", stock=20), make_product(price="5.00", stock=20)
+    order = delivered_order(client, customer, admin_headers, (milo, 2), (rice, 3))
+    ret = received_return(client, customer, admin_headers, order, [(milo.id, 1)])
+    early = client.get(credit_note_url(ret["id"]), headers=auth_headers(customer))
+    assert early.status_code == 409 and early.json()["code"] == returns.NOT_REFUNDED
+    body = step(client, admin_headers, ret["id"], "refund")
+    assert body["status"] == "refunded" and body["refund_amount"] == "12.96"
+    assert body["credit_note_number"] == f"CN-{YEAR}-000001" and body["refunded_by"] == admin.email
+    row = return_row(ret["id"])
+    assert (row.refund_method, row.refunded_by_id, row.refund_state) == ("cash", admin.id, "done")
+    assert row.refunded_at is not None
+    placed = order_row(order["id"])
+    assert placed.refunded_total == Decimal("12.96") and placed.payment_status == "paid"  # not all of it is back
+    assert client.get(f"/api/orders/{order['id']}/", headers=auth_headers(customer)).json()["refunded_total"] == "12.96"
+    event = audit_actions(ret["id"])[-1]
+    assert event.action == "return.refund" and event.actor_id == admin.id
+    assert event.changes["status"] == ["received", "refunded"]
+    assert event.changes["order_refunded_total"] == ["0.00", "12.96"]
+    assert len(messages_of("return_refunded", order["id"])) == 1
+    again = step(client, admin_headers, ret["id"], "refund", expect=409)
+    assert again["code"] == returns.WRONG_STATUS and order_row(order["id"]).refunded_total == Decimal("12.96")
+
+
+def test_refunding_needs_the_items_received(client, customer, make_product, admin_headers):
+    product = make_product(stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 1))
+    ret = ask_return(client, customer, order["id"], [(product.id, 1)])
+    assert step(client, admin_headers, ret["id"], "refund", expect=409)["code"] == returns.WRONG_STATUS
+    step(client, admin_headers, ret["id"], "approve")
+    assert step(client, admin_headers, ret["id"], "refund", expect=409)["code"] == returns.WRONG_STATUS
+    assert return_row(ret["id"]).credit_note_number is None and counter_rows() == [("DD", YEAR, 1)]
+
+
+def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, customer, make_product, admin_headers):
+    # 3 × 3.33 + 1 × 7.77 = 17.76: its tax, 1.42, does not split evenly over the lines
+    soap, oil = make_product(price="3.33", stock=20), make_product(price="7.77", stock=20)
+    order = delivered_order(client, customer, admin_headers, (soap, 3), (oil, 1))
+    parts = [[(soap.id, 1)], [(oil.id, 1), (soap.id, 1)], [(soap.id, 1)]]
+    with session_scope() as session:  # an admin was asked to refund it (the flag a full refund settles)
+        row = session.get(models.Order, order["id"])
+        row.attention, row.attention_note = "refund_due", "Refund the customer."
+        session.add(row)
+    refunded = []
+    for items in parts:
+        ret = received_return(client, customer, admin_headers, order, items)
+        refunded.append(step(client, admin_headers, ret["id"], "refund"))
+    placed = order_row(order["id"])
+    assert sum(Decimal(body["refund_amount"]) for body in refunded) == placed.total
+    assert sum(Decimal(body["refund_tax"]) for body in refunded) == placed.tax
+    assert [body["refund_shipping"] for body in refunded] == ["0.00", "0.00", f"{placed.shipping:.2f}"]
+    assert [body["credit_note_number"] for body in refunded] == [f"CN-{YEAR}-{n:06d}" for n in (1, 2, 3)]
+    assert placed.refunded_total == placed.total and placed.payment_status == "refunded"
+    assert placed.attention is None
+    assert ask_return(client, customer, order["id"], [(soap.id, 1)], expect=400)["code"] == returns.QUANTITY
+
+
+def test_a_mobile_money_refund_goes_through_the_provider(client, customer, make_product, admin_headers):
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 1))
+    ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    body = step(client, admin_headers, ret["id"], "refund")
+    placed = order_row(order["id"])
+    assert body["refund_method"] == "mobile_money" and body["refund_amount"] == f"{placed.total:.2f}"
+    assert body["refund_provider_status"] == "processed" and body["refund_state"] == "done"
+    (payment,) = payments_of(order["id"])
+    assert payment.provider_data["fake"]["refunds"] == [{"id": return_row(ret["id"]).refund_reference,
+                                                         "amount": int(placed.total * 100)}]
+    assert placed.payment_status == "refunded" and placed.refunded_total == placed.total
+    again = FakeProvider(get_settings().checkout.webhook_secret).refund(payment.reference, 1)
+    assert again.status == "failed"  # nothing is left of the payment to give back
+
+
+def test_a_refund_the_provider_refuses_leaves_the_return_received(client, customer, make_product, admin_headers):
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 2), phone="024 123 9999")
+    ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    counters, messages = counter_rows(), len(messages_of("return_refunded", order["id"]))
+    for _attempt in range(2):  # a second try is refused the same way, not "in progress"
+        refused = step(client, admin_headers, ret["id"], "refund", expect=502)
+        assert refused["code"] == returns.REFUND_FAILED and "cannot receive refunds" in refused["detail"]
+    row = return_row(ret["id"])
+    assert (row.status, row.refund_state, row.credit_note_number) == ("received", "failed", None)
+    assert "cannot receive refunds" in row.refund_provider_status
+    placed = order_row(order["id"])
+    assert placed.refunded_total == Decimal("0.00") and placed.payment_status == "paid"
+    assert counter_rows() == counters and len(messages_of("return_refunded", order["id"])) == messages
+    assert "return.refund" not in [event.action for event in audit_actions(ret["id"])]
+
+
+@pytest.fixture
+def paystack(monkeypatch):
+    yield from serve(monkeypatch)
+
+
+def test_paystack_refunds_are_posted_to_its_refund_api(client, customer, make_product, admin_headers, paystack):
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 2))
+    first = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    body = step(client, admin_headers, first["id"], "refund")
+    assert paystack.calls("/refund") == [{"transaction": order["payment_reference"], "amount": 2160}]
+    assert body["refund_provider_status"] == "pending" and body["status"] == "refunded"
+    second = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    paystack.refunds_down = True
+    down = step(client, admin_headers, second["id"], "refund", expect=502)
+    assert down["code"] == returns.REFUND_FAILED and "could not be reached" in down["detail"]
+    paystack.refunds_down = False
+    paystack.refuse_refunds.add(order["payment_reference"])
+    refused = step(client, admin_headers, second["id"], "refund", expect=502)  # tried again at once: not "in progress"
+    assert refused["code"] == returns.REFUND_FAILED and "fully reversed" in refused["detail"]
+    row = return_row(second["id"])
+    assert (row.status, row.refund_state, row.refund_provider_status) == ("received", "failed",
+                                                                          "Transaction has been fully reversed")
+    assert order_row(order["id"]).refunded_total == Decimal(body["refund_amount"])
+
+
+def test_the_credit_note_is_the_owners_and_admins_as_json_and_pdf(client, customer, make_user, make_product,
+                                                                   admin_headers, monkeypatch):
+    monkeypatch.setenv("DD_CURRENCY", "GHS")
+    get_settings.cache_clear()
+    try:
+        product = make_product(name="Milo 400g", price="12.35", stock=20)
+        order = delivered_order(client, customer, admin_headers, (product, 2))
+        ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+        number = step(client, admin_headers, ret["id"], "refund")["credit_note_number"]
+        note = client.get(credit_note_url(ret["id"]), headers=auth_headers(customer)).json()
+        pdf = client.get(credit_note_url(ret["id"], pdf=True), headers=auth_headers(customer))
+        stranger = auth_headers(make_user())
+        for as_pdf in (False, True):
+            assert client.get(credit_note_url(ret["id"], as_pdf), headers=stranger).status_code == 404
+            assert client.get(credit_note_url(ret["id"], as_pdf), headers=admin_headers).status_code == 200
+            assert client.get(credit_note_url(ret["id"], as_pdf)).status_code == 401
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert note["number"] == number and note["return"] == ret["id"] and note["order"] == order["id"]
+    assert note["receipt_number"] == order_row(order["id"]).receipt_number
+    assert note["lines"] == [{"name": "Milo 400g", "quantity": 1, "unit_price": "12.35", "total": "12.35"}]
+    assert (note["goods"], note["tax"], note["total"], note["currency"]) == ("12.35", "0.99", "13.34", "GHS")
+    assert note["refund"]["method"] == "cash"
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert f'filename="credit-note-{number}.pdf"' in pdf.headers["content-disposition"]
+    assert pdf.content.startswith(b"%PDF-") and len(re.findall(rb"/Type\s*/Page\b", pdf.content)) == 1
+    text = page_text(pdf.content)
+    for shown in (f"Credit note {number}", "Milo 400g", "GHS 12.35", "Tax (8%)", "GHS 0.99", "Refunded",
+                  "GHS 13.34", "Refunded in cash"):
+        assert shown in text, shown
+    assert "$" not in text
+
+
+def test_every_return_message_in_ghs_shows_no_dollar(client, make_user, make_product, admin_headers, monkeypatch):
+    monkeypatch.setenv("DD_CURRENCY", "GHS")
+    get_settings.cache_clear()
+    try:
+        customer = make_user(phonenumber="024 123 4567")
+        set_preferences(customer, order_updates="both")
+        product = make_product(price="12.35", stock=20)
+        order = delivered_order(client, customer, admin_headers, (product, 2))
+        ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+        step(client, admin_headers, ret["id"], "refund")
+        other = ask_return(client, customer, order["id"], [(product.id, 1)])
+        step(client, admin_headers, other["id"], "reject", note="Not in its box")
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    kinds = ("return_requested", "return_approved", "return_rejected", "return_received", "return_refunded")
+    for kind in kinds:
+        sent = messages_of(kind, order["id"])
+        assert {message.channel for message in sent} == {"sms", "email"}, kind
+        for message in sent:
+            assert "$" not in message.body_text + message.body_html + message.subject, (kind, message.body_text)
+    (sms,) = [m for m in messages_of("return_refunded", order["id"]) if m.channel == "sms"]
+    assert "GHS 13.34" in sms.body_text and "CN-" in sms.body_text and len(sms.body_text) <= 160
+
+
+def test_concurrent_refunds_of_a_return_refund_once(api_app, client, customer, make_product, admin_headers):
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 2))
+    ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    start, statuses, lock = threading.Barrier(4), [], threading.Lock()
+
+    def refund() -> None:
+        own = TestClient(api_app, base_url="http://testserver", raise_server_exceptions=False)
+        start.wait()
+        response = own.post(f"/api/admin/returns/{ret['id']}/refund/", headers=admin_headers)
+        with lock:
+            statuses.append((response.status_code, response.json().get("code")))
+
+    threads = [threading.Thread(target=refund) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sorted(statuses, key=str)[0][0] == 200 and [s for s, _ in statuses].count(200) == 1, statuses
+    assert all(code in (returns.REFUND_IN_PROGRESS, returns.WRONG_STATUS) for s, code in statuses if s != 200)
+    (payment,) = payments_of(order["id"])
+    assert len(payment.provider_data["fake"]["refunds"]) == 1  # the provider was asked once
+    assert order_row(order["id"]).refunded_total == return_row(ret["id"]).refund_amount
