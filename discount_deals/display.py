@@ -116,6 +116,19 @@ def rated(view, rating: float, count: int):
     )
 
 
+def whatsapp_chat_url(text: str) -> str:
+    """A wa.me link that opens a chat with the shop (DD_WHATSAPP_NUMBER) with ``text`` typed in;
+    "" when the shop has no WhatsApp number (the pages then show no chat link)."""
+    number = get_settings().receipts.whatsapp_number
+    return f"https://wa.me/{number}?text={quote(text, safe='')}" if number else ""
+
+
+def whatsapp_order_share_url(site: str) -> str:
+    """A wa.me link (no recipient: the shopper picks one) telling a friend where they shopped."""
+    return "https://wa.me/?text=" + quote(f"I just ordered from Discount Deals, discounted products from top "
+                                          f"retailers in Ghana: {site}", safe="")
+
+
 def product_view(product: Product, category: Category | None) -> ProductView:
     now = product_price(product)  # the discount counts only inside its window
     percent = now.discount_percent

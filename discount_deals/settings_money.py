@@ -55,12 +55,32 @@ class ReceiptSettings:
     ``prefix`` (DD_RECEIPT_PREFIX): receipts are ``{prefix}-{year}-{000001}``; ``seller_name``
     (DD_SELLER_NAME, the shop's name by default), ``seller_address`` (DD_SELLER_ADDRESS) and
     ``seller_tin`` (DD_SELLER_TIN: the Ghana Revenue Authority's taxpayer number; "" when the
-    shop is not VAT-registered) are printed on every receipt."""
+    shop is not VAT-registered) are printed on every receipt. ``whatsapp_number``
+    (DD_WHATSAPP_NUMBER): where shoppers chat with the seller, as wa.me links take it (E.164
+    digits without the "+"; "" shows no chat link)."""
 
     prefix: str = "DD"
     seller_name: str = "Discount Deals"
     seller_address: str = ""
     seller_tin: str = ""
+    whatsapp_number: str = ""
+
+
+def whatsapp_number(raw: str) -> str:
+    """``024 123 4567`` or ``+233 24 123 4567`` → ``233241234567``; ValueError when not a phone number."""
+    import phonenumbers  # only when the setting is given
+
+    text = " ".join(raw.split())
+    if not text:
+        return ""
+    try:
+        number = phonenumbers.parse(text, "GH")
+    except phonenumbers.NumberParseException:
+        number = None
+    if number is None or not phonenumbers.is_valid_number(number):
+        raise ValueError(f"DD_WHATSAPP_NUMBER must be a phone number such as 024 123 4567 or +233 24 123 4567, "
+                         f"got {raw!r}")
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+")
 
 
 def _text(name: str, default: str, limit: int) -> str:
@@ -75,7 +95,7 @@ CREDIT_NOTE_PREFIX = "CN"
 
 
 def receipt_settings(shop_name: str) -> ReceiptSettings:
-    """Read DD_RECEIPT_PREFIX, DD_SELLER_NAME, DD_SELLER_ADDRESS and DD_SELLER_TIN."""
+    """Read DD_RECEIPT_PREFIX, DD_SELLER_NAME, DD_SELLER_ADDRESS, DD_SELLER_TIN and DD_WHATSAPP_NUMBER."""
     prefix = os.environ.get("DD_RECEIPT_PREFIX", "").strip().upper() or "DD"
     if not RECEIPT_PREFIX_PATTERN.fullmatch(prefix):
         raise ValueError(f"DD_RECEIPT_PREFIX must be 1 to 10 letters or digits, got {prefix!r}")
@@ -86,6 +106,7 @@ def receipt_settings(shop_name: str) -> ReceiptSettings:
         seller_name=_text("DD_SELLER_NAME", shop_name, 120),
         seller_address=_text("DD_SELLER_ADDRESS", "", 240),
         seller_tin=_text("DD_SELLER_TIN", "", 32),
+        whatsapp_number=whatsapp_number(os.environ.get("DD_WHATSAPP_NUMBER", "")),
     )
 
 

@@ -3,6 +3,7 @@
 import reflex as rx
 
 from .. import routes
+from ..components.whatsapp import whatsapp_chat
 from ..components.layout import layout
 from ..components.optimistic import expect_cart, line_quantity
 from ..components.blocks import empty_state, tax_rows, total_row
@@ -134,6 +135,7 @@ def order_summary() -> rx.Component:
             rx.el.li(icon("rotate-ccw", 16, class_name="text-green-700"), "Free returns within 30 days", class_name="flex items-center gap-2"),
             class_name="mt-4 space-y-1 text-sm text-gray-700",
         ),
+        whatsapp_chat(CartState.chat_url),
         class_name="p-5 lg:sticky lg:top-20",
     )
 

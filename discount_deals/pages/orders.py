@@ -3,6 +3,7 @@
 import reflex as rx
 
 from .. import routes
+from ..components.whatsapp import whatsapp_chat, whatsapp_share
 from ..components.layout import layout
 from ..components.order_returns import return_items, returns_box
 from ..components.payment_step import payment_step
@@ -206,7 +207,9 @@ def actions() -> rx.Component:
                        class_name="text-red-700"),
             ),
         ),
-        class_name="mt-6 flex flex-wrap items-center gap-3",
+        rx.cond(~D.cancelled, whatsapp_share(D.share_url)),
+        whatsapp_chat(D.chat_url),
+        class_name="mt-6 flex flex-wrap items-center gap-3 [&>div]:mt-0",
     )
 
 

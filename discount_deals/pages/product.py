@@ -12,6 +12,7 @@ import reflex as rx
 from .. import routes
 from ..components import card_style as S
 from ..components.flash_sale import flash_sale_notes
+from ..components.whatsapp import whatsapp_chat
 from ..components.layout import layout
 from ..components.reviews import reviews_section
 from ..components.optimistic import expect_cart
@@ -168,6 +169,7 @@ def product_detail() -> rx.Component:
             ),
             _buy(),
             _share(),
+            whatsapp_chat(P.chat_url),
             rx.el.h2("Description", class_name="mt-2 text-lg font-semibold text-gray-900"),
             rx.el.p(product.description, class_name=S.DETAIL_DESCRIPTION),
             rx.cond(

@@ -96,6 +96,8 @@ def _server_env(var_dir: Path, port: int) -> dict[str, str]:
         PYTHONUNBUFFERED="1",
         # The original React client's origin, allowed to call the API (tests/e2e/test_security.py).
         DD_CORS_ORIGINS="http://client.example",
+        # The shop's WhatsApp: "Chat with us on WhatsApp" shows (tests/e2e/test_whatsapp.py).
+        DD_WHATSAPP_NUMBER="024 123 9999",
     )
     env.setdefault("NPM_CONFIG_REGISTRY", "https://registry.npmjs.org/")
     return env

@@ -16,7 +16,8 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...display import ghana_time, money_text
+from ...display import ghana_time, money_text, whatsapp_chat_url, whatsapp_order_share_url
+from ...public_url import absolute_url
 from ...models import Attention, Order, PaymentMethod, User
 from ...services import NotFound, ServiceError, ValidationFailed, payments
 from ...services.error_codes import ErrorCode
@@ -88,6 +89,8 @@ class OrderDetailState(rx.State):
     payment_reference: str = ""
     payment_due_text: str = ""
     receipt_number: str = ""  # given when the money is in: the page links its receipt
+    chat_url: str = ""  # "Chat with us on WhatsApp" about this order ("" without DD_WHATSAPP_NUMBER)
+    share_url: str = ""  # "Share on WhatsApp": tell a friend where they shopped
     # The payment step (payment_views.payment_stage) and what it shows.
     pay_stage: str = ""
     payment_prompt: str = ""
@@ -160,6 +163,8 @@ class OrderDetailState(rx.State):
         self.payment_status_text = lifecycle.payment_label(order)
         self.payment_reference = order.payment_reference or ""
         self.receipt_number = order.receipt_number or ""
+        self.chat_url = whatsapp_chat_url(f"Hello, I have a question about my order #{self.short_id}.")
+        self.share_url = whatsapp_order_share_url(absolute_url(routes.HOME, self.router.url.origin))
         self._show_payment(order)
         self.payment_due_text = (
             ghana_time(order.payment_due_at, "%H:%M, %d %b") if order.payment_due_at and is_payable(order) else ""

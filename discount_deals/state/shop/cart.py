@@ -14,7 +14,7 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...display import money_text, product_snapshot
+from ...display import money_text, product_snapshot, whatsapp_chat_url
 from ...models import User
 from ...services import ServiceError
 from ...services import cart as cart_service
@@ -104,6 +104,13 @@ class CartState(rx.State):
     @rx.var
     def item_count_text(self) -> str:
         return f"{self.item_count} item" if self.item_count == 1 else f"{self.item_count} items"
+
+    @rx.var
+    def chat_url(self) -> str:
+        """"Chat with us on WhatsApp" about this cart, its lines typed in ("" without DD_WHATSAPP_NUMBER)."""
+        lines = ", ".join(f"{row.quantity} x {row.name}" for row in self.rows[:10])
+        return whatsapp_chat_url(f"Hello, I have a question about my cart: {lines}." if lines else
+                                 "Hello, I have a question about my cart.")
 
     # --- helpers -----------------------------------------------------------------------------
 

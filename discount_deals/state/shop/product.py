@@ -8,7 +8,7 @@ import dataclasses
 import reflex as rx
 
 from ... import routes
-from ...display import ProductView, product_path, rated, whatsapp_share_url
+from ...display import ProductView, product_path, rated, whatsapp_chat_url, whatsapp_share_url
 from ...models import User
 from ...public_url import absolute_url
 from ...services import NotFound
@@ -56,6 +56,13 @@ class ProductPageState(rx.State):
         if not self.share_url:
             return ""
         return whatsapp_share_url(self.product.name, self.product.price_text, self.share_url)
+
+    @rx.var
+    def chat_url(self) -> str:
+        """"Chat with us on WhatsApp" about this product ("" without DD_WHATSAPP_NUMBER)."""
+        if not self.share_url:
+            return ""
+        return whatsapp_chat_url(f"Hello, I have a question about {self.product.name}: {self.share_url}")
 
     @rx.var
     def max_quantity(self) -> int:
