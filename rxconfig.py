@@ -1,4 +1,4 @@
-"""Reflex configuration. Runtime settings live in discount_deals/settings.py.
+"""Reflex configuration. Runtime settings live in discount_deals/config/settings.py.
 
 The UI uses plain HTML elements styled with Tailwind (no Radix Themes): it keeps the
 JavaScript and CSS a cheap phone downloads small. Built assets are precompressed.
@@ -23,10 +23,10 @@ if (Path(_venv_bin) / "node").exists() and os.environ.get("PATH", "").split(os.p
 os.environ.setdefault("REFLEX_USE_NPM", "1")
 os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")  # no probe of PyPI at every start
 
-from discount_deals.plugins import PrerenderProductShell  # noqa: E402
-from discount_deals.reflex_adapter import declared_env_mode  # noqa: E402
-from discount_deals.settings import parse_origins, server_settings  # noqa: E402
-from discount_deals.settings_ui import DEFAULT_STATE_TTL_S, ui_settings  # noqa: E402
+from discount_deals.server.plugins import PrerenderProductShell  # noqa: E402
+from discount_deals.server.reflex_adapter import declared_env_mode  # noqa: E402
+from discount_deals.config.settings import parse_origins, server_settings  # noqa: E402
+from discount_deals.config.settings_ui import DEFAULT_STATE_TTL_S, ui_settings  # noqa: E402
 
 # Read cheaply (server_settings, not get_settings: that would create the secret file when a
 # build step merely imports this config).
@@ -39,7 +39,7 @@ _public_url = _server.public_url
 _DEV_FRONTEND = ("http://localhost:3000", "http://127.0.0.1:3000")
 CORS_ORIGINS = parse_origins(_server.cors_origins) + (_DEV_FRONTEND if declared_env_mode() == "dev" else ())
 
-# Tab states (discount_deals/tab_states.py): in the worker's memory without Redis (Reflex's own
+# Tab states (discount_deals/server/tab_states.py): in the worker's memory without Redis (Reflex's own
 # default writes files per tab and scans them all), in Redis with it; either way they expire
 # DD_STATE_TTL_SECONDS after the tab's last event. A bad value is preflight's to report.
 try:

@@ -6,9 +6,10 @@ from logging.config import fileConfig
 
 from alembic import context
 
-from discount_deals import models, search_index
+from discount_deals import models
+from discount_deals.search import index as search_index
 from discount_deals.db import get_engine
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):

@@ -117,7 +117,7 @@ SEED_SCRIPT = """
 import sys, time
 from sqlmodel import select
 from discount_deals.db import session_scope, write_session
-from discount_deals.migrations import upgrade_head
+from discount_deals.server.migrations import upgrade_head
 from discount_deals.models import Category, Role, User
 from discount_deals.services.bulk_import import import_products
 from discount_deals.services.users import add_user

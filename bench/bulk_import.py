@@ -34,12 +34,12 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DD_SECRET_KEY", "bench-secret-not-for-production-0123456789abcdef")
 
 from discount_deals.db import dispose_engines, session_scope, write_session
-from discount_deals.migrations import upgrade_head
+from discount_deals.server.migrations import upgrade_head
 from discount_deals.models import Category, Role
 from discount_deals.services.bulk_import import import_products, parse_products_csv
 from discount_deals.services.catalog import slugify
 from discount_deals.services.users import add_user
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 CATEGORIES = [
     "Groceries",
@@ -133,7 +133,7 @@ def one_import(data: bytes, admin) -> dict:
 BIG_IMPORT = """
 import json, os, resource, sys, time
 from discount_deals.db import session_scope, write_session
-from discount_deals.migrations import upgrade_head
+from discount_deals.server.migrations import upgrade_head
 from discount_deals.models import Category, Role
 from discount_deals.services.bulk_import import import_products, iter_products_csv
 from discount_deals.services.catalog import slugify

@@ -40,7 +40,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from sqlalchemy import insert
 from discount_deals.db import session_scope, write_session
-from discount_deals.migrations import upgrade_head
+from discount_deals.server.migrations import upgrade_head
 from discount_deals.models import Category, Order, OrderItem, Role, User
 from discount_deals.services.bulk_import import import_products
 from discount_deals.services.users import add_user

@@ -19,17 +19,17 @@ from datetime import date
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from .services import ServiceError
-from .settings import ServerSettings, server_settings
+from .config.settings import ServerSettings, server_settings
 
 
 def _migrate(_args: argparse.Namespace) -> str:
-    from .migrations import upgrade_head
+    from .server.migrations import upgrade_head
 
     return upgrade_head().message()
 
 
 def _serve(args: argparse.Namespace) -> str:
-    from .launcher import serve
+    from .server.launcher import serve
 
     status = serve(
         server=server_settings(), host=args.host, port=args.port, workers=args.workers, dev=args.dev,
@@ -40,7 +40,7 @@ def _serve(args: argparse.Namespace) -> str:
 
 def _worker(args: argparse.Namespace) -> str:
     """The message queue's worker (email, SMS, deal alerts) until SIGTERM."""
-    from .logs import configure_logging
+    from .server.logs import configure_logging
     from .worker.process import run_worker
 
     configure_logging()
@@ -49,8 +49,8 @@ def _worker(args: argparse.Namespace) -> str:
 
 def _build_frontend(args: argparse.Namespace) -> str:
     """Build the production frontend now (Docker image builds), for DD_PUBLIC_URL or this port."""
-    from .launcher import ensure_frontend, frontend_address
-    from .preflight import check_public_url
+    from .server.launcher import ensure_frontend, frontend_address
+    from .server.preflight import check_public_url
 
     public_url = server_settings().public_url
     problems = check_public_url(public_url)
@@ -61,13 +61,13 @@ def _build_frontend(args: argparse.Namespace) -> str:
 
 
 def _backup(args: argparse.Namespace) -> str:
-    from .backup import backup_database
+    from .server.backup import backup_database
 
     return backup_database(args.destination)
 
 
 def _check_config(args: argparse.Namespace) -> str:
-    from .preflight import plan_server
+    from .server.preflight import plan_server
 
     plan = plan_server(production=not args.dev, workers=args.workers, server=server_settings(), host=args.host)
     for line in plan.summary():
@@ -156,7 +156,7 @@ def _reindex_search(_args: argparse.Namespace) -> str:
 
     from .db import get_engine, session_scope
     from .models import Product
-    from .search_index import rebuild
+    from .search.index import rebuild
 
     with get_engine().begin() as connection:
         rebuild(connection)
@@ -294,8 +294,8 @@ def build_parser(server: ServerSettings | None = None) -> argparse.ArgumentParse
 
 def _database_line(server: ServerSettings) -> list[str]:
     """Print the database this command uses; return problems with its URL or the settings."""
-    from .preflight import check_database_url
-    from .settings import get_settings, redact_url
+    from .server.preflight import check_database_url
+    from .config.settings import get_settings, redact_url
 
     raw = server.database_url
     if raw:

@@ -17,7 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, create_engine
 
-from .settings import get_settings
+from .config.settings import get_settings
 
 PG_CONNECT_TIMEOUT_S = 5
 

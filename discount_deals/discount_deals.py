@@ -2,19 +2,20 @@
 
 import reflex as rx
 
-from . import metrics, routes, tab_states
+from .server import metrics, tab_states
+from . import routes
 from .api import create_api
 from .web.frames import encode_frames_with_orjson
 from .web.security import hand_websocket_origins_to_us
 from .web import body_limits
 from .web.caching import StaticCaching
 from .web.site import site
-from .lifespan import calm_garbage_collector, migrate_in_development, worker_in_development
+from .server.lifespan import calm_garbage_collector, migrate_in_development, worker_in_development
 from .components.route_focus import ROUTE_FOCUS_JS
 from .components.offline import offline_bar
 from .components.toasts import toaster
-from .logs import configure_logging
-from .settings import get_settings
+from .server.logs import configure_logging
+from .config.settings import get_settings
 from .web.first_html import render as first_html
 from .pages.admin import admin
 from .pages.auth import login, register
@@ -34,7 +35,7 @@ from .pages.credit_note import credit_note_page
 from .pages.product import product_page
 from .pages.products import products
 from .pages.profile import profile
-from .pages.test_home import test_home
+from .pages.sample_home import sample_home
 from .state.account.auth import LoginState, RegisterState
 from .state.account.order_detail import OrderDetailState
 from .state.account.order_returns import OrderReturnsState
@@ -56,7 +57,7 @@ from .state.shop.favorites import FavoritesState
 from .state.shop.header import HeaderState, does_header_work
 from .state.shop.not_found import NotFoundState
 from .state.shop.product import ProductPageState
-from .timers import release_unpaid_orders
+from .server.timers import release_unpaid_orders
 from .worker.hook import install_commit_hook
 
 configure_logging()
@@ -75,7 +76,7 @@ def page_load(on_load: list) -> list:
 
 PAGES = [
     (routes.HOME, home, "Discount Deals | Discover Amazing Deals", [HomeState.load]),
-    (routes.TEST_HOME, test_home, "Discount Deals", [HomeState.load]),
+    (routes.TEST_HOME, sample_home, "Discount Deals", [HomeState.load]),
     (routes.PRODUCTS, products, "All Products | Discount Deals", [ProductsState.load]),
     (routes.PRODUCT_DETAIL, product_page, ProductPageState.page_title, [ProductPageState.load]),
     (routes.CART, cart, "Shopping Cart | Discount Deals", [CartState.load_page]),
@@ -123,9 +124,9 @@ app = rx.App(
 # The offline bar in place of Reflex's connection toast (components/offline.py). An app wrap is
 # the parent of the whole app: the bar sits in a fragment, beside it.
 app.app_wraps[(5, "Overlay")] = lambda stateful: rx.fragment(offline_bar()) if stateful else None
-# Tab states in memory with a bounded lifetime (no Redis), or in Redis (discount_deals/tab_states.py).
+# Tab states in memory with a bounded lifetime (no Redis), or in Redis (discount_deals/server/tab_states.py).
 tab_states.install(app, get_settings().ui.state_ttl_seconds, get_settings().ui.closed_tab_seconds)
-# Each UI event's time and the gauges of /api/metrics (discount_deals/metrics.py).
+# Each UI event's time and the gauges of /api/metrics (discount_deals/server/metrics.py).
 metrics.install(app)
 app.register_lifespan_task(migrate_in_development)
 app.register_lifespan_task(calm_garbage_collector)

@@ -15,7 +15,7 @@ from .services import flash_sales
 from .services.money import api_amount, money_text
 from .services.pricing import PriceNow, product_price
 from .services.taxes import TaxLine
-from .settings import get_settings
+from .config.settings import get_settings
 
 
 STAR = "\u2605"  # ★

@@ -34,8 +34,8 @@ from sqlmodel import Session  # noqa: E402
 
 from discount_deals import models  # noqa: E402
 from discount_deals.db import dispose_engines, get_engine, session_scope  # noqa: E402
-from discount_deals.migrations import upgrade_head  # noqa: E402
-from discount_deals.settings import get_settings  # noqa: E402
+from discount_deals.server.migrations import upgrade_head  # noqa: E402
+from discount_deals.config.settings import get_settings  # noqa: E402
 
 get_settings.cache_clear()
 

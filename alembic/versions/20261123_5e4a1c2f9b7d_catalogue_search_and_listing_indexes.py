@@ -9,7 +9,7 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-from discount_deals import search_index
+from discount_deals.search import index as search_index
 
 revision: str = '5e4a1c2f9b7d'
 down_revision: Union[str, None] = 'b379af8c7ccb'

@@ -9,7 +9,7 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-from discount_deals import search_index, search_words
+from discount_deals.search import index as search_index, words as search_words
 
 revision: str = '9c2e4f7a1b35'
 down_revision: Union[str, None] = '4b1d7c9e2f30'

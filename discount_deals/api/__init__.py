@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
-from ..settings import get_settings
+from ..config.settings import get_settings
 from . import (
     admin_audit,
     admin_orders,

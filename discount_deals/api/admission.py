@@ -26,7 +26,7 @@ from anyio.lowlevel import RunVar
 from fastapi import Request
 
 from ..services import ServiceError
-from ..settings import get_settings
+from ..config.settings import get_settings
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Endpoints that write nothing themselves but call one that does (the fake payment provider's

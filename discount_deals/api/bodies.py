@@ -18,7 +18,7 @@ from fastapi.routing import APIRoute
 from starlette.responses import Response
 
 from .. import bounded_json
-from ..settings import get_settings
+from ..config.settings import get_settings
 
 DEFAULT_LIMIT = 64 * 1024  # accounts, cart, checkout: a few hundred bytes in practice
 LIMIT_ATTRIBUTE = "json_body_limit"

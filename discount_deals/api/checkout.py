@@ -12,7 +12,7 @@ from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, checkout_opti
 from ..services.phones import NETWORKS
 from ..services.pricing import money_str
 from ..services.permissions import require_admin
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .deps import CurrentUser, OptionalUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents
 from .response_models import CheckoutOptionsOut, StoreOut, StorePage

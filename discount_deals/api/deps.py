@@ -25,7 +25,7 @@ from ..models import User
 from ..services import NotAuthenticated
 from ..services.auth import user_for_access_token
 from ..services.permissions import require_admin
-from ..settings import client_ip
+from ..config.settings import client_ip
 
 
 class _Unauthorized(NotAuthenticated):

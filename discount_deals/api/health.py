@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..db import get_engine
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .routing import ApiRouter
 
 router = ApiRouter(tags=["health"])

@@ -1,4 +1,4 @@
-"""``GET /api/metrics``: the shop's figures in Prometheus' text format (discount_deals/metrics.py).
+"""``GET /api/metrics``: the shop's figures in Prometheus' text format (discount_deals/server/metrics.py).
 
 For the operator's scraper only: answered to a direct request from this machine (a loopback
 address and no proxy's forwarding header: behind nginx every request comes from loopback) or to
@@ -13,9 +13,9 @@ import ipaddress
 from fastapi import Request
 from fastapi.responses import Response
 
-from .. import metrics
+from ..server import metrics
 from ..services import NotAuthenticated
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .deps import bearer_token
 from .routing import ApiRouter
 

@@ -25,7 +25,7 @@ from ..services.order_rules import allowed_statuses, can_cancel, is_payable, is_
 from ..services.pricing import money_str, product_price
 from ..services.returns import returns_close_at, returns_open
 from ..services.taxes import stored_tax_lines
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
 from .pagination import build_page, page_request

@@ -10,7 +10,7 @@ from fastapi import Request
 from pydantic import BaseModel
 
 from ..services import NotFound, ValidationFailed
-from ..settings import get_settings
+from ..config.settings import get_settings
 
 T = TypeVar("T")
 

@@ -24,7 +24,7 @@ from ..models import Category, Product, User
 from ..services import Conflict, ServiceError, ValidationFailed, bulk_import, catalog, idempotency
 from ..services.catalog.listing import ORDERINGS, STATUS_FILTERS
 from ..services.permissions import is_admin
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .admission import read_limiter
 from .bodies import body_limit, free_text, parse_json, upload_body_limit
 from .deps import AdminUser, WriteSessionDep, optional_user_in

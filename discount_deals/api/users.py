@@ -23,7 +23,7 @@ from ..models import User
 from ..services import ValidationFailed
 from ..services import users as accounts
 from ..services.rows import values_of
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .bodies import body_limit, image_body_limit
 from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep, client_address
 from .pagination import Page, build_page, page_request

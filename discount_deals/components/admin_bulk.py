@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..settings import get_settings
+from ..config.settings import get_settings
 from ..state.admin.bulk import BulkCategoriesState, BulkProductsState
 from ..state.admin.bulk_input import CSV_UPLOAD_ACCEPT, JSON_UPLOAD_ACCEPT
 from .admin_ui import PANEL

@@ -6,7 +6,7 @@ import reflex as rx
 
 from ..state.admin.coupons import KINDS, AdminCouponsState
 from .admin_ui import PANEL, filter_select, form_beside_list, form_input, labelled, list_panel, search_and_filter, search_box
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .ui import FIELD_INPUT, badge_class, button_class, submit_button
 
 C = AdminCouponsState

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..reflex_adapter import connection_lost
+from ..server.reflex_adapter import connection_lost
 from .ui import icon
 
 

@@ -23,7 +23,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, delete, select
 
 from ..models import RefreshFamily, User
-from ..settings import get_settings
+from ..config.settings import get_settings
 from . import NotAuthenticated
 from .passwords import hash_password, password_needs_rehash, verify_password  # noqa: F401 (re-exported)
 

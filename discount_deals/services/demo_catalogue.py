@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from ..models import Category, Product
 from ..models.base import utcnow
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .catalog import name_key, refresh_derived, slugify
 from .images import write_product_image
 from .pricing import money

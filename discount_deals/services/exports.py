@@ -33,7 +33,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlmodel import Session
 
 from ..models import Category, Order, OrderItem, Product, User
-from ..settings import get_settings
+from ..config.settings import get_settings
 from . import NotAuthenticated, ValidationFailed
 from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from ..settings import get_settings
+from ..config.settings import get_settings
 from . import ServiceError, ValidationFailed
 from .error_codes import ErrorCode
 

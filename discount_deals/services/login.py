@@ -41,7 +41,7 @@ from sqlmodel import Session, select
 
 from ..db import write_session
 from ..models import AuthThrottle, User
-from ..settings import get_settings
+from ..config.settings import get_settings
 from . import NotAuthenticated, ValidationFailed, throttle
 from .auth import ACCESS, DEVICE, DEVICE_SECONDS, REFRESH, TokenPair, device_token, issue_tokens
 from .passwords import hash_password, password_needs_rehash, verify_password

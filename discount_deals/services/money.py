@@ -12,7 +12,7 @@ Three forms:
 
 Babel's ``format_currency`` was measured again and left out: 36 MB on disk, about 40 ms to
 import and 30 ms more for its first locale, 37 µs a call against 3 µs here, and CLDR's en_GH
-writes ``US$12.50`` where the SPEC shows ``$12.50``. The symbols are discount_deals.currency's
+writes ``US$12.50`` where the SPEC shows ``$12.50``. The symbols are discount_deals.config.currency's
 table (that module parses the setting); every currency the shop serves counts in hundredths,
 the two decimals the database stores.
 """
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from ..currency import Currency, parse_currency, symbol_of
+from ..config.currency import Currency, parse_currency, symbol_of
 
 MINOR_DIGITS = 2  # cents, pesewas, kobo: the database stores two decimals
 _STEP = Decimal(1).scaleb(-MINOR_DIGITS)
@@ -51,7 +51,7 @@ def api_amount(value: Amount) -> str:
 
 def shop_currency() -> Currency:
     """The shop's one currency (``DD_CURRENCY``)."""
-    from ..settings import get_settings  # settings reads the environment; imported late like pricing does
+    from ..config.settings import get_settings  # settings reads the environment; imported late like pricing does
 
     return get_settings().currency
 

@@ -216,7 +216,7 @@ class DeliveryRule:
 
 def delivery_rule() -> DeliveryRule:
     """The delivery fee rule in force (settings)."""
-    from ..settings import get_settings
+    from ..config.settings import get_settings
 
     checkout = get_settings().checkout
     return DeliveryRule(fee=checkout.delivery_fee, free_over=checkout.free_delivery_over)

@@ -16,7 +16,7 @@ from decimal import Decimal
 from fpdf import FPDF
 
 from ..models import DeliveryMethod, Order, PaymentMethod
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .money import Money
 from .order_rules import is_test_payment
 from .receipts import Receipt, ReceiptLine

@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from ..models import Order, OrderItem, ReceiptCounter, User
 from ..models.base import utcnow
-from ..settings import get_settings
+from ..config.settings import get_settings
 from . import Conflict, NotFound
 from .error_codes import ErrorCode
 from .order_rules import is_test_payment

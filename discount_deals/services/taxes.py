@@ -79,7 +79,7 @@ class TaxLine:
 
 def tax_rule() -> TaxRule:
     """The rule the settings put in force."""
-    from ..settings import get_settings
+    from ..config.settings import get_settings
 
     tax = get_settings().tax
     return TaxRule(parts=TAX_PARTS[tax.scheme], prices_include_tax=tax.prices_include_tax)

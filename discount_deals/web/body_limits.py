@@ -26,8 +26,8 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import reflex_adapter
-from ..settings import get_settings
+from ..server import reflex_adapter
+from ..config.settings import get_settings
 
 MULTIPART_ENVELOPE = 64 * 1024  # the form's boundaries, headers and small fields around a file
 # Reflex upload handlers that take the admin's bulk files; every other upload is a picture.

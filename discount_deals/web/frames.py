@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from ..reflex_adapter import websocket_json, use_websocket_json
+from ..server.reflex_adapter import websocket_json, use_websocket_json
 
 # Dataclasses and dates go to Reflex's serializer, as with the standard encoder; keys that are
 # numbers, booleans or None become strings, as json.dumps writes them.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..settings import get_settings
+from ..config.settings import get_settings
 
 
 def allowed_hosts() -> tuple[str, ...]:

@@ -34,8 +34,8 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..reflex_adapter import declared_env_mode, leave_websocket_origins_to_the_app
-from ..settings import get_settings
+from ..server.reflex_adapter import declared_env_mode, leave_websocket_origins_to_the_app
+from ..config.settings import get_settings
 from . import csp
 
 PERMISSIONS_POLICY = (

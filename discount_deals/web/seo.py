@@ -7,7 +7,7 @@ from fastapi.responses import PlainTextResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..db import session_scope
-from ..public_url import public_base_url
+from ..config.public_url import public_base_url
 from ..services import sitemap
 
 router = APIRouter(include_in_schema=False)

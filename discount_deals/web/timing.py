@@ -12,7 +12,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import metrics
+from ..server import metrics
 
 ASSET_SUFFIXES = (".js", ".css", ".map", ".png", ".jpg", ".jpeg", ".webp", ".svg", ".ico", ".woff", ".woff2", ".json",
                   ".txt", ".xml", ".gz", ".br")

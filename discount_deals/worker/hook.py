@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ..services.messages.deals import NEW_DEAL_EVENTS
 from ..services.messages.outbox import NEW_MESSAGES
-from ..settings import get_settings
+from ..config.settings import get_settings
 from . import tasks
 
 log = logging.getLogger("discount_deals.queue")

@@ -11,7 +11,7 @@ import logging
 import os
 import threading
 
-from ..settings import get_settings
+from ..config.settings import get_settings
 
 log = logging.getLogger("discount_deals.worker")
 SWEEP_SECONDS = float(os.environ.get("DD_WORKER_SWEEP_SECONDS", "5") or 5)

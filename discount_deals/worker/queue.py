@@ -10,7 +10,7 @@ one delays a message until the next sweep, never loses it, because the outbox ta
 from __future__ import annotations
 
 from huey import Huey, RedisHuey, SqliteHuey
-from ..settings import get_settings
+from ..config.settings import get_settings
 
 QUEUE_NAME = "discount_deals"
 

@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 
-from ..settings import PROJECT_DIR
+from ..config.settings import PROJECT_DIR
 
 log = logging.getLogger("discount_deals.worker")
 RESTART_DELAY_S = (1, 2, 5, 10, 30)

@@ -12,7 +12,7 @@ from ..db import session_scope, write_session
 from ..services.catalog.price_schedule import refresh_due_prices
 from ..models.base import utcnow
 from ..services.messages import deals, delivery, reminders
-from ..settings import get_settings
+from ..config.settings import get_settings
 from .queue import make_huey
 
 log = logging.getLogger("discount_deals.worker")

@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 PASSWORD = "secret123"  # make_user's (it skips the rules); not for registering: it is a common password
 REGISTER_PASSWORD = "akwaaba-deals-7"  # what registration() registers with (issue 32: not a common one)

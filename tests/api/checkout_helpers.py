@@ -10,7 +10,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services.payments import sign
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 CHECKOUT = "/api/orders/checkout/"
 WEBHOOK = "/api/payments/webhook/"

@@ -12,7 +12,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services.messages import delivery
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..support.mail import HubtelServer, Mailbox, SmsOutbox, SmtpServer
 

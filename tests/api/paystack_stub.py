@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 VOUCHER = "654321"
 TEXTS = {

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from reflex.utils.token_manager import LocalTokenManager
 
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from discount_deals.web import body_limits
 
 from ..conftest import auth_headers

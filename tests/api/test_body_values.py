@@ -156,7 +156,7 @@ def momo_order(client, customer, customer_headers, make_product):
 @pytest.mark.parametrize("amount", [*HUGE, 10**40, -(10**40)])
 def test_webhook_amounts_beyond_money_are_a_400_and_change_nothing(client, momo_order, amount):
     from discount_deals.services.payments import sign
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     raw = json.dumps({"event": "charge.success", "data": {"reference": momo_order["payment_reference"],
                                                           "amount": amount}}).encode()
@@ -170,7 +170,7 @@ def test_webhook_amounts_beyond_money_are_a_400_and_change_nothing(client, momo_
 
 def test_a_webhook_amount_that_overflows_json_is_a_400(client, momo_order):
     from discount_deals.services.payments import sign
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     raw = b'{"event": "charge.success", "data": {"reference": "%s", "amount": 1e400}}' % (
         momo_order["payment_reference"].encode())

@@ -11,7 +11,7 @@ from discount_deals import models
 from discount_deals.db import session_scope, write_session
 from discount_deals.services import bulk_import
 from discount_deals.services.bulk_import import RowProblem
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from discount_deals.state.admin.bulk_input import by_row, placeholders, upload_notes
 
 from .shop_helpers import count_rows

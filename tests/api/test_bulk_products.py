@@ -14,7 +14,7 @@ from discount_deals.db import get_engine, session_scope
 from discount_deals.models import Product
 from discount_deals.services import bulk_import
 from discount_deals.services.bulk_import import CHUNK_ROWS
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 URL = "/api/products/bulk-upload/"
 

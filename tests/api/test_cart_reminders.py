@@ -21,7 +21,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.models.base import utcnow
 from discount_deals.services.messages.reminders import quiet_hours
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from discount_deals.worker import tasks
 
 from ..conftest import auth_headers

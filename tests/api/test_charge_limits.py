@@ -17,7 +17,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import Conflict, payments
 from discount_deals.services.payments import charges
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from .checkout_helpers import MOMO, fill_cart, order_row, payments_of, place
 from .shop_helpers import add_address

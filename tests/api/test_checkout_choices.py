@@ -194,7 +194,7 @@ def test_checkout_choices_need_a_login(client):
 
 
 def test_delivery_fee_and_threshold_come_from_settings(client, customer, customer_headers, make_product, monkeypatch):
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     monkeypatch.setenv("DD_DELIVERY_FEE", "12.00")
     monkeypatch.setenv("DD_FREE_DELIVERY_OVER", "100.00")

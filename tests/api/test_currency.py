@@ -8,11 +8,11 @@ from decimal import Decimal
 
 import pytest
 
-from discount_deals.currency import parse_currency
+from discount_deals.config.currency import parse_currency
 from discount_deals.db import session_scope
 from discount_deals.display import money_text
 from discount_deals.services.demo_catalogue import seed_demo
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from discount_deals.state.shop.catalog import PRICE_RANGES, price_label
 
 from .checkout_helpers import MOMO, fill_cart, payments_of, place

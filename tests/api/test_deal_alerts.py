@@ -32,7 +32,7 @@ def edit(client, admin_headers, product, **fields) -> None:
 def test_an_edit_that_drops_the_price_alerts_opted_in_fans_once(client, messaging, make_user, make_product,
                                                                 admin_headers, monkeypatch):
     monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
     product = make_product(name="Basmati Rice 5kg", price="100.00")
@@ -87,7 +87,7 @@ def test_changes_within_the_window_are_one_message_and_one_sms_a_day(client, mes
 def test_a_discount_window_that_opens_alerts_once(client, messaging, make_user, make_product, admin_headers,
                                                   monkeypatch):
     monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
     product = make_product(name="Milo 400g", price="40.00")
@@ -109,7 +109,7 @@ def test_a_discount_window_that_opens_alerts_once(client, messaging, make_user, 
 def test_a_cancelled_order_that_puts_the_last_units_back_alerts_fans(client, messaging, make_user, make_product,
                                                                       monkeypatch):
     monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
     from .checkout_helpers import fill_cart, place
@@ -132,7 +132,7 @@ def test_an_alert_is_checked_when_it_is_written_hidden_or_repriced_products_are_
         client, messaging, make_user, make_product, admin_headers, monkeypatch):
     """Issue 34 item 4: a deal alert was sent for a product an admin had hidden, with its new price."""
     monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
     hidden, repriced, kept = (make_product(name=name, price="100.00") for name in ("Hidden Rice", "Oil", "Sugar"))

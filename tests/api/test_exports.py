@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope, write_session
-from discount_deals.search_index_bulk import BulkLoad
+from discount_deals.search.bulk_index import BulkLoad
 from discount_deals.services import exports
 from discount_deals.services.bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from discount_deals.services.csv_cells import escape_cell, unescape_cell

@@ -137,7 +137,7 @@ def test_a_discount_outside_its_window_is_not_advertised(client, build, make_pro
 
 
 def test_currency_code_and_public_url_come_from_the_settings(client, build, catalogue, monkeypatch):
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     monkeypatch.setenv("DD_CURRENCY", "ghs")
     monkeypatch.setenv("DD_PUBLIC_URL", "https://deals.example.com")

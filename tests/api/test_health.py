@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from ..support import servers
 
 

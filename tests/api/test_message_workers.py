@@ -21,7 +21,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services.messages import outbox as outbox_service
 from discount_deals.services.messages.outbox import Draft
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import ROOT
 from ..support import servers

@@ -56,7 +56,7 @@ def test_a_failing_provider_is_retried_with_backoff_then_succeeds(messaging):
 
 def test_after_the_last_attempt_a_message_is_dead(messaging, monkeypatch):
     monkeypatch.setenv("DD_MESSAGE_MAX_ATTEMPTS", "2")
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
     messaging.texts.failures[:] = [500, 500, 500]

@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from discount_deals.services.messages.outbox import Draft, queue_message
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 LOOPBACK = ("127.0.0.1", 50123)
 

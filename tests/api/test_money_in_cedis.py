@@ -9,7 +9,7 @@ import io
 
 import pytest
 
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from discount_deals.worker.tasks import fan_out_and_compose
 
 from ..conftest import auth_headers

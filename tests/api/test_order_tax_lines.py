@@ -11,8 +11,8 @@ from sqlalchemy import text
 
 from discount_deals import models
 from discount_deals.db import create_db_engine, session_scope
-from discount_deals.migrations import alembic_config
-from discount_deals.settings import get_settings
+from discount_deals.server.migrations import alembic_config
+from discount_deals.config.settings import get_settings
 
 from ..conftest import auth_headers
 from .checkout_helpers import fill_cart, order_row, place

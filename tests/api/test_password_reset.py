@@ -139,7 +139,7 @@ def test_a_new_password_needs_the_current_one(client, messaging, make_user):
 
 def test_rotating_addresses_does_not_multiply_guesses(client, messaging, make_user, monkeypatch):
     monkeypatch.setenv("DD_TRUSTED_PROXY_HOPS", "1")
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
     make_user(email="ama@example.com", phonenumber="0241234567")

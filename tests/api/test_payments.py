@@ -12,7 +12,7 @@ import pytest
 
 from discount_deals.services import NotFound, payments
 from discount_deals.services.order_status import release_expired_payments
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import auth_headers
 from .checkout_helpers import (
@@ -268,7 +268,7 @@ def test_cash_orders_never_expire(client, customer, customer_headers, make_produ
 def test_the_timer_loop_releases_orders(momo_order, monkeypatch):
     import asyncio
 
-    from discount_deals import timers
+    from discount_deals.server import timers
 
     calls = []
     monkeypatch.setattr(timers, "release_expired_payments", lambda: calls.append(1) or 0)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from sqlalchemy import func, select, text
 
 from discount_deals import models
 from discount_deals.db import create_db_engine, get_engine, session_scope
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import auth_headers
 from .checkout_helpers import fill_cart, minor, order_row, place, post_webhook

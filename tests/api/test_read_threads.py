@@ -13,7 +13,7 @@ from collections import Counter
 import httpx
 
 from discount_deals.api import admission
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 async def _burst_watching_threads(app, urls: list[str]) -> tuple[list[httpx.Response], int, int]:

@@ -14,7 +14,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import receipts
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import auth_headers
 from .checkout_helpers import MOMO, fill_cart, minor, order_row, place, post_webhook

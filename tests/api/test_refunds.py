@@ -17,7 +17,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import returns
 from discount_deals.services.payments import FakeProvider
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import auth_headers
 from ..unit.test_receipt_documents import page_text

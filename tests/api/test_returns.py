@@ -14,7 +14,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import returns
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import auth_headers
 from .checkout_helpers import fill_cart, order_row, place

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from discount_deals.web import csp, security
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 COMMON = {
     "x-content-type-options": "nosniff",
@@ -114,7 +114,7 @@ def test_websocket_upgrades_from_other_origins_are_refused(api_app, clean_db, mo
 
 
 def test_cors_origins_must_be_origins(monkeypatch):
-    from discount_deals.settings import parse_origins
+    from discount_deals.config.settings import parse_origins
 
     assert parse_origins(" https://Client.Example/ ,http://localhost:5173") == (
         "https://client.example",

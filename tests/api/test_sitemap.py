@@ -86,7 +86,7 @@ def test_a_large_catalogue_is_split_into_parts_listed_by_an_index(client, produc
 
 
 def test_public_url_is_used_when_configured(client, products, monkeypatch):
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     monkeypatch.setenv("DD_PUBLIC_URL", "https://deals.example.com")
     get_settings.cache_clear()

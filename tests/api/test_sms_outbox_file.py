@@ -9,8 +9,8 @@ import stat
 
 import pytest
 
-from discount_deals import preflight
-from discount_deals.settings import get_settings
+from discount_deals.server import preflight
+from discount_deals.config.settings import get_settings
 
 from .accounts_helpers import login
 from .messaging_helpers import outbox

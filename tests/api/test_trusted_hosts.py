@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from .checkout_helpers import MOMO, fill_cart, place
 from .shop_helpers import add_address

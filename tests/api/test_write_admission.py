@@ -19,7 +19,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.api import admission
 from discount_deals.db import session_scope
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import auth_headers
 from .shop_helpers import add_address, count_rows, stock_of

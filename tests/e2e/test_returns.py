@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from discount_deals.models import Order, OrderItem, Payment
 from discount_deals.models.base import utcnow
 from discount_deals.services.taxes import SPEC_TAX, split_tax
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 from ..conftest import ROOT
 from .account_helpers import toast

@@ -18,8 +18,8 @@ from sqlalchemy.engine import make_url
 
 from discount_deals import models
 from discount_deals.db import create_db_engine
-from discount_deals.migrations import alembic_config
-from discount_deals.settings import get_settings
+from discount_deals.server.migrations import alembic_config
+from discount_deals.config.settings import get_settings
 
 
 @contextmanager

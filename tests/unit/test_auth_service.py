@@ -10,7 +10,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import NotAuthenticated, ValidationFailed
 from discount_deals.services import auth, login
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 def test_passwords_are_hashed_with_argon2id_at_owasp_parameters():

@@ -10,7 +10,7 @@ import pytest
 from discount_deals.services.messages import templates
 from discount_deals.services.messages.templates_reminders import (ReminderLine, ascii_text, reminder_email,
                                                                   reminder_sms)
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 SHORT = templates.Links(base="https://dd.gh")
 LONG = templates.Links(base="https://discount-deals.example.com.gh")

@@ -11,7 +11,7 @@ from discount_deals.services.phones import display_phone
 from discount_deals.services.phones import guess_network as network_for
 from discount_deals.services.phones import normalise_mobile as normalise_phone
 from discount_deals.services.pricing import DeliveryRule, PricedLine, cart_totals, from_minor_units, minor_units
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from discount_deals.state.account.order_views import is_completed, status_label
 
 
@@ -109,6 +109,6 @@ def test_new_status_labels(status, label, completed):
 
 def test_the_app_runs_the_unpaid_order_timer():
     from discount_deals.discount_deals import app
-    from discount_deals.timers import release_unpaid_orders
+    from discount_deals.server.timers import release_unpaid_orders
 
     assert release_unpaid_orders in app.get_lifespan_tasks()

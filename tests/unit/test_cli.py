@@ -81,7 +81,7 @@ def test_seed_demo_is_idempotent_and_realistic(clean_db):
     assert all(p.tags for p in products)
     assert all(0 <= p.rating <= 5 for p in products)
     # Pictures are local files served by the app, never internet URLs.
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     for product in products[:5]:
         assert product.image_url.startswith("/api/media/")

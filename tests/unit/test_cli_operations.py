@@ -11,7 +11,7 @@ from sqlmodel import func, select
 
 from discount_deals.db import session_scope
 from discount_deals.models import User
-from discount_deals.settings import get_settings, redact_url
+from discount_deals.config.settings import get_settings, redact_url
 
 from ..conftest import ROOT
 

@@ -14,7 +14,7 @@ from discount_deals import models
 from discount_deals.db import session_scope, write_session
 from discount_deals.services import ValidationFailed, auth, users
 from discount_deals.services.users import contact_change
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 def _update(user: models.User, changes: dict) -> models.User:

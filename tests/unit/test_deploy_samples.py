@@ -81,8 +81,8 @@ def test_the_compose_file_sets_what_several_instances_need():
 def test_the_sample_environment_takes_real_payments_in_cedis(monkeypatch):
     """deploy/env.example serves a public address behind a proxy: the fake payment provider would
     be refused there, and Paystack charges mobile money in cedis only (issue 32 item 6)."""
-    from discount_deals import preflight
-    from discount_deals.settings import get_settings
+    from discount_deals.server import preflight
+    from discount_deals.config.settings import get_settings
 
     for line in (DEPLOY / "env.example").read_text().splitlines():
         name, _, value = line.partition("=")

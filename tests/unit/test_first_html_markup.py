@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from discount_deals.plugins import PRODUCT_SHELL_PATH, add_prerender_paths
+from discount_deals.server.plugins import PRODUCT_SHELL_PATH, add_prerender_paths
 from discount_deals.web.first_html import head as heads
 from discount_deals.web.first_html import markup
 from discount_deals.web.first_html.shell import Fill, ShellError, _script_json, defer_boot, fill, inline_stylesheet
-from discount_deals.public_url import absolute_url, public_base_url
+from discount_deals.config.public_url import absolute_url, public_base_url
 from discount_deals.display import ProductView, whatsapp_share_url
 
 # The shape of a page React Router pre-renders (head, streamed body, boot module).
@@ -148,7 +148,7 @@ def test_descriptions_are_shortened_at_a_word():
 
 
 def test_public_url_prefers_the_configured_address(monkeypatch):
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     def public_url(value: str | None) -> None:
         if value is None:

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from discount_deals import launcher
-from discount_deals.settings import FRONTEND_BUILD_ENV
+from discount_deals.server import launcher
+from discount_deals.config.settings import FRONTEND_BUILD_ENV
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import NotAuthenticated, auth, login
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 def _login(email: str, password: str = "secret123", client: str = "1.2.3.4", proofs=()):

@@ -10,7 +10,7 @@ import pytest
 from discount_deals.models import Order
 from discount_deals.services.messages import templates
 from discount_deals.services.money import Money, plain_money_text
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 LONG_STORE = "Shoprite Accra Mall (Spintex Road branch, next to the Game store entrance)"
 
@@ -72,8 +72,8 @@ def test_gsm7_counting():
 
 
 def test_preflight_names_a_sender_id_longer_than_eleven_characters(monkeypatch):
-    from discount_deals.preflight import plan_server
-    from discount_deals.settings import server_settings
+    from discount_deals.server.preflight import plan_server
+    from discount_deals.config.settings import server_settings
 
     monkeypatch.setenv("DD_SMS_SENDER", "DiscountDealsGH")
     monkeypatch.setenv("DD_SMS_PROVIDER", "hubtel")

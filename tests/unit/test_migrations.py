@@ -9,10 +9,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
-from discount_deals import models, search_index
+from discount_deals import models
+from discount_deals.search import index as search_index
 from discount_deals.db import create_db_engine
-from discount_deals.migrations import alembic_config
-from discount_deals.settings import get_settings
+from discount_deals.server.migrations import alembic_config
+from discount_deals.config.settings import get_settings
 
 from ..conftest import sqlite_pragma
 

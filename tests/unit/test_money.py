@@ -9,7 +9,7 @@ from decimal import Decimal as D
 import pytest
 
 from discount_deals.services.money import Money, api_amount, money_text, plain_money_text, round_amount
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from discount_deals import preflight
-from discount_deals.settings import get_settings, normalize_database_url, redact_url
+from discount_deals.server import preflight
+from discount_deals.config.settings import get_settings, normalize_database_url, redact_url
 
 
 @pytest.mark.parametrize(
@@ -161,7 +161,7 @@ def test_the_plan_is_made_from_the_server_settings_it_is_given(environment):
     """preflight reads no environment itself: given settings win over the environment's."""
     from dataclasses import replace
 
-    from discount_deals.settings import server_settings
+    from discount_deals.config.settings import server_settings
 
     environment()
     given = replace(server_settings(), workers="3", instances="2", public_url="https://shop.example.com/x")

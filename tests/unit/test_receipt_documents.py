@@ -14,7 +14,7 @@ from discount_deals.services import Conflict, ServiceError
 from discount_deals.services.receipt_pdf import pdf_money, receipt_pdf
 from discount_deals.services.receipts import Receipt, ReceiptLine, receipt_number
 from discount_deals.services.taxes import TAX_PARTS, TaxRule, split_tax
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 def receipt(**order_fields) -> Receipt:

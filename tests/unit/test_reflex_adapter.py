@@ -1,6 +1,6 @@
 """The Reflex adapter still fits the installed Reflex (issue 20).
 
-``discount_deals/reflex_adapter.py`` calls functions, sets environment variables and reads
+``discount_deals/server/reflex_adapter.py`` calls functions, sets environment variables and reads
 constants and file shapes that Reflex does not document. Each of them is checked here against the
 installed Reflex, so that an upgrade which renames, removes or reshapes one fails this file (with
 the name of what changed) instead of a production start.
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from discount_deals import launcher, reflex_adapter
-from discount_deals.plugins import PRODUCT_SHELL_PATH, PrerenderProductShell
-from discount_deals.settings import FRONTEND_BUILD_ENV
+from discount_deals.server import launcher, reflex_adapter
+from discount_deals.server.plugins import PRODUCT_SHELL_PATH, PrerenderProductShell
+from discount_deals.config.settings import FRONTEND_BUILD_ENV
 
 from ..conftest import ROOT
 from ..support.loops import run_coroutine
@@ -45,7 +45,7 @@ LAUNCHER_HANDS_ON = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL", "REFLEX_DB_URL", "RE
 def test_each_private_function_it_calls_exists_and_takes_its_arguments(module_name, name, args):
     module = __import__(module_name, fromlist=[name])
     function = getattr(module, name, None)
-    assert callable(function), f"{module_name}.{name} is gone: update discount_deals/reflex_adapter.py"
+    assert callable(function), f"{module_name}.{name} is gone: update discount_deals/server/reflex_adapter.py"
     inspect.signature(function).bind(*args)  # TypeError when the parameters changed
 
 
@@ -129,7 +129,7 @@ def _run(script: str, **env: str) -> dict:
 
 _MODE_SEEN = (
     "import json\n"
-    "from discount_deals import reflex_adapter\n"
+    "from discount_deals.server import reflex_adapter\n"
     "from reflex_base.environment import environment\n"
     "def seen():\n"
     "    return {'declared': reflex_adapter.declared_env_mode(), 'dev': reflex_adapter.is_dev_mode(),\n"
@@ -154,7 +154,7 @@ def test_serve_built_frontend_sets_reflex_up_like_reflex_run_env_prod():
 
 _START_METHOD = (
     "import json, multiprocessing, sys\n"
-    "from discount_deals import reflex_adapter\n"
+    "from discount_deals.server import reflex_adapter\n"
     "chosen = reflex_adapter.choose_worker_start_method()\n"
     "app = sys.modules.get('discount_deals.discount_deals')\n"
     "sio = getattr(getattr(app, 'app', None), 'sio', None)\n"
@@ -284,7 +284,7 @@ def test_the_build_plugin_understands_the_config_file_reflex_writes():
 
 
 def test_the_state_manager_internals_tab_states_builds_on_still_fit():
-    """discount_deals/tab_states.py subclasses Reflex's in-memory manager and replaces the app's."""
+    """discount_deals/server/tab_states.py subclasses Reflex's in-memory manager and replaces the app's."""
     from reflex.app import App
     from reflex.istate.manager.memory import StateManagerMemory
 
@@ -301,7 +301,7 @@ def test_the_state_manager_internals_tab_states_builds_on_still_fit():
 
 
 def test_the_event_processor_entry_point_metrics_time_still_fits():
-    """discount_deals/metrics.py times UI events by wrapping this method (reflex_adapter.time_ui_events)."""
+    """discount_deals/server/metrics.py times UI events by wrapping this method (reflex_adapter.time_ui_events)."""
     from reflex.app import EventNamespace
     from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
 
@@ -346,7 +346,7 @@ def test_the_apps_upload_endpoint_and_token_manager_are_where_the_adapter_looks(
     seen = _run(
         "import json, asyncio\n"
         "from discount_deals.discount_deals import app\n"
-        "from discount_deals import reflex_adapter\n"
+        "from discount_deals.server import reflex_adapter\n"
         "manager = app.event_namespace._token_manager\n"
         "asyncio.run(manager.link_token_to_sid('tab-1', 'socket-1'))\n"
         "print(json.dumps({'path': reflex_adapter.upload_path(),\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from discount_deals import preflight
-from discount_deals.settings import get_settings
+from discount_deals.server import preflight
+from discount_deals.config.settings import get_settings
 
 
 @pytest.fixture

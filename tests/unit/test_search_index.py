@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from discount_deals import search_index
+from discount_deals.search import index as search_index
 from discount_deals.db import get_engine, session_scope
 from discount_deals.services.catalog import list_products
 

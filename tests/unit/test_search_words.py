@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import command
 from sqlmodel import Session, select
 
-from discount_deals import search_index, search_words
+from discount_deals.search import index as search_index, words as search_words
 from discount_deals.db import create_db_engine, get_engine, session_scope, write_session
 from discount_deals.models import Category, Product
 from discount_deals.services import bulk_import

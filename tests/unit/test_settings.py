@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_bad_number_is_a_clear_error(fresh_settings: Path, monkeypatch):
 
 
 def test_client_ip_trusts_only_the_configured_proxies(fresh_settings: Path, monkeypatch):
-    from discount_deals.settings import client_ip
+    from discount_deals.config.settings import client_ip
 
     assert client_ip("10.0.0.9", "1.2.3.4") == "10.0.0.9"  # no proxy configured: the header is ignored
     monkeypatch.setenv("DD_TRUSTED_PROXY_HOPS", "1")
@@ -70,7 +70,7 @@ def test_client_ip_trusts_only_the_configured_proxies(fresh_settings: Path, monk
 def test_server_settings_are_read_afresh_and_agree_with_the_app_settings(fresh_settings: Path, monkeypatch):
     """How the server starts is read on every call (the launcher hands values on through the
     environment); the variables it shares with the app's settings read the same."""
-    from discount_deals.settings import server_settings
+    from discount_deals.config.settings import server_settings
 
     for name in ("GRANIAN_WORKERS", "HOST", "PORT", "DD_SHUTDOWN_TIMEOUT", "DD_ACCESS_LOG", "DD_ALLOW_FAKE_PAYMENTS"):
         monkeypatch.delenv(name, raising=False)

@@ -56,7 +56,7 @@ def test_a_stock_change_shows_once_the_rendering_is_older_than_its_limit(shared,
     session.commit()
     assert listing_page(ListingQuery()).products[0].stock == 7  # within DD_LISTING_CACHE_SECONDS
     monkeypatch.setenv("DD_LISTING_CACHE_SECONDS", "0")
-    from discount_deals.settings import get_settings
+    from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
     try:

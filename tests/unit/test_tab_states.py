@@ -1,7 +1,7 @@
 """Where tab states live (issue 23): in memory with a bounded lifetime, expired in batches.
 
 Reflex's default without Redis kept each tab's state in files under ``.states/`` for an hour and
-scanned them all every couple of seconds; discount_deals/tab_states.py keeps them in the
+scanned them all every couple of seconds; discount_deals/server/tab_states.py keeps them in the
 worker's memory for DD_STATE_TTL_SECONDS after the tab's last event.
 """
 
@@ -17,8 +17,9 @@ from reflex.istate.manager.disk import StateManagerDisk
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.token import BaseStateToken
 
-from discount_deals import settings_ui, tab_states
-from discount_deals.tab_states import TabStates
+from discount_deals.config import settings_ui
+from discount_deals.server import tab_states
+from discount_deals.server.tab_states import TabStates
 
 from ..support.loops import run_coroutine
 from .test_reflex_adapter import _run
@@ -94,7 +95,7 @@ def test_the_app_keeps_tab_states_in_memory_for_the_configured_lifetime():
     seen = _run(
         "import json\n"
         "from discount_deals.discount_deals import app\n"
-        "from discount_deals import reflex_adapter\n"
+        "from discount_deals.server import reflex_adapter\n"
         "m = reflex_adapter.state_manager(app)\n"
         "print(json.dumps({'kind': type(m).__name__, 'ttl': m.token_expiration}))\n",
         DD_STATE_TTL_SECONDS="240", REFLEX_REDIS_URL="",
@@ -134,7 +135,7 @@ def test_a_started_worker_hides_what_it_loaded_from_the_garbage_collector():
     and the app had loaded (~180 ms each at 600 shoppers); frozen, they walk the tabs' states."""
     seen = _run(
         "import asyncio, gc, json\n"
-        "from discount_deals.lifespan import GC_YOUNG_THRESHOLD, calm_garbage_collector\n"
+        "from discount_deals.server.lifespan import GC_YOUNG_THRESHOLD, calm_garbage_collector\n"
         "import discount_deals.discount_deals\n"
         "async def main():\n"
         "    async with calm_garbage_collector():\n"
@@ -169,7 +170,7 @@ def test_the_app_hears_when_a_tab_closes():
     seen = _run(
         "import json\n"
         "from discount_deals.discount_deals import app\n"
-        "from discount_deals import reflex_adapter\n"
+        "from discount_deals.server import reflex_adapter\n"
         "ns = app.event_namespace\n"
         "heard = []\n"
         "ns.on_disconnect = lambda sid, *r: None\n"  # Reflex's own (no socket here) replaced first

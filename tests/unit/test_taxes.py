@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from discount_deals import preflight
+from discount_deals.server import preflight
 from discount_deals.models import Order
 from discount_deals.services.pricing import Coupon, DeliveryRule, PricedLine, cart_totals
 from discount_deals.services.taxes import (
@@ -22,7 +22,7 @@ from discount_deals.services.taxes import (
     tax_on,
     tax_rule,
 )
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 from discount_deals.state.account.order_views import order_totals
 from discount_deals.state.shop.totals import totals_view
 

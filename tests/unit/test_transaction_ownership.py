@@ -20,7 +20,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope, write_session
 from discount_deals.services import NotAuthenticated, ValidationFailed, auth, login, users
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 SERVICES = Path(__file__).resolve().parents[2] / "discount_deals" / "services"
 HEADING = "Owns its transactions"

@@ -11,7 +11,7 @@ from PIL import Image
 from discount_deals import models
 from discount_deals.services import NotAuthenticated, NotFound, PermissionDenied, ValidationFailed
 from discount_deals.services import images, users
-from discount_deals.settings import get_settings
+from discount_deals.config.settings import get_settings
 
 
 def _registration(**overrides):

@@ -8,8 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from discount_deals.display import whatsapp_chat_url, whatsapp_order_share_url
-from discount_deals.settings import get_settings
-from discount_deals.settings_money import whatsapp_number
+from discount_deals.config.settings import get_settings
+from discount_deals.config.settings_money import whatsapp_number
 
 
 @pytest.mark.parametrize("raw", ["024 123 9999", "+233 24 123 9999", "233241239999", "0241239999"])

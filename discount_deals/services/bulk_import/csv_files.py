@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import pandas as pd
 
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import ServiceError, ValidationFailed
 from ..catalog import comma_list
 from ..csv_cells import unescape_cell

@@ -23,8 +23,8 @@ from sqlmodel import Session, select
 
 from ...models import Category, Product, User
 from ...models.base import new_id, new_ids, utcnow
-from ...search_index_bulk import BulkLoad
-from ...settings import get_settings
+from ...search.bulk_index import BulkLoad
+from ...config.settings import get_settings
 from .. import Conflict, ValidationFailed, audit
 from ..catalog import (
     clean_category,

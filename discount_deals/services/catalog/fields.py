@@ -20,7 +20,7 @@ from typing_extensions import TypedDict
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 
-from ...settings import get_settings
+from ...config.settings import get_settings
 
 MAX_PRICE = Decimal(10000000000)  # the columns hold 12 digits, 2 of them decimals
 MAX_STOCK = 2_147_483_647  # a 32-bit INTEGER column on PostgreSQL

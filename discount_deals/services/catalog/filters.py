@@ -10,7 +10,7 @@ neighbours never overlap: ``0-25`` is 0 ≤ p < 25, ``25-50`` is 25 ≤ p < 50, 
 Caches: counts are expensive at 50,000 products, so they are remembered per worker, keyed by the
 filters, and checked against the database's catalogue version (changed by triggers on every
 listing-relevant write, including a product selling out or coming back in stock: see
-:mod:`discount_deals.search_index`). A write is seen by the next request of every worker.
+:mod:`discount_deals.search.index`). A write is seen by the next request of every worker.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, func, select
 
 from ...models import Category, Product, User
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import ValidationFailed
 from ..permissions import is_admin
 from . import price_schedule, typos

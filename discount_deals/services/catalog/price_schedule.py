@@ -125,7 +125,7 @@ def refresh_due_prices(at: datetime | None = None) -> int:
             log.info("price refresh skipped: rows are locked")
             _checked_at.pop(str(engine.url), None)
             return 0
-    from ...settings import get_settings
+    from ...config.settings import get_settings
 
     with engine.connect() as connection:
         raw = connection.connection.dbapi_connection

@@ -6,7 +6,7 @@ between alternatives (the shape of PostgreSQL's ``websearch_to_tsquery``); the l
 also matches as a prefix, so "jasm" finds "Jasmine". Every word must match a whole word or,
 for the last one, the start of a word: "rice" never matches "price".
 
-The engines index the same text the same way (see :mod:`discount_deals.search_index`): SQLite
+The engines index the same text the same way (see :mod:`discount_deals.search.index`): SQLite
 an FTS5 table (unicode61, diacritics removed) and PostgreSQL a weighted ``tsvector`` (name A,
 brand and category B, description C) over text folded and split like ours. Relevance is a tier:
 every word in the name (0), in name, brand or category (1), anywhere including the description

@@ -7,7 +7,7 @@ digits (sizes, model numbers) are never corrected. Among the words close enough,
 wins, then the one more products hold, then the first in alphabetical order. A word the
 catalogue holds is never corrected, and quoted or excluded words are left as typed.
 
-Candidates come from the search index's vocabulary (:mod:`discount_deals.search_words`: an
+Candidates come from the search index's vocabulary (:mod:`discount_deals.search.words`: an
 ``fts5vocab`` table on SQLite, ``search_word`` on PostgreSQL), one first letter at a time: the
 words of that letter are read once per catalogue version and kept by each worker, so a
 correction is a lookup in memory, and the same on both engines.

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from ...models import Category, Product, ProductStatus
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import ErrorCode
 from ..form_rules import field_summary
 from ..pricing import price_at

@@ -27,7 +27,7 @@ from sqlmodel import Session, select
 from ...models import (Channel, DealAlert, DealEvent, Favourite, NotificationPreference, OutboxMessage, Product,
                        User)
 from ...models.base import utcnow
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ..catalog.filters import is_visible
 from ..phones import parse_mobile
 from ..money import Money

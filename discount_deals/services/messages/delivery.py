@@ -22,7 +22,7 @@ from sqlmodel import select
 
 from ...db import get_engine, session_scope, write_session
 from ...models import Channel, MessageStatus, OutboxMessage
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .outbox import anything_due, claim, claimed, release, settle
 from .transports import SendFailed, Transport, email_transport, sms_transport
 

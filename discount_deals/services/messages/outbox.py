@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from ...models import Channel, MessageStatus, OutboxMessage
 from ...models.base import new_id, utcnow
-from ...settings import get_settings
+from ...config.settings import get_settings
 
 NEW_MESSAGES = "dd_new_message_ids"
 M = OutboxMessage

@@ -21,7 +21,7 @@ from sqlalchemy import and_, exists, func, or_, update
 from sqlmodel import Session, select
 
 from ...models import Cart, CartItem, Channel, NotificationPreference, Product, User
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ..catalog.filters import visible_clause
 from ..pricing import product_price
 from . import templates_reminders as texts

@@ -12,7 +12,7 @@ import html
 from dataclasses import dataclass
 
 from ...models import DeliveryMethod, Order, PaymentMethod, PaymentStatus, ReturnRequest
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ..phones import CODE_NETWORKS, display_phone, network_name
 from ..places import place_name
 from ..money import Money, money_text, plain_money_text

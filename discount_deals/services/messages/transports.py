@@ -31,8 +31,8 @@ from typing import Protocol
 import httpx
 
 from ...models import OutboxMessage
-from ...settings import get_settings
-from ...settings_messages import MessagingSettings
+from ...config.settings import get_settings
+from ...config.settings_messages import MessagingSettings
 from .unsubscribe import one_click_url
 
 log = logging.getLogger("discount_deals.messages")

@@ -12,8 +12,8 @@ import hashlib
 import hmac
 from urllib.parse import quote
 
-from ...public_url import configured_public_url
-from ...settings import frontend_build_environment, get_settings, server_settings
+from ...config.public_url import configured_public_url
+from ...config.settings import frontend_build_environment, get_settings, server_settings
 
 TOPICS = {"orders": "order updates", "deals": "deal alerts", "account": "account notices", "cart": "cart reminders"}
 UNSUBSCRIBE_PAGE = "/unsubscribe"

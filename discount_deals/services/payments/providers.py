@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .fake import FakeProvider
 from .interface import PaymentProvider
 from .paystack import PaystackProvider

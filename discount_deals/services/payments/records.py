@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session, select
 
 from ...models import Order, Payment
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import NotFound
 from ..error_codes import ErrorCode
 

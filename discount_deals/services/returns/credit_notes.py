@@ -16,7 +16,7 @@ from typing import Any
 from sqlmodel import Session
 
 from ...models import Order, RefundMethod, ReturnRequest, ReturnStatus, User
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import Conflict, NotFound
 from ..permissions import is_admin, require_user
 from ..pricing import money_str

@@ -42,7 +42,7 @@ from ...models import (
     User,
 )
 from ...models.base import utcnow
-from ...settings_money import CREDIT_NOTE_PREFIX
+from ...config.settings_money import CREDIT_NOTE_PREFIX
 from .. import Conflict, ServiceError, audit
 from .. import order_status as lifecycle
 from ..messages import notices

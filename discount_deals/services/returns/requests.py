@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from ...models import Order, OrderItem, OrderStatus, PaymentMethod, RefundMethod, ReturnLine, ReturnRequest, User
 from ...models.base import utcnow
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import NotFound, audit
 from ..messages import notices
 from ..permissions import is_admin, require_user

@@ -16,7 +16,7 @@ from typing import Any
 from sqlmodel import Session, func, select
 
 from ...models import Profile, Role, User
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import NotFound, audit, throttle
 from ..auth import hash_password, set_password
 from ..error_codes import ErrorCode

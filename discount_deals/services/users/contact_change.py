@@ -21,7 +21,7 @@ import jwt
 from sqlmodel import Session
 
 from ...models import User
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .. import ValidationFailed
 from ..auth import log_out_everywhere
 from ..error_codes import ErrorCode

@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ...models import Profile, User
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ..images import delete_stored_image, prepare_uploaded_image, save_prepared_image
 from ..permissions import require_user
 from ..rows import owned

@@ -23,7 +23,7 @@ from ...services import auth as auth_service
 from ...services import login as login_service
 from ...services import cart as cart_service
 from ...services import users as user_service
-from ...settings import client_ip
+from ...config.settings import client_ip
 from ..actions import busy_call
 from ..forms import form_fields, form_text
 from ..shop.cart import CartState, read_guest_cart

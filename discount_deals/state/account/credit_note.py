@@ -17,7 +17,7 @@ from ...display import ghana_time, money_text, tax_line_views
 from ...models import User
 from ...services import NotFound, ServiceError, returns
 from ...services.receipt_pdf import credit_note_pdf
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .order_views import OrderLineView, OrderTotals
 from .receipt import PrintableState, ReceiptView
 from .session import per_user

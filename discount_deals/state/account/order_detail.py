@@ -17,7 +17,7 @@ import reflex as rx
 from ... import routes
 from ...db import session_scope, write_session
 from ...display import ghana_time, money_text, whatsapp_chat_url, whatsapp_order_share_url
-from ...public_url import absolute_url
+from ...config.public_url import absolute_url
 from ...models import Attention, Order, PaymentMethod, User
 from ...services import NotFound, ServiceError, ValidationFailed, payments
 from ...services.error_codes import ErrorCode

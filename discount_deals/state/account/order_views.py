@@ -17,7 +17,7 @@ from ...services.phones import NETWORKS, display_phone
 from ...services.orders import OrderLine
 from ...services.pricing import money_str
 from ...services.taxes import stored_tax_lines
-from ...settings import get_settings
+from ...config.settings import get_settings
 
 DATE = "%d %b %Y"
 DATE_TIME = "%d %b %Y, %H:%M"

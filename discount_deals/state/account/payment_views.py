@@ -17,7 +17,7 @@ from ...services import ServiceError, payments
 from ...services.error_codes import ErrorCode
 from ...services.order_rules import is_payable
 from ...services.order_status import EXPIRED_STEP
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ..actions import Toast
 
 WATCHED = (payments.PAY_OFFLINE, payments.PENDING)

@@ -16,7 +16,7 @@ import reflex as rx
 from ...db import session_scope, write_session
 from ...models import User
 from ...services import users as user_service
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ..actions import busy_call, error_text, toast
 from ..forms import form_checked, form_fields, form_text
 from ..guards import user_event

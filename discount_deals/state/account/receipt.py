@@ -18,7 +18,7 @@ from ...services import NotFound, ServiceError
 from ...services import receipts as receipt_service
 from ...services.order_rules import is_test_payment
 from ...services.receipt_pdf import receipt_pdf
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ..actions import load_list, toast
 from ..guards import user_event
 from .order_views import OrderLineView, OrderTotals, address_text, order_totals, payment_method_text, store_text

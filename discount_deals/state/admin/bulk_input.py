@@ -15,7 +15,7 @@ from ...db import session_scope, write_session
 from ...display import money_text
 from ...models import User
 from ...services import ServiceError, bulk_import, catalog
-from ...settings import get_settings
+from ...config.settings import get_settings
 from .product_form import AdminProductRow
 
 log = logging.getLogger("discount_deals.admin")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import reflex as rx
 
-from ...settings import get_settings
+from ...config.settings import get_settings
 from ...models import User
 from ..account.session import per_user
 from ..guards import admin_event

@@ -10,7 +10,7 @@ import reflex as rx
 from ... import routes
 from ...display import ProductView, product_path, rated, whatsapp_chat_url, whatsapp_share_url
 from ...models import User
-from ...public_url import absolute_url
+from ...config.public_url import absolute_url
 from ...services import NotFound
 from ..actions import load_list, toast
 from ..guards import current_user, user_event

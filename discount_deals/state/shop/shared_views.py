@@ -25,7 +25,7 @@ from ...display import ProductView, category_listing_path, product_view
 from ...services import catalog
 from ...services.catalog import FacetValue
 from ...services.related import related_products
-from ...settings import get_settings
+from ...config.settings import get_settings
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ... import routes
 from ...db import session_scope
-from ...public_url import public_base_url
+from ...config.public_url import public_base_url
 from ..compression import compressed
 from ..csp import page_policy
 from . import render
@@ -36,7 +36,7 @@ def _route(path: str, query: dict[str, str]) -> Callable | None:
     if path == routes.HOME:
         return render.home
     if path == routes.TEST_HOME:
-        return render.test_home
+        return render.sample_home
     if path == routes.PRODUCTS:
         return lambda session, base: render.products(session, base, query)
     prefix = routes.PRODUCTS + "/"

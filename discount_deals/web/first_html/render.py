@@ -27,11 +27,11 @@ from ...display import (
 )
 from ...models import Category, Product
 from ...page_slots import SLOT_BRAND_COUNT, SLOT_FEATURED, SLOT_LISTING, SLOT_LISTING_COUNT, SLOT_PRODUCT
-from ...plugins import PRODUCT_SHELL_PATH
+from ...server.plugins import PRODUCT_SHELL_PATH
 from ...services import NotFound, catalog, reviews
 from ...services.pricing import money_str, product_price
 from ...services.related import related_products
-from ...settings import get_settings
+from ...config.settings import get_settings
 from . import head as heads
 from . import markup
 from .shell import Fill, Shell, fill_page, load_shell
@@ -86,7 +86,7 @@ def home(session: Session, base: str) -> Page | None:
     return _page(200, shell, Fill(slots=slots, head=head))
 
 
-def test_home(session: Session, base: str) -> Page | None:
+def sample_home(session: Session, base: str) -> Page | None:
     shell = load_shell(routes.TEST_HOME)
     if shell is None:
         return None

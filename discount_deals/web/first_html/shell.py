@@ -1,7 +1,7 @@
 """The pre-rendered page shells of the production build, and filling them in.
 
 ``reflex run --env prod`` pre-renders every static page to HTML (``.web/build/client``), and
-the :mod:`discount_deals.plugins` build plugin adds one shell of the product page. A shell is the
+the :mod:`discount_deals.server.plugins` build plugin adds one shell of the product page. A shell is the
 page as the app first renders it, before any state arrives; the server fills its named slots
 (``data-ssr-slot``), its title and its head, and the app hydrates over the result.
 
@@ -19,7 +19,7 @@ from html import escape
 from functools import lru_cache
 from pathlib import Path
 
-from ...plugins import PRODUCT_SHELL_PATH
+from ...server.plugins import PRODUCT_SHELL_PATH
 from ..csp import inline_script_hashes, script_hash
 
 # Route path -> candidate files under the static folder (React Router writes either form).
@@ -87,7 +87,7 @@ class ShellError(Exception):
 
 def static_dir() -> Path | None:
     """The folder the production build serves, or None when there is no production build."""
-    from ...reflex_adapter import static_dir as built_static_dir
+    from ...server.reflex_adapter import static_dir as built_static_dir
 
     return built_static_dir()
 

@@ -1,6 +1,6 @@
 """The settings of the storefront UI's server side (issue 23), read from the environment.
 
-Part of :mod:`discount_deals.settings` (``Settings.ui``), in a module of its own so that
+Part of :mod:`discount_deals.config.settings` (``Settings.ui``), in a module of its own so that
 settings.py stays readable and so that rxconfig.py can read the state lifetime without building
 the whole settings object. Nothing else reads these variables.
 """

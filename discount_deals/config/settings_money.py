@@ -1,6 +1,6 @@
 """The shop's money settings (issue 33): the taxes it charges, its receipts and returns, read from the environment.
 
-Part of :mod:`discount_deals.settings` (``Settings.tax``, ``Settings.receipts``, ``Settings.returns``), in a module of its own so that
+Part of :mod:`discount_deals.config.settings` (``Settings.tax``, ``Settings.receipts``, ``Settings.returns``), in a module of its own so that
 settings.py stays under its size limit; nothing else reads these variables. What each scheme
 charges (its parts and rates) is a business rule: services/taxes.py.
 """

@@ -126,8 +126,8 @@ async def _refresh_gauges_forever():
 
 def refresh_gauges() -> None:
     """Read what the gauges show now (this worker's tabs, states and pool; the shared queue)."""
-    from .db import get_engine
-    from .services.messages.outbox import queue_stats
+    from ..db import get_engine
+    from ..services.messages.outbox import queue_stats
 
     if _app is not None:
         CONNECTED_TABS.set(len(reflex_adapter.connected_sessions(_app)))

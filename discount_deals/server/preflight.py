@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .settings import ServerSettings, Settings, get_settings, normalize_database_url, redact_url, server_settings
-from .settings_messages import sender_problems
+from ..config.settings import ServerSettings, Settings, get_settings, normalize_database_url, redact_url, server_settings
+from ..config.settings_messages import sender_problems
 
 MAX_WORKERS = 32
 MIN_SECRET_LENGTH = 32
@@ -233,7 +233,7 @@ def check_sms_provider(provider: str, reached_as: str) -> list[str]:
 def check_currency(provider: str, currency: str) -> list[str]:
     """The provider must be able to charge the shop's currency: Paystack charges Ghanaian mobile
     money in cedis only (the fake provider charges anything: no money moves)."""
-    from .services.payments.paystack import MOBILE_MONEY_CURRENCIES
+    from ..services.payments.paystack import MOBILE_MONEY_CURRENCIES
 
     if provider != "paystack" or currency in MOBILE_MONEY_CURRENCIES:
         return []

@@ -29,7 +29,7 @@ from .settings_messages import MessagingSettings, messaging_settings
 from .settings_money import ReceiptSettings, ReturnSettings, TaxSettings, receipt_settings, return_settings, tax_settings
 from .settings_ui import UiSettings, ui_settings
 
-PROJECT_DIR = Path(__file__).resolve().parent.parent
+PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
 def _env(name: str, default: str) -> str:

@@ -1,6 +1,6 @@
 """The settings of email, SMS and the message queue (issue 22), read from the environment.
 
-Part of :mod:`discount_deals.settings` (``Settings.messages``), kept in a module of its own so
+Part of :mod:`discount_deals.config.settings` (``Settings.messages``), kept in a module of its own so
 that settings.py stays readable; nothing else reads these variables.
 """
 

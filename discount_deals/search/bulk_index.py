@@ -1,5 +1,5 @@
 """Bulk loads: many product inserts in one transaction, with the search index and the catalogue
-version kept a chunk at a time instead of row by row (see :mod:`discount_deals.search_index`)."""
+version kept a chunk at a time instead of row by row (see :mod:`discount_deals.search.index`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
-from . import search_words
+from . import words as search_words
 
 
 class BulkLoad:

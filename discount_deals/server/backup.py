@@ -16,8 +16,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from .services import ServiceError
-from .settings import get_settings
+from ..services import ServiceError
+from ..config.settings import get_settings
 
 
 def _pg_dump() -> str | None:

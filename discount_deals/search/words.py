@@ -2,7 +2,7 @@
 
 Typo correction (services/catalog/typos.py) looks candidate words up here. Like the index it
 lives outside the SQLModel metadata and is installed, checked and rebuilt through
-:mod:`discount_deals.search_index`:
+:mod:`discount_deals.search.index`:
 
 Besides how many products hold a word, it tells whether any holds it in its name, and in its
 name, brand or category: suggestions then skip a query that cannot match (PostgreSQL cannot

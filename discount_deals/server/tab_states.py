@@ -12,7 +12,7 @@ same lifetime as a Redis TTL (rxconfig.py).
 
 Reflex's in-memory manager wakes at the earliest deadline and then checks every tab, so tabs
 closing one after another would cost a full pass each. :class:`TabStates` batches that work:
-one pass at most every :data:`~discount_deals.settings_ui.STATE_SWEEP_S` seconds.
+one pass at most every :data:`~discount_deals.config.settings_ui.STATE_SWEEP_S` seconds.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import time
 from reflex.istate.manager.memory import StateManagerMemory
 
 from . import reflex_adapter
-from .settings_ui import DEFAULT_CLOSED_TAB_S, STATE_SWEEP_S
+from ..config.settings_ui import DEFAULT_CLOSED_TAB_S, STATE_SWEEP_S
 
 
 @dataclasses.dataclass

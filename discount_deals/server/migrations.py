@@ -20,7 +20,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from .settings import PROJECT_DIR, get_settings
+from ..config.settings import PROJECT_DIR, get_settings
 
 # Any constant shared by every instance of the app (pg_advisory_lock takes a bigint).
 _ADVISORY_LOCK_KEY = 0x0DD_5E12
@@ -30,7 +30,7 @@ _ADVISORY_LOCK_KEY = 0x0DD_5E12
 class MigrationOutcome:
     before: str | None  # None: the database had no schema yet
     after: str
-    repaired: tuple[str, ...] = ()  # search objects recreated or rebuilt (see search_index.ensure)
+    repaired: tuple[str, ...] = ()  # search objects recreated or rebuilt (see search.index.ensure)
 
     @property
     def changed(self) -> bool:
@@ -62,7 +62,7 @@ def head_revision() -> str:
 
 def current_revision() -> str | None:
     """The database's revision (None when it has no schema yet)."""
-    from .db import get_engine
+    from ..db import get_engine
 
     with get_engine().connect() as connection:
         heads = MigrationContext.configure(connection).get_current_heads()
@@ -71,7 +71,7 @@ def current_revision() -> str | None:
 
 @contextmanager
 def _migration_lock() -> Iterator[None]:
-    from .db import get_engine
+    from ..db import get_engine
 
     url = get_settings().database_url
     parsed = make_url(url)
@@ -95,11 +95,11 @@ def _migration_lock() -> Iterator[None]:
 def upgrade_head() -> MigrationOutcome:
     """Bring the configured database to the latest revision; a no-op check when it is there already.
 
-    Then the search objects that live outside the models (see search_index) are checked: a
+    Then the search objects that live outside the models (see search/index.py) are checked: a
     missing trigger is recreated, and after a migration (which may have rebuilt the product
     table) the index itself is verified against the products and rebuilt if out of step."""
-    from .db import get_engine
-    from .search_index import ensure
+    from ..db import get_engine
+    from ..search.index import ensure
 
     head = head_revision()
     before = current_revision()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from .services.order_status import release_expired_payments
-from .settings import get_settings
+from ..services.order_status import release_expired_payments
+from ..config.settings import get_settings
 
 log = logging.getLogger("discount_deals.timers")
 

@@ -10,7 +10,7 @@ import logging
 import sys
 from typing import Any
 
-from .settings import get_settings
+from ..config.settings import get_settings
 
 LINE_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # Granian's access log: one line per request with its status and duration.
@@ -44,8 +44,8 @@ def server_logging_config(level: str = "INFO") -> dict:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {
-            "generic": {"()": "discount_deals.logs.OneLineFormatter", "fmt": LINE_FORMAT},
-            "access": {"()": "discount_deals.logs.OneLineFormatter", "fmt": "%(asctime)s ACCESS %(message)s"},
+            "generic": {"()": "discount_deals.server.logs.OneLineFormatter", "fmt": LINE_FORMAT},
+            "access": {"()": "discount_deals.server.logs.OneLineFormatter", "fmt": "%(asctime)s ACCESS %(message)s"},
         },
         "handlers": {
             "console": {"formatter": "generic", "class": "logging.StreamHandler", "stream": "ext://sys.stderr"},

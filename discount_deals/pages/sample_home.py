@@ -16,7 +16,7 @@ PARTNERS = [
 ]
 
 
-def test_home() -> rx.Component:
+def sample_home() -> rx.Component:
     return layout(
         rx.el.section(
             rx.el.div(

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .preflight import Plan, plan_server
 from .reflex_adapter import BUILT_INDEX_PAGE
-from .settings import PROJECT_DIR, ServerSettings, frontend_build_environment, get_settings
+from ..config.settings import PROJECT_DIR, ServerSettings, frontend_build_environment, get_settings
 
 APP_TARGET = "discount_deals.discount_deals:served"
 FRONTEND_INPUTS = ("discount_deals", "assets", "rxconfig.py", "reflex.lock", "requirements.txt")
@@ -113,7 +113,7 @@ def ensure_frontend(address: str, root: Path = PROJECT_DIR) -> bool:
 def _add_service_worker() -> None:
     """The build's service worker (installable, usable offline: web/service_worker.py)."""
     from .reflex_adapter import frontend_node_modules, static_dir
-    from .web.service_worker import ServiceWorkerError, install
+    from ..web.service_worker import ServiceWorkerError, install
 
     folder = static_dir()
     if folder is None:
@@ -127,9 +127,9 @@ def _add_service_worker() -> None:
 def _seed_if_empty() -> None:
     from sqlmodel import select
 
-    from .db import session_scope
-    from .models import Product
-    from .services.demo_catalogue import seed_demo
+    from ..db import session_scope
+    from ..models import Product
+    from ..services.demo_catalogue import seed_demo
 
     with session_scope() as session:
         if session.exec(select(Product.id).limit(1)).first() is not None:
@@ -151,7 +151,7 @@ def _export_plan(plan: Plan) -> None:
 
 
 def prepare(plan: Plan, *, seed: bool) -> None:
-    from .db import dispose_engines
+    from ..db import dispose_engines
     from .migrations import upgrade_head
 
     _export_plan(plan)
@@ -257,7 +257,7 @@ def _start_message_worker():
     if not get_settings().messages.start_worker:
         _say("Message worker: not started here (DD_START_WORKER=0): run `python -m discount_deals worker`.")
         return None
-    from .worker.supervisor import WorkerSupervisor
+    from ..worker.supervisor import WorkerSupervisor
 
     _say("Message worker: started beside the server (email, SMS, deal alerts).")
     return WorkerSupervisor().start()

@@ -20,7 +20,7 @@ They live outside the SQLModel metadata (Alembic's comparison skips them through
   letter or digit, so both engines see the same words.
 
 - The vocabulary of the index (its words and how many products hold each), for typo
-  correction: see :mod:`discount_deals.search_words`.
+  correction: see :mod:`discount_deals.search.words`.
 
 SQLite's external content is keyed by rowid, which a table rebuild (a batch migration, VACUUM)
 may renumber: :func:`ensure` recreates any missing trigger and rebuilds the index when its
@@ -35,7 +35,7 @@ import unicodedata
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from . import search_words
+from . import words as search_words
 
 log = logging.getLogger("discount_deals.search_index")
 
@@ -66,7 +66,7 @@ def include_name(name: str | None, type_: str, parent_names: dict) -> bool:
 # --- SQLite ------------------------------------------------------------------------------------
 
 # A bulk import sets catalog_version.bulk inside its own transaction, indexes its rows a chunk at
-# a time and changes the version once (search_index_bulk.BulkLoad); every other insert goes
+# a time and changes the version once (search/bulk_index.py BulkLoad); every other insert goes
 # through the triggers.
 _UNLESS_BULK = "WHEN coalesce((SELECT bulk FROM catalog_version WHERE id = 1), 0) = 0"
 _SQLITE_FTS_VALUES = "{p}.name, {p}.brand, (SELECT name FROM category WHERE id = {p}.category_id), {p}.description"

@@ -34,11 +34,11 @@ async def worker_in_development() -> AsyncIterator[None]:
     """``make dev``: the message worker runs beside the hot-reloading server (production's
     launcher starts its own, see launcher.py)."""
     from .reflex_adapter import is_dev_mode
-    from .settings import get_settings
+    from ..config.settings import get_settings
 
     supervisor = None
     if is_dev_mode() and get_settings().messages.start_worker:
-        from .worker.supervisor import WorkerSupervisor
+        from ..worker.supervisor import WorkerSupervisor
 
         supervisor = WorkerSupervisor().start()
     try:
