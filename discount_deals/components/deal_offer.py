@@ -38,8 +38,9 @@ def deal_offer_sheet() -> rx.Component:
             role="dialog",
             aria_labelledby="deal-offer-title",
             id="deal-offer",
+            # Above the cart's checkout bar on phones (fixed to the bottom there): never over "Proceed to Checkout".
             class_name="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-md rounded-lg border border-gray-200 bg-white "
-            "p-4 shadow-lg",
+            "p-4 shadow-lg max-lg:[body:has(#checkout-bar)_&]:bottom-28",
         ),
     )
 

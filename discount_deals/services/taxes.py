@@ -125,8 +125,10 @@ def basket_tax(taxable: Decimal, rule: TaxRule) -> tuple[Decimal, tuple[TaxLine,
 
 def legacy_tax_lines(tax: Decimal) -> list[dict[str, Any]]:
     """The lines of an order placed before orders kept theirs: the spec's one 8 % "Tax" (the only
-    rule there was), equal to the order's tax. The migration that added the column wrote these."""
-    return [TaxLine("tax", "Tax", Decimal("8.00"), _cents(Decimal(tax))).as_json()]
+    rule there was), equal to the order's tax. The migration that added the column wrote these.
+    An untaxed one reads as a rate of nothing, so that a return of it gives back no tax it never took."""
+    amount = _cents(Decimal(tax))
+    return [TaxLine("tax", "Tax", Decimal("8.00") if amount else Decimal("0.00"), amount).as_json()]
 
 
 def stored_tax_lines(stored: Iterable[Mapping[str, Any]] | None, tax: Decimal) -> tuple[TaxLine, ...]:

@@ -125,7 +125,12 @@ def _status(field: str) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc")
-def test_eight_worst_case_uploads_at_once_stay_under_300_mb(api_app, make_user):
+def test_eight_worst_case_uploads_at_once_stay_under_300_mb(api_app, make_user, monkeypatch):
+    from discount_deals.services import images
+
+    # Memory is measured here, not waiting: on a busy machine (the browser suite beside it) four
+    # rounds of two worst-case decodes can outlast the slot's 30 s wait and answer 503.
+    monkeypatch.setattr(images, "SLOT_WAIT_SECONDS", 300)
     users = [make_user() for _ in range(8)]
     payloads = [worst_case_png(), worst_case_progressive_jpeg()] * 4
     with TestClient(api_app) as client:

@@ -270,6 +270,20 @@ def test_the_admin_form_and_export_keep_the_admins_number(client, make_user, mak
     assert exported.status_code == 200 and ",3.5," in exported.text and ",5," not in exported.text
 
 
+def test_the_original_clients_edit_form_sending_the_average_back_keeps_the_admins_number(
+        client, make_user, make_product, admin_headers):
+    """The React client's product form PUTs back every field it read, ``rating`` (the reviews'
+    average) too: that is no new number from the admin."""
+    product = make_product(rating=3.5)
+    post(client, buyer(make_user, product), product, {"rating": 5})
+    read = client.get(f"/api/products/{product.id}").json()["data"]
+    response = client.patch(f"/api/products/{product.id}/", json={"name": read["name"], "rating": read["rating"]},
+                            headers=admin_headers)
+    assert response.status_code == 200, response.text
+    row = product_row(product.id)
+    assert (row.rating, row.admin_rating) == (5.0, 3.5)
+
+
 # --- the back office -----------------------------------------------------------------------------
 
 

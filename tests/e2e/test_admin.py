@@ -17,8 +17,8 @@ from discount_deals.models import Category, Product, User
 
 from .conftest import sign_in, unique
 
-TABS = ["Overview", "Orders", "Products", "Bulk Upload Products", "Bulk Upload Categories", "Categories", "Users",
-        "Coupons", "Pickup Stores", "Notifications", "Activity"]
+TABS = ["Overview", "Orders", "Returns", "Products", "Bulk Upload Products", "Bulk Upload Categories", "Categories",
+        "Users", "Coupons", "Pickup Stores", "Notifications", "Reviews", "Activity"]
 
 
 def toast(page: Page, text: str):

@@ -124,6 +124,16 @@ def test_an_order_keeps_its_lines_and_an_old_one_reads_as_its_8_percent():
     assert [line.code for line in stored_tax_lines(None, D("3.20"))] == ["tax"]
 
 
+def test_an_old_untaxed_order_reads_as_no_tax_so_a_return_refunds_none():
+    """Found by the returns' browser test: an order kept without lines and with no tax was
+    refunded 8 % tax it never charged."""
+    from discount_deals.services.taxes import rule_of, tax_on
+
+    [line] = stored_tax_lines(None, D("0.00"))
+    assert (line.rate, line.amount) == (D("0.00"), D("0.00"))
+    assert tax_on(D("40.00"), rule_of([line])) == D("0.00")
+
+
 @pytest.mark.parametrize(
     "scheme, include, codes, inclusive",
     [("ghana", "1", ["vat", "nhil", "getfund"], True), ("spec", "no", ["tax"], False), ("GHANA", "", ["vat", "nhil", "getfund"], False)],

@@ -111,9 +111,12 @@ def admin_rating_of(product: Product) -> float:
 
 
 def apply_admin_rating(product: Product, value: float) -> None:
-    """An admin typed ``value``: it is shown while the product has no published review."""
+    """An admin typed ``value``: it is shown while the product has no published review. With
+    reviews, the reviews' average sent back unchanged (the original client's edit form returns
+    every field it read) leaves the admin's own number as it was."""
     if product.review_count:
-        product.admin_rating = value
+        if value != product.rating:
+            product.admin_rating = value
     else:
         product.admin_rating = None if product.admin_rating is None else value
         product.rating = value

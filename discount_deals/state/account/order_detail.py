@@ -19,8 +19,7 @@ from ...db import session_scope, write_session
 from ...display import ghana_time, money_text, whatsapp_chat_url, whatsapp_order_share_url
 from ...config.public_url import absolute_url
 from ...models import Attention, Order, PaymentMethod, User
-from ...services import NotFound, ServiceError, ValidationFailed, payments
-from ...services.error_codes import ErrorCode
+from ...services import ErrorCode, NotFound, ServiceError, ValidationFailed, payments
 from ...services.phones import display_phone, network_name
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
@@ -30,23 +29,9 @@ from ...services.payments.flow import clean_otp
 from ..actions import Toast, busy_call, load_list, toast
 from ..forms import form_text
 from ..guards import user_event
-from .order_views import (
-    DATE_TIME,
-    OrderLineView,
-    OrderTotals,
-    TimelineEntry,
-    address_text,
-    customer_timeline,
-    is_cancelled,
-    is_completed,
-    is_pickup,
-    line_views,
-    order_totals,
-    payment_badge,
-    payment_method_text,
-    status_label,
-    store_text,
-)
+from .order_views import (DATE_TIME, OrderLineView, OrderTotals, TimelineEntry, address_text, customer_timeline,
+                          is_cancelled, is_completed, is_pickup, line_views, order_totals, payment_badge,
+                          payment_method_text, status_label, store_text)
 from .orders import OrdersState
 from .payment_views import (CODE_REFUSED, WATCHED, cash_chosen, pay_refused, payment_outcome, payment_stage,
                             payment_started, watch_limit)

@@ -106,19 +106,18 @@ class SessionState(rx.State):
     # --- server-side helpers (not callable from the browser) --------------------------------
 
     def _remember(self, user: User | None) -> None:
-        if user is None and not (self.user_id or self.role or self.email):
-            return  # already a guest: assigning again would send the same values to the browser
+        """Keep who is signed in; a var is assigned only when it changes (an assignment sends the
+        var, and the header's computed vars with it, to the browser again)."""
         if user is None:
-            self.user_id = self.first_name = self.last_name = self.email = self.username = self.role = ""
-            self.is_admin = False
-            return
-        self.user_id = user.id
-        self.first_name = user.first_name
-        self.last_name = user.last_name
-        self.email = user.email
-        self.username = user.username
-        self.role = user.role
-        self.is_admin = permissions.is_admin(user)
+            values = {"user_id": "", "first_name": "", "last_name": "", "email": "", "username": "", "role": "",
+                      "is_admin": False}
+        else:
+            values = {"user_id": user.id, "first_name": user.first_name, "last_name": user.last_name,
+                      "email": user.email, "username": user.username, "role": user.role,
+                      "is_admin": permissions.is_admin(user)}
+        for name, value in values.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
 
     async def _forget_user_states(self) -> None:
         """Empty every state registered with :func:`per_user` (cart, favourites, orders, ...)."""

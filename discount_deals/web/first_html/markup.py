@@ -12,6 +12,7 @@ from html import escape
 
 from ...components import card_style as S
 from ...components.ui import button_class
+from ...components.whatsapp import CHAT_BOX_CLASS, CHAT_TEXT, LINK_CLASS
 from ...display import ProductView, ReviewItem, stars_text
 
 
@@ -162,9 +163,18 @@ def reviews_section(rating: float, summary: str, reviews: list[ReviewItem], has_
     )
 
 
+def whatsapp_chat(href: str) -> str:
+    """``components/whatsapp.whatsapp_chat``: "Chat with us on WhatsApp" when the shop has a number."""
+    if not href:
+        return ""
+    return (f'<div class="{CHAT_BOX_CLASS}"><a href="{_e(href)}" id="whatsapp-chat" target="_blank" '
+            f'rel="noopener noreferrer" class="{LINK_CLASS}">{S.icon_svg("message-circle", 16, "text-green-700")}'
+            f'{CHAT_TEXT}</a></div>')
+
+
 def product_detail(
     product: ProductView, *, tags: list[str], category_href: str, whatsapp_url: str, related: list[ProductView],
-    reviews: str = "",
+    reviews: str = "", chat_url: str = "",
 ) -> str:
     """The product page's content, as ``pages/product.py`` renders it for a found product."""
     out = product.stock <= 0
@@ -213,7 +223,8 @@ def product_detail(
         f'{S.icon_svg("message-circle", 16, "text-green-700")}WhatsApp</a>'
         + _button(S.icon_svg("link", 16) + "Copy link", S.SHARE_LINK)
         + "</div>"
-        f'<h2 class="mt-2 text-lg font-semibold text-gray-900">Description</h2>'
+        + whatsapp_chat(chat_url)
+        + f'<h2 class="mt-2 text-lg font-semibold text-gray-900">Description</h2>'
         f'<p class="{S.DETAIL_DESCRIPTION}">{_e(product.description)}</p>{tag_list}'
         f"</div></article>{reviews}{related_html}"
     )

@@ -23,6 +23,7 @@ from ...display import (
     product_view,
     review_item,
     review_summary_text,
+    whatsapp_chat_url,
     whatsapp_share_url,
 )
 from ...models import Category, Product
@@ -140,6 +141,7 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
         tags=list(item.tags or []),
         category_href=category_listing_path(category.slug) if category else "",
         whatsapp_url=whatsapp_share_url(item.name, view.price_text, url),
+        chat_url=whatsapp_chat_url(f"Hello, I have a question about {item.name}: {url}"),
         related=[product_view(p, c) for p, c in related_products(session, item)],
         reviews=_reviews(session, item),
     )
