@@ -76,6 +76,18 @@ class ReceiptLine:
     total: Decimal
 
 
+def seller_json() -> dict[str, str]:
+    """The seller as receipts and credit notes print it (DD_SELLER_NAME, _ADDRESS, _TIN)."""
+    seller = get_settings().receipts
+    return {"name": seller.seller_name, "address": seller.seller_address, "tin": seller.seller_tin}
+
+
+def lines_json(lines: list[ReceiptLine] | tuple[ReceiptLine, ...]) -> list[dict[str, Any]]:
+    """A document's lines as its JSON lists them (money as 2-decimal strings)."""
+    return [{"name": line.name, "quantity": line.quantity, "unit_price": money_str(line.unit_price),
+             "total": money_str(line.total)} for line in lines]
+
+
 @dataclass(frozen=True)
 class Receipt:
     """Everything a receipt shows; the API's JSON, the PDF and the receipt page are made from it."""
@@ -91,16 +103,15 @@ class Receipt:
         return self.order.receipt_number or ""
 
     def as_json(self) -> dict[str, Any]:
-        order, seller = self.order, get_settings().receipts
+        order = self.order
         return {
             "number": self.number,
             "issued_at": order.receipt_issued_at.isoformat() if order.receipt_issued_at else None,
             "order": order.id,
-            "seller": {"name": seller.seller_name, "address": seller.seller_address, "tin": seller.seller_tin},
+            "seller": seller_json(),
             "buyer": {"name": self.buyer_name, "email": self.buyer_email, "phone": order.contact_phone,
                       "address": order.address, "pickup_store": order.pickup_store},
-            "lines": [{"name": line.name, "quantity": line.quantity, "unit_price": money_str(line.unit_price),
-                       "total": money_str(line.total)} for line in self.lines],
+            "lines": lines_json(self.lines),
             "subtotal": money_str(order.subtotal),
             "discount": money_str(order.discount),
             "shipping": money_str(order.shipping),

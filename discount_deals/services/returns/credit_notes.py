@@ -20,7 +20,8 @@ from ...config.settings import get_settings
 from .. import Conflict, NotFound
 from ..permissions import is_admin, require_user
 from ..pricing import money_str
-from ..receipts import ReceiptLine
+from ..order_rules import is_test_payment
+from ..receipts import ReceiptLine, lines_json, seller_json
 from ..taxes import TaxLine, rule_of, split_tax, stored_tax_lines
 from .common import NOT_REFUNDED, RETURN_NOT_FOUND, find_return, lines_of
 
@@ -57,20 +58,19 @@ class CreditNote:
             text += f", refund {self.ret.refund_reference}" if self.ret.refund_reference else ""
         else:
             text = f"Refunded in cash by {self.ret.refunded_by_label}" if self.ret.refunded_by_label else "Refunded in cash"
-        return text + (". TEST PAYMENT: no money moved." if order.payment_test else ".")
+        return text + (". TEST PAYMENT: no money moved." if is_test_payment(order) else ".")
 
     def as_json(self) -> dict[str, Any]:
-        ret, seller = self.ret, get_settings().receipts
+        ret = self.ret
         return {
             "number": self.number,
             "issued_at": self.issued_at.isoformat() if self.issued_at else None,
             "return": ret.id,
             "order": self.order.id,
             "receipt_number": self.order.receipt_number,
-            "seller": {"name": seller.seller_name, "address": seller.seller_address, "tin": seller.seller_tin},
+            "seller": seller_json(),
             "buyer": {"name": self.buyer_name, "email": self.buyer_email, "phone": self.order.contact_phone},
-            "lines": [{"name": line.name, "quantity": line.quantity, "unit_price": money_str(line.unit_price),
-                       "total": money_str(line.total)} for line in self.lines],
+            "lines": lines_json(self.lines),
             "goods": money_str(self.goods),
             "discount": money_str(ret.refund_discount),
             "shipping": money_str(ret.refund_shipping),
@@ -80,7 +80,7 @@ class CreditNote:
             "currency": get_settings().currency.code,
             "refund": {"method": ret.refund_method, "reference": ret.refund_reference,
                        "provider_status": ret.refund_provider_status, "by": ret.refunded_by_label,
-                       "test": self.order.payment_test},
+                       "test": is_test_payment(self.order)},
         }
 
 

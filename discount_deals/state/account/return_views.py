@@ -11,6 +11,7 @@ from typing import Any
 from ...display import ghana_time, money_text
 from ...models import Order, RefundMethod, RefundState, ReturnStatus
 from ...services import returns
+from ...services.order_rules import is_test_payment
 from ...services.orders import OrderLine
 from ...services.returns.common import REASON_LIMIT
 from ..forms import form_text
@@ -170,7 +171,7 @@ def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminRetu
         refund_text=money_text(ret.refund_amount),
         method_text="Mobile money" if mobile_money else "Cash",
         mobile_money=mobile_money,
-        test_payment=bool(order is not None and order.payment_test),
+        test_payment=bool(order is not None and is_test_payment(order)),
         status=ret.status,
         status_text=returns.STATUS_LABELS.get(ret.status, ret.status),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
