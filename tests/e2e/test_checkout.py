@@ -384,3 +384,26 @@ def test_screenshots(page: Page, new_context, live_user, live_product, live_serv
     mine.goto(f"/orders/{order.id}")
     expect(mine.get_by_role("list", name="Order timeline")).to_contain_text("Being prepared")
     mine.screenshot(path=str(SCREENSHOTS / f"order-timeline-{width}.png"), full_page=True)
+
+
+def test_a_coupon_in_the_checkout_address_is_applied_and_the_address_tidied(page: Page, live_user, live_product,
+                                                                             live_server):
+    """The cart's "Proceed to Checkout" carries the typed coupon as /checkout?coupon=... (one round
+    trip for the tap); the page applies it and puts the bar back to /checkout."""
+    from discount_deals.services.orders import create_coupon
+
+    code = unique("LINK").replace(" ", "").replace("-", "")
+    with live_server.session() as session:
+        create_coupon(session, code, percent="10")
+    user, _ = live_user()
+    item = live_product(price="20.00", stock=4)
+    fill_cart(live_server, user, (item, 1))
+    with live_server.session() as session:
+        add_address(session, user)
+    sign_in(page, user)
+    page.goto("/cart")
+    page.get_by_label("Coupon code").fill(f"  {code.lower()} ")
+    page.get_by_role("button", name="Proceed to Checkout").click()
+    expect(totals(page)).to_contain_text("Coupon-$2.00")
+    expect(page).to_have_url(re.compile(r"/checkout$"))
+    expect(page.get_by_text(f"Coupon {code.lower()}")).to_be_visible()

@@ -33,22 +33,13 @@ from ..forms import form_text
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
 from .checkout_details import SAVE_ADDRESS_FIRST, STORE_REQUIRED, DeliveryDetails
-from .checkout_options import (
-    CASH,
-    CHECKOUT_FAILED,
-    DELIVERY,
-    MOMO,
-    PICKUP,
-    ReviewLine,
-    StoreOption,
-    network_for,
-    phone_guess,
-    review_lines,
-    store_option,
-)
+from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, ReviewLine, StoreOption, network_for,
+                               phone_guess, review_lines, store_option)
 from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
+# Drops the query from the address bar without a navigation (no new load, no round trip).
+TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.location.pathname)"
 
 
 class CheckoutState(DeliveryDetails, rx.State):
@@ -166,7 +157,11 @@ class CheckoutState(DeliveryDetails, rx.State):
         self.address_errors = {}
         shown = (self.phone, self.contact_phone, self.coupon)
         cart = await self.get_state(CartState)
-        if cart.coupon.strip() and not self.coupon_code:
+        linked = form_text(self.router.url.query_parameters, "coupon", strip=True, limit=64)
+        if linked:  # /checkout?coupon=...: the cart's "Proceed to Checkout" brings it as typed
+            cart.coupon = self.coupon = self.coupon_code = linked
+            yield rx.call_script(TIDY_ADDRESS)  # the bar says /checkout again; the code is in the field
+        elif cart.coupon.strip() and not self.coupon_code:
             self.coupon = cart.coupon.strip()
             self.coupon_code = self.coupon
         for update in load_list(self, lambda: self._load(user), "checkout page", loading=None, failed=None,
