@@ -1,0 +1,87 @@
+"""The faces added for issues 33 and 34 on a phone network: a tap is one round trip there too
+(posting a review, taking the deal-alert offer, asking for a return), counted at the proxy with a
+steady 200 ms round trip, and none fetches code."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .account_helpers import toast
+from .conftest import sign_in, unique
+from .test_returns import delivered_momo_order
+from .test_reviews import delivered
+from .test_slow_network import PHONE, STEADY, one_round_trip, ready_for_taps
+
+
+def test_posting_a_review_is_one_round_trip(page: Page, slow_network, live_server, live_user, live_product):
+    product = live_product(name=unique("Slow Review Gari"))
+    user, _ = live_user()
+    delivered(live_server, user, product)
+    page.set_viewport_size(PHONE)
+    sign_in(page, user)
+    page.goto(f"/products/{product.id}")
+    ready_for_taps(page, slow_network)
+    slow_network.use(STEADY)
+    form = page.get_by_role("form", name="Your review")
+    form.get_by_role("radio", name="4 stars").check()
+    form.get_by_label("Your review (optional)").fill("Good value.")
+    slow_network.wait_quiet()
+
+    mark = slow_network.mark()
+    form.get_by_role("button", name="Post review").click()
+    expect(toast(page, "Review posted")).to_be_visible()
+    expect(page.get_by_role("region", name="Reviews").get_by_text("4.0 (1 review)")).to_be_visible()
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "post review")
+
+
+def test_taking_the_deal_alert_offer_is_one_round_trip(page: Page, slow_network, shopper, live_product):
+    user, _ = shopper()
+    product = live_product(name=unique("Slow Offer Milo"))
+    page.set_viewport_size(PHONE)
+    sign_in(page, user)
+    page.goto(f"/products?search={product.name}")
+    ready_for_taps(page, slow_network)
+    slow_network.use(STEADY)
+
+    mark = slow_network.mark()
+    page.get_by_role("button", name=f"Add {product.name} to favorites").click()
+    offer = page.get_by_role("dialog", name="Get deal alerts?")
+    expect(offer).to_be_visible()
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "first favourite (with the offer)")
+
+    mark = slow_network.mark()
+    offer.get_by_role("button", name="By SMS").click()
+    expect(toast(page, "Deal alerts on")).to_be_visible()
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "deal alerts by SMS")
+
+
+def test_asking_for_a_return_is_one_round_trip(page: Page, slow_network, live_server, live_user, live_product):
+    user, _ = live_user()
+    milo = live_product(name=unique("Slow Return Milo"), price="12.00", stock=5)
+    order = delivered_momo_order(live_server, user, [(milo, 2)])
+    page.set_viewport_size(PHONE)
+    sign_in(page, user)
+    page.goto(f"/orders/{order.id}")
+    ready_for_taps(page, slow_network)
+    slow_network.use(STEADY)
+
+    mark = slow_network.mark()
+    page.get_by_role("button", name="Return items").click()
+    form = page.get_by_role("form", name="Return items")
+    expect(form).to_be_visible()
+    slow_network.wait_quiet()
+    opened = slow_network.since(mark).round_trips
+    form.locator(f"select[name='qty-{milo.id}']").select_option("1")
+    form.get_by_label("Why are you returning them?").fill("Dented tin")
+    slow_network.wait_quiet()
+
+    mark = slow_network.mark()
+    form.get_by_role("button", name="Send return request").click()
+    expect(toast(page, "Return requested")).to_be_visible()
+    expect(page.locator("section[aria-label='Returns']")).to_contain_text("Requested")
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "return request")
+    assert opened <= 1, f"opening the return form: {opened} round trips"
