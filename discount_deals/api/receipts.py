@@ -51,6 +51,12 @@ PDF_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+def pdf_answer(document: bytes, filename: str) -> Response:
+    """A receipt's or credit note's PDF, shown in the browser and kept by no cache (it names the buyer)."""
+    return Response(document, media_type="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="{filename}"', "Cache-Control": "private, no-store"})
+
+
 @router.get("/orders/{order_id:order_id}/receipt/", **documents(ReceiptOut))
 @declares(409)
 def order_receipt(order_id: str, session: SessionDep, user: CurrentUser) -> dict:
@@ -63,5 +69,4 @@ def order_receipt(order_id: str, session: SessionDep, user: CurrentUser) -> dict
 def order_receipt_pdf(order_id: str, session: SessionDep, user: CurrentUser) -> Response:
     """The order's receipt as a PDF (409 ``not_paid`` before the money is received)."""
     receipt = receipts.order_receipt(session, user, order_id)
-    return Response(receipt_pdf(receipt), media_type="application/pdf", headers={
-        "Content-Disposition": f'inline; filename="receipt-{receipt.number}.pdf"', "Cache-Control": "private, no-store"})
+    return pdf_answer(receipt_pdf(receipt), f"receipt-{receipt.number}.pdf")

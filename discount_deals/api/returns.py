@@ -18,7 +18,7 @@ from ..services.pricing import money_str
 from ..services.receipt_pdf import credit_note_pdf
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents
-from .receipts import PDF_RESPONSES, ReceiptLineOut
+from .receipts import PDF_RESPONSES, ReceiptLineOut, pdf_answer
 from .response_models import CustomerRef, Money, TaxLineOut
 from .routing import ApiRouter
 from .schemas import UUID_STRING, documented
@@ -147,5 +147,4 @@ def credit_note(return_id: str, session: SessionDep, user: CurrentUser) -> dict:
 def credit_note_pdf_file(return_id: str, session: SessionDep, user: CurrentUser) -> Response:
     """A refunded return's credit note as a PDF (409 ``not_refunded`` before the refund)."""
     note = returns.return_credit_note(session, user, return_id)
-    return Response(credit_note_pdf(note), media_type="application/pdf", headers={
-        "Content-Disposition": f'inline; filename="credit-note-{note.number}.pdf"', "Cache-Control": "private, no-store"})
+    return pdf_answer(credit_note_pdf(note), f"credit-note-{note.number}.pdf")

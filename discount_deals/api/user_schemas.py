@@ -7,7 +7,7 @@ ones. The ``json_schema_extra`` hints document the rules in the OpenAPI descript
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -73,6 +73,14 @@ BIRTH_DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD, af
 GENDER = {"type": "string", "enum": ["male", "female", "other"]}
 NO_CONTROL = "Text fields refuse control characters other than tab and newline."
 
+# An account's fields as registration and the profile update both take them (optional: see above).
+NameIn = Annotated[str | None, Field(json_schema_extra=documented(**NAME))]
+EmailIn = Annotated[str | None, Field(json_schema_extra=documented(**EMAIL))]
+UsernameIn = Annotated[str | None, Field(json_schema_extra=documented(**USERNAME))]
+PhoneIn = Annotated[str | None, Field(json_schema_extra=documented(**PHONE))]
+BirthDateIn = Annotated[str | None, Field(json_schema_extra=documented(**BIRTH_DATE))]
+GenderIn = Annotated[str | None, Field(json_schema_extra=documented(**GENDER))]
+
 
 def _text(limit: int, minimum: int = 0) -> dict[str, Any]:
     return {"type": "string", "maxLength": limit, **({"minLength": minimum} if minimum else {})}
@@ -88,14 +96,14 @@ class RegisterIn(BaseModel):
         },
     )
 
-    first_name: str | None = Field(None, json_schema_extra=documented(**NAME))
-    last_name: str | None = Field(None, json_schema_extra=documented(**NAME))
-    username: str | None = Field(None, json_schema_extra=documented(**USERNAME))
-    email: str | None = Field(None, json_schema_extra=documented(**EMAIL))
+    first_name: NameIn = None
+    last_name: NameIn = None
+    username: UsernameIn = None
+    email: EmailIn = None
     password: str | None = Field(None, json_schema_extra=documented(**PASSWORD))
-    phonenumber: str | None = Field(None, json_schema_extra=documented(**PHONE))
-    date_of_birth: str | None = Field(None, json_schema_extra=documented(**BIRTH_DATE))
-    gender: str | None = Field(None, json_schema_extra=documented(**GENDER))
+    phonenumber: PhoneIn = None
+    date_of_birth: BirthDateIn = None
+    gender: GenderIn = None
     role: Any = Field(None, description="Ignored: every registration is a customer")
     metadata: Any = Field(None, description="Ignored")
 
@@ -117,13 +125,13 @@ class ProfileIn(BaseModel):
 class UserUpdateIn(BaseModel):
     model_config = ConfigDict(extra="ignore", json_schema_extra={"description": NO_CONTROL})
 
-    email: str | None = Field(None, json_schema_extra=documented(**EMAIL))
-    username: str | None = Field(None, json_schema_extra=documented(**USERNAME))
-    first_name: str | None = Field(None, json_schema_extra=documented(**NAME))
-    last_name: str | None = Field(None, json_schema_extra=documented(**NAME))
-    phonenumber: str | None = Field(None, json_schema_extra=documented(**PHONE))
-    date_of_birth: str | None = Field(None, json_schema_extra=documented(**BIRTH_DATE))
-    gender: str | None = Field(None, json_schema_extra=documented(**GENDER))
+    email: EmailIn = None
+    username: UsernameIn = None
+    first_name: NameIn = None
+    last_name: NameIn = None
+    phonenumber: PhoneIn = None
+    date_of_birth: BirthDateIn = None
+    gender: GenderIn = None
     profile: ProfileIn | None = None
     password: str | None = Field(
         None,

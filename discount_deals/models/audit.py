@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, String
+from sqlalchemy import JSON, Column, Index
 from sqlmodel import Field, SQLModel
 
-from .base import id_field, utcnow
+from .base import id_field, optional_ref_field, utcnow
 
 
 class AuditEvent(SQLModel, table=True):
@@ -27,10 +27,7 @@ class AuditEvent(SQLModel, table=True):
 
     id: str = id_field()
     # The admin who acted (None: the shop itself, e.g. a timer, or the command line).
-    actor_id: str | None = Field(
-        default=None,
-        sa_column=Column(String(36), ForeignKey("user.id", ondelete="SET NULL"), nullable=True),
-    )
+    actor_id: str | None = optional_ref_field("user")
     # Who it was, kept readable if the account is deleted ("ama@example.com", "command line").
     actor_label: str = Field(default="", max_length=254)
     action: str = Field(max_length=64)  # "product.update", "user.role", "coupon.create", ...

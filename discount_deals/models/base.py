@@ -1,11 +1,14 @@
-"""Shared column helpers: UUID string ids and UTC timestamps."""
+"""Shared column helpers: UUID string ids, references to other rows, money and UTC timestamps."""
 
 from __future__ import annotations
 
 import os
 import uuid
 from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
 
+from sqlalchemy import Column, ForeignKey, String
 from sqlmodel import Field, SQLModel
 
 # Named constraints: Alembic's SQLite batch mode and later migrations need stable names.
@@ -48,3 +51,27 @@ def created_field() -> datetime:
 
 def updated_field() -> datetime:
     return Field(default_factory=utcnow, nullable=False, sa_column_kwargs={"onupdate": utcnow})
+
+
+def money_field(**kwargs: Any) -> Decimal:
+    """A money column: up to 12 digits, 2 of them after the point."""
+    return Field(max_digits=12, decimal_places=2, **kwargs)
+
+
+def key_column(table: str, *, ondelete: str, nullable: bool = False, index: bool = False, unique: bool = False,
+               primary_key: bool = False) -> Column:
+    """A column holding the id of a row of ``table``; ``ondelete`` is what deleting that row does here."""
+    flags = {name: True for name, wanted in (("index", index), ("unique", unique), ("primary_key", primary_key))
+             if wanted}
+    return Column(String(36), ForeignKey(f"{table}.id", ondelete=ondelete), nullable=nullable, **flags)
+
+
+def parent_field(table: str, *, index: bool = True, unique: bool = False, ondelete: str = "CASCADE") -> str:
+    """The id of the row this one belongs to (required): deleting that row deletes this one, unless
+    ``ondelete`` says otherwise ("RESTRICT": that row cannot go while this one points to it)."""
+    return Field(sa_column=key_column(table, ondelete=ondelete, index=index, unique=unique))
+
+
+def optional_ref_field(table: str, *, index: bool = False) -> str | None:
+    """The id of a row this one points to, if any: deleting that row leaves NULL here."""
+    return Field(default=None, sa_column=key_column(table, ondelete="SET NULL", nullable=True, index=index))

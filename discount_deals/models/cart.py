@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, ForeignKey, String, UniqueConstraint
+from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from .base import created_field, id_field, updated_field
+from .base import created_field, id_field, parent_field, updated_field
 
 
 class Cart(SQLModel, table=True):
@@ -15,9 +15,7 @@ class Cart(SQLModel, table=True):
     (``services.cart``): it is when the cart was last touched, what a reminder waits on."""
 
     id: str = id_field()
-    user_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), nullable=False, unique=True)
-    )
+    user_id: str = parent_field("user", index=False, unique=True)
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()
     # When the last reminder about this cart was queued (services.messages.reminders).
@@ -29,12 +27,8 @@ class CartItem(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("cart_id", "product_id", name="uq_cart_item_product"),)
 
     id: str = id_field()
-    cart_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("cart.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
-    product_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("product.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    cart_id: str = parent_field("cart")
+    product_id: str = parent_field("product")
     quantity: int = Field(default=1)
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()

@@ -6,10 +6,10 @@ from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, String, text
+from sqlalchemy import JSON, Column, Index, text
 from sqlmodel import Field, SQLModel
 
-from .base import created_field, id_field, updated_field
+from .base import created_field, id_field, money_field, optional_ref_field, parent_field, updated_field
 
 
 class ProductStatus(StrEnum):
@@ -22,10 +22,7 @@ class Category(SQLModel, table=True):
     name: str = Field(max_length=120, unique=True)
     slug: str = Field(max_length=140, unique=True)
     description: str = Field(default="")
-    parent_id: str | None = Field(
-        default=None,
-        sa_column=Column(String(36), ForeignKey("category.id", ondelete="SET NULL"), nullable=True),
-    )
+    parent_id: str | None = optional_ref_field("category")
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()
 
@@ -68,13 +65,13 @@ class Product(SQLModel, table=True):
     description: str = Field(default="")
     brand: str = Field(default="", max_length=80, index=True)
     image_url: str = Field(default="", max_length=500)
-    price: Decimal = Field(max_digits=12, decimal_places=2)
-    discount_price: Decimal | None = Field(default=None, max_digits=12, decimal_places=2)
+    price: Decimal = money_field()
+    discount_price: Decimal | None = money_field(default=None)
     # Derived by services.pricing on every write so the shop can filter and sort in SQL: the
     # price in force now (the discount only inside its window). price_changes_at is when the
     # window next opens or closes; services.catalog.price_schedule recomputes the rows whose
     # moment has passed.
-    effective_price: Decimal = Field(max_digits=12, decimal_places=2)
+    effective_price: Decimal = money_field()
     discount_percent: int = Field(default=0, index=True)
     discount_start: datetime | None = Field(default=None)
     discount_end: datetime | None = Field(default=None)
@@ -98,8 +95,6 @@ class Product(SQLModel, table=True):
     status: str = Field(default=ProductStatus.ACTIVE.value, max_length=16)
     tags: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     related_products: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    category_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("category.id", ondelete="RESTRICT"), nullable=False, index=True)
-    )
+    category_id: str = parent_field("category", ondelete="RESTRICT")
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, ForeignKey, Index, String, Text, UniqueConstraint, true
+from sqlalchemy import Column, Index, Text, UniqueConstraint, true
 from sqlmodel import Field, SQLModel
 
-from .base import created_field, id_field, updated_field, utcnow
+from .base import created_field, id_field, key_column, optional_ref_field, parent_field, updated_field, utcnow
 
 
 class MessageStatus(StrEnum):
@@ -24,10 +24,6 @@ class Channel(StrEnum):
     SMS = "sms"
 
 
-def _user_column(*, nullable: bool, ondelete: str = "CASCADE", index: bool = True) -> Column:
-    return Column(String(36), ForeignKey("user.id", ondelete=ondelete), nullable=nullable, index=index)
-
-
 class OutboxMessage(SQLModel, table=True):
     """One email or SMS to one recipient, written in the transaction of the event that causes it
     and delivered later by the queue's worker (``services.messages``). The source of truth: the
@@ -40,7 +36,7 @@ class OutboxMessage(SQLModel, table=True):
     )
 
     id: str = id_field()
-    user_id: str | None = Field(default=None, sa_column=_user_column(nullable=True, ondelete="SET NULL"))
+    user_id: str | None = optional_ref_field("user", index=True)
     channel: str = Field(max_length=8)
     kind: str = Field(max_length=32, index=True)
     recipient: str = Field(max_length=254)
@@ -74,7 +70,7 @@ class NotificationPreference(SQLModel, table=True):
 
     __tablename__ = "notification_preference"
 
-    user_id: str = Field(sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), primary_key=True))
+    user_id: str = Field(sa_column=key_column("user", ondelete="CASCADE", primary_key=True))
     order_updates: str = Field(default="", max_length=8)  # "sms" | "email" | "both" | "" (the default)
     deal_alerts: str = Field(default="off", max_length=8)  # "off" | "sms" | "email"
     account_email: bool = Field(default=True)  # security notices by email (password changed, locked)
@@ -89,7 +85,7 @@ class PasswordReset(SQLModel, table=True):
     __tablename__ = "password_reset"
 
     id: str = id_field()
-    user_id: str = Field(sa_column=_user_column(nullable=False))
+    user_id: str = parent_field("user")
     channel: str = Field(max_length=8)
     # SHA-256 of the link's token (email) or of the code with the reset's id (SMS).
     secret_hash: str = Field(max_length=64, index=True)
@@ -109,9 +105,7 @@ class DealEvent(SQLModel, table=True):
     __tablename__ = "deal_event"
 
     id: str = id_field()
-    product_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("product.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    product_id: str = parent_field("product")
     kind: str = Field(max_length=16)  # "price_drop" | "back_in_stock"
     key: str = Field(max_length=160, unique=True)
     old_price: str = Field(default="", max_length=24)
@@ -130,10 +124,8 @@ class DealAlert(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    user_id: str = Field(sa_column=_user_column(nullable=False, index=False))
-    event_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("deal_event.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    user_id: str = parent_field("user", index=False)
+    event_id: str = parent_field("deal_event")
     product_id: str = Field(max_length=36)
     message_id: str | None = Field(default=None, max_length=36)
     created_at: datetime = Field(default_factory=utcnow, nullable=False)

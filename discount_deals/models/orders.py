@@ -7,10 +7,10 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, Numeric, String, UniqueConstraint, false
+from sqlalchemy import JSON, Boolean, Column, Integer, Numeric, String, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
-from .base import created_field, id_field, updated_field, utcnow
+from .base import created_field, id_field, money_field, optional_ref_field, parent_field, updated_field, utcnow
 
 
 class OrderStatus(StrEnum):
@@ -63,29 +63,23 @@ class CouponKind(StrEnum):
     FIXED = "fixed"
 
 
-def _money(**kwargs: Any) -> Decimal:
-    return Field(max_digits=12, decimal_places=2, **kwargs)
-
-
 class Order(SQLModel, table=True):
     __tablename__ = "order"
     __table_args__ = (UniqueConstraint("user_id", "idempotency_key", name="uq_order_idempotency"),)
 
     id: str = id_field()
-    user_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    user_id: str = parent_field("user")
     status: str = Field(default=OrderStatus.PENDING.value, max_length=16, index=True)
     item_count: int = Field(default=0)
-    subtotal: Decimal = _money(default=Decimal("0.00"))
-    savings: Decimal = _money(default=Decimal("0.00"))
-    discount: Decimal = _money(default=Decimal("0.00"))
-    shipping: Decimal = _money(default=Decimal("0.00"))
-    tax: Decimal = _money(default=Decimal("0.00"))
+    subtotal: Decimal = money_field(default=Decimal("0.00"))
+    savings: Decimal = money_field(default=Decimal("0.00"))
+    discount: Decimal = money_field(default=Decimal("0.00"))
+    shipping: Decimal = money_field(default=Decimal("0.00"))
+    tax: Decimal = money_field(default=Decimal("0.00"))
     # ``tax`` as the taxes it was placed with (services.taxes.TaxLine.as_json: code, label, rate,
     # amount, included), summing to it; never recomputed with later settings.
     tax_lines: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
-    total: Decimal = _money(default=Decimal("0.00"))
+    total: Decimal = money_field(default=Decimal("0.00"))
     coupon_code: str | None = Field(default=None, max_length=64)
     address: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     idempotency_key: str | None = Field(default=None, max_length=128)
@@ -93,10 +87,7 @@ class Order(SQLModel, table=True):
         default=DeliveryMethod.DELIVERY.value,
         sa_column=Column(String(16), nullable=False, index=True, server_default=DeliveryMethod.DELIVERY.value),
     )
-    pickup_store_id: str | None = Field(
-        default=None,
-        sa_column=Column(String(36), ForeignKey("pickup_store.id", ondelete="SET NULL"), nullable=True),
-    )
+    pickup_store_id: str | None = optional_ref_field("pickup_store")
     # What the store was when the order was placed (name, address, hours), kept if the store changes.
     pickup_store: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     payment_method: str = Field(
@@ -153,20 +144,15 @@ class OrderItem(SQLModel, table=True):
     __tablename__ = "order_item"
 
     id: str = id_field()
-    order_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("order.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    order_id: str = parent_field("order")
     # Kept when the product is later deleted: the line keeps its snapshot.
-    product_id: str | None = Field(
-        default=None,
-        sa_column=Column(String(36), ForeignKey("product.id", ondelete="SET NULL"), nullable=True, index=True),
-    )
+    product_id: str | None = optional_ref_field("product", index=True)
     name: str = Field(max_length=200)
     image_url: str = Field(default="", max_length=500)
-    unit_price: Decimal = _money()
-    original_price: Decimal = _money()
+    unit_price: Decimal = money_field()
+    original_price: Decimal = money_field()
     quantity: int
-    line_total: Decimal = _money()
+    line_total: Decimal = money_field()
 
 
 class Coupon(SQLModel, table=True):
@@ -175,7 +161,7 @@ class Coupon(SQLModel, table=True):
     id: str = id_field()
     code: str = Field(max_length=64, unique=True)
     kind: str = Field(max_length=16)
-    value: Decimal = _money()
+    value: Decimal = money_field()
     active: bool = Field(default=True)
     # Valid until this moment (exclusive, UTC); None: no expiry.
     expires_at: datetime | None = Field(default=None)
@@ -184,7 +170,7 @@ class Coupon(SQLModel, table=True):
     usage_limit: int | None = Field(default=None)
     used_count: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
     # The smallest subtotal (after product discounts) the coupon applies to; None: any.
-    min_subtotal: Decimal | None = Field(default=None, max_digits=12, decimal_places=2)
+    min_subtotal: Decimal | None = money_field(default=None)
     created_at: datetime = created_field()
 
 
@@ -192,12 +178,10 @@ class Payment(SQLModel, table=True):
     """One attempt to collect an order's total through the payment provider."""
 
     id: str = id_field()
-    order_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("order.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    order_id: str = parent_field("order")
     provider: str = Field(max_length=32)
     reference: str = Field(max_length=64, unique=True)
-    amount: Decimal = _money()
+    amount: Decimal = money_field()
     currency: str = Field(max_length=3)
     # A PaymentAttemptStatus: pending until the provider reports success, failure or another amount.
     status: str = Field(default=PaymentAttemptStatus.PENDING.value, max_length=16)
@@ -213,17 +197,12 @@ class OrderEvent(SQLModel, table=True):
     __tablename__ = "order_event"
 
     id: str = id_field()
-    order_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("order.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    order_id: str = parent_field("order")
     kind: str = Field(max_length=16)  # "status" | "payment" | "attention"
     from_value: str | None = Field(default=None, max_length=32)
     to_value: str = Field(max_length=32)
     # The user who acted (None: the customer's payment provider or the shop's own timers).
-    actor_id: str | None = Field(
-        default=None,
-        sa_column=Column(String(36), ForeignKey("user.id", ondelete="SET NULL"), nullable=True),
-    )
+    actor_id: str | None = optional_ref_field("user")
     # Who it was, kept readable if the account is deleted ("ama@example.com", "payment provider").
     actor_label: str = Field(default="", max_length=254)
     note: str = Field(default="", max_length=500)

@@ -6,10 +6,9 @@ from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from sqlalchemy import Column, ForeignKey, String
 from sqlmodel import Field, SQLModel
 
-from .base import created_field, id_field, updated_field
+from .base import created_field, id_field, money_field, optional_ref_field, parent_field, updated_field
 
 
 class ReturnStatus(StrEnum):
@@ -38,22 +37,14 @@ class RefundState(StrEnum):
     DONE = "done"
 
 
-def _money(**kwargs) -> Decimal:
-    return Field(max_digits=12, decimal_places=2, **kwargs)
-
-
 class ReturnRequest(SQLModel, table=True):
     """A customer's request to send back items of a delivered order, and its refund."""
 
     __tablename__ = "order_return"
 
     id: str = id_field()
-    order_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("order.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
-    user_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    order_id: str = parent_field("order")
+    user_id: str = parent_field("user")
     status: str = Field(default=ReturnStatus.REQUESTED.value, max_length=16, index=True)
     reason: str = Field(max_length=500)
     # Why an admin rejected it (shown to the customer), or a note on another step.
@@ -61,10 +52,10 @@ class ReturnRequest(SQLModel, table=True):
     # What the refund pays back (services.returns.shares): goods less their coupon share, plus
     # tax added to prices, plus shipping when this return completes the order. Estimated when
     # requested, fixed when refunded.
-    refund_amount: Decimal = _money(default=Decimal("0.00"))
-    refund_discount: Decimal = _money(default=Decimal("0.00"))
-    refund_tax: Decimal = _money(default=Decimal("0.00"))
-    refund_shipping: Decimal = _money(default=Decimal("0.00"))
+    refund_amount: Decimal = money_field(default=Decimal("0.00"))
+    refund_discount: Decimal = money_field(default=Decimal("0.00"))
+    refund_tax: Decimal = money_field(default=Decimal("0.00"))
+    refund_shipping: Decimal = money_field(default=Decimal("0.00"))
     refund_method: str | None = Field(default=None, max_length=16)
     refund_state: str = Field(default=RefundState.NONE.value, max_length=16)
     # The provider's refund id and its last word on it ("pending", "processed", or why it refused).
@@ -76,9 +67,7 @@ class ReturnRequest(SQLModel, table=True):
     received_at: datetime | None = Field(default=None)
     refunded_at: datetime | None = Field(default=None)
     # Who gave the money back (kept readable if the account goes).
-    refunded_by_id: str | None = Field(
-        default=None, sa_column=Column(String(36), ForeignKey("user.id", ondelete="SET NULL"), nullable=True)
-    )
+    refunded_by_id: str | None = optional_ref_field("user")
     refunded_by_label: str = Field(default="", max_length=254)
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()
@@ -90,17 +79,10 @@ class ReturnLine(SQLModel, table=True):
     __tablename__ = "order_return_line"
 
     id: str = id_field()
-    return_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("order_return.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
-    order_item_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("order_item.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
-    product_id: str | None = Field(
-        default=None,
-        sa_column=Column(String(36), ForeignKey("product.id", ondelete="SET NULL"), nullable=True),
-    )
+    return_id: str = parent_field("order_return")
+    order_item_id: str = parent_field("order_item")
+    product_id: str | None = optional_ref_field("product")
     name: str = Field(max_length=200)
     quantity: int
-    unit_price: Decimal = _money()
-    amount: Decimal = _money()  # unit_price × quantity
+    unit_price: Decimal = money_field()
+    amount: Decimal = money_field()  # unit_price × quantity

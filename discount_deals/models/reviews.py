@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from .base import created_field, id_field, updated_field
+from .base import created_field, id_field, parent_field, updated_field
 
 MAX_REVIEW_TEXT = 2000
 
@@ -23,12 +23,8 @@ class Review(SQLModel, table=True):
     )
 
     id: str = id_field()
-    product_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("product.id", ondelete="CASCADE"), nullable=False)
-    )
-    user_id: str = Field(
-        sa_column=Column(String(36), ForeignKey("user.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    product_id: str = parent_field("product", index=False)
+    user_id: str = parent_field("user")
     rating: int
     # Plain text (stripped, control characters removed); faces render it as text, never as HTML.
     text: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date, datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, ForeignKey, Index, String, Text, UniqueConstraint, text
+from sqlalchemy import Column, Index, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from .base import created_field, id_field, updated_field, utcnow
+from .base import created_field, id_field, parent_field, updated_field, utcnow
 
 
 class Role(StrEnum):
@@ -23,18 +23,6 @@ class Gender(StrEnum):
     MALE = "male"
     FEMALE = "female"
     OTHER = "other"
-
-
-def _user_fk(*, unique: bool = False, index: bool = True) -> str:
-    return Field(
-        sa_column=Column(
-            String(36),
-            ForeignKey("user.id", ondelete="CASCADE"),
-            nullable=False,
-            unique=unique,
-            index=index and not unique,
-        )
-    )
 
 
 class User(SQLModel, table=True):
@@ -57,7 +45,7 @@ class User(SQLModel, table=True):
 
 class Profile(SQLModel, table=True):
     id: str = id_field()
-    user_id: str = _user_fk(unique=True)
+    user_id: str = parent_field("user", index=False, unique=True)
     bio: str | None = Field(default=None)
     website: str | None = Field(default=None, max_length=500)
     profile_image: str | None = Field(default=None, max_length=500)
@@ -78,7 +66,7 @@ class Address(SQLModel, table=True):
     )
 
     id: str = id_field()
-    user_id: str = _user_fk()
+    user_id: str = parent_field("user")
     line1: str = Field(max_length=255)
     line2: str = Field(default="", max_length=255)
     city: str = Field(max_length=120)
@@ -102,7 +90,7 @@ class RefreshFamily(SQLModel, table=True):
     __tablename__ = "refresh_family"
 
     id: str = Field(primary_key=True, max_length=64)
-    user_id: str = _user_fk()
+    user_id: str = parent_field("user")
     floor: int = Field(default=0)
     # When ``floor`` last rose: a retired token is still accepted for a short leeway after.
     floor_raised_at: datetime | None = Field(default=None)
@@ -135,7 +123,7 @@ class IdempotentRequest(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("user_id", "scope", "key"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    user_id: str = _user_fk(index=False)
+    user_id: str = parent_field("user", index=False)
     scope: str = Field(max_length=64)
     key: str = Field(max_length=255)
     fingerprint: str = Field(max_length=64)

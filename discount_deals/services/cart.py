@@ -26,7 +26,7 @@ from ..models import Cart, CartItem, Category, Product, User
 from . import NotFound, ServiceError, ValidationFailed, flash_sales
 from .catalog import is_visible
 from .permissions import require_user
-from .pricing import money, product_price
+from .pricing import LineTotal, money, product_price
 
 log = logging.getLogger("discount_deals.cart")
 
@@ -62,7 +62,7 @@ def stock_note(product: Product, quantity: int) -> StockNote:
 
 
 @dataclass(frozen=True)
-class CartLine:
+class CartLine(LineTotal):
     """One cart line with its product and today's prices."""
 
     id: str
@@ -72,10 +72,6 @@ class CartLine:
     quantity: int
     unit_price: Decimal
     original_price: Decimal
-
-    @property
-    def line_total(self) -> Decimal:
-        return money(self.unit_price * self.quantity)
 
     @property
     def stock(self) -> StockNote:

@@ -163,17 +163,25 @@ def product_price(product: _Priced | Any, at: datetime | None = None) -> PriceNo
     return price_at(product.price, product.discount_price, product.discount_start, product.discount_end, at)
 
 
-@dataclass(frozen=True)
-class PricedLine:
-    """One cart or order line: what is paid per unit, what it would cost undiscounted, how many."""
+class LineTotal:
+    """``line_total`` of a line of ``quantity`` units at ``unit_price``: cart, order and reminder
+    lines total the same way (rounded to the pesewa)."""
 
     unit_price: Decimal
-    original_price: Decimal
     quantity: int
 
     @property
     def line_total(self) -> Decimal:
         return money(self.unit_price * self.quantity)
+
+
+@dataclass(frozen=True)
+class PricedLine(LineTotal):
+    """One cart or order line: what is paid per unit, what it would cost undiscounted, how many."""
+
+    unit_price: Decimal
+    original_price: Decimal
+    quantity: int
 
 
 def priced_line(product: _Priced | Any, quantity: int, at: datetime | None = None) -> PricedLine:

@@ -88,9 +88,17 @@ def lines_json(lines: list[ReceiptLine] | tuple[ReceiptLine, ...]) -> list[dict[
              "total": money_str(line.total)} for line in lines]
 
 
+def buyer_of(session: Session, user_id: str) -> tuple[str, str]:
+    """The buyer's name and email as receipts and credit notes print them (a deleted account: blank)."""
+    buyer = session.get(User, user_id)
+    if buyer is None:
+        return "", ""
+    return " ".join(part for part in (buyer.first_name, buyer.last_name) if part), buyer.email
+
+
 @dataclass(frozen=True)
-class Receipt:
-    """Everything a receipt shows; the API's JSON, the PDF and the receipt page are made from it."""
+class IssuedDocument:
+    """What a receipt and a credit note share: the order, its buyer, the lines and the taxes."""
 
     order: Order
     buyer_name: str
@@ -100,25 +108,49 @@ class Receipt:
 
     @property
     def number(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def issued_at(self) -> datetime | None:
+        raise NotImplementedError
+
+    def heading_json(self, references: dict[str, Any]) -> dict[str, Any]:
+        """Number, date, what the document is about (``references``) and the seller."""
+        issued_at = self.issued_at
+        return {"number": self.number, "issued_at": issued_at.isoformat() if issued_at else None, **references,
+                "seller": seller_json()}
+
+    def buyer_json(self) -> dict[str, Any]:
+        return {"name": self.buyer_name, "email": self.buyer_email, "phone": self.order.contact_phone}
+
+    def amounts_json(self, first: tuple[str, Decimal], discount: Decimal, shipping: Decimal, tax: Decimal,
+                     total: Decimal) -> dict[str, Any]:
+        """The amounts as both documents list them; ``first`` is the receipt's subtotal or the note's goods."""
+        name, amount = first
+        return {name: money_str(amount), "discount": money_str(discount), "shipping": money_str(shipping),
+                "tax": money_str(tax), "tax_lines": [line.as_json() for line in self.tax_lines],
+                "total": money_str(total), "currency": get_settings().currency.code}
+
+
+@dataclass(frozen=True)
+class Receipt(IssuedDocument):
+    """Everything a receipt shows; the API's JSON, the PDF and the receipt page are made from it."""
+
+    @property
+    def number(self) -> str:
         return self.order.receipt_number or ""
+
+    @property
+    def issued_at(self) -> datetime | None:
+        return self.order.receipt_issued_at
 
     def as_json(self) -> dict[str, Any]:
         order = self.order
         return {
-            "number": self.number,
-            "issued_at": order.receipt_issued_at.isoformat() if order.receipt_issued_at else None,
-            "order": order.id,
-            "seller": seller_json(),
-            "buyer": {"name": self.buyer_name, "email": self.buyer_email, "phone": order.contact_phone,
-                      "address": order.address, "pickup_store": order.pickup_store},
+            **self.heading_json({"order": order.id}),
+            "buyer": self.buyer_json() | {"address": order.address, "pickup_store": order.pickup_store},
             "lines": lines_json(self.lines),
-            "subtotal": money_str(order.subtotal),
-            "discount": money_str(order.discount),
-            "shipping": money_str(order.shipping),
-            "tax": money_str(order.tax),
-            "tax_lines": [line.as_json() for line in self.tax_lines],
-            "total": money_str(order.total),
-            "currency": get_settings().currency.code,
+            **self.amounts_json(("subtotal", order.subtotal), order.discount, order.shipping, order.tax, order.total),
             "payment": {"method": order.payment_method, "network": order.payment_network,
                         "reference": order.payment_reference, "test": is_test_payment(order)},
         }
@@ -126,12 +158,11 @@ class Receipt:
 
 def receipt_for(session: Session, order: Order) -> Receipt:
     """The receipt of an order that has one."""
-    buyer = session.get(User, order.user_id)
-    name = " ".join(part for part in (buyer.first_name, buyer.last_name) if part) if buyer else ""
+    name, email = buyer_of(session, order.user_id)
     items = session.exec(select(OrderItem).where(OrderItem.order_id == order.id).order_by(OrderItem.name,
                                                                                           OrderItem.id)).all()
     lines = [ReceiptLine(item.name, item.quantity, item.unit_price, item.line_total) for item in items]
-    return Receipt(order, name, buyer.email if buyer else "", lines, stored_tax_lines(order.tax_lines, order.tax))
+    return Receipt(order, name, email, lines, stored_tax_lines(order.tax_lines, order.tax))
 
 
 def order_receipt(session: Session, user: User, order_id: str) -> Receipt:

@@ -24,10 +24,11 @@ import json
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from ..server import reflex_adapter
 from ..config.settings import get_settings
+from .layers import HttpLayer
 
 MULTIPART_ENVELOPE = 64 * 1024  # the form's boundaries, headers and small fields around a file
 # Reflex upload handlers that take the admin's bulk files; every other upload is a picture.
@@ -90,14 +91,8 @@ def _declared_length(headers: Headers) -> int:
     return int(declared) if declared.isdigit() else 0
 
 
-class BodyLimits:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class BodyLimits(HttpLayer):
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
         limit = body_limit(scope, headers)
         if _declared_length(headers) > limit:

@@ -19,7 +19,9 @@ Pages are the first-HTML renderer's business (``no-cache``). Errors are never ca
 from __future__ import annotations
 
 from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from .layers import HttpLayer
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 MEDIA = "public, max-age=604800"
@@ -42,13 +44,11 @@ def cache_policy(path: str) -> str | None:
     return None
 
 
-class StaticCaching:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+class StaticCaching(HttpLayer):
+    methods = ("GET", "HEAD")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        policy = cache_policy(scope.get("path", "")) if scope["type"] == "http" and scope.get("method") in (
-            "GET", "HEAD") else None
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        policy = cache_policy(scope.get("path", ""))
         if policy is None:
             await self.app(scope, receive, send)
             return

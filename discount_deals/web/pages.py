@@ -7,20 +7,20 @@ sees anything. This middleware serves the page at the address the links use.
 
 from __future__ import annotations
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
+
+from .layers import HttpLayer
 
 # Paths served by the API and by Reflex's backend, never pages.
 _NOT_PAGES = ("/api", "/_", "/ping", "/assets")
 
 
-class PagesWithoutRedirect:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+class PagesWithoutRedirect(HttpLayer):
+    methods = ("GET", "HEAD")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
-            path: str = scope["path"]
-            last = path.rsplit("/", 1)[-1]
-            if path != "/" and not path.endswith("/") and "." not in last and not path.startswith(_NOT_PAGES):
-                scope = {**scope, "path": f"{path}/", "raw_path": f"{path}/".encode()}
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope["path"]
+        last = path.rsplit("/", 1)[-1]
+        if path != "/" and not path.endswith("/") and "." not in last and not path.startswith(_NOT_PAGES):
+            scope = {**scope, "path": f"{path}/", "raw_path": f"{path}/".encode()}
         await self.app(scope, receive, send)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import time
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from ..server import metrics
+from .layers import HttpLayer
 
 ASSET_SUFFIXES = (".js", ".css", ".map", ".png", ".jpg", ".jpeg", ".webp", ".svg", ".ico", ".woff", ".woff2", ".json",
                   ".txt", ".xml", ".gz", ".br")
@@ -29,14 +30,8 @@ def route_label(scope: Scope) -> str:
     return "page"
 
 
-class RequestTiming:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class RequestTiming(HttpLayer):
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
         status = 500
 

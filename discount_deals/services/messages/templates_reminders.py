@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..money import money_text, plain_money_text
-from ..pricing import money
+from ..pricing import LineTotal, money
 from .templates import Email, Links, _email, fits_one_sms, shop_name
 
 SUBJECT = "You left something in your cart"
@@ -26,16 +26,12 @@ _ASCII_PUNCTUATION = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '
 
 
 @dataclass(frozen=True)
-class ReminderLine:
+class ReminderLine(LineTotal):
     """One line of the cart, as the reminder names it."""
 
     name: str
     quantity: int
     unit_price: Decimal
-
-    @property
-    def line_total(self) -> Decimal:
-        return money(self.unit_price * self.quantity)
 
 
 def cart_total(lines: list[ReminderLine]) -> Decimal:

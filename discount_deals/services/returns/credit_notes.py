@@ -16,28 +16,21 @@ from typing import Any
 from sqlmodel import Session
 
 from ...models import Order, RefundMethod, ReturnRequest, ReturnStatus, User
-from ...config.settings import get_settings
 from .. import Conflict, NotFound
 from ..permissions import is_admin, require_user
-from ..pricing import money_str
 from ..order_rules import is_test_payment
-from ..receipts import ReceiptLine, lines_json, seller_json
-from ..taxes import TaxLine, rule_of, split_tax, stored_tax_lines
+from ..receipts import IssuedDocument, ReceiptLine, buyer_of, lines_json
+from ..taxes import rule_of, split_tax, stored_tax_lines
 from .common import NOT_REFUNDED, RETURN_NOT_FOUND, find_return, lines_of
 
 NOT_REFUNDED_TEXT = "This return has no credit note yet: it is given when the refund is made."
 
 
 @dataclass(frozen=True)
-class CreditNote:
-    """Everything a credit note shows."""
+class CreditNote(IssuedDocument):
+    """Everything a credit note shows: the order's document fields and the refunded return."""
 
     ret: ReturnRequest
-    order: Order
-    buyer_name: str
-    buyer_email: str
-    lines: list[ReceiptLine]
-    tax_lines: tuple[TaxLine, ...]
 
     @property
     def number(self) -> str:
@@ -63,21 +56,11 @@ class CreditNote:
     def as_json(self) -> dict[str, Any]:
         ret = self.ret
         return {
-            "number": self.number,
-            "issued_at": self.issued_at.isoformat() if self.issued_at else None,
-            "return": ret.id,
-            "order": self.order.id,
-            "receipt_number": self.order.receipt_number,
-            "seller": seller_json(),
-            "buyer": {"name": self.buyer_name, "email": self.buyer_email, "phone": self.order.contact_phone},
+            **self.heading_json({"return": ret.id, "order": self.order.id, "receipt_number": self.order.receipt_number}),
+            "buyer": self.buyer_json(),
             "lines": lines_json(self.lines),
-            "goods": money_str(self.goods),
-            "discount": money_str(ret.refund_discount),
-            "shipping": money_str(ret.refund_shipping),
-            "tax": money_str(ret.refund_tax),
-            "tax_lines": [line.as_json() for line in self.tax_lines],
-            "total": money_str(ret.refund_amount),
-            "currency": get_settings().currency.code,
+            **self.amounts_json(("goods", self.goods), ret.refund_discount, ret.refund_shipping, ret.refund_tax,
+                                ret.refund_amount),
             "refund": {"method": ret.refund_method, "reference": ret.refund_reference,
                        "provider_status": ret.refund_provider_status, "by": ret.refunded_by_label,
                        "test": is_test_payment(self.order)},
@@ -87,12 +70,12 @@ class CreditNote:
 def credit_note_for(session: Session, ret: ReturnRequest) -> CreditNote:
     """The credit note of a refunded return."""
     order = session.get(Order, ret.order_id)
-    buyer = session.get(User, ret.user_id)
-    name = " ".join(part for part in (buyer.first_name, buyer.last_name) if part) if buyer else ""
+    name, email = buyer_of(session, ret.user_id)
     lines = [ReceiptLine(line.name, line.quantity, line.unit_price, line.amount)
              for line in lines_of(session, [ret.id])[ret.id]]
     rule = rule_of(stored_tax_lines(order.tax_lines, order.tax))
-    return CreditNote(ret, order, name, buyer.email if buyer else "", lines, split_tax(ret.refund_tax, rule))
+    return CreditNote(order=order, buyer_name=name, buyer_email=email, lines=lines,
+                      tax_lines=split_tax(ret.refund_tax, rule), ret=ret)
 
 
 def return_credit_note(session: Session, user: User | None, return_id: str) -> CreditNote:

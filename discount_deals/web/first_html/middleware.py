@@ -16,13 +16,14 @@ from urllib.parse import parse_qsl
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from ... import routes
 from ...db import session_scope
 from ...config.public_url import public_base_url
 from ..compression import compressed
 from ..csp import page_policy
+from ..layers import HttpLayer
 from . import render
 
 log = logging.getLogger("discount_deals.first_html")
@@ -47,14 +48,10 @@ def _route(path: str, query: dict[str, str]) -> Callable | None:
     return None
 
 
-class FirstHtml:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+class FirstHtml(HttpLayer):
+    methods = ("GET", "HEAD")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         renderer = _route(scope["path"], query)
         if renderer is None:
