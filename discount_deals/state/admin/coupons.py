@@ -22,14 +22,8 @@ from .gate import admin_tab
 from .listing import AdminList
 
 ALL = "all"
-STATUS_FILTERS: list[tuple[str, str]] = [
-    (ALL, "All coupons"),
-    ("active", "Active"),
-    ("inactive", "Deactivated"),
-    ("expired", "Expired"),
-    ("used_up", "Used up"),
-]
 STATUS_LABELS = {"active": "Active", "inactive": "Deactivated", "expired": "Expired", "used_up": "Used up"}
+STATUS_FILTERS: list[tuple[str, str]] = [(ALL, "All coupons"), *STATUS_LABELS.items()]
 KINDS: list[tuple[str, str]] = [("percent", "Percentage off"), ("fixed", "Fixed amount off")]
 
 
