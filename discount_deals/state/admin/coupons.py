@@ -99,9 +99,8 @@ class AdminCouponsState(AdminList, rx.State):
         return f"Coupons ({self.total})"
 
     def _query(self, session: Session, admin: User) -> tuple[list[Coupon], int]:
-        status = "" if self.status_filter == ALL else self.status_filter
-        return coupons.list_coupons(session, admin, search=self.search, status=status, offset=self._offset(),
-                                    limit=self.PAGE_SIZE)
+        return coupons.list_coupons(session, admin, search=self.search, status=self._filter_value("status_filter"),
+                                    offset=self._offset(), limit=self.PAGE_SIZE)
 
     def _row(self, item: Coupon) -> CouponRow:
         return coupon_row(item)

@@ -50,8 +50,8 @@ class AdminReturnsState(AdminList, rx.State):
 
     def _query(self, session: Session, admin: User) -> tuple[list, int]:
         """The page's returns, each with its order (how it was paid, and whether for a test)."""
-        status = "" if self.status_filter == ALL else self.status_filter
-        views, total = returns.admin_returns(session, admin, status, offset=self._offset(), limit=self.PAGE_SIZE)
+        views, total = returns.admin_returns(session, admin, self._filter_value("status_filter"), offset=self._offset(),
+                                             limit=self.PAGE_SIZE)
         return [(view, order_service.get_order(session, admin, view.ret.order_id)) for view in views], total
 
     def _row(self, item) -> AdminReturnRow:
