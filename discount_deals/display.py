@@ -12,6 +12,7 @@ from urllib.parse import quote
 from . import routes
 from .models import Category, Product
 from .services import flash_sales
+from .services.cart import StockNote
 from .services.money import api_amount, money_text
 from .services.pricing import PriceNow, product_price
 from .services.taxes import TaxLine
@@ -79,6 +80,21 @@ class ProductView:
 # Ghana keeps Greenwich Mean Time all year (UTC+0, no summer time): times are shown as GMT,
 # the name shoppers and staff in Accra know.
 GHANA_TIME_ZONE = "GMT"
+
+
+@dataclasses.dataclass
+class LineStockView:
+    """A cart line's stock as the cart and the checkout show it (services.cart.stock_note):
+    "Only 2 left" / "Sold out" when the line wants more than is left, and how many are."""
+
+    stock_text: str = ""
+    short: bool = False
+    available: int = 0
+
+
+def line_stock(note: StockNote) -> dict[str, object]:
+    """The :class:`LineStockView` fields of a line's stock note."""
+    return dict(stock_text=note.text, short=note.short, available=note.available)
 
 
 def ghana_time(moment, pattern: str = "%d %b %Y, %H:%M") -> str:

@@ -20,7 +20,8 @@ from .admin_ui import (
     search_and_filter,
     search_box,
 )
-from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon, icon_button
+from .blocks import list_or_note
+from .ui import FIELD_INPUT, badge, badge_class, button, button_class, icon, icon_button, picture
 
 S = AdminProductsState
 F = AdminProductsState.form
@@ -153,12 +154,11 @@ def restock_form(product_id, name, on_restock, id_prefix: str = "restock_") -> r
 
 def _product_row(row) -> rx.Component:
     return rx.el.li(
-        rx.el.img(
-            src=row.image_url,
-            alt="",
+        picture(
+            row.image_url,
+            "",
+            64,
             loading="lazy",
-            width="64",
-            height="64",
             class_name="h-16 w-16 shrink-0 rounded-md border border-gray-200 bg-gray-100 object-cover",
         ),
         rx.el.div(
@@ -264,14 +264,8 @@ def categories_tab() -> rx.Component:
                 button(icon("refresh-cw", 16), "Refresh", variant="outline", size="sm", on_click=C.refresh),
                 class_name="mb-2 flex items-center justify-between",
             ),
-            rx.cond(
-                C.rows.length() > 0,
-                rx.el.ul(rx.foreach(C.rows, _category_row), aria_label="Categories"),
-                rx.el.p(
-                    rx.cond(C.failed, "Failed to fetch categories", "No categories yet."),
-                    class_name="py-8 text-center text-gray-600",
-                ),
-            ),
+            list_or_note(C.rows, _category_row, rx.cond(C.failed, "Failed to fetch categories", "No categories yet."),
+                         note_class="py-8 text-center text-gray-600", aria_label="Categories"),
             pager(C.page, C.total_pages, C.page_text, C.go_to_page, "Categories pages"),
             aria_label="Category list",
             class_name=PANEL,

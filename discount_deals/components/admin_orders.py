@@ -5,12 +5,12 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.account.order_views import TEST_PAYMENT, TEST_PAYMENT_NOTE
+from ..state.account.order_views import TEST_PAYMENT_NOTE
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
-from .blocks import line_item, tax_rows, timeline, total_row
-from .admin_ui import PANEL, filter_select, heading_bar, list_panel, search_box, showing, status_badge
-from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button, button_class, icon
+from .blocks import line_item, tax_rows, test_payment_badge, timeline, total_row
+from .admin_ui import PANEL, filter_select, heading_bar, list_panel, order_number, search_box, showing, status_badge
+from .ui import FIELD_INPUT, FIELD_LABEL, browser_owned, button, button_class, icon
 
 ORDERS = AdminOrdersState
 P = AdminOrdersState.shown  # the order on screen
@@ -69,13 +69,10 @@ def filters() -> rx.Component:
 def _row(row: AdminOrderView) -> rx.Component:
     return rx.el.li(
         rx.el.div(
-            rx.el.div(
-                rx.el.span("#", row.short_id, class_name="font-mono font-semibold text-gray-900"),
-                rx.cond(row.attention, rx.el.span(icon("triangle-alert", 14), "Needs attention",
-                                                  class_name="inline-flex items-center gap-1 text-xs font-semibold "
-                                                  "text-amber-800")),
-                class_name="flex flex-wrap items-center gap-2",
-            ),
+            order_number("#", row.short_id,
+                         rx.cond(row.attention, rx.el.span(icon("triangle-alert", 14), "Needs attention",
+                                                           class_name="inline-flex items-center gap-1 text-xs "
+                                                           "font-semibold text-amber-800"))),
             rx.el.p(row.created_text, class_name="text-xs text-gray-600"),
             class_name="min-w-0 md:w-40",
         ),
@@ -88,7 +85,7 @@ def _row(row: AdminOrderView) -> rx.Component:
         rx.el.div(
             rx.el.span(row.delivery_text, class_name="text-xs text-gray-700"),
             _badge(row.payment_text, row.payment_badge),
-            rx.cond(row.test_payment, rx.el.span(TEST_PAYMENT, title=TEST_PAYMENT_NOTE, class_name=badge_class("warning"))),
+            test_payment_badge(row.test_payment),
             _badge(row.status_text, row.status_badge),
             class_name="flex flex-wrap items-center gap-2 md:w-72",
         ),

@@ -6,8 +6,9 @@ import reflex as rx
 
 from ..state.account.return_views import AdminReturnRow
 from ..state.admin.returns import NOTE_LIMIT, AdminReturnsState
-from .admin_ui import filter_select, heading_bar, list_panel, showing, status_badge
-from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button_class, icon
+from .admin_ui import filter_select, heading_bar, list_panel, order_number, showing, status_badge
+from .blocks import test_payment_badge
+from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon
 
 RETURNS = AdminReturnsState
 BADGES = ("success", "destructive", "warning", "brand")
@@ -69,11 +70,7 @@ def _steps(row: AdminReturnRow) -> rx.Component:
 def _row(row: AdminReturnRow) -> rx.Component:
     return rx.el.li(
         rx.el.div(
-            rx.el.div(
-                rx.el.span("Order #", row.short_order, class_name="font-mono font-semibold text-gray-900"),
-                status_badge(row.status_text, row.badge, BADGES),
-                class_name="flex flex-wrap items-center gap-2",
-            ),
+            order_number("Order #", row.short_order, status_badge(row.status_text, row.badge, BADGES)),
             rx.el.p(row.customer, " · ", row.date_text, class_name="break-words text-xs text-gray-600"),
             class_name="min-w-0",
         ),
@@ -83,8 +80,7 @@ def _row(row: AdminReturnRow) -> rx.Component:
         rx.el.div(
             rx.el.span(row.refund_text, class_name="font-semibold text-gray-900"),
             rx.el.span(row.method_text, class_name="text-xs text-gray-700"),
-            rx.cond(row.test_payment, rx.el.span("Test payment", title="Test payment: no money moved",
-                                                 class_name=badge_class("warning"))),
+            test_payment_badge(row.test_payment),
             rx.cond(row.credit_note != "", rx.el.a(icon("file-text", 14), row.credit_note,
                                                   href="/returns/" + row.id + "/credit-note",
                                                   class_name="inline-flex items-center gap-1 text-xs font-semibold "

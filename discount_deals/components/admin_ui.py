@@ -6,7 +6,7 @@ from typing import Any
 
 import reflex as rx
 
-from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, icon
+from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, icon, search_field
 
 PANEL = "rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
 
@@ -92,12 +92,11 @@ def search_box(input_id: str, text: str, placeholder: str, state) -> rx.Componen
     """A list's search field (``state``: an AdminList): one server event per pause in typing or
     at Enter, not per keystroke. The field is the browser's (components.ui.browser_owned)."""
     return rx.el.form(
-        rx.el.label(text, html_for=input_id, class_name="sr-only"),
-        icon("search", 16, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
-        rx.el.input(
-            id=input_id,
+        *search_field(
+            text,
+            input_id,
             name="q",
-            type="search",
+            icon_size=16,
             placeholder=placeholder,
             on_change=state.set_search.debounce(350),
             class_name=FIELD_INPUT + " pl-9",
@@ -106,6 +105,16 @@ def search_box(input_id: str, text: str, placeholder: str, state) -> rx.Componen
         on_submit=lambda form: state.set_search(form.to(dict)["q"]),
         role="search",
         class_name="relative",
+    )
+
+
+def order_number(prefix: str, number, *beside: rx.Component) -> rx.Component:
+    """An order's number as the back office's lists show it ("#1a2b3c4d", "Order #1a2b3c4d"),
+    with what is said of it beside (its status, "Needs attention")."""
+    return rx.el.div(
+        rx.el.span(prefix, number, class_name="font-mono font-semibold text-gray-900"),
+        *beside,
+        class_name="flex flex-wrap items-center gap-2",
     )
 
 

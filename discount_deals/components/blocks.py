@@ -1,12 +1,13 @@
-"""Blocks several screens share: an empty state, the rows of a totals list, an order line, an
-order's timeline."""
+"""Blocks several screens share: an empty state, a list or the sentence saying it is empty, the rows of a totals list (and an order's whole
+totals list), the test payment mark, an order line, an order's timeline."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from .. import routes
-from .ui import icon, link_button
+from ..state.account.order_views import TEST_PAYMENT, TEST_PAYMENT_NOTE
+from .ui import badge_class, icon, link_button, picture
 
 
 def empty_state(tag: str, title: str, text: str, action: str, href: str = routes.PRODUCTS,
@@ -20,6 +21,16 @@ def empty_state(tag: str, title: str, text: str, action: str, href: str = routes
         rx.el.p(text, class_name="mt-2 text-gray-600"),
         link_button(action, href=href, class_name="mt-6"),
         class_name="mx-auto max-w-md py-16 text-center",
+    )
+
+
+def list_or_note(items, item, note, *, note_class: str, **list_props) -> rx.Component:
+    """``items`` as a list (``item`` renders each; ``list_props`` go on the ``ul``), or ``note``,
+    a sentence, when there are none."""
+    return rx.cond(
+        items.length() > 0,
+        rx.el.ul(rx.foreach(items, item), **list_props),
+        rx.el.p(note, class_name=note_class),
     )
 
 
@@ -46,12 +57,32 @@ def grand_total_row(value) -> rx.Component:
     )
 
 
+def order_totals_list(totals, *, discount_label: str, label: str) -> rx.Component:
+    """An order's totals (a state/account/order_views.OrderTotals) as a ``dl``: the subtotal, the
+    coupon's discount when there is one (``discount_label``), shipping, the taxes and the total."""
+    return rx.el.dl(
+        total_row("Subtotal", totals.subtotal_text),
+        rx.cond(totals.has_discount, total_row(discount_label, "-" + totals.discount_text)),
+        total_row("Shipping", totals.shipping_text),
+        tax_rows(totals.tax_lines),
+        grand_total_row(totals.total_text),
+        aria_label=label,
+        class_name="mt-4 space-y-2",
+    )
+
+
+def test_payment_badge(shown) -> rx.Component:
+    """"Test payment" beside a payment, when ``shown``: it went through the fake provider and no
+    money moved."""
+    return rx.cond(shown, rx.el.span(TEST_PAYMENT, title=TEST_PAYMENT_NOTE, class_name=badge_class("warning")))
+
+
 def line_item(line, *, large: bool = False) -> rx.Component:
     """An order (or review) line: picture, name, "Qty: 2 × $4.00" and the line's total."""
     size = 56 if large else 48
     return rx.el.li(
-        rx.el.img(src=line.image_url, alt="", width=str(size), height=str(size), loading="lazy",
-                  class_name=f"{'h-14 w-14' if large else 'h-12 w-12'} shrink-0 rounded-md bg-gray-100 object-cover"),
+        picture(line.image_url, "", size, loading="lazy",
+                class_name=f"{'h-14 w-14' if large else 'h-12 w-12'} shrink-0 rounded-md bg-gray-100 object-cover"),
         rx.el.div(
             rx.el.p(line.name, class_name="font-semibold text-gray-900" if large
                     else "truncate text-sm font-medium text-gray-900"),

@@ -10,7 +10,7 @@ from ..services.users import GHANA_REGIONS
 from ..state.shop.checkout import CheckoutState
 from ..state.shop.checkout_details import ADDRESS_FORM_ID, CONTACT_HINT, PLACE_FORM_ID
 from .stock_note import stock_fix
-from .ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button
+from .ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button, picture
 
 C = CheckoutState
 INVALID = " aria-[invalid=true]:border-red-600"  # a field the server refused
@@ -137,8 +137,7 @@ def review_line(line) -> rx.Component:
     """A review line: picture, name, "Qty: 2 × $4.00", the line's total, and its stock mark."""
     return rx.el.li(
         rx.el.div(
-            rx.el.img(src=line.image_url, alt="", width="48", height="48", loading="lazy",
-                      class_name="h-12 w-12 shrink-0 rounded-md bg-gray-100 object-cover"),
+            picture(line.image_url, "", 48, loading="lazy", class_name="h-12 w-12 shrink-0 rounded-md bg-gray-100 object-cover"),
             rx.el.div(
                 rx.el.p(line.name, class_name="truncate text-sm font-medium text-gray-900"),
                 rx.el.p("Qty: ", line.quantity, " × ", line.unit_text, class_name="text-xs text-gray-600"),

@@ -9,7 +9,7 @@ import reflex as rx
 
 from .. import routes
 from ..state.account.order_views import OrderLineView
-from .blocks import grand_total_row, tax_rows, total_row
+from .blocks import order_totals_list
 from .layout import layout
 from .ui import button, button_class, card, icon
 
@@ -77,15 +77,7 @@ def document_body(view, totals_label: str) -> rx.Component:
             rx.el.tbody(rx.foreach(view.lines, _line)),
             class_name="mt-4 w-full text-sm",
         ),
-        rx.el.dl(
-            total_row("Subtotal", view.totals.subtotal_text),
-            rx.cond(view.totals.has_discount, total_row("Coupon", "-" + view.totals.discount_text)),
-            total_row("Shipping", view.totals.shipping_text),
-            tax_rows(view.totals.tax_lines),
-            grand_total_row(view.totals.total_text),
-            aria_label=totals_label,
-            class_name="mt-4 space-y-2",
-        ),
+        order_totals_list(view.totals, discount_label="Coupon", label=totals_label),
         rx.el.p(view.payment_label, ": ", view.payment_text, class_name="mt-4 text-sm"),
         rx.cond(view.test_payment, rx.el.p("Test payment: no money moved.", class_name="mt-1 text-sm font-bold")),
         class_name="p-6 print:border-0 print:p-0 print:shadow-none",

@@ -10,7 +10,7 @@ from ..display import ProductView
 from .flash_sale import countdown_badge
 from .optimistic import expect_cart, expect_favourite_toggle, is_favourite
 from . import card_style as S
-from .ui import icon
+from .ui import icon, picture
 
 
 def stars(product: ProductView) -> rx.Component:
@@ -71,11 +71,10 @@ def product_card(product: ProductView, index: rx.Var) -> rx.Component:
             # The name below is the card's link for keyboards and screen readers; the picture is a
             # second, mouse-only target to the same page.
             rx.el.a(
-                rx.el.img(
-                    src=product.image_url,
-                    alt=product.name,
-                    width="320",
-                    height="320",
+                picture(
+                    product.image_url,
+                    product.name,
+                    320,
                     loading=rx.cond(index < 4, "eager", "lazy"),
                     custom_attrs={"fetchPriority": rx.cond(index == 0, "high", "auto")},
                     decoding="async",

@@ -17,7 +17,7 @@ import reflex as rx
 
 from .. import routes
 from ..state.shop.search import MAX_SEARCH, HeaderSearchState
-from .ui import icon
+from .ui import icon, search_field
 
 LISTBOX_ID = "header-suggestions"
 # The words' listing, worked out in the browser as search_url does on the server.
@@ -49,12 +49,9 @@ def _option(suggestion) -> rx.Component:
 
 def search_box() -> rx.Component:
     return rx.el.form(
-        rx.el.label("Search all products", html_for="header-search", class_name="sr-only"),
-        icon("search", 18, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
-        rx.el.input(
-            id="header-search",
-            name="search",
-            type="search",
+        *search_field(
+            "Search all products",
+            "header-search",
             role="combobox",
             placeholder="Search deals...",
             auto_complete="off",

@@ -64,6 +64,12 @@ def icon(tag: str, size: int = 20, class_name: str = "", **props: Any):
     return rx.icon(tag, size=size, class_name=class_name, aria_hidden="true", **props)
 
 
+def picture(src: Any, alt: Any, size: int, **props: Any) -> rx.Component:
+    """A square picture that holds its place while it loads: its width and height are given
+    (``size`` pixels), so nothing below it moves when it arrives."""
+    return rx.el.img(src=src, alt=alt, width=str(size), height=str(size), **props)
+
+
 def spinner(label: str = "Loading...", class_name: str = ""):
     return rx.el.div(
         rx.el.span(class_name="h-8 w-8 animate-spin rounded-full border-4 border-gray-200 border-t-orange-700"),
@@ -122,6 +128,17 @@ def select_input(label: str, input_id: str, options: list[tuple[str, str]], clas
             **props,
         ),
         class_name=class_name,
+    )
+
+
+def search_field(label: str, input_id: str, *, name: str = "search", icon_size: int = 18,
+                 **input_props: Any) -> tuple[rx.Component, ...]:
+    """A search field's parts, the children of its ``form`` (``relative``): the label screen
+    readers read, the magnifier inside the field, and the ``type=search`` input (``input_props``)."""
+    return (
+        rx.el.label(label, html_for=input_id, class_name="sr-only"),
+        icon("search", icon_size, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
+        rx.el.input(id=input_id, name=name, type="search", **input_props),
     )
 
 

@@ -8,7 +8,7 @@ from ..components.layout import layout
 from ..components.optimistic import expect_cart, line_quantity
 from ..components.blocks import empty_state, tax_rows, total_row
 from ..components.stock_note import stock_fix
-from ..components.ui import FIELD_INPUT, badge, browser_owned, button, button_class, card, icon, spinner
+from ..components.ui import FIELD_INPUT, badge, browser_owned, button, button_class, card, icon, picture, spinner
 from ..state.account.session import SessionState
 from ..state.shop.cart import CartRow, CartState
 
@@ -49,8 +49,8 @@ def quantity_controls(row: CartRow) -> rx.Component:
 
 def cart_item(row: CartRow) -> rx.Component:
     return rx.el.li(
-        rx.el.img(
-            src=row.image_url, alt=row.name, width="96", height="96", loading="lazy",
+        picture(
+            row.image_url, row.name, 96, loading="lazy",
             class_name="h-24 w-24 shrink-0 rounded-md bg-gray-100 object-cover",
         ),
         rx.el.div(

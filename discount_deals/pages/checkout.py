@@ -4,7 +4,7 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
-from ..components.blocks import empty_state, grand_total_row, tax_rows, total_row
+from ..components.blocks import empty_state, grand_total_row, list_or_note, tax_rows, total_row
 from ..components.checkout_details import address_form, contact_phone_field, review_line
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button, button_class, card, icon, spinner
 from ..state.shop.checkout import CheckoutState
@@ -95,12 +95,8 @@ def _address_choice(address: AddressOption) -> rx.Component:
 def address_section() -> rx.Component:
     return card(
         _step("2", "Delivery address"),
-        rx.cond(
-            C.addresses.length() > 0,
-            rx.el.ul(rx.foreach(C.addresses, _address_choice), aria_label="Saved addresses",
-                     class_name="mt-4 grid gap-3"),
-            rx.el.p("No saved address yet: add the address to deliver to.", class_name="mt-3 text-sm text-gray-700"),
-        ),
+        list_or_note(C.addresses, _address_choice, "No saved address yet: add the address to deliver to.",
+                     note_class="mt-3 text-sm text-gray-700", aria_label="Saved addresses", class_name="mt-4 grid gap-3"),
         rx.cond(
             C.address_form_open,
             address_form(),
@@ -126,13 +122,9 @@ def _store_choice(store: StoreOption) -> rx.Component:
 def store_section() -> rx.Component:
     return card(
         _step("2", "Pickup store"),
-        rx.cond(
-            C.stores.length() > 0,
-            rx.el.ul(rx.foreach(C.stores, _store_choice), aria_label="Pickup stores",
+        list_or_note(C.stores, _store_choice, "No pickup store is open for orders right now. Please choose home delivery.",
+                     note_class="mt-3 text-sm text-gray-700", aria_label="Pickup stores",
                      class_name="mt-4 grid gap-3 sm:grid-cols-2"),
-            rx.el.p("No pickup store is open for orders right now. Please choose home delivery.",
-                    class_name="mt-3 text-sm text-gray-700"),
-        ),
         rx.cond(C.store_error != "", rx.el.p(C.store_error, id="checkout-store-error", role="alert",
                                              class_name="mt-2 text-sm font-medium text-red-700")),
         rx.el.p("We will tell you when your order is ready to collect. Bring your order number.",

@@ -7,10 +7,10 @@ from ..components.whatsapp import whatsapp_chat, whatsapp_share
 from ..components.layout import layout
 from ..components.order_returns import return_items, returns_box
 from ..components.payment_step import payment_step
-from ..components.blocks import empty_state, grand_total_row, line_item, tax_rows, timeline, total_row
+from ..components.blocks import empty_state, line_item, order_totals_list, test_payment_badge, timeline
 from ..components.ui import badge_class, button, card, icon
 from ..state.account.order_detail import OrderDetailState
-from ..state.account.order_views import TEST_PAYMENT, TEST_PAYMENT_NOTE, OrderCard
+from ..state.account.order_views import OrderCard
 from ..state.account.orders import OrdersState
 
 D = OrderDetailState
@@ -34,7 +34,7 @@ def payment_badges(text, variant, test) -> rx.Component:
     return rx.fragment(
         rx.el.span(text, class_name=rx.match(variant, *[(v, badge_class(v)) for v in PAYMENT_VARIANTS],
                                              badge_class("warning"))),
-        rx.cond(test, rx.el.span(TEST_PAYMENT, title=TEST_PAYMENT_NOTE, class_name=badge_class("warning"))),
+        test_payment_badge(test),
     )
 
 
@@ -131,15 +131,7 @@ def order_details() -> rx.Component:
         payment_step(),
         rx.el.h2("Items", class_name="mt-6 text-lg font-bold text-gray-900"),
         rx.el.ul(rx.foreach(OrderDetailState.lines, lambda line: line_item(line, large=True)), aria_label="Order items"),
-        rx.el.dl(
-            total_row("Subtotal", OrderDetailState.totals.subtotal_text),
-            rx.cond(OrderDetailState.totals.has_discount, total_row("Discount", "-" + OrderDetailState.totals.discount_text)),
-            total_row("Shipping", OrderDetailState.totals.shipping_text),
-            tax_rows(OrderDetailState.totals.tax_lines),
-            grand_total_row(OrderDetailState.totals.total_text),
-            aria_label="Order total",
-            class_name="mt-4 space-y-2",
-        ),
+        order_totals_list(OrderDetailState.totals, discount_label="Discount", label="Order total"),
         rx.el.div(delivery_box(), payment_box(), class_name="mt-6 grid gap-4 sm:grid-cols-2"),
         rx.cond(D.refund_text != "", rx.el.p(D.refund_text, role="status",
                 class_name="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900")),

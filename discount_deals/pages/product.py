@@ -24,7 +24,7 @@ from ..components.product_card import (
     server_rendered,
     stars,
 )
-from ..components.ui import button_class, icon
+from ..components.ui import button_class, icon, picture
 from ..page_slots import SLOT_PRODUCT
 from ..state.shop.cart import CartState
 from ..state.shop.product import ProductPageState
@@ -132,11 +132,10 @@ def product_detail() -> rx.Component:
     product = P.product
     return rx.el.article(
         rx.el.div(
-            rx.el.img(
-                src=product.image_url,
-                alt=product.name,
-                width="640",
-                height="640",
+            picture(
+                product.image_url,
+                product.name,
+                640,
                 custom_attrs={"fetchPriority": "high"},
                 class_name=S.IMAGE,
             ),

@@ -7,7 +7,7 @@ from ..components.pagination import pagination
 from ..components.card_style import SKELETON_LINE
 from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
 from ..page_slots import SLOT_LISTING, SLOT_LISTING_COUNT
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, icon
+from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, icon, search_field
 from ..state.shop.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
 
@@ -23,12 +23,9 @@ def _select(label: str, input_id: str, value, on_change, options) -> rx.Componen
 def filters() -> rx.Component:
     return rx.el.section(
         rx.el.form(
-            rx.el.label("Search products", html_for="product-search", class_name="sr-only"),
-            icon("search", 18, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-gray-500"),
-            rx.el.input(
-                id="product-search",
-                name="search",
-                type="search",
+            *search_field(
+                "Search products",
+                "product-search",
                 placeholder="Search products...",
                 enter_key_hint="search",
                 # The field is the browser's: the listing follows a pause in typing (assets/shop.js

@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from ..components.blocks import list_or_note
 from ..components.layout import layout
 from ..components.ui import (
     FIELD_INPUT,
@@ -12,6 +13,7 @@ from ..components.ui import (
     card,
     icon,
     labelled_upload,
+    picture,
     spinner,
     submit_button,
     tab_button,
@@ -38,11 +40,10 @@ def avatar() -> rx.Component:
     return rx.el.div(
         rx.cond(
             ProfileState.profile_image != "",
-            rx.el.img(
-                src=ProfileState.profile_image,
-                alt="Profile photo",
-                width="96",
-                height="96",
+            picture(
+                ProfileState.profile_image,
+                "Profile photo",
+                96,
                 class_name="h-24 w-24 rounded-full object-cover",
             ),
             rx.el.span(
@@ -211,11 +212,8 @@ def address_form() -> rx.Component:
 
 def addresses() -> rx.Component:
     return rx.el.div(
-        rx.cond(
-            ProfileState.addresses.length() > 0,
-            rx.el.ul(rx.foreach(ProfileState.addresses, address_item), aria_label="Saved addresses"),
-            rx.el.p("No saved addresses yet.", class_name="py-4 text-sm text-gray-600"),
-        ),
+        list_or_note(ProfileState.addresses, address_item, "No saved addresses yet.", note_class="py-4 text-sm text-gray-600",
+                     aria_label="Saved addresses"),
         address_form(),
     )
 

@@ -13,34 +13,23 @@ from typing import ClassVar
 import reflex as rx
 
 from ...db import session_scope
-from ...display import ghana_time, money_text, tax_line_views
+from ...display import money_text, tax_line_views
 from ...models import User
 from ...services import NotFound, ServiceError, returns
 from ...services.receipt_pdf import credit_note_pdf
-from ...config.settings import get_settings
-from .order_views import OrderLineView, OrderTotals
-from .receipt import PrintableState, ReceiptView
+from .order_views import OrderTotals
+from .receipt import PrintableState, ReceiptView, document_parts
 from .session import per_user
 
 
 def credit_note_view(note: returns.CreditNote) -> ReceiptView:
-    order, ret, seller = note.order, note.ret, get_settings().receipts
+    order, ret = note.order, note.ret
     return ReceiptView(
+        **document_parts(note.number, note.issued_at, order, note.buyer_name, note.buyer_email, note.lines),
         title="Credit note",
-        number=note.number,
-        issued_text=ghana_time(note.issued_at) if note.issued_at else "",
-        short_id=order.id[:8],
         reference_text=f"Corrects receipt {order.receipt_number}" if order.receipt_number else "",
-        seller_name=seller.seller_name,
-        seller_address=seller.seller_address,
-        seller_tin=seller.seller_tin,
-        buyer_name=note.buyer_name,
-        buyer_email=note.buyer_email,
-        buyer_phone=order.contact_phone or "",
         where_label="Reason for the return",
         where_text=ret.reason,
-        lines=[OrderLineView(line.name, line.quantity, money_text(line.unit_price), money_text(line.total))
-               for line in note.lines],
         totals=OrderTotals(
             subtotal_text=money_text(note.goods),
             has_discount=ret.refund_discount > 0,

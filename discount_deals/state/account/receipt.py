@@ -7,13 +7,15 @@ An order whose money is not in yet has no receipt: the page says so (``not_paid`
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from ...db import session_scope
 from ...display import ghana_time, money_text
-from ...models import DeliveryMethod, User
+from ...models import DeliveryMethod, Order, User
 from ...services import NotFound, ServiceError
 from ...services import receipts as receipt_service
 from ...services.order_rules import is_test_payment
@@ -24,7 +26,7 @@ from ..guards import user_event
 from .order_views import OrderLineView, OrderTotals, address_text, order_totals, payment_method_text, store_text
 from .session import per_user
 
-PRINT = rx.call_script("window.print()")
+PRINT = rx.call_script("window.print()")  # every printable page's "Print" (receipt, credit note, delivery sheet)
 
 
 @dataclasses.dataclass
@@ -51,24 +53,35 @@ class ReceiptView:
     test_payment: bool = False
 
 
-def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
-    order, seller = receipt.order, get_settings().receipts
-    pickup = order.delivery_method == DeliveryMethod.PICKUP
-    return ReceiptView(
-        number=receipt.number,
-        issued_text=ghana_time(order.receipt_issued_at) if order.receipt_issued_at else "",
+def document_parts(number: str, issued_at: datetime | None, order: Order, buyer_name: str, buyer_email: str,
+                   lines: Iterable[Any]) -> dict[str, Any]:
+    """What a receipt and a credit note both show, filled the same way: the number and when it
+    was issued, the order, the seller (the settings), the buyer and the lines."""
+    seller = get_settings().receipts
+    return dict(
+        number=number,
+        issued_text=ghana_time(issued_at) if issued_at else "",
         short_id=order.id[:8],
         seller_name=seller.seller_name,
         seller_address=seller.seller_address,
         seller_tin=seller.seller_tin,
-        buyer_name=receipt.buyer_name,
-        buyer_email=receipt.buyer_email,
+        buyer_name=buyer_name,
+        buyer_email=buyer_email,
         buyer_phone=order.contact_phone or "",
+        lines=[OrderLineView(line.name, line.quantity, money_text(line.unit_price), money_text(line.total))
+               for line in lines],
+    )
+
+
+def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
+    order = receipt.order
+    pickup = order.delivery_method == DeliveryMethod.PICKUP
+    return ReceiptView(
+        **document_parts(receipt.number, order.receipt_issued_at, order, receipt.buyer_name, receipt.buyer_email,
+                         receipt.lines),
         where_label="Collected at" if pickup else "Delivered to",
         where_text=(", ".join(part for part in ((order.pickup_store or {}).get("name", ""), store_text(order.pickup_store))
                               if part) if pickup else address_text(order.address)),
-        lines=[OrderLineView(line.name, line.quantity, money_text(line.unit_price), money_text(line.total))
-               for line in receipt.lines],
         totals=order_totals(order),
         payment_text=payment_method_text(order),
         test_payment=is_test_payment(order),

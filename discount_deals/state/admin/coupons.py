@@ -22,14 +22,8 @@ from .gate import admin_tab
 from .listing import AdminList
 
 ALL = "all"
-STATUS_FILTERS: list[tuple[str, str]] = [
-    (ALL, "All coupons"),
-    ("active", "Active"),
-    ("inactive", "Deactivated"),
-    ("expired", "Expired"),
-    ("used_up", "Used up"),
-]
 STATUS_LABELS = {"active": "Active", "inactive": "Deactivated", "expired": "Expired", "used_up": "Used up"}
+STATUS_FILTERS: list[tuple[str, str]] = [(ALL, "All coupons"), *STATUS_LABELS.items()]
 KINDS: list[tuple[str, str]] = [("percent", "Percentage off"), ("fixed", "Fixed amount off")]
 
 
@@ -105,9 +99,8 @@ class AdminCouponsState(AdminList, rx.State):
         return f"Coupons ({self.total})"
 
     def _query(self, session: Session, admin: User) -> tuple[list[Coupon], int]:
-        status = "" if self.status_filter == ALL else self.status_filter
-        return coupons.list_coupons(session, admin, search=self.search, status=status, offset=self._offset(),
-                                    limit=self.PAGE_SIZE)
+        return coupons.list_coupons(session, admin, search=self.search, status=self._filter_value("status_filter"),
+                                    offset=self._offset(), limit=self.PAGE_SIZE)
 
     def _row(self, item: Coupon) -> CouponRow:
         return coupon_row(item)

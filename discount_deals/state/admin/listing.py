@@ -42,6 +42,11 @@ class AdminList(rx.State, mixin=True):
     def _offset(self) -> int:
         return (self.page - 1) * self.PAGE_SIZE
 
+    def _filter_value(self, name: str) -> str:
+        """Filter ``name``'s choice as the service takes it: "" for its default (every row)."""
+        value = getattr(self, name)
+        return "" if value == self.FILTERS[name][1] else value
+
     def _query(self, session: Session, admin: User) -> tuple[list[Any], int]:
         """The current page's items (what the service lists) and how many match in all."""
         raise NotImplementedError

@@ -75,9 +75,8 @@ class AdminNotificationsState(AdminList, rx.State):
 
     def _query(self, session: Session, admin: User) -> tuple[list[OutboxMessage], int]:
         filters = messages_admin.MessageFilters(
-            status="" if self.status_filter == ANY else self.status_filter,
-            channel="" if self.channel_filter == ANY else self.channel_filter,
-            kind="" if self.kind_filter == ANY else self.kind_filter, search=self.search)
+            status=self._filter_value("status_filter"), channel=self._filter_value("channel_filter"),
+            kind=self._filter_value("kind_filter"), search=self.search)
         return messages_admin.list_messages(session, admin, filters, offset=self._offset(), limit=self.PAGE_SIZE)
 
     def _row(self, item: OutboxMessage) -> MessageRow:

@@ -36,22 +36,47 @@ STATUS_BADGES = {
 
 
 @dataclasses.dataclass
-class AdminOrderView:
-    id: str = ""
+class AdminOrderHeading:
+    """What the list's row and the order's page both say of an order, worked out once
+    (:func:`_heading`): its number, customer, when it was placed, its status, the contact phone,
+    and whether its payment was a test."""
+
     short_id: str = ""
     customer: str = ""
     email: str = ""
     created_text: str = ""
     status_text: str = ""
     status_badge: str = "secondary"
-    payment_text: str = ""
+    phone_text: str = ""  # the contact phone, 024 123 4567
+    phone_href: str = ""  # tel:+233241234567
+    test_payment: bool = False  # charged through the fake provider: no money moved
+
+
+def _heading(order: Order, customer: str, email: str) -> dict[str, object]:
+    """The :class:`AdminOrderHeading` fields of ``order`` (its customer as the caller names them)."""
+    return dict(
+        short_id=order.id[:8],
+        customer=customer,
+        email=email,
+        created_text=order.created_at.strftime(DATE_TIME),
+        status_text=lifecycle.status_label(order.status),
+        status_badge=STATUS_BADGES.get(order.status, "secondary"),
+        phone_text=display_phone(order.contact_phone),
+        phone_href=tel_href(order.contact_phone),
+        test_payment=is_test_payment(order),
+    )
+
+
+@dataclasses.dataclass
+class AdminOrderView(AdminOrderHeading):
+    """A row of the orders list."""
+
+    id: str = ""
+    payment_text: str = ""  # the payment's state: "Paid", "Awaiting payment", ...
     payment_badge: str = "warning"
     delivery_text: str = ""
     total_text: str = ""
     attention: bool = False
-    phone_text: str = ""  # the contact phone, 024 123 4567
-    phone_href: str = ""  # tel:+233241234567
-    test_payment: bool = False  # charged through the fake provider: no money moved
 
 
 @dataclasses.dataclass
@@ -64,35 +89,21 @@ class StatusAction:
 def order_row(row: lifecycle.AdminOrderRow) -> AdminOrderView:
     order = row.order
     return AdminOrderView(
+        **_heading(order, row.name, row.email),
         id=order.id,
-        short_id=order.id[:8],
-        customer=row.name,
-        email=row.email,
-        created_text=order.created_at.strftime(DATE_TIME),
-        status_text=lifecycle.status_label(order.status),
-        status_badge=STATUS_BADGES.get(order.status, "secondary"),
         payment_text=lifecycle.payment_label(order),
         payment_badge=payment_badge(order),
         delivery_text="Pickup" if is_pickup(order) else "Delivery",
         total_text=money_text(order.total),
         attention=bool(order.attention),
-        phone_text=display_phone(order.contact_phone),
-        phone_href=tel_href(order.contact_phone),
-        test_payment=is_test_payment(order),
     )
 
 
 @dataclasses.dataclass
-class AdminOrderPage:
+class AdminOrderPage(AdminOrderHeading):
     """One order's page, but its lines, totals and timeline (lists of their own)."""
 
-    short_id: str = ""
-    customer: str = ""
-    email: str = ""
-    created_text: str = ""
-    status_text: str = ""
-    status_badge: str = "secondary"
-    payment_text: str = ""
+    payment_text: str = ""  # how it is paid: "Mobile money · MTN · 024 123 4567", "Cash on delivery"
     payment_status_text: str = ""
     payment_badge: str = "warning"
     payment_reference: str = ""
@@ -101,9 +112,6 @@ class AdminOrderPage:
     delivery_detail: str = ""
     attention_text: str = ""
     refund_due: bool = False
-    phone_text: str = ""
-    phone_href: str = ""
-    test_payment: bool = False
 
 
 def order_page(order: Order, customer: User | None) -> AdminOrderPage:
@@ -111,12 +119,8 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
     pickup = is_pickup(order)
     store = order.pickup_store or {}
     return AdminOrderPage(
-        short_id=order.id[:8],
-        customer=name or (customer.email if customer else "Deleted account"),
-        email=customer.email if customer else "",
-        created_text=order.created_at.strftime(DATE_TIME),
-        status_text=lifecycle.status_label(order.status),
-        status_badge=STATUS_BADGES.get(order.status, "secondary"),
+        **_heading(order, name or (customer.email if customer else "Deleted account"),
+                   customer.email if customer else ""),
         payment_text=payment_method_text(order),
         payment_status_text=lifecycle.payment_label(order),
         payment_badge=payment_badge(order),
@@ -129,9 +133,6 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
             if order.attention else ""
         ),
         refund_due=order.attention == Attention.REFUND_DUE.value,
-        phone_text=display_phone(order.contact_phone),
-        phone_href=tel_href(order.contact_phone),
-        test_payment=is_test_payment(order),
     )
 
 

@@ -75,9 +75,9 @@ class AdminOrdersState(AdminList, rx.State):
 
     def _filters(self) -> lifecycle.OrderFilters:
         return lifecycle.OrderFilters(
-            status="" if self.status_filter == ALL else self.status_filter,
-            payment_status="" if self.payment_filter == ALL else self.payment_filter,
-            delivery_method="" if self.delivery_filter == ALL else self.delivery_filter,
+            status=self._filter_value("status_filter"),
+            payment_status=self._filter_value("payment_filter"),
+            delivery_method=self._filter_value("delivery_filter"),
             date_from=day(self.date_from),
             date_to=day(self.date_to),
             search=self.search,

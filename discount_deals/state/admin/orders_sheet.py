@@ -20,12 +20,11 @@ from ...services import order_status as lifecycle
 from ...services.order_rules import is_test_payment
 from ...services.phones import display_phone, tel_href
 from ..account.order_views import DATE_TIME, TEST_PAYMENT_NOTE, store_text
+from ..account.receipt import PRINT
 from ..account.session import per_user
 from ..actions import load_list
 from ..guards import admin_event
 from .order_views import day
-
-PRINT = rx.call_script("window.print()")
 
 
 @dataclasses.dataclass

@@ -50,8 +50,8 @@ class AdminReturnsState(AdminList, rx.State):
 
     def _query(self, session: Session, admin: User) -> tuple[list, int]:
         """The page's returns, each with its order (how it was paid, and whether for a test)."""
-        status = "" if self.status_filter == ALL else self.status_filter
-        views, total = returns.admin_returns(session, admin, status, offset=self._offset(), limit=self.PAGE_SIZE)
+        views, total = returns.admin_returns(session, admin, self._filter_value("status_filter"), offset=self._offset(),
+                                             limit=self.PAGE_SIZE)
         return [(view, order_service.get_order(session, admin, view.ret.order_id)) for view in views], total
 
     def _row(self, item) -> AdminReturnRow:
@@ -79,11 +79,10 @@ class AdminReturnsState(AdminList, rx.State):
                          on_refusal=on_refusal or (lambda _exc: self._refill_quietly(admin)))
 
     @admin_event
-    async def approve(self, admin: User, return_id: str):
-        async for update in self._step(admin, return_id, lambda session: returns.approve(session, admin, return_id),
-                                       ("Return approved", "The customer is told to send the items back."),
-                                       "Could not approve the return"):
-            yield update
+    def approve(self, admin: User, return_id: str):
+        return self._step(admin, return_id, lambda session: returns.approve(session, admin, return_id),
+                          ("Return approved", "The customer is told to send the items back."),
+                          "Could not approve the return")
 
     @admin_event
     def ask_reject(self, admin: User, return_id: str):
@@ -100,23 +99,20 @@ class AdminReturnsState(AdminList, rx.State):
         self._refill_quietly(admin)
 
     @admin_event
-    async def reject(self, admin: User, form: dict):
+    def reject(self, admin: User, form: dict):
         """Reject the return whose note was asked for, with the note typed (the customer is told)."""
         return_id, note = self.rejecting, form_text(form, "note", limit=NOTE_LIMIT + 1)
         if not return_id:
-            return
+            return None
         self.note_error = ""
-        async for update in self._step(admin, return_id, lambda session: returns.reject(session, admin, return_id, note),
-                                       ("Return rejected", "The customer is told why."), "Could not reject the return",
-                                       on_refusal=lambda exc: self._note_refused(admin, exc)):
-            yield update
+        return self._step(admin, return_id, lambda session: returns.reject(session, admin, return_id, note),
+                          ("Return rejected", "The customer is told why."), "Could not reject the return",
+                          on_refusal=lambda exc: self._note_refused(admin, exc))
 
     @admin_event
-    async def receive(self, admin: User, return_id: str):
-        async for update in self._step(admin, return_id, lambda session: returns.receive(session, admin, return_id),
-                                       ("Return received", "Its items are back in stock."),
-                                       "Could not mark the return received"):
-            yield update
+    def receive(self, admin: User, return_id: str):
+        return self._step(admin, return_id, lambda session: returns.receive(session, admin, return_id),
+                          ("Return received", "Its items are back in stock."), "Could not mark the return received")
 
     @admin_event(background=True)
     async def refund(self, admin: User, return_id: str):

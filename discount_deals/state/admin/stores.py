@@ -15,29 +15,27 @@ from ..guards import admin_event
 from .gate import admin_tab
 from .listing import create_or_update
 
-STORE_FIELDS = ("name", "retailer", "address", "city", "phone", "opening_hours")
-
-
-@dataclasses.dataclass
-class StoreRow:
-    id: str = ""
-    name: str = ""
-    retailer: str = ""
-    address: str = ""
-    city: str = ""
-    phone: str = ""
-    opening_hours: str = ""
-    is_active: bool = True
-
-
 @dataclasses.dataclass
 class StoreForm:
+    """What the form edits of a store."""
+
     name: str = ""
     retailer: str = ""
     address: str = ""
     city: str = ""
     phone: str = ""
     opening_hours: str = ""
+
+
+STORE_FIELDS = tuple(field.name for field in dataclasses.fields(StoreForm))
+
+
+@dataclasses.dataclass
+class StoreRow(StoreForm):
+    """A store in the list: what the form edits, its id, and whether checkout offers it."""
+
+    id: str = ""
+    is_active: bool = True
 
 
 def _row(store: PickupStore) -> StoreRow:

@@ -19,20 +19,10 @@ from .gate import admin_tab
 from .listing import AdminList
 
 ALL_ROLES = "all"
+ROLE_LABELS = {"customer": "Customer", "user": "User", "seller": "Seller", "manager": "Manager", "admin": "Admin"}
+ROLE_CHOICES: list[tuple[str, str]] = list(ROLE_LABELS.items())  # a row's role select
 ROLE_FILTERS: list[tuple[str, str]] = [
-    (ALL_ROLES, "All Roles"),
-    ("admin", "Admin"),
-    ("seller", "Seller"),
-    ("manager", "Manager"),
-    ("customer", "Customer"),
-    ("user", "User"),
-]
-ROLE_CHOICES: list[tuple[str, str]] = [
-    ("customer", "Customer"),
-    ("user", "User"),
-    ("seller", "Seller"),
-    ("manager", "Manager"),
-    ("admin", "Admin"),
+    (ALL_ROLES, "All Roles"), *((role, ROLE_LABELS[role]) for role in ("admin", "seller", "manager", "customer", "user"))
 ]
 # SPEC §6: admin destructive, seller default, manager secondary, customer and user outline.
 ROLE_BADGES = {"admin": "destructive", "seller": "default", "manager": "secondary", "customer": "outline", "user": "outline"}

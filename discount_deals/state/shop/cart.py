@@ -14,7 +14,7 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...display import money_text, product_snapshot, whatsapp_chat_url
+from ...display import LineStockView, line_stock, money_text, product_snapshot, whatsapp_chat_url
 from ...models import User
 from ...services import ServiceError
 from ...services import cart as cart_service
@@ -42,7 +42,9 @@ REMOVED = "Item removed successfully!"
 
 
 @dataclasses.dataclass
-class CartRow:
+class CartRow(LineStockView):
+    """A line as the cart page shows it, with its stock note."""
+
     key: str = ""  # the server line id, or the product id for a guest line
     product_id: str = ""
     name: str = ""
@@ -56,10 +58,6 @@ class CartRow:
     quantity: int = 1
     line_text: str = ""
     stock: int = 0
-    # services.cart.stock_note: "Only 2 left" / "Sold out" when the line wants more than is left.
-    stock_text: str = ""
-    short: bool = False
-    available: int = 0
 
 
 def read_guest_cart(raw: str) -> list[dict]:
@@ -147,9 +145,7 @@ class CartState(rx.State):
                     quantity=quantity,
                     line_text=money_text(priced[-1].line_total),
                     stock=product.stock,
-                    stock_text=note.text,
-                    short=note.short,
-                    available=note.available,
+                    **line_stock(note),
                 )
             )
         self.rows = view_rows

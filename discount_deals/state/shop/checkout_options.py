@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...display import money_text
+from ...display import LineStockView, line_stock, money_text
 from ...models import Address, DeliveryMethod, PaymentMethod, PickupStore
 from ...services import ValidationFailed
 from ...services import checkout as checkout_service
@@ -20,17 +20,15 @@ NETWORK_CHOICES = [(code, name) for code, (name, _prefixes) in phones.NETWORKS.i
 
 
 @dataclasses.dataclass
-class ReviewLine:
+class ReviewLine(LineStockView):
+    """A cart line as checkout reviews it, with its stock note."""
+
     id: str = ""  # the cart line's
     name: str = ""
     quantity: int = 0
     unit_text: str = ""
     line_text: str = ""
     image_url: str = ""
-    # services.cart.stock_note: "Only 2 left" / "Sold out" when the line wants more than is left.
-    stock_text: str = ""
-    short: bool = False
-    available: int = 0
 
 
 @dataclasses.dataclass
@@ -70,9 +68,7 @@ def review_lines(quote: checkout_service.Quote) -> list[ReviewLine]:
             unit_text=money_text(line.unit_price),
             line_text=money_text(line.line_total),
             image_url=line.product.image_url,
-            stock_text=line.stock.text,
-            short=line.stock.short,
-            available=line.stock.available,
+            **line_stock(line.stock),
         )
         for line in quote.lines
     ]
