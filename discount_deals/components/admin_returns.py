@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from .. import routes
 from ..state.account.return_views import AdminReturnRow
 from ..state.admin.returns import NOTE_LIMIT, AdminReturnsState
 from .admin_ui import filter_select, heading_bar, list_panel, showing, status_badge
@@ -86,7 +87,7 @@ def _row(row: AdminReturnRow) -> rx.Component:
             rx.cond(row.test_payment, rx.el.span("Test payment", title="Test payment: no money moved",
                                                  class_name=badge_class("warning"))),
             rx.cond(row.credit_note != "", rx.el.a(icon("file-text", 14), row.credit_note,
-                                                  href="/returns/" + row.id + "/credit-note",
+                                                  href=routes.credit_note_path(row.id),
                                                   class_name="inline-flex items-center gap-1 text-xs font-semibold "
                                                              "text-orange-800 underline")),
             class_name="flex flex-wrap items-center gap-2",
