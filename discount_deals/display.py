@@ -108,16 +108,6 @@ def brand_name(brand: str) -> str:
     return " ".join(word[:1].upper() + word[1:] for word in str(brand or "").split())
 
 
-def product_path(product_id: str) -> str:
-    """The path of a product's page."""
-    return f"{routes.PRODUCTS}/{product_id}"
-
-
-def category_listing_path(slug: str) -> str:
-    """/products filtered to one category."""
-    return f"{routes.PRODUCTS}?category={quote(slug)}"
-
-
 def whatsapp_share_url(name: str, price_text: str, url: str) -> str:
     """A wa.me link whose message names the product, its price and its page."""
     return "https://wa.me/?text=" + quote(f"{name} for {price_text} at Discount Deals: {url}", safe="")
@@ -172,7 +162,7 @@ def product_view(product: Product, category: Category | None) -> ProductView:
         stock=product.stock,
         stock_text=f"{product.stock} in stock" if product.stock > 0 else "Out of stock",
         status=product.status,
-        href=product_path(product.id),
+        href=routes.product_path(product.id),
         review_count=product.review_count or 0,
         review_count_text=review_count_text(product.review_count or 0),
         **_flash_sale_fields(product, now),

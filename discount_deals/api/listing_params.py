@@ -1,18 +1,18 @@
 """The query parameters a product listing filters by, shared by the listing and its facet counts.
 
 :func:`listing_filters` is an ``async`` dependency (no worker-thread hop): it reads and checks
-the parameters, and the endpoint hands them to the service as keywords.
+the parameters into a ``catalog.ListingQuery``, which the endpoint completes (order, page) and
+hands to the service.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Query
 
 from ..services import ValidationFailed
-from ..services.catalog import PRICE_RANGES
+from ..services.catalog import PRICE_RANGES, ListingQuery
 from ..services.form_rules import MUST_BE_BOOLEAN
 
 FLAG_VALUES = ["", "true", "false", "1", "0", "yes", "no"]
@@ -34,23 +34,6 @@ def _flag_query(description: str) -> Any:
     return Query(description=description, json_schema_extra={"enum": FLAG_VALUES})
 
 
-@dataclass(frozen=True)
-class ListingFilters:
-    """What the shopper filters by (the keywords of ``catalog.list_products`` and ``facet_counts``)."""
-
-    search: str
-    category: str
-    brand: str
-    price_range: str
-    discount: str
-    in_stock: bool
-    exact: bool
-    include_inactive: bool | None
-
-    def keywords(self) -> dict[str, Any]:
-        return asdict(self)
-
-
 async def listing_filters(
     search: Annotated[
         str, Query(description="Words to find in name, description or brand", json_schema_extra={"maxLength": 200})
@@ -66,12 +49,13 @@ async def listing_filters(
     in_stock: Annotated[str, _flag_query("true: only products with stock")] = "",
     exact: Annotated[str, _flag_query("true: search exactly the words typed, without typo correction")] = "",
     include_inactive: Annotated[str, _flag_query("Admins only")] = "",
-) -> ListingFilters:
-    return ListingFilters(
+) -> ListingQuery:
+    """The listing's search and filters (its order and page are the endpoint's)."""
+    return ListingQuery(
         search=search, category=category, brand=brand, price_range=price_range, discount=discount,
         in_stock=bool(flag(in_stock, "in_stock")), exact=bool(flag(exact, "exact")),
         include_inactive=flag(include_inactive, "include_inactive"),
     )
 
 
-ListingFiltersDep = Annotated[ListingFilters, Depends(listing_filters)]
+ListingFiltersDep = Annotated[ListingQuery, Depends(listing_filters)]

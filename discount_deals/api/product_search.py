@@ -76,7 +76,7 @@ async def product_facets(request: Request, filters: ListingFiltersDep):
     every product unless ``include_inactive=false`` (as their listing)."""
 
     def facets(session: Session, user: User | None) -> FacetsOut:
-        found = catalog.facet_counts(session, **filters.keywords(), actor=user)
+        found = catalog.facet_counts(session, filters, actor=user)
         return FacetsOut.model_construct(
             count=found.count, category=_values(found.category), brand=_values(found.brand),
             price_range=_values(found.price_range), discount=_values(found.discount), in_stock=found.in_stock,

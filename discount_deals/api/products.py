@@ -8,6 +8,7 @@ a ``{product_id}`` (see ``routing.ResourceId``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Annotated, Any
 
 import anyio.to_thread
@@ -212,10 +213,8 @@ async def list_products(
     page = page_request(request)
 
     def listing(session: Session, user: User | None) -> ProductPageOut:
-        result = catalog.list_products(
-            session, **filters.keywords(), ordering=ordering, page=page.page, page_size=page.page_size, actor=user,
-            status=status,
-        )
+        query = replace(filters, ordering=ordering, page=page.page, page_size=page.page_size, status=status)
+        result = catalog.list_products(session, query, actor=user)
         admin = is_admin(user)
         results = [product_out(request, p, c, admin=admin) for p, c in result.items]
         body = build_page(request, page, result.count, results)

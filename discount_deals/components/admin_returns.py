@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from .. import routes
 from ..state.account.return_views import AdminReturnRow
 from ..state.admin.returns import NOTE_LIMIT, AdminReturnsState
 from .admin_ui import filter_select, heading_bar, list_panel, order_number, showing, status_badge
@@ -82,7 +83,7 @@ def _row(row: AdminReturnRow) -> rx.Component:
             rx.el.span(row.method_text, class_name="text-xs text-gray-700"),
             test_payment_badge(row.test_payment),
             rx.cond(row.credit_note != "", rx.el.a(icon("file-text", 14), row.credit_note,
-                                                  href="/returns/" + row.id + "/credit-note",
+                                                  href=routes.credit_note_path(row.id),
                                                   class_name="inline-flex items-center gap-1 text-xs font-semibold "
                                                              "text-orange-800 underline")),
             class_name="flex flex-wrap items-center gap-2",

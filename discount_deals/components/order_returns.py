@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from .. import routes
 from ..state.account.order_returns import OrderReturnsState
 from ..state.account.return_views import REASON_FIELD, REASON_LIMIT, ReturnCard, ReturnFormLine
 from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, icon, submit_button
@@ -75,7 +76,7 @@ def _return(card: ReturnCard) -> rx.Component:
         rx.el.p(card.refund_label, ": ", rx.el.strong(card.refund_text), class_name="mt-1"),
         rx.cond(card.note != "", rx.el.p("Not approved: ", card.note, class_name="mt-1 text-red-800")),
         rx.cond(card.credit_note != "", rx.el.a(
-            icon("file-text", 16), "Credit note ", card.credit_note, href="/returns/" + card.id + "/credit-note",
+            icon("file-text", 16), "Credit note ", card.credit_note, href=routes.credit_note_path(card.id),
             class_name="mt-1 inline-flex items-center gap-1 font-semibold text-orange-700 hover:underline")),
         class_name="border-b border-gray-200 py-2 last:border-b-0",
     )

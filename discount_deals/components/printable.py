@@ -16,7 +16,7 @@ from .ui import button, button_class, card, icon
 
 def controls(state) -> rx.Component:
     return rx.el.div(
-        rx.el.a(icon("arrow-left", 16), "Back to order", href="/orders/" + state.order_id,
+        rx.el.a(icon("arrow-left", 16), "Back to order", href=routes.order_path(state.order_id),
                 class_name=button_class("ghost", "sm")),
         rx.el.div(
             button(icon("download", 16), "Download PDF", variant="outline", on_click=state.download_pdf),
@@ -98,7 +98,7 @@ def not_yet(title: str, text: str, state) -> rx.Component:
     return rx.el.div(
         rx.el.h1(title, class_name="text-xl font-bold text-gray-900"),
         rx.el.p(text, class_name="mt-2 text-gray-600"),
-        rx.el.a("Back to order", href="/orders/" + state.order_id, class_name=button_class("outline", "md") + " mt-6"),
+        rx.el.a("Back to order", href=routes.order_path(state.order_id), class_name=button_class("outline", "md") + " mt-6"),
         role="status",
         class_name="mx-auto max-w-md py-16 text-center",
     )

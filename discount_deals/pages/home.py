@@ -94,7 +94,7 @@ def brand_tile(name: str, slug: str, count: rx.Var, colour: str) -> rx.Component
             ),
         ),
         icon("chevron-right", 20, class_name="ml-auto text-gray-500"),
-        href=f"{routes.PRODUCTS}?brand={slug}",
+        href=routes.products_path(brand=slug),
         class_name="flex items-center gap-4 rounded-lg border border-gray-200 bg-white p-5 hover:border-orange-700",
     )
 

@@ -76,7 +76,7 @@ def order_card(order: OrderCard) -> rx.Component:
             rx.el.a(
                 "View Details",
                 icon("arrow-right", 16),
-                href="/orders/" + order.id,
+                href=routes.order_path(order.id),
                 class_name="mt-3 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline",
             ),
             class_name="p-5",
@@ -175,7 +175,7 @@ def payment_box() -> rx.Component:
         rx.cond(D.payment_due_text != "", rx.el.p("Pay by ", D.payment_due_text, ", or the order is cancelled.",
                                                    class_name="mt-1 text-xs text-gray-600")),
         rx.cond(D.receipt_number != "", rx.el.a(
-            icon("receipt", 16), "View receipt ", D.receipt_number, href="/orders/" + D.order_id + "/receipt",
+            icon("receipt", 16), "View receipt ", D.receipt_number, href=routes.receipt_path(D.order_id),
             class_name="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline")),
     )
 

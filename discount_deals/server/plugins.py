@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from reflex.plugins import Plugin
 
+from .. import routes
 from .reflex_adapter import REACT_ROUTER_CONFIG_FILE, add_prerender_paths
 
-PRODUCT_SHELL_PATH = "/products/__shell__"
+PRODUCT_SHELL_PATH = routes.product_path("__shell__")
 
 
 class PrerenderProductShell(Plugin):

@@ -12,7 +12,8 @@ from sqlmodel import Session, func, select
 from ..models import Category, Favourite, Product, User
 from . import NotFound
 from .catalog import is_visible
-from .permissions import is_admin, require_user
+from .permissions import require_user
+from .rows import visible_or_admin
 
 
 @dataclass(frozen=True)
@@ -65,9 +66,7 @@ def _find(session: Session, user: User, product_id: str) -> Favourite | None:
 def add_favourite(session: Session, user: User, product_id: Any) -> tuple[FavouriteEntry, bool]:
     """Add a product the user can see; returns ``(entry, created)``. A present one changes nothing."""
     require_user(user)
-    product = session.get(Product, product_id) if isinstance(product_id, str) and product_id else None
-    if product is None or not (is_visible(product) or is_admin(user)):
-        raise NotFound("Product not found.")
+    product = visible_or_admin(session, Product, product_id, user, is_visible, "Product not found.")
     favourite = _find(session, user, product.id)
     created = favourite is None
     if created:

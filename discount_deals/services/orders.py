@@ -27,12 +27,13 @@ from sqlmodel import Session, select
 
 from ..db import session_scope, write_session
 from ..models import Order, OrderItem, PaymentMethod, Product, User
-from . import NotFound, ServiceError, coupons
+from . import ServiceError, coupons
 from . import order_status as lifecycle
 from .checkout import CheckoutChoice
 from .order_placement import clean_idempotency_key, order_for_key, place_from_cart, place_from_items, wanted_items
 from .payments import send_to_provider
-from .permissions import is_admin, require_user
+from .permissions import require_user
+from .rows import owned_or_admin
 
 
 class OrderLine(NamedTuple):
@@ -166,11 +167,7 @@ def list_orders(session: Session, user: User, offset: int = 0, limit: int = 100)
 
 def get_order(session: Session, user: User, order_id: str) -> Order:
     """One of the user's orders (admins may read any); 404 for anyone else's."""
-    require_user(user)
-    order = session.get(Order, order_id)
-    if order is None or (order.user_id != user.id and not is_admin(user)):
-        raise NotFound("Order not found.")
-    return order
+    return owned_or_admin(session, Order, order_id, require_user(user), "Order not found.")
 
 
 def items_for_orders(session: Session, orders: Sequence[Order]) -> dict[str, list[OrderLine]]:

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, select
 
+from .. import routes
 from ..models import Channel, PasswordReset, User
 from ..models.base import new_id, utcnow
 from . import ValidationFailed, throttle
@@ -127,7 +128,7 @@ def _send_link(session: Session, user: User) -> None:
     session.add(PasswordReset(user_id=user.id, channel=Channel.EMAIL.value, secret_hash=_digest(token),
                               expires_at=utcnow() + timedelta(minutes=LINK_MINUTES)))
     links = links_for(user.id, "account")
-    email = templates.reset_link_email(links.to(f"/reset-password?token={token}"), links, LINK_MINUTES)
+    email = templates.reset_link_email(links.to(routes.reset_path(token)), links, LINK_MINUTES)
     queue_message(session, Draft(channel=Channel.EMAIL, recipient=user.email, kind="password_reset",
                                  subject=email.subject, text=email.text, html=email.html, user_id=user.id,
                                  topic="account", secret=True))

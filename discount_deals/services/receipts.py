@@ -27,10 +27,11 @@ from sqlmodel import Session, select
 from ..models import Order, OrderItem, ReceiptCounter, User
 from ..models.base import utcnow
 from ..config.settings import get_settings
-from . import Conflict, NotFound
+from . import Conflict
 from .error_codes import ErrorCode
 from .order_rules import is_test_payment
-from .permissions import is_admin, require_user
+from .permissions import require_user
+from .rows import owned_or_admin
 from .pricing import money_str
 from .taxes import TaxLine, stored_tax_lines
 
@@ -168,10 +169,7 @@ def receipt_for(session: Session, order: Order) -> Receipt:
 def order_receipt(session: Session, user: User, order_id: str) -> Receipt:
     """The receipt of one of the user's orders (admins: any): 404 for anyone else's, 409 with
     the code ``not_paid`` (in the API's body too) before the money is in."""
-    require_user(user)
-    order = session.get(Order, order_id) if isinstance(order_id, str) and order_id else None
-    if order is None or (order.user_id != user.id and not is_admin(user)):
-        raise NotFound("Order not found.")  # someone else's answers as a missing one
+    order = owned_or_admin(session, Order, order_id, require_user(user), "Order not found.")
     if not order.receipt_number:
         raise Conflict(NOT_PAID_TEXT, code=NOT_PAID, expose_code=True)
     return receipt_for(session, order)

@@ -2,7 +2,9 @@
 
 Finding: 404 when there is none, or when it is someone else's. An id that is not text (a
 number or an object in a JSON body) finds nothing, like an unknown one; someone else's row
-answers exactly as a missing one, so ids cannot be probed.
+answers exactly as a missing one, so ids cannot be probed. Admins see every row: "the owner's
+or an admin's" (:func:`owned_or_admin`) and "visible to shoppers, or an admin's"
+(:func:`visible_or_admin`, :func:`shown_to`).
 
 Saving: a unique value taken meanwhile by a concurrent write is a 400 naming the field, undone
 by a savepoint inside the caller's transaction (the rest of it stands).
@@ -10,7 +12,7 @@ by a savepoint inside the caller's transaction (the rest of it stands).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -18,6 +20,7 @@ from sqlmodel import Session
 
 from ..models import User
 from . import NotFound, ValidationFailed
+from .permissions import is_admin
 
 Row = TypeVar("Row")
 
@@ -37,6 +40,35 @@ def owned(session: Session, model: type[Row], row_id: Any, owner: User, not_foun
     if row.user_id != owner.id:
         raise NotFound(not_found)
     return row
+
+
+def owned_or_admin(
+    session: Session, model: type[Row], row_id: Any, actor: User, not_found: str, *, owner_field: str = "user_id"
+) -> Row:
+    """The ``model`` row with ``row_id`` when ``actor`` owns it (its ``owner_field`` is the
+    actor's id) or is an admin; anyone else's answers :class:`NotFound` as a missing one does."""
+    row = found(session, model, row_id, not_found)
+    if getattr(row, owner_field) != actor.id and not is_admin(actor):
+        raise NotFound(not_found)
+    return row
+
+
+def shown_to(row: Row | None, actor: User | None, visible: Callable[[Row], bool], not_found: str) -> Row:
+    """``row`` when ``actor`` may see it: it is ``visible`` to shoppers, or the actor is an
+    admin; a hidden one answers :class:`NotFound` as a missing one (None) does."""
+    if row is None or not (visible(row) or is_admin(actor)):
+        raise NotFound(not_found)
+    return row
+
+
+def visible_or_admin(
+    session: Session, model: type[Row], row_id: Any, actor: User | None, visible: Callable[[Row], bool],
+    not_found: str,
+) -> Row:
+    """The ``model`` row with ``row_id`` when it is ``visible`` to shoppers or ``actor`` is an
+    admin (see :func:`shown_to`)."""
+    row = session.get(model, row_id) if isinstance(row_id, str) and row_id else None
+    return shown_to(row, actor, visible, not_found)
 
 
 def values_of(row: Any, names: Iterable[str]) -> dict[str, Any]:

@@ -13,7 +13,6 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from sqlalchemy import event, func
@@ -21,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql.dml import UpdateBase
 from sqlmodel import Session, select
 
+from .. import routes
 from ..models import Category, Product
 from .catalog import visible_clause
 
@@ -65,9 +65,9 @@ def _entries(session: Session) -> list[Entry]:
         .group_by(Category.slug)
         .order_by(Category.slug)
     ).all()
-    entries += [Entry(f"/products?category={quote(slug)}", lastmod) for slug, lastmod in categories]
+    entries += [Entry(routes.category_path(slug), lastmod) for slug, lastmod in categories]
     products = session.exec(select(Product.id, Product.updated_at).where(visible).order_by(Product.id)).all()
-    entries += [Entry(f"/products/{product_id}", updated) for product_id, updated in products]
+    entries += [Entry(routes.product_path(product_id), updated) for product_id, updated in products]
     return entries
 
 

@@ -1,5 +1,6 @@
 """Catalogue rules: products and categories (listing and search, validation, writes).
 
+- :mod:`.query`: what a listing is asked for (:class:`ListingQuery`), built by each face
 - :mod:`.listing`: pages of products with filters, orderings and cached counts
 - :mod:`.filters`: the listing's filters and the per-worker caches keyed by catalogue version
 - :mod:`.search`: the shopper's search text → full-text conditions (SQLite FTS5, PostgreSQL)
@@ -24,6 +25,7 @@ from .categories import (
 from .facets import Facets, FacetValue, facet_counts, price_range_label
 from .filters import DISCOUNT_STEPS
 from .suggestions import CategoryChoice, Suggestions, suggest
+from .query import ListingQuery
 from .listing import (
     LOW_STOCK_THRESHOLD,
     ORDERINGS,
@@ -82,6 +84,7 @@ __all__ = [
     "suggest",
     "KEPT_WHEN_ABSENT",
     "LOW_STOCK_THRESHOLD",
+    "ListingQuery",
     "STATUS_FILTERS",
     "MAX_PRICE",
     "MAX_QUERY_LENGTH",

@@ -28,7 +28,6 @@ from sqlmodel import Session, func, select
 
 from ...models import Category, Product, User
 from ..money import Money
-from ..permissions import is_admin
 from . import price_schedule
 from . import search as fulltext
 from .filters import (
@@ -43,6 +42,7 @@ from .filters import (
     search_driven,
 )
 from .listing import plan_search
+from .query import ListingQuery
 
 
 @dataclass(frozen=True)
@@ -151,28 +151,19 @@ def _search_conditions(session: Session, chosen: Filters, query, version: int, e
 
 
 def facet_counts(
-    session: Session,
-    *,
-    search: str = "",
-    category: str = "",
-    brand: str = "",
-    price_range: str = "",
-    discount: str = "",
-    in_stock: bool = False,
-    exact: bool = False,
-    actor: User | None = None,
-    include_inactive: bool | None = None,
+    session: Session, listing: ListingQuery | None = None, /, *, actor: User | None = None, **changes: Any
 ) -> Facets:
-    """The facet counts of the listing with these filters (see the module docstring). Invalid
-    filters raise ValidationFailed as the listing's do; unknown categories or brands count 0."""
+    """The facet counts beside the listing ``listing`` asks for (its order and page aside; its
+    fields may be given by name instead: ``changes``); see the module docstring. Invalid filters
+    raise ValidationFailed as the listing's do; unknown categories or brands count 0."""
+    listing = ListingQuery.of(listing, changes)
+    exact = listing.exact
     price_schedule.refresh_if_due()
-    query = fulltext.parse(search)
+    query = fulltext.parse(listing.search)
     version = catalogue_version(session)
-    everything = is_admin(actor) and include_inactive is not False
-    chosen = build_filters(session, version, everything, category=category, brand=brand, price_range=price_range,
-                           in_stock=in_stock, discount=discount)
+    chosen = build_filters(session, version, listing, actor)
     cache_key = (database_key(session), *chosen.cache_key(), query.key if query else None, exact)
-    facets = _facets.get(cache_key, version)
+    facets = _facets.get(cache_key, version) if chosen.cacheable else None
     if facets is not None:
         return facets
     corrected_query = None
@@ -194,5 +185,6 @@ def facet_counts(
         in_stock=scalars["in_stock"][0],
         corrected_query=corrected_query,
     )
-    _facets.put(cache_key, version, facets)
+    if chosen.cacheable:
+        _facets.put(cache_key, version, facets)
     return facets

@@ -25,10 +25,12 @@ from typing import Any
 from sqlalchemy import literal_column, text, true
 from sqlmodel import Session, func, select
 
-from ...models import Product, ProductStatus
+from ...models import Product, ProductStatus, User
 from .. import ValidationFailed
 from ..error_codes import ErrorCode
+from ..permissions import is_admin
 from .categories import find_category
+from .query import ListingQuery
 
 # The back office's stock levels: "low" is a few units left, "out" none.
 LOW_STOCK_THRESHOLD = 5
@@ -205,36 +207,40 @@ class Filters:
         return [self.everything, *((name, value) for name, value in self.key.items() if name != without)]
 
 
-def build_filters(
-    session: Session, version: int, everything: bool, *, category: str = "", brand: str = "",
-    price_range: str = "", status: str = "", in_stock: bool = False, discount: str = "",
-) -> Filters:
-    """The conditions of a listing's filters (not its search); see the module docstring."""
-    chosen = Filters(everything=everything)
-    if price_range and price_range.strip():
-        chosen.conditions["price_range"] = price_range_clause(price_range)
-        chosen.key["price_range"] = price_range.strip()
-    if discount and discount.strip():
-        percent = discount_at_least(discount)
+def shows_everything(query: ListingQuery, actor: User | None) -> bool:
+    """Whether the listing shows hidden products too: an admin's, unless they asked for only
+    what shoppers see."""
+    return is_admin(actor) and query.include_inactive is not False
+
+
+def build_filters(session: Session, version: int, query: ListingQuery, actor: User | None) -> Filters:
+    """The conditions of ``query``'s filters (not its search) for ``actor``; see the module docstring."""
+    chosen = Filters(everything=shows_everything(query, actor))
+    if query.price_range and query.price_range.strip():
+        chosen.conditions["price_range"] = price_range_clause(query.price_range)
+        chosen.key["price_range"] = query.price_range.strip()
+    if query.discount and query.discount.strip():
+        percent = discount_at_least(query.discount)
         chosen.conditions["discount"] = Product.discount_percent >= percent
         chosen.key["discount"] = percent
-    if category and category.strip():
-        category_id = _category_id(session, category, version)
+    if query.category and query.category.strip():
+        category_id = _category_id(session, query.category, version)
         chosen.conditions["category"] = Product.category_id == category_id
         chosen.key["category"] = category_id
         if not category_id:
             chosen.impossible.add("category")
-    if brand and brand.strip():
-        spellings = brand_spellings(session, [brand])
+    if query.brand and query.brand.strip():
+        spellings = brand_spellings(session, [query.brand])
         chosen.conditions["brand"] = Product.brand.in_(spellings)
         chosen.key["brand"] = tuple(spellings)
         if not spellings:
             chosen.impossible.add("brand")
-    if in_stock:
+    if query.in_stock:
         chosen.conditions["in_stock"] = Product.stock > 0
         chosen.key["in_stock"] = True
-    if status and status.strip():
-        chosen.conditions["status"] = _status_clause(status)
-        chosen.cacheable = status.strip().lower() in ("active", "inactive")
-        chosen.key["status"] = status.strip().lower()
+    if query.status and query.status.strip():
+        status = query.status.strip().lower()
+        chosen.conditions["status"] = _status_clause(query.status)
+        chosen.cacheable = status in ("active", "inactive")
+        chosen.key["status"] = status
     return chosen

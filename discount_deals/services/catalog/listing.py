@@ -41,6 +41,7 @@ from .. import ValidationFailed
 from ..permissions import is_admin
 from . import price_schedule, typos
 from . import search as fulltext
+from .query import ListingQuery
 from .filters import (  # noqa: F401  (re-exported: the catalogue's names for them)
     LOW_STOCK_THRESHOLD,
     PRICE_RANGES,
@@ -165,23 +166,10 @@ def _order_by(session: Session, order_name: str, plan: SearchPlan | None) -> tup
 
 
 def list_products(
-    session: Session,
-    *,
-    search: str = "",
-    category: str = "",
-    brand: str = "",
-    price_range: str = "",
-    ordering: str = "",
-    page: int = 1,
-    page_size: int = 10,
-    include_inactive: bool | None = None,
-    actor: User | None = None,
-    status: str = "",
-    in_stock: bool = False,
-    discount: str = "",
-    exact: bool = False,
+    session: Session, listing: ListingQuery | None = None, /, *, actor: User | None = None, **changes: Any
 ) -> ProductPage:
-    """One page of products matching the filters (see the module docstring and :mod:`.filters`).
+    """One page of the products ``listing`` asks for (see :class:`.query.ListingQuery`, the
+    module docstring and :mod:`.filters`); its fields may be given by name instead (``changes``).
 
     Admins see inactive and unavailable products unless ``include_inactive`` is False; nobody
     else ever does. An unknown category or brand gives an empty page; an invalid price range,
@@ -190,23 +178,23 @@ def list_products(
     keeps active or inactive products, or those low on stock or out of stock. ``exact``: no typo
     correction.
     """
-    if page < 1 or page_size < 1:
+    listing = ListingQuery.of(listing, changes)
+    page = listing.page
+    if page < 1 or listing.page_size < 1:
         raise ValidationFailed("Invalid page.", fields={"page": ["A positive whole number is required."]})
-    page_size = min(page_size, get_settings().max_page_size)
+    page_size = min(listing.page_size, get_settings().max_page_size)
     price_schedule.refresh_if_due()
-    query = fulltext.parse(search)
-    order_name = resolve_ordering(ordering, query is not None, shopper=not is_admin(actor))
+    query = fulltext.parse(listing.search)
+    order_name = resolve_ordering(listing.ordering, query is not None, shopper=not is_admin(actor))
     result = ProductPage(items=[], count=0, page=page, page_size=page_size, ordering=order_name)
 
     version = catalogue_version(session)
-    everything = is_admin(actor) and include_inactive is not False
-    chosen = build_filters(session, version, everything, category=category, brand=brand, price_range=price_range,
-                           status=status, in_stock=in_stock, discount=discount)
+    chosen = build_filters(session, version, listing, actor)
     where = chosen.where()
     if where is None or (query is not None and query.matches_nothing):
         return result
     key = chosen.cache_key() if chosen.cacheable else None
-    plan = None if query is None else plan_search(session, query, where, key, version, exact)
+    plan = None if query is None else plan_search(session, query, where, key, version, listing.exact)
     if plan is None:
         conditions, count = where, cached_count(session, None if key is None else tuple(key), where, version)
     else:

@@ -10,12 +10,12 @@ from sqlalchemy import String, cast, update
 from sqlmodel import Session, select
 
 from ...models import Category, Product, User
-from .. import NotFound, ValidationFailed, audit
+from .. import ValidationFailed, audit
 from ..error_codes import ErrorCode
 from ..messages import deals
 from ..form_rules import require_object
-from ..permissions import is_admin, require_admin
-from ..rows import found, save_unique
+from ..permissions import require_admin
+from ..rows import found, save_unique, shown_to
 from .categories import find_category
 from .fields import MAX_STOCK
 from .listing import is_visible, visible_clause
@@ -37,9 +37,8 @@ def get_product(session: Session, product_id: str, actor: User | None = None) ->
     row = session.exec(
         select(Product, Category).join(Category, Category.id == Product.category_id).where(Product.id == product_id)
     ).first()
-    if row is None or not (is_visible(row[0]) or is_admin(actor)):
-        raise NotFound("Product not found.")
-    return row[0], row[1]
+    product, category = shown_to(row, actor, lambda found_row: is_visible(found_row[0]), "Product not found.")
+    return product, category
 
 
 def products_by_ids(session: Session, ids: Iterable[str]) -> dict[str, tuple[Product, Category]]:

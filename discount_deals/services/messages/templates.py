@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from ... import routes
 from ...models import DeliveryMethod, Order, PaymentMethod, PaymentStatus, ReturnRequest
 from ...config.settings import get_settings
 from ..phones import CODE_NETWORKS, display_phone, network_name
@@ -156,10 +157,10 @@ def order_email(kind: str, order: Order, links: Links, *, refund_due: bool = Fal
     if kind == "order_placed":
         lines += [f"Total: {money_text(order.total)}", f"Items: {order.item_count}",
                   f"{_sentence(_where(order, 120))}.", how_to_pay(order)]
-    action = ("View your order", links.to(f"/orders/{order.id}"))
+    action = ("View your order", links.to(routes.order_path(order.id)))
     if kind in RECEIPT_KINDS and order.receipt_number:  # the money is in: its receipt (services.receipts)
         lines.append(f"Your receipt number is {order.receipt_number}.")
-        action = ("View your receipt", links.to(f"/orders/{order.id}/receipt"))
+        action = ("View your receipt", links.to(routes.receipt_path(order.id)))
     return _email(subject, lines, action, links, topic_text="order updates")
 
 
@@ -204,7 +205,7 @@ def return_email(kind: str, order: Order, ret: ReturnRequest, links: Links) -> E
         lines = ["Your return was not approved.", f"Why: {ret.admin_note}"]
     if kind in ("return_requested", "return_approved", "return_received"):
         lines.append(f"Refund: {money_text(ret.refund_amount)}, to {_refund_way(order)}.")
-    return _email(subject, lines, ("View your order", links.to(f"/orders/{order.id}")), links,
+    return _email(subject, lines, ("View your order", links.to(routes.order_path(order.id))), links,
                   topic_text="order updates")
 
 
@@ -231,7 +232,7 @@ def password_changed_sms() -> str:
 def password_changed_email(links: Links) -> Email:
     lines = ["The password of your account was just changed, and every device was signed out.",
              "If this was not you, reset your password now."]
-    return _email("Your password was changed", lines, ("Reset your password", links.to("/reset-password")), links,
+    return _email("Your password was changed", lines, ("Reset your password", links.to(routes.reset_path())), links,
                   topic_text="account notices")
 
 
@@ -245,7 +246,7 @@ def account_locked_email(minutes: int, links: Links) -> Email:
              "A phone or computer you have logged in from before can still log in.",
              "If this was not you, reset your password: the reset signs out every device."]
     return _email("Logging in to your account is paused", lines,
-                  ("Reset your password", links.to("/reset-password")), links, topic_text="account notices")
+                  ("Reset your password", links.to(routes.reset_path())), links, topic_text="account notices")
 
 
 def contact_changed_sms(what: str, days: int) -> str:
@@ -291,7 +292,7 @@ def deal_email(deals: list[DealLine], links: Links) -> Email:
         else f"{deal.name}: back in stock"
         for deal in deals
     ]
-    return _email(_short(subject, 150), lines, ("See your favourites", links.to("/favorites")), links,
+    return _email(_short(subject, 150), lines, ("See your favourites", links.to(routes.FAVORITES)), links,
                   topic_text="deal alerts")
 
 

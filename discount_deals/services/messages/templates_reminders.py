@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ... import routes
 from ..money import money_text, plain_money_text
 from ..pricing import LineTotal, money
 from .templates import Email, Links, _email, fits_one_sms, shop_name
@@ -53,7 +54,7 @@ def _sms_core(lines: list[ReminderLine], name_limit: int, links: Links) -> str:
     more = len(lines) - 1
     what = f"{name} and {more} more item{'s' if more > 1 else ''} are" if more else f"{name} is"
     total = ascii_text(plain_money_text(cart_total(lines)))
-    return f"{ascii_text(shop_name())}: {what} still in your cart ({total}). {ACTION}: {links.to('/cart')}"
+    return f"{ascii_text(shop_name())}: {what} still in your cart ({total}). {ACTION}: {links.to(routes.CART)}"
 
 
 def reminder_sms(lines: list[ReminderLine], links: Links) -> str:
@@ -62,7 +63,7 @@ def reminder_sms(lines: list[ReminderLine], links: Links) -> str:
     attempts = [(name_limit, stop) for name_limit in (40, 28, 16) for stop in (True, False)]
     text = ""
     for name_limit, stop in attempts:
-        text = _sms_core(lines, name_limit, links) + (f" Stop: {links.to('/profile')}" if stop else "")
+        text = _sms_core(lines, name_limit, links) + (f" Stop: {links.to(routes.PROFILE)}" if stop else "")
         if fits_one_sms(text):
             return text
     return text  # an address too long for any text: the shortest one, in parts
@@ -78,4 +79,4 @@ def reminder_email(lines: list[ReminderLine], links: Links) -> Email:
         body.append(f"and {hidden} more item{'s' if hidden > 1 else ''}")
     body += [f"Total: {money_text(cart_total(lines))}",
              "Prices and stock can change, so finish your order while they last."]
-    return _email(SUBJECT, body, (ACTION, links.to("/cart")), links, topic_text=TOPIC_TEXT)
+    return _email(SUBJECT, body, (ACTION, links.to(routes.CART)), links, topic_text=TOPIC_TEXT)

@@ -12,11 +12,11 @@ import hashlib
 import hmac
 from urllib.parse import quote
 
+from ... import routes
 from ...config.public_url import configured_public_url
 from ...config.settings import frontend_build_environment, get_settings, server_settings
 
 TOPICS = {"orders": "order updates", "deals": "deal alerts", "account": "account notices", "cart": "cart reminders"}
-UNSUBSCRIBE_PAGE = "/unsubscribe"
 ONE_CLICK_API = "/api/notifications/unsubscribe/"
 
 
@@ -49,7 +49,7 @@ def read_token(token: object) -> tuple[str, str] | None:
 
 def page_url(user_id: str, topic: str) -> str:
     """The link in an email's body: a page that unsubscribes when it opens (in a browser)."""
-    return f"{link_base()}{UNSUBSCRIBE_PAGE}?token={quote(make_token(user_id, topic))}"
+    return link_base() + routes.unsubscribe_path(make_token(user_id, topic))
 
 
 def one_click_url(user_id: str, topic: str) -> str:

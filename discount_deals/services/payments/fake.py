@@ -31,6 +31,7 @@ from urllib.parse import quote
 
 from sqlmodel import Session
 
+from ... import routes
 from ...db import session_scope, write_session
 from ...models import Order
 from ..phones import display_phone, network_name
@@ -164,7 +165,7 @@ class FakeProvider:
             "phone": display_phone(order.payment_phone),
             "order": order.id[:8],
             "decided": record.get("result"),
-            "callback_url": record.get("callback_url") or "/orders",
+            "callback_url": record.get("callback_url") or routes.ORDERS,
         }
 
     def decide(self, session: Session, reference: str, approve: bool) -> tuple[bytes, str, str]:
@@ -181,4 +182,4 @@ class FakeProvider:
             payment.reference,
             minor_units(payment.amount),
         )
-        return raw, sign(raw, self._secret), record.get("callback_url") or "/orders"
+        return raw, sign(raw, self._secret), record.get("callback_url") or routes.ORDERS

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, select
 
+from ... import routes
 from ...models import Order, Payment
 from ...config.settings import get_settings
 from .. import NotFound
@@ -57,4 +58,4 @@ def open_payment(session: Session, order: Order) -> Payment:
 
 def return_url(site_origin: str, order_id: str) -> str:
     """Where the provider sends the shopper back: the order's page."""
-    return f"{site_origin.rstrip('/')}/orders/{order_id}"
+    return site_origin.rstrip("/") + routes.order_path(order_id)

@@ -16,12 +16,13 @@ from typing import Any
 from sqlmodel import Session
 
 from ...models import Order, RefundMethod, ReturnRequest, ReturnStatus, User
-from .. import Conflict, NotFound
-from ..permissions import is_admin, require_user
+from .. import Conflict
+from ..permissions import require_user
 from ..order_rules import is_test_payment
 from ..receipts import IssuedDocument, ReceiptLine, buyer_of, lines_json
+from ..rows import owned_or_admin
 from ..taxes import rule_of, split_tax, stored_tax_lines
-from .common import NOT_REFUNDED, RETURN_NOT_FOUND, find_return, lines_of
+from .common import NOT_REFUNDED, RETURN_NOT_FOUND, lines_of
 
 NOT_REFUNDED_TEXT = "This return has no credit note yet: it is given when the refund is made."
 
@@ -81,10 +82,7 @@ def credit_note_for(session: Session, ret: ReturnRequest) -> CreditNote:
 def return_credit_note(session: Session, user: User | None, return_id: str) -> CreditNote:
     """The credit note of one of the user's returns (admins: any): 404 for anyone else's, 409
     ``not_refunded`` before the refund."""
-    user = require_user(user)
-    ret = find_return(session, return_id)
-    if ret.user_id != user.id and not is_admin(user):
-        raise NotFound(RETURN_NOT_FOUND)
+    ret = owned_or_admin(session, ReturnRequest, return_id, require_user(user), RETURN_NOT_FOUND)
     if ret.status != ReturnStatus.REFUNDED.value or not ret.credit_note_number:
         raise Conflict(NOT_REFUNDED_TEXT, code=NOT_REFUNDED, expose_code=True)
     return credit_note_for(session, ret)

@@ -22,11 +22,11 @@ from sqlmodel import Session, select
 from ...models import Order, OrderItem, OrderStatus, PaymentMethod, RefundMethod, ReturnLine, ReturnRequest, User
 from ...models.base import utcnow
 from ...config.settings import get_settings
-from .. import NotFound, audit
+from .. import audit
 from ..messages import notices
-from ..permissions import is_admin, require_user
+from ..permissions import require_user
 from ..pricing import money
-from ..rows import owned
+from ..rows import owned, owned_or_admin
 from .common import (
     DUPLICATE_LINE,
     ITEMS_INVALID,
@@ -145,10 +145,7 @@ def request_return(session: Session, user: User | None, order_id: str, items: An
 
 def order_returns(session: Session, user: User | None, order_id: str) -> list[ReturnView]:
     """The returns of one of the user's orders (admins: any order's), newest first."""
-    user = require_user(user)
-    order = session.get(Order, order_id) if isinstance(order_id, str) and order_id else None
-    if order is None or (order.user_id != user.id and not is_admin(user)):
-        raise NotFound("Order not found.")
+    order = owned_or_admin(session, Order, order_id, require_user(user), "Order not found.")
     rows = list(session.exec(select(ReturnRequest).where(ReturnRequest.order_id == order.id)
                              .order_by(ReturnRequest.created_at.desc(), ReturnRequest.id)).all())
     lines = lines_of(session, [ret.id for ret in rows])

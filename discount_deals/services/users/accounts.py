@@ -17,12 +17,13 @@ from sqlmodel import Session, func, select
 
 from ...models import Profile, Role, User
 from ...config.settings import get_settings
-from .. import NotFound, audit, throttle
+from .. import audit, throttle
 from ..auth import hash_password, set_password
 from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
 from ..passwords import verify_password
 from ..permissions import is_admin, require_user
+from ..rows import owned_or_admin
 from .addresses import address_dict, addresses_of
 from .contact_change import changed_contacts, keep_unchanged_contacts, tell_old_contacts
 from .fields import (
@@ -159,11 +160,7 @@ def user_summary(session: Session, user: User) -> dict[str, Any]:
 
 def get_user(session: Session, actor: User | None, user_id: str) -> User:
     """A user the actor may see and change: themselves, or anyone for an admin (others: not found)."""
-    actor = require_user(actor)
-    user = session.get(User, user_id) if isinstance(user_id, str) else None
-    if user is None or (user.id != actor.id and not is_admin(actor)):
-        raise NotFound("User not found.")
-    return user
+    return owned_or_admin(session, User, user_id, require_user(actor), "User not found.", owner_field="id")
 
 
 WRONG_CURRENT_PASSWORD = "Enter your current password to set a new one."

@@ -15,11 +15,11 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import quote
 
 import jwt
 from sqlmodel import Session
 
+from ... import routes
 from ...models import User
 from ...config.settings import get_settings
 from .. import ValidationFailed
@@ -30,7 +30,7 @@ from ..phones import parse_mobile
 from .fields import email_taken
 
 UNDO_DAYS = 7
-UNDO_PATH = "/undo-change"  # the storefront's page that asks before undoing (pages/undo_change.py)
+UNDO_PATH = routes.UNDO_CHANGE  # the storefront's page that asks before undoing (pages/undo_change.py)
 _TOKEN_TYPE = "contact_undo"
 CONTACT_FIELDS = ("email", "phonenumber")
 UNDONE = "The change was undone and every device was signed out. Log in, then reset your password."
@@ -78,7 +78,7 @@ def tell_old_contacts(session: Session, user: User, old: dict[str, Any], changed
     """After ``user`` took its new values: queue the notice with the undo link to the old ones."""
     new = {name: getattr(user, name) for name in changed}
     old = {name: old[name] for name in changed}
-    path = f"{UNDO_PATH}?token={quote(_undo_token(user, old, new), safe='')}"
+    path = routes.undo_change_path(_undo_token(user, old, new))
     contact_changed(session, user, _before(user, old, "email"), _before(user, old, "phonenumber"),
                     _WHAT[changed], path, UNDO_DAYS)
 

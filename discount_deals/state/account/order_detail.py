@@ -106,8 +106,7 @@ class OrderDetailState(rx.State):
         self.working = ""
 
     def _requested_id(self) -> str:
-        path = (self.router.url.path or "").rstrip("/")
-        return path.rsplit("/", 1)[-1][:64] if path.startswith(routes.ORDERS + "/") else ""
+        return routes.order_id_in((self.router.url.path or "").rstrip("/")).rsplit("/", 1)[-1][:64]
 
     def _reread(self, user: User) -> Order:
         order, lines, events = read_order(user, self.order_id or self._requested_id())

@@ -64,8 +64,7 @@ class OrderReturnsState(rx.State):
         self.items_error = self.reason_error = self.form_error = ""
 
     def _requested_id(self) -> str:
-        path = (self.router.url.path or "").rstrip("/")
-        return path.rsplit("/", 1)[-1][:64] if path.startswith(routes.ORDERS + "/") else ""
+        return routes.order_id_in((self.router.url.path or "").rstrip("/")).rsplit("/", 1)[-1][:64]
 
     def _fill(self, user: User) -> None:
         """The order's returns and what may still go back (the customer's own order only, as

@@ -5,6 +5,7 @@ CSV). Every event is for admins only; the services check again."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -79,10 +80,11 @@ class AdminProductsState(AdminList, rx.State):
 
     def _query(self, session: Session, admin: User) -> tuple[list[tuple[Product, Category]], int]:
         status = "" if self.status_filter == ALL_PRODUCTS else self.status_filter
+        listing = catalog.ListingQuery(search=self.search, status=status, include_inactive=True,
+                                       page_size=self.PAGE_SIZE)
 
         def page_of(page: int) -> catalog.ProductPage:
-            return catalog.list_products(session, search=self.search, page=page, page_size=self.PAGE_SIZE,
-                                         include_inactive=True, actor=admin, status=status)
+            return catalog.list_products(session, replace(listing, page=page), actor=admin)
 
         result = page_of(self.page)
         if not result.items and self.page > 1 and result.count:

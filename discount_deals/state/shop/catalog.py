@@ -7,8 +7,7 @@ products on screen.
 from __future__ import annotations
 
 import json
-from urllib.parse import urlencode
-
+from dataclasses import replace
 import reflex as rx
 
 from ... import routes
@@ -17,7 +16,7 @@ from ...services import catalog
 from ..actions import load_list, toast
 from .filter_options import FilterOption, counted
 from .header import with_header
-from .shared_views import ListingQuery, filter_choices, home_data, listing_facets, listing_page
+from .shared_views import filter_choices, home_data, listing_facets, listing_page
 
 ALL = "all"
 BEST_MATCH = ("relevance", "Best match")  # offered, and the default, while a search is active
@@ -55,14 +54,17 @@ def page_window(page: int, total_pages: int) -> list[str]:
     return items
 
 
+def sort_in_force(listing: catalog.ListingQuery) -> str:
+    """The sort the listing shows: the shopper's (``ordering``), else best match while
+    searching, else by name."""
+    return listing.ordering or (BEST_MATCH[0] if listing.search else "name")
+
+
 class ProductsState(rx.State):
-    search: str = ""
-    category: str = ""
-    brand: str = ""
-    price_range: str = ""
-    # The sort the shopper picked ("" when none: best match while searching, else by name).
-    sort_by: str = ""
-    page: int = 1
+    # The listing the address names: search, filters, the sort the shopper picked ("" when
+    # none), page, exact (the address has exact=1: the search as typed). The page reads its
+    # parts through the vars below.
+    _listing: catalog.ListingQuery = catalog.ListingQuery()
 
     products: list[ProductView] = []
     count: int = 0
@@ -77,7 +79,6 @@ class ProductsState(rx.State):
     # The search as corrected for typos ("" when the shopper's words found enough), and whether
     # the shopper asked for exactly what they typed (the address has exact=1).
     corrected_query: str = ""
-    exact: bool = False
     exact_url: str = ""  # this listing with the search taken as typed ("Search instead for ...")
     # The search box and the filters are the browser's (components.ui.browser_owned): bumped when
     # the server changes what they must show (the box: cleared; the filters: a page load from the
@@ -86,92 +87,103 @@ class ProductsState(rx.State):
     filters_version: int = 0
 
     @rx.var
+    def search(self) -> str:
+        return self._listing.search
+
+    @rx.var
+    def category(self) -> str:
+        return self._listing.category
+
+    @rx.var
+    def brand(self) -> str:
+        return self._listing.brand
+
+    @rx.var
+    def price_range(self) -> str:
+        return self._listing.price_range
+
+    @rx.var
+    def page(self) -> int:
+        return self._listing.page
+
+    @rx.var
     def showing_text(self) -> str:
+        listing = self._listing
         text = f"Showing {len(self.products)} of {self.count} products"
-        if self.search:
-            text += f' for "{self.search}"'
+        if listing.search:
+            text += f' for "{listing.search}"'
         if self.total_pages > 1:
-            text += f" (Page {self.page} of {self.total_pages})"
+            text += f" (Page {listing.page} of {self.total_pages})"
         return text
 
     @rx.var
     def page_items(self) -> list[str]:
-        return page_window(self.page, self.total_pages)
+        return page_window(self._listing.page, self.total_pages)
 
     @rx.var
     def has_filters(self) -> bool:
-        return bool(self.search or self.category or self.brand or self.price_range)
+        listing = self._listing
+        return bool(listing.search or listing.category or listing.brand or listing.price_range)
 
     @rx.var
     def price_range_label(self) -> str:
-        return price_label(self.price_range) if self.price_range else ""
+        return price_label(self._listing.price_range) if self._listing.price_range else ""
 
     @rx.var
     def brand_label(self) -> str:
-        return brand_name(self.brand)
+        return brand_name(self._listing.brand)
 
     @rx.var
     def category_value(self) -> str:
-        return self.category or ALL
+        return self._listing.category or ALL
 
     @rx.var
     def brand_value(self) -> str:
-        return self.brand or ALL
+        return self._listing.brand or ALL
 
     @rx.var
     def price_value(self) -> str:
-        return self.price_range or ALL
+        return self._listing.price_range or ALL
 
     @rx.var
     def sort_value(self) -> str:
-        return self.sort_by or (BEST_MATCH[0] if self.search else "name")
+        return sort_in_force(self._listing)
 
     def _url(self, **changes) -> str:
-        values = {
-            "search": self.search,
-            "category": self.category,
-            "brand": self.brand,
-            "price_range": self.price_range,
-            "sort": self.sort_by,
-            "page": self.page,
-            "exact": "1" if self.exact else "",
-            **changes,
-        }
-        default_sort = BEST_MATCH[0] if values["search"] else "name"
-        query = {
-            key: value
-            for key, value in values.items()
-            if value and not (key == "sort" and value == default_sort) and not (key == "page" and int(value) == 1)
-        }
-        return f"{routes.PRODUCTS}?{urlencode(query)}" if query else routes.PRODUCTS
+        listing = replace(self._listing, **changes)
+        return routes.products_path(
+            search=listing.search, category=listing.category, brand=listing.brand, price_range=listing.price_range,
+            sort=listing.ordering if listing.ordering != sort_in_force(replace(listing, ordering="")) else "",
+            page=listing.page if listing.page != 1 else "", exact="1" if listing.exact else "",
+        )
 
     def _read_query(self) -> None:
         params = self.router.url.query_parameters
-        self.search = (params.get("search") or "").strip()[: catalog.MAX_QUERY_LENGTH]
-        self.category = (params.get("category") or "").strip()[:120]
-        self.brand = (params.get("brand") or "").strip()[:80]
+        search = (params.get("search") or "").strip()[: catalog.MAX_QUERY_LENGTH]
         price = params.get("price_range") or ""
-        self.price_range = price if price in PRICE_RANGES else ""
         sort = params.get("sort") or ""
-        choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if self.search else {})
-        self.sort_by = sort if sort in choices else ""
+        choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if search else {})
         try:
-            self.page = max(1, int(params.get("page") or 1))
+            page = max(1, int(params.get("page") or 1))
         except ValueError:
-            self.page = 1
-        self.exact = bool(self.search) and (params.get("exact") or "").lower() in ("1", "true")
+            page = 1
+        self._listing = catalog.ListingQuery(
+            search=search, category=(params.get("category") or "").strip()[:120],
+            brand=(params.get("brand") or "").strip()[:80], price_range=price if price in PRICE_RANGES else "",
+            ordering=sort if sort in choices else "", page=page,
+            exact=bool(search) and (params.get("exact") or "").lower() in ("1", "true"),
+        )
 
-    def _query(self) -> ListingQuery:
-        return ListingQuery(search=self.search, category=self.category, brand=self.brand,
-                            price_range=self.price_range, ordering=self.sort_value, page=self.page,
-                            exact=self.exact)
+    def _query(self) -> catalog.ListingQuery:
+        """What the services are asked for: the listing with the sort in force."""
+        return replace(self._listing, ordering=sort_in_force(self._listing))
 
     def _show_counts(self) -> None:
         facets = listing_facets(self._query())
         self._keep(
-            category_options=counted(self.categories, facets.category, self.category),
-            brand_options=counted(self.brands, facets.brand, self.brand, label=brand_name),
-            price_options=counted(PRICE_RANGES, facets.price_range, self.price_range, label=price_label),
+            category_options=counted(self.categories, facets.category, self._listing.category),
+            brand_options=counted(self.brands, facets.brand, self._listing.brand, label=brand_name),
+            price_options=counted(PRICE_RANGES, facets.price_range, self._listing.price_range, label=price_label),
         )
 
     def _keep(self, **values) -> None:
@@ -187,8 +199,8 @@ class ProductsState(rx.State):
             choices = filter_choices()
             self.categories, self.brands = list(choices.categories), list(choices.brands)
         shown = listing_page(self._query())
-        if self.page > max(shown.total_pages, 1):
-            self.page = max(shown.total_pages, 1)
+        if self._listing.page > max(shown.total_pages, 1):
+            self._listing = replace(self._listing, page=max(shown.total_pages, 1))
             shown = listing_page(self._query())
         self._keep(products=list(shown.products), count=shown.count, total_pages=shown.total_pages,
                    corrected_query=shown.corrected_query,
@@ -201,9 +213,9 @@ class ProductsState(rx.State):
         """Read the filters from the URL and show that page (SPEC §8: a failure is only logged;
         the list stays and loading ends). The address bar keeps what the shopper typed when it
         named a page past the end."""
-        searched = self.search
+        searched = self._listing.search
         self._read_query()
-        if self.search != searched:
+        if self._listing.search != searched:
             self.search_box_version += 1
         first = not self.products
         return load_list(self, self._load_shown_page, "product list", loading="loading" if first else None,
@@ -219,8 +231,7 @@ class ProductsState(rx.State):
         """A click on a filter, the sort, the search or the pager: change the filters, show that
         page and put its address in the browser's bar, all in this one event (no redirect and
         no second round of on-load events; Back returns through the router's on-load)."""
-        for name, value in changes.items():
-            setattr(self, name, value)
+        self._listing = replace(self._listing, **changes)
         yield from load_list(self, self._load_page, "product list", loading=None, failed=None)
         yield push_url(self._url())
         yield from extra
@@ -228,17 +239,18 @@ class ProductsState(rx.State):
     @rx.event
     def apply_search(self, value: str):
         value = str(value or "").strip()[: catalog.MAX_QUERY_LENGTH]
-        if value == self.search:
+        listing = self._listing
+        if value == listing.search:
             return
-        if bool(value) != bool(self.search):
+        if bool(value) != bool(listing.search):
             self.filters_version += 1  # "Best match" comes or goes with the search: the sort shows it
         yield from self._show(search=value, page=1, exact=False,
-                              sort_by="" if self.sort_by == BEST_MATCH[0] else self.sort_by)
+                              ordering="" if listing.ordering == BEST_MATCH[0] else listing.ordering)
 
     @rx.event
     def search_exactly(self):
         """'Search instead for …': what the shopper typed, without typo correction."""
-        if self.search and not self.exact:
+        if self._listing.search and not self._listing.exact:
             yield from self._show(exact=True, page=1)
 
     @rx.event
@@ -255,23 +267,25 @@ class ProductsState(rx.State):
 
     @rx.event
     def set_sort(self, value: str):
-        if value == BEST_MATCH[0] and not self.search:
+        searching = bool(self._listing.search)
+        if value == BEST_MATCH[0] and not searching:
             value = ""
-        choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if self.search else {})
+        choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if searching else {})
         if value not in choices:
             value = ""
             self.filters_version += 1  # not a choice: the select shows the sort in force
-        yield from self._show(sort_by=value, page=1)
+        yield from self._show(ordering=value, page=1)
 
     @rx.event
     def remove_filter(self, name: str):
         if name not in ("search", "category", "brand", "price_range"):
             return
+        changes = {name: "", "page": 1}
         if name == "search":
             self.search_box_version += 1
-            self.exact = False
+            changes["exact"] = False
         self.filters_version += 1
-        yield from self._show(**{name: "", "page": 1})
+        yield from self._show(**changes)
 
     @rx.event
     def clear_all(self):

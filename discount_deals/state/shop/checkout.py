@@ -365,7 +365,7 @@ class CheckoutState(DeliveryDetails, rx.State):
         else:
             where = "when you collect it" if order.delivery_method == PICKUP else "when it is delivered"
             yield toast(("Order placed", f"Your order has been placed. You pay {where}.", "success"))
-        yield rx.redirect(f"{routes.ORDERS}/{order.id}")
+        yield rx.redirect(routes.order_path(order.id))
 
     def _take_fields(self, form: dict) -> None:
         """The numbers as the page's fields hold them when "Place order" is pressed (the

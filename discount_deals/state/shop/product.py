@@ -8,7 +8,7 @@ import dataclasses
 import reflex as rx
 
 from ... import routes
-from ...display import ProductView, product_path, rated, whatsapp_chat_url, whatsapp_share_url
+from ...display import ProductView, rated, whatsapp_chat_url, whatsapp_share_url
 from ...models import User
 from ...config.public_url import absolute_url
 from ...services import NotFound
@@ -30,9 +30,7 @@ class ProductDetail(ProductView):
 
 def requested_product_id(path: str) -> str:
     """The id in ``/products/{id}`` (or "" for another path)."""
-    path = (path or "").rstrip("/")
-    prefix = routes.PRODUCTS + "/"
-    return path[len(prefix) :][:64] if path.startswith(prefix) else ""
+    return routes.product_id_in((path or "").rstrip("/"))[:64]
 
 
 class ProductPageState(rx.State):
@@ -90,7 +88,7 @@ class ProductPageState(rx.State):
         self.related = list(shown.related)
         self.product = detail
         self.quantity = min(max(1, self.quantity), max(1, detail.stock))
-        self.share_url = absolute_url(product_path(detail.id), self.router.url.origin)
+        self.share_url = absolute_url(routes.product_path(detail.id), self.router.url.origin)
         self.status, self.shown_for = "found", requested
 
     def _not_shown(self, error: Exception) -> None:

@@ -17,31 +17,16 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...db import session_scope
-from ...display import ProductView, category_listing_path, product_view
+from ... import routes
+from ...display import ProductView, product_view
 from ...services import catalog
-from ...services.catalog import FacetValue
+from ...services.catalog import FacetValue, ListingQuery
 from ...services.related import related_products
 from ...config.settings import get_settings
-
-
-@dataclass(frozen=True)
-class ListingQuery:
-    search: str = ""
-    category: str = ""
-    brand: str = ""
-    price_range: str = ""
-    ordering: str = "name"
-    page: int = 1
-    exact: bool = False  # no typo correction: what the shopper typed, as typed
-
-    def filters(self) -> ListingQuery:
-        """The same listing whatever its order and page (what facet counts depend on)."""
-        return ListingQuery(search=self.search, category=self.category, brand=self.brand,
-                            price_range=self.price_range, exact=self.exact, ordering="", page=0)
 
 
 @dataclass(frozen=True)
@@ -124,20 +109,17 @@ _choices = _SharedPages(size=16)
 
 
 def listing_page(query: ListingQuery) -> ListingPage:
-    """One page of the storefront's listing, as cards (see the module docstring)."""
-    page_size = get_settings().page_size
+    """One page of the storefront's listing, as cards (see the module docstring); a storefront
+    page holds ``DD_PAGE_SIZE`` products, whatever ``query`` says."""
+    query = replace(query, page_size=get_settings().page_size)
 
     def make(session) -> ListingPage:
-        result = catalog.list_products(
-            session, search=query.search, category=query.category, brand=query.brand,
-            price_range=query.price_range, ordering=query.ordering, page=query.page, page_size=page_size,
-            exact=query.exact,
-        )
+        result = catalog.list_products(session, query)
         cards = tuple(product_view(product, category) for product, category in result.items)
         return ListingPage(products=cards, count=result.count, total_pages=result.total_pages,
                            corrected_query=result.corrected_query or "")
 
-    return _pages.get_or_make((query, page_size), make)
+    return _pages.get_or_make(query, make)
 
 
 def listing_facets(query: ListingQuery) -> ListingFacets:
@@ -145,8 +127,7 @@ def listing_facets(query: ListingQuery) -> ListingFacets:
     filters = query.filters()
 
     def make(session) -> ListingFacets:
-        found = catalog.facet_counts(session, search=filters.search, category=filters.category, brand=filters.brand,
-                                     price_range=filters.price_range, exact=filters.exact)
+        found = catalog.facet_counts(session, filters)
         return ListingFacets(category=tuple(found.category), brand=tuple(found.brand),
                              price_range=tuple(found.price_range))
 
@@ -195,7 +176,7 @@ def product_page(product_id: str) -> ProductPageData:
         product, category = catalog.get_product(session, product_id)
         related = tuple(product_view(p, c) for p, c in related_products(session, product))
         return ProductPageData(card=product_view(product, category), tags=tuple(product.tags or ()),
-                               category_href=category_listing_path(category.slug) if category else "",
+                               category_href=routes.category_path(category.slug) if category else "",
                                related=related)
 
     return _pages.get_or_make(("product", product_id), make)
@@ -219,7 +200,7 @@ def suggestions_for(text: str) -> tuple[SuggestionView, ...]:
         products = [product_view(product, category) for product, category in found.products]
         return tuple(
             [SuggestionView("product", card.name, card.price_text, card.image_url, card.href) for card in products]
-            + [SuggestionView("category", c.name, "Category", "", category_listing_path(c.slug))
+            + [SuggestionView("category", c.name, "Category", "", routes.category_path(c.slug))
                for c in found.categories]
         )
 

@@ -40,11 +40,9 @@ def _route(path: str, query: dict[str, str]) -> Callable | None:
         return render.sample_home
     if path == routes.PRODUCTS:
         return lambda session, base: render.products(session, base, query)
-    prefix = routes.PRODUCTS + "/"
-    if path.startswith(prefix):
-        product_id = path[len(prefix) :]
-        if product_id and "/" not in product_id and "." not in product_id and len(product_id) <= MAX_ID_LENGTH:
-            return lambda session, base: render.product(session, base, product_id)
+    product_id = routes.product_id_in(path)
+    if product_id and "/" not in product_id and "." not in product_id and len(product_id) <= MAX_ID_LENGTH:
+        return lambda session, base: render.product(session, base, product_id)
     return None
 
 

@@ -18,8 +18,6 @@ from sqlmodel import Session
 from ... import routes
 from ...display import (
     ProductView,
-    category_listing_path,
-    product_path,
     product_view,
     review_item,
     review_summary_text,
@@ -115,7 +113,7 @@ def products(session: Session, base: str, query: Mapping[str, str]) -> Page | No
     head = _site_head(base, routes.PRODUCTS, "All Products | Discount Deals", PRODUCTS_DESCRIPTION)
     slots: dict[str, str] = {}
     if is_default_listing(query):
-        page = catalog.list_products(session, ordering="name", page=1, page_size=get_settings().page_size)
+        page = catalog.list_products(session, catalog.ListingQuery(ordering="name", page_size=get_settings().page_size))
         views = [product_view(p, c) for p, c in page.items]
         slots[SLOT_LISTING_COUNT] = markup.showing_text(len(views), page.count, 1, page.total_pages)
         if views:
@@ -134,12 +132,12 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
     except NotFound:
         return _page(404, shell, _not_found(base, product_id))
     view = product_view(item, category)
-    url = base + product_path(item.id)
+    url = base + routes.product_path(item.id)
     head = _product_head(item, category, view, url, base)
     body = markup.product_detail(
         view,
         tags=list(item.tags or []),
-        category_href=category_listing_path(category.slug) if category else "",
+        category_href=routes.category_path(category.slug) if category else "",
         whatsapp_url=whatsapp_share_url(item.name, view.price_text, url),
         chat_url=whatsapp_chat_url(f"Hello, I have a question about {item.name}: {url}"),
         related=[product_view(p, c) for p, c in related_products(session, item)],
@@ -150,7 +148,7 @@ def product(session: Session, base: str, product_id: str) -> Page | None:
         head=heads.render(head, include_description=True),
         title=head.title,
         shell_path=PRODUCT_SHELL_PATH,
-        path=product_path(item.id),
+        path=routes.product_path(item.id),
         script_hashes=heads.script_hashes(head),
     )
     return _page(200, shell, what)
@@ -177,7 +175,7 @@ def _not_found(base: str, product_id: str) -> Fill:
         head=heads.render(head, include_description=True),
         title=NOT_FOUND_TITLE,
         shell_path=PRODUCT_SHELL_PATH,
-        path=product_path(quote(product_id, safe="")),
+        path=routes.product_path(quote(product_id, safe="")),
     )
 
 
