@@ -78,8 +78,9 @@ def _on_sqlite(data: dict[str, Any]) -> bool:
     return data["database_url"].startswith("sqlite")
 
 
-def _count(default: int, env: str, description: str, minimum: int = 0, **extra: Any) -> Any:
-    return Field(default, ge=minimum, validation_alias=env, description=description, **extra)
+def _count(default: int, env: str, description: str) -> Any:
+    """A whole number (no bounds: none were ever checked for these)."""
+    return Field(default, validation_alias=env, description=description)
 
 
 class Settings(EnvironmentSettings):
@@ -94,22 +95,22 @@ class Settings(EnvironmentSettings):
                               description="where the signing secret is generated and kept when `DD_SECRET_KEY` is unset")
     secret_key: str = Field("", repr=False, json_schema_extra=GIVEN, description="DD_SECRET_KEY or the secret file's")
     secret_from_environment: bool = Field(False, json_schema_extra=GIVEN, description="DD_SECRET_KEY was set")
-    access_token_seconds: int = _count(15 * 60, "DD_ACCESS_TOKEN_SECONDS", "access token lifetime", 1)
-    refresh_token_seconds: int = _count(7 * 24 * 3600, "DD_REFRESH_TOKEN_SECONDS", "refresh token lifetime", 1)
+    access_token_seconds: int = _count(15 * 60, "DD_ACCESS_TOKEN_SECONDS", "access token lifetime")
+    refresh_token_seconds: int = _count(7 * 24 * 3600, "DD_REFRESH_TOKEN_SECONDS", "refresh token lifetime")
     media_dir: Path = Field(default_factory=lambda data: data["var_dir"] / "media", validation_alias="DD_MEDIA_DIR",
                             json_schema_extra={"default": "`$DD_VAR_DIR/media`"},
                             description="uploaded and generated pictures, served at `/api/media/` (shared by all instances)")
     media_url: ClassVar[str] = "/api/media"
     placeholder_image_url: str = Field("/placeholder.webp", validation_alias="DD_PLACEHOLDER_IMAGE_URL",
                                        description="the picture shown for a product without one")
-    max_image_bytes: int = _count(5 * 1024 * 1024, "DD_MAX_IMAGE_BYTES", "largest uploaded picture, in bytes", 1)
-    max_image_pixels: int = _count(40_000_000, "DD_MAX_IMAGE_PIXELS", "largest uploaded picture, in pixels", 1)
-    profile_image_size: int = _count(512, "DD_PROFILE_IMAGE_SIZE", "side of a profile picture, in pixels", 1)
+    max_image_bytes: int = _count(5 * 1024 * 1024, "DD_MAX_IMAGE_BYTES", "largest uploaded picture, in bytes")
+    max_image_pixels: int = _count(40_000_000, "DD_MAX_IMAGE_PIXELS", "largest uploaded picture, in pixels")
+    profile_image_size: int = _count(512, "DD_PROFILE_IMAGE_SIZE", "side of a profile picture, in pixels")
     bulk_max_bytes: int = _count(10 * 1024 * 1024, "DD_BULK_MAX_BYTES",
-                                 "largest bulk upload (a larger body is refused with 413 as it streams)", 1)
-    bulk_max_rows: int = _count(20_000, "DD_BULK_MAX_ROWS", "most rows of a bulk upload", 1)
-    page_size: int = _count(10, "DD_PAGE_SIZE", "storefront page size", 1)
-    max_page_size: int = _count(1000, "DD_MAX_PAGE_SIZE", "largest page an API client may ask for", 1)
+                                 "largest bulk upload (a larger body is refused with 413 as it streams)")
+    bulk_max_rows: int = _count(20_000, "DD_BULK_MAX_ROWS", "most rows of a bulk upload")
+    page_size: int = _count(10, "DD_PAGE_SIZE", "storefront page size")
+    max_page_size: int = _count(1000, "DD_MAX_PAGE_SIZE", "largest page an API client may ask for")
     # DD_CURRENCY: what prices are shown in and payments charged in (validated by _currency_code).
     currency_code: str = Field("", validation_alias="DD_CURRENCY", json_schema_extra={"default": "`USD`"}, description=(
         "ISO 4217 code of the shop's one currency: prices are shown with its symbol (`USD` → `$`, `GHS` → `GH₵`; "
@@ -123,12 +124,12 @@ class Settings(EnvironmentSettings):
         "deprecated: `DD_CURRENCY` (a symbol of the table, `GH₵` → `GHS`), read when no code is set"))
     currency: Currency = Field(default_factory=_chosen_currency, json_schema_extra=GIVEN, description="the above, chosen")
     login_max_failures: int = _count(5, "DD_LOGIN_MAX_FAILURES",
-                                     "failed logins per address within `DD_LOGIN_WINDOW_SECONDS` before a pause", 1)
-    login_window_seconds: int = _count(15 * 60, "DD_LOGIN_WINDOW_SECONDS", "the window of the login limits", 1)
+                                     "failed logins per address within `DD_LOGIN_WINDOW_SECONDS` before a pause")
+    login_window_seconds: int = _count(15 * 60, "DD_LOGIN_WINDOW_SECONDS", "the window of the login limits")
     # per account from any address (a rotating X-Forwarded-For)
     login_account_max_failures: int = _count(10, "DD_LOGIN_ACCOUNT_MAX_FAILURES", (
         "failed logins per account from any address within `DD_LOGIN_WINDOW_SECONDS` before logins pause for "
-        "devices the shop does not know (the owner is told once; the owner's devices still get in)"), 1)
+        "devices the shop does not know (the owner is told once; the owner's devices still get in)"))
     # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
     trusted_proxy_hops: int = _count(0, "DD_TRUSTED_PROXY_HOPS",
                                      "proxies in front whose `X-Forwarded-*` headers are trusted")

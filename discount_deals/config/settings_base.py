@@ -10,6 +10,7 @@ into one sentence that names the variable, so ``check-config`` lists them all at
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin
 
 from pydantic import ValidationError, model_validator
@@ -154,5 +155,5 @@ def type_text(field: FieldInfo) -> str:
     annotation = field.annotation
     if get_origin(annotation) is Literal:
         return " \\| ".join(f"`{choice}`" for choice in get_args(annotation))
-    names = {int: "integer", float: "number", bool: "flag (1/0)", Decimal: "amount", str: "text"}
+    names = {int: "integer", float: "number", bool: "flag (1/0)", Decimal: "amount", str: "text", Path: "path"}
     return names.get(annotation, getattr(annotation, "__name__", str(annotation)))

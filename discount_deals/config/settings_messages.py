@@ -81,7 +81,7 @@ class MessagingSettings(EnvironmentSettings):
     worker_threads: int = _count(4, "DD_WORKER_THREADS", (
         "threads of the message worker (each holds one SMTP connection or provider call at a time: "
         "raise it when the SMTP server is far away)"))
-    worker_sweep_seconds: float = Field(5.0, gt=0, validation_alias="DD_WORKER_SWEEP_SECONDS", description=(
+    worker_sweep_seconds: float = Field(5.0, validation_alias="DD_WORKER_SWEEP_SECONDS", description=(
         "how often the message worker looks for due messages"))
     start_worker: bool = Field(True, validation_alias="DD_START_WORKER", description=(
         "`serve` starts the message worker beside the server; 0 when it runs on its own (systemd, compose)"))
