@@ -1,6 +1,8 @@
-"""The shop's configuration: the ``DD_*`` settings read from the environment and their parsers.
+"""The shop's configuration: the settings read from the environment, declared as pydantic-settings models.
 
-``settings.py`` is the one reader of the environment (with ``settings_ui``, ``settings_messages``
-and ``settings_money`` for their parts); ``setting_values`` parses values for it and for
-``server/preflight.py``; ``currency`` and ``public_url`` are the two settings every layer asks about.
+``settings.py`` (``get_settings``, ``server_settings``) is the one reader of the environment, with
+its sections ``settings_server``, ``settings_checkout``, ``settings_messages``, ``settings_ui`` and
+``settings_money`` on ``settings_base``; ``setting_values`` holds the rules pydantic does not express;
+``settings_table`` writes docs/deploy.md's table; ``currency`` and ``public_url`` are the two settings
+every layer asks about.
 """

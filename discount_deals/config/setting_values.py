@@ -1,6 +1,6 @@
-"""Parsers of setting values as operators write them: pure functions, no environment read.
+"""Rules of setting values that pydantic does not express: pure functions, no environment read.
 
-``settings.py`` reads the environment and hands the text here; ``preflight.py`` and
+The settings models validate with them; ``preflight.py`` and
 ``rxconfig.py`` use the same parsers, so a value means one thing everywhere.
 """
 

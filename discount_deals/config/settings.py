@@ -1,64 +1,45 @@
-"""Every setting of the application, read from the environment in one place (and only here).
+"""Every setting of the application, declared as pydantic-settings models and read here only.
 
 Call :func:`get_settings` to read the app's settings; the result is cached. Tests that change
 the environment call ``get_settings.cache_clear()`` afterwards. How the server is started
 (workers, Redis, port, the public address, ...) is read by :func:`server_settings`, afresh and
 unparsed: ``preflight.py`` checks it and ``launcher.py``/``__main__.py`` take it as an argument.
+A value that does not parse is a :class:`SettingsError` naming every bad variable at once.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 import secrets
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import Field, ValidationInfo, field_validator
 
 from .currency import DEFAULT_CURRENCY, SYMBOLS, Currency, parse_currency
-from .setting_values import (  # noqa: F401 (parse_origins, redact_url: imported from here by others)
+from .setting_values import (  # noqa: F401 (parse_origins, redact_url, ...: imported from here by others)
     LOOPBACK_HOSTS,
     normalize_database_url,
     parse_hosts,
     parse_origins,
     redact_url,
 )
-from .settings_messages import MessagingSettings, messaging_settings
-from .settings_money import ReceiptSettings, ReturnSettings, TaxSettings, receipt_settings, return_settings, tax_settings
-from .settings_ui import UiSettings, ui_settings
+from .settings_base import GIVEN, EnvironmentSettings, SettingsError, env_name, read, replace  # noqa: F401
+from .settings_checkout import PAYMENT_PROVIDERS, CheckoutSettings, SecuritySettings  # noqa: F401
+from .settings_messages import MessagingSettings, messaging_settings  # noqa: F401
+from .settings_money import ReceiptSettings, ReturnSettings, TaxSettings
+from .settings_server import (  # noqa: F401 (the server's settings, imported from here by others)
+    APP_BUILD_ENV,
+    FRONTEND_BUILD_ENV,
+    ServerSettings,
+    frontend_build_environment,
+    server_settings,
+)
+from .settings_ui import UiSettings
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
-
-
-def _env(name: str, default: str) -> str:
-    value = os.environ.get(name, "").strip()
-    return value or default
-
-
-def _env_int(name: str, default: int) -> int:
-    return _parse_int(name, os.environ.get(name, ""), default)
-
-
-def _parse_int(name: str, raw: str, default: int) -> int:
-    raw = raw.strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError as exc:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
-
-
-def _env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError as exc:
-        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+_CURRENCY_SETTINGS = ("currency_code", "deprecated_currency_code", "deprecated_payment_currency")
 
 
 def _load_or_create_secret(path: Path) -> str:
@@ -80,239 +61,130 @@ def _load_or_create_secret(path: Path) -> str:
     return secret
 
 
-# --- checkout, delivery and payments (issue 14) ---------------------------------------------
-
-PAYMENT_PROVIDERS = ("fake", "paystack")
-
-
-@dataclass(frozen=True)
-class CheckoutSettings:
-    """Delivery fees and the payment provider.
-
-    ``payment_provider`` is ``fake`` (a local approve/decline page: development and tests) or
-    ``paystack`` (any Paystack-compatible API at ``paystack_base_url``). Webhooks are signed
-    with ``webhook_secret`` (HMAC-SHA512); with Paystack it defaults to the secret key, as
-    Paystack signs with that.
-    """
-
-    delivery_fee: Decimal
-    free_delivery_over: Decimal
-    payment_provider: str
-    webhook_secret: str = field(repr=False)
-    paystack_secret_key: str = field(repr=False)
-    paystack_base_url: str
-    # An unpaid mobile-money order gives its stock back after this many minutes.
-    payment_timeout_minutes: int
-    provider_timeout_seconds: float
-    # How often the server looks for unpaid orders whose time is up.
-    release_interval_seconds: int = 60
-
-
-def _env_money(name: str, default: str) -> Decimal:
-    raw = _env(name, default)
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise ValueError(f"{name} must be an amount such as 5.99, got {raw!r}") from None
-    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
-        raise ValueError(f"{name} must be an amount of at least 0 with at most 2 decimals, got {raw!r}")
-    return value
-
-
-def _checkout_settings(secret_key: str) -> CheckoutSettings:
-    provider = _env("DD_PAYMENT_PROVIDER", "fake").lower()
-    if provider not in PAYMENT_PROVIDERS:
-        raise ValueError(f"DD_PAYMENT_PROVIDER must be one of {', '.join(PAYMENT_PROVIDERS)}, got {provider!r}")
-    paystack_key = os.environ.get("DD_PAYSTACK_SECRET_KEY", "").strip()
-    if provider == "paystack" and not paystack_key:
-        raise ValueError("DD_PAYSTACK_SECRET_KEY is required when DD_PAYMENT_PROVIDER=paystack")
-    webhook_secret = os.environ.get("DD_PAYMENT_WEBHOOK_SECRET", "").strip()
-    if not webhook_secret:
-        # The fake provider signs its own webhooks: a secret derived from the app's key will do.
-        webhook_secret = paystack_key if provider == "paystack" else hmac.new(
-            secret_key.encode(), b"payment-webhook", hashlib.sha256
-        ).hexdigest()
-    timeout = _env_int("DD_PAYMENT_TIMEOUT_MINUTES", 30)
-    if timeout < 1:
-        raise ValueError("DD_PAYMENT_TIMEOUT_MINUTES must be at least 1")
-    return CheckoutSettings(
-        delivery_fee=_env_money("DD_DELIVERY_FEE", "5.99"),
-        free_delivery_over=_env_money("DD_FREE_DELIVERY_OVER", "50.00"),
-        payment_provider=provider,
-        webhook_secret=webhook_secret,
-        paystack_secret_key=paystack_key,
-        paystack_base_url=_env("DD_PAYSTACK_BASE_URL", "https://api.paystack.co").rstrip("/"),
-        payment_timeout_minutes=timeout,
-        provider_timeout_seconds=float(_env_int("DD_PAYMENT_PROVIDER_TIMEOUT_SECONDS", 10)),
-        release_interval_seconds=max(1, _env_int("DD_PAYMENT_RELEASE_INTERVAL_SECONDS", 60)),
-    )
-
-
-def _currency() -> Currency:
+def _chosen_currency(data: dict[str, Any]) -> Currency:
     """``DD_CURRENCY``; the settings it replaced are read when it is not set (deprecated)."""
-    for name in ("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY"):
-        if os.environ.get(name, "").strip():
-            return parse_currency(os.environ[name], name)
-    symbol = os.environ.get("DD_CURRENCY_SYMBOL", "").strip()
-    code = next((code for code, shown in SYMBOLS.items() if shown.strip() == symbol), DEFAULT_CURRENCY)
+    code = next((data[name] for name in _CURRENCY_SETTINGS if data.get(name)), "")
+    if not code:
+        symbol = data.get("deprecated_currency_symbol", "")
+        code = next((code for code, shown in SYMBOLS.items() if shown.strip() == symbol), DEFAULT_CURRENCY)
     return parse_currency(code)
 
 
-# --- hardening: CORS, throttles, request bodies (issue 13) ------------------------------------
+def _sqlite_default(data: dict[str, Any]) -> str:
+    return f"sqlite:///{data['var_dir'] / 'discount_deals.db'}"
 
 
-@dataclass(frozen=True)
-class SecuritySettings:
-    """Who may call the app from another origin, and the limits on hostile traffic.
-
-    ``cors_origins`` (``DD_CORS_ORIGINS``, comma-separated ``scheme://host[:port]``) are the
-    other origins whose pages may call ``/api`` and open the websocket, e.g. the original React
-    client's; by default only pages of the app's own origin may. Registrations are limited per
-    client address (``DD_REGISTER_MAX_ATTEMPTS`` well-formed attempts per
-    ``DD_REGISTER_WINDOW_SECONDS``). Requests whose ``Host`` is not one of ``allowed_hosts`` get
-    a 400 (DNS rebinding, links built on a forged host).
-    """
-
-    cors_origins: tuple[str, ...] = ()
-    register_max_attempts: int = 50
-    register_window_seconds: int = 3600
-    # Host headers the site answers (web/hosts.py): loopback, DD_PUBLIC_URL's host, DD_ALLOWED_HOSTS.
-    allowed_hosts: tuple[str, ...] = ()
+def _on_sqlite(data: dict[str, Any]) -> bool:
+    return data["database_url"].startswith("sqlite")
 
 
-def _security_settings(server: ServerSettings) -> SecuritySettings:
-    attempts = _env_int("DD_REGISTER_MAX_ATTEMPTS", 50)
-    window = _env_int("DD_REGISTER_WINDOW_SECONDS", 3600)
-    if attempts < 1 or window < 1:
-        raise ValueError("DD_REGISTER_MAX_ATTEMPTS and DD_REGISTER_WINDOW_SECONDS must be at least 1")
-    return SecuritySettings(
-        cors_origins=parse_origins(server.cors_origins),
-        register_max_attempts=attempts,
-        register_window_seconds=window,
-        allowed_hosts=parse_hosts(os.environ.get("DD_ALLOWED_HOSTS", ""), server.public_url),
-    )
+def _count(default: int, env: str, description: str) -> Any:
+    """A whole number (no bounds: none were ever checked for these)."""
+    return Field(default, validation_alias=env, description=description)
 
 
-# --- starting the server: checked by preflight.py, used by launcher.py and __main__.py ------------
+class Settings(EnvironmentSettings):
+    """Runtime configuration. Built by :func:`get_settings` (the sections come from their own models)."""
 
-
-@dataclass(frozen=True)
-class ServerSettings:
-    """How the server is started, as the operator wrote it (stripped, not yet validated).
-
-    Unlike :class:`Settings` it never fails and is not cached: preflight.py checks each value
-    and names what is wrong in its own words, in the same run that reports a :class:`Settings`
-    that does not parse. The numbers stay text for that reason ("" when not set).
-    """
-
-    database_url: str  # REFLEX_DB_URL ("": the SQLite file under DD_VAR_DIR)
-    redis_url: str  # REFLEX_REDIS_URL
-    workers: str  # GRANIAN_WORKERS
-    instances: str  # DD_INSTANCES
-    db_pool_size: str  # DD_DB_POOL_SIZE ("": derived from the connection budget)
-    public_url: str  # DD_PUBLIC_URL, without a trailing slash
-    secret_key: str = field(repr=False)  # DD_SECRET_KEY ("": generated into a file, one host only)
-    allow_fake_payments: bool  # DD_ALLOW_FAKE_PAYMENTS: the fake provider on a public address
-    host: str  # HOST, the default of ``serve --host``
-    port: str  # PORT, the default of ``--port`` (checked by the command line)
-    shutdown_timeout: int  # DD_SHUTDOWN_TIMEOUT: seconds SIGTERM gives requests in flight
-    access_log: bool  # DD_ACCESS_LOG
-    cors_origins: str = ""  # DD_CORS_ORIGINS as written (parse_origins checks it; rxconfig.py reads it)
-
-
-def server_settings() -> ServerSettings:
-    """Read how the server is started, afresh on every call (cheap; the launcher hands values on
-    to its workers through the environment, so a cached copy could be stale)."""
-
-    def text(name: str) -> str:
-        return os.environ.get(name, "").strip()
-
-    shutdown = text("DD_SHUTDOWN_TIMEOUT")
-    return ServerSettings(
-        database_url=text("REFLEX_DB_URL"),
-        redis_url=text("REFLEX_REDIS_URL"),
-        workers=text("GRANIAN_WORKERS"),
-        instances=text("DD_INSTANCES"),
-        db_pool_size=text("DD_DB_POOL_SIZE"),
-        public_url=text("DD_PUBLIC_URL").rstrip("/"),
-        secret_key=text("DD_SECRET_KEY"),
-        allow_fake_payments=text("DD_ALLOW_FAKE_PAYMENTS").lower() in {"1", "true", "yes"},
-        host=os.environ.get("HOST", "127.0.0.1"),  # this machine only unless HOST says otherwise
-        port=os.environ.get("PORT", "3000"),
-        shutdown_timeout=int(shutdown) if shutdown.isdigit() and int(shutdown) > 0 else 30,
-        access_log=(text("DD_ACCESS_LOG") or "1").lower() not in ("0", "false", "no", "off"),
-        cors_origins=text("DD_CORS_ORIGINS"),
-    )
-
-
-# Settings that change what the production frontend build gives the browser (Reflex reads its
-# own from the environment; the launcher rebuilds when one changes).
-FRONTEND_BUILD_ENV = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL", "REFLEX_FRONTEND_PATH", "REFLEX_SSR", "REFLEX_TRANSPORT")
-# Ours: the currency is in the pages' fixed texts (the price filter's options, the coupon form's hint).
-APP_BUILD_ENV = ("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY", "DD_CURRENCY_SYMBOL")
-
-
-def frontend_build_environment() -> tuple[tuple[str, str], ...]:
-    """(name, value) of each of :data:`FRONTEND_BUILD_ENV` and :data:`APP_BUILD_ENV` as set now ("" when unset)."""
-    return tuple((name, os.environ.get(name, "")) for name in FRONTEND_BUILD_ENV + APP_BUILD_ENV)
-
-
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Runtime configuration. Built by :func:`get_settings`."""
-
-    var_dir: Path
-    database_url: str
-    secret_key: str = field(repr=False)
-    access_token_seconds: int
-    refresh_token_seconds: int
-    media_dir: Path
-    media_url: str
-    placeholder_image_url: str
-    max_image_bytes: int
-    max_image_pixels: int
-    profile_image_size: int
-    bulk_max_bytes: int
-    bulk_max_rows: int
-    page_size: int
-    max_page_size: int
-    currency: Currency  # DD_CURRENCY: what prices are shown in and payments charged in
-    login_max_failures: int
-    login_window_seconds: int
-    login_account_max_failures: int  # per account from any address (a rotating X-Forwarded-For)
+    var_dir: Path = Field(PROJECT_DIR / "var", validation_alias="DD_VAR_DIR", json_schema_extra={"default": "`var/`"},
+                          description="runtime data: SQLite file, generated secret, media")
+    database_url: str = Field(default_factory=_sqlite_default, validation_alias="REFLEX_DB_URL",
+                              json_schema_extra=GIVEN, description="REFLEX_DB_URL (ServerSettings), normalised")
+    secret_file: Path = Field(default_factory=lambda data: data["var_dir"] / "secret_key",
+                              validation_alias="DD_SECRET_FILE", json_schema_extra={"default": "`$DD_VAR_DIR/secret_key`"},
+                              description="where the signing secret is generated and kept when `DD_SECRET_KEY` is unset")
+    secret_key: str = Field("", repr=False, json_schema_extra=GIVEN, description="DD_SECRET_KEY or the secret file's")
+    secret_from_environment: bool = Field(False, json_schema_extra=GIVEN, description="DD_SECRET_KEY was set")
+    access_token_seconds: int = _count(15 * 60, "DD_ACCESS_TOKEN_SECONDS", "access token lifetime")
+    refresh_token_seconds: int = _count(7 * 24 * 3600, "DD_REFRESH_TOKEN_SECONDS", "refresh token lifetime")
+    media_dir: Path = Field(default_factory=lambda data: data["var_dir"] / "media", validation_alias="DD_MEDIA_DIR",
+                            json_schema_extra={"default": "`$DD_VAR_DIR/media`"},
+                            description="uploaded and generated pictures, served at `/api/media/` (shared by all instances)")
+    media_url: ClassVar[str] = "/api/media"
+    placeholder_image_url: str = Field("/placeholder.webp", validation_alias="DD_PLACEHOLDER_IMAGE_URL",
+                                       description="the picture shown for a product without one")
+    max_image_bytes: int = _count(5 * 1024 * 1024, "DD_MAX_IMAGE_BYTES", "largest uploaded picture, in bytes")
+    max_image_pixels: int = _count(40_000_000, "DD_MAX_IMAGE_PIXELS", "largest uploaded picture, in pixels")
+    profile_image_size: int = _count(512, "DD_PROFILE_IMAGE_SIZE", "side of a profile picture, in pixels")
+    bulk_max_bytes: int = _count(10 * 1024 * 1024, "DD_BULK_MAX_BYTES",
+                                 "largest bulk upload (a larger body is refused with 413 as it streams)")
+    bulk_max_rows: int = _count(20_000, "DD_BULK_MAX_ROWS", "most rows of a bulk upload")
+    page_size: int = _count(10, "DD_PAGE_SIZE", "storefront page size")
+    max_page_size: int = _count(1000, "DD_MAX_PAGE_SIZE", "largest page an API client may ask for")
+    # DD_CURRENCY: what prices are shown in and payments charged in (validated by _currency_code).
+    currency_code: str = Field("", validation_alias="DD_CURRENCY", json_schema_extra={"default": "`USD`"}, description=(
+        "ISO 4217 code of the shop's one currency: prices are shown with its symbol (`USD` → `$`, `GHS` → `GH₵`; "
+        "SMS and the receipt PDF write the code, `GHS 12.35`), the provider charges it, `seed-demo` prices the "
+        "demo catalogue in it. With `GHS`, set the delivery fee and threshold in cedis too"))
+    deprecated_currency_code: str = Field("", validation_alias="DD_CURRENCY_CODE",
+                                          description="deprecated: `DD_CURRENCY`, read when that is unset")
+    deprecated_payment_currency: str = Field("", validation_alias="DD_PAYMENT_CURRENCY",
+                                             description="deprecated: `DD_CURRENCY`, read when that is unset")
+    deprecated_currency_symbol: str = Field("", validation_alias="DD_CURRENCY_SYMBOL", description=(
+        "deprecated: `DD_CURRENCY` (a symbol of the table, `GH₵` → `GHS`), read when no code is set"))
+    currency: Currency = Field(default_factory=_chosen_currency, json_schema_extra=GIVEN, description="the above, chosen")
+    login_max_failures: int = _count(5, "DD_LOGIN_MAX_FAILURES",
+                                     "failed logins per address within `DD_LOGIN_WINDOW_SECONDS` before a pause")
+    login_window_seconds: int = _count(15 * 60, "DD_LOGIN_WINDOW_SECONDS", "the window of the login limits")
+    # per account from any address (a rotating X-Forwarded-For)
+    login_account_max_failures: int = _count(10, "DD_LOGIN_ACCOUNT_MAX_FAILURES", (
+        "failed logins per account from any address within `DD_LOGIN_WINDOW_SECONDS` before logins pause for "
+        "devices the shop does not know (the owner is told once; the owner's devices still get in)"))
     # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the socket address).
-    trusted_proxy_hops: int
-    log_level: str
+    trusted_proxy_hops: int = _count(0, "DD_TRUSTED_PROXY_HOPS",
+                                     "proxies in front whose `X-Forwarded-*` headers are trusted")
+    log_level: str = Field("INFO", validation_alias="DD_LOG_LEVEL", description="the app's own log level")
     # Production: where the shop is reached (https://shop.example.com); decides every absolute URL.
-    public_url: str
-    redis_url: str
-    secret_from_environment: bool
+    public_url: str = Field("", json_schema_extra=GIVEN, description="DD_PUBLIC_URL (ServerSettings)")
+    redis_url: str = Field("", json_schema_extra=GIVEN, description="REFLEX_REDIS_URL (ServerSettings)")
     # Connections each worker process may hold (the API's thread pool is sized to match).
-    db_pool_size: int
-    db_pool_timeout: float
+    db_pool_size: int = Field(default_factory=lambda data: 40 if _on_sqlite(data) else 10,
+                              validation_alias="DD_DB_POOL_SIZE", json_schema_extra=GIVEN,
+                              description="DD_DB_POOL_SIZE (ServerSettings), as a number")
+    db_pool_timeout: float = Field(5.0, validation_alias="DD_DB_POOL_TIMEOUT",
+                                   description="seconds a request waits for a database connection before a 503")
     # Threads the product listing and detail reads may use at once per worker. They hold the GIL
     # for most of their time (SQLite answers in-process, then the JSON is built): 32 shoppers in
     # 32 threads served half as many requests per second as the same shoppers taking turns in 2.
-    read_threads: int
-    sqlite_busy_timeout_ms: int
+    read_threads: int = Field(default_factory=lambda data: 2 if _on_sqlite(data) else 4,
+                              validation_alias="DD_READ_THREADS", json_schema_extra={"default": "SQLite 2; PostgreSQL 4"},
+                              description=("threads product listings and pages may use at once per worker (more "
+                                           "requests wait in the event loop without a thread)"))
+    sqlite_busy_timeout_ms: int = _count(5_000, "DD_SQLITE_BUSY_TIMEOUT_MS",
+                                         "SQLite: longest wait for the write lock (another process)")
     # SQLite: writing API requests queue in the event loop (no thread held); this long at most, then 503.
-    write_wait_seconds: float
-    write_queue_limit: int
-    # Delivery fees, payment provider and timeouts (issue 14): see CheckoutSettings.
-    checkout: CheckoutSettings = field(default=None, repr=False)  # type: ignore[assignment]
-    # CORS allow-list and abuse limits (issue 13): see SecuritySettings.
-    security: SecuritySettings = field(default_factory=SecuritySettings)
-    # Email, SMS and the message queue (issue 22): settings_messages.py.
-    messages: MessagingSettings = field(default_factory=MessagingSettings)
-    # Tab states, the listing cache and /api/metrics (issue 23): settings_ui.py.
-    ui: UiSettings = field(default_factory=UiSettings)
-    # The taxes charged and whether prices include them (issue 33): settings_money.py.
-    tax: TaxSettings = field(default_factory=TaxSettings)
-    receipts: ReceiptSettings = field(default_factory=ReceiptSettings)  # numbering and the seller (settings_money.py)
-    returns: ReturnSettings = field(default_factory=ReturnSettings)  # DD_RETURN_DAYS (settings_money.py)
+    write_wait_seconds: float = Field(5.0, validation_alias="DD_WRITE_WAIT_SECONDS", description=(
+        "SQLite: longest wait of a writing API request for its turn before a 503"))
+    write_queue_limit: int = _count(200, "DD_WRITE_QUEUE_LIMIT", (
+        "SQLite: writing requests allowed to wait at once; more get a 503 at once"))
+    # The sections, each read by a model of its own (get_settings): see their modules.
+    checkout: CheckoutSettings = Field(None, repr=False, json_schema_extra=GIVEN, description="settings_checkout.py")
+    security: SecuritySettings = Field(None, json_schema_extra=GIVEN, description="settings_checkout.py")
+    messages: MessagingSettings = Field(None, json_schema_extra=GIVEN, description="settings_messages.py")
+    ui: UiSettings = Field(None, json_schema_extra=GIVEN, description="settings_ui.py")
+    tax: TaxSettings = Field(None, json_schema_extra=GIVEN, description="settings_money.py")
+    receipts: ReceiptSettings = Field(None, json_schema_extra=GIVEN, description="settings_money.py")
+    returns: ReturnSettings = Field(None, json_schema_extra=GIVEN, description="settings_money.py")
+
+    @field_validator("var_dir", "media_dir")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        return value.resolve()
+
+    @field_validator("database_url")
+    @classmethod
+    def _psycopg(cls, value: str) -> str:
+        return normalize_database_url(value)
+
+    @field_validator(*_CURRENCY_SETTINGS)
+    @classmethod
+    def _currency_code(cls, value: str, info: ValidationInfo) -> str:
+        return parse_currency(value, env_name(cls, str(info.field_name))).code
+
+    @field_validator("read_threads")
+    @classmethod
+    def _at_least_one(cls, value: int) -> int:
+        return max(1, value)
 
     @property
     def is_sqlite(self) -> bool:
@@ -332,53 +204,21 @@ def client_ip(peer: str | None, forwarded_for: str | None) -> str:
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """Read the environment once and return the settings."""
+    """Read the environment once and return the settings (:class:`SettingsError`: every bad value)."""
     server = server_settings()  # the variables the server start shares with the app, read once
-    var_dir = Path(_env("DD_VAR_DIR", str(PROJECT_DIR / "var"))).resolve()
-    database_url = normalize_database_url(server.database_url or f"sqlite:///{var_dir / 'discount_deals.db'}")
-    is_sqlite = database_url.startswith("sqlite")
-    secret = server.secret_key
-    secret_from_environment = bool(secret)
-    if not secret:
-        secret = _load_or_create_secret(Path(_env("DD_SECRET_FILE", str(var_dir / "secret_key"))))
-    return Settings(
-        var_dir=var_dir,
-        database_url=database_url,
-        secret_key=secret,
-        access_token_seconds=_env_int("DD_ACCESS_TOKEN_SECONDS", 15 * 60),
-        refresh_token_seconds=_env_int("DD_REFRESH_TOKEN_SECONDS", 7 * 24 * 3600),
-        media_dir=Path(_env("DD_MEDIA_DIR", str(var_dir / "media"))).resolve(),
-        media_url="/api/media",
-        placeholder_image_url=_env("DD_PLACEHOLDER_IMAGE_URL", "/placeholder.webp"),
-        max_image_bytes=_env_int("DD_MAX_IMAGE_BYTES", 5 * 1024 * 1024),
-        max_image_pixels=_env_int("DD_MAX_IMAGE_PIXELS", 40_000_000),
-        profile_image_size=_env_int("DD_PROFILE_IMAGE_SIZE", 512),
-        bulk_max_bytes=_env_int("DD_BULK_MAX_BYTES", 10 * 1024 * 1024),
-        bulk_max_rows=_env_int("DD_BULK_MAX_ROWS", 20_000),
-        page_size=_env_int("DD_PAGE_SIZE", 10),
-        max_page_size=_env_int("DD_MAX_PAGE_SIZE", 1000),
-        currency=_currency(),
-        login_max_failures=_env_int("DD_LOGIN_MAX_FAILURES", 5),
-        login_window_seconds=_env_int("DD_LOGIN_WINDOW_SECONDS", 15 * 60),
-        login_account_max_failures=_env_int("DD_LOGIN_ACCOUNT_MAX_FAILURES", 10),
-        trusted_proxy_hops=_env_int("DD_TRUSTED_PROXY_HOPS", 0),
-        log_level=_env("DD_LOG_LEVEL", "INFO"),
-        public_url=server.public_url,
-        redis_url=server.redis_url,
-        secret_from_environment=secret_from_environment,
-        db_pool_size=_parse_int("DD_DB_POOL_SIZE", server.db_pool_size, 40 if is_sqlite else 10),
-        db_pool_timeout=_env_float("DD_DB_POOL_TIMEOUT", 5.0),
-        read_threads=max(1, _env_int("DD_READ_THREADS", 2 if is_sqlite else 4)),
-        sqlite_busy_timeout_ms=_env_int("DD_SQLITE_BUSY_TIMEOUT_MS", 5_000),
-        write_wait_seconds=_env_float("DD_WRITE_WAIT_SECONDS", 5.0),
-        write_queue_limit=_env_int("DD_WRITE_QUEUE_LIMIT", 200),
-        checkout=_checkout_settings(secret),
-        security=_security_settings(server),
-        messages=(messages := messaging_settings(server.public_url)),
-        ui=ui_settings(),
-        tax=tax_settings(),
-        receipts=receipt_settings(messages.shop_name),
-        returns=return_settings(),
-    )
-
-
+    problems: list[str] = []
+    core = read(Settings, problems, database_url=server.database_url, public_url=server.public_url,
+                redis_url=server.redis_url, db_pool_size=server.db_pool_size)
+    secret = server.secret_key or (_load_or_create_secret(core.secret_file) if core is not None else "")
+    sections = {
+        "checkout": read(CheckoutSettings, problems, signing_secret=secret),
+        "security": read(SecuritySettings, problems, public_url=server.public_url, cors_origins=server.cors_origins),
+        "messages": read(MessagingSettings, problems, public_url=server.public_url),
+        "ui": read(UiSettings, problems),
+        "tax": read(TaxSettings, problems),
+        "receipts": read(ReceiptSettings, problems),
+        "returns": read(ReturnSettings, problems),
+    }
+    if core is None or problems:
+        raise SettingsError(problems)
+    return core.model_copy(update={"secret_key": secret, "secret_from_environment": bool(server.secret_key), **sections})

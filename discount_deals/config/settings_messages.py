@@ -1,13 +1,17 @@
-"""The settings of email, SMS and the message queue (issue 22), read from the environment.
+"""The settings of email, SMS and the message queue (issue 22).
 
 Part of :mod:`discount_deals.config.settings` (``Settings.messages``), kept in a module of its own so
-that settings.py stays readable; nothing else reads these variables.
+that settings.py stays readable.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import Field, field_validator
+
+from .settings_base import GIVEN, EnvironmentSettings, read
 
 SMTP_TLS_MODES = ("none", "starttls", "tls")
 SMS_PROVIDERS = ("log", "hubtel", "file")
@@ -18,8 +22,16 @@ SHOP_NAME = "Discount Deals"
 MAX_SENDER_LENGTH = 11
 
 
-@dataclass(frozen=True)
-class MessagingSettings:
+def _mail_from(public_url: str) -> str:
+    host = urlsplit(public_url).hostname if public_url else None
+    return f"{SHOP_NAME} <no-reply@{host or 'localhost'}>"
+
+
+def _count(default: int, env: str, description: str, minimum: int = 1) -> Any:
+    return Field(default, ge=minimum, validation_alias=env, description=description)
+
+
+class MessagingSettings(EnvironmentSettings):
     """Where email and SMS go, and how the worker delivers them.
 
     Without ``smtp_host`` email is written to the log (development). ``sms_provider`` is ``log``
@@ -27,97 +39,82 @@ class MessagingSettings:
     (development: each whole text in a file under ``DD_VAR_DIR/outbox/``).
     """
 
-    smtp_host: str = ""
-    smtp_port: int = 587
-    smtp_user: str = ""
-    smtp_password: str = field(default="", repr=False)
-    smtp_tls: str = "starttls"
-    mail_from: str = f"{SHOP_NAME} <no-reply@localhost>"
-    sms_provider: str = "log"
-    hubtel_base_url: str = HUBTEL_BASE_URL
-    hubtel_client_id: str = ""
-    hubtel_client_secret: str = field(default="", repr=False)
-    sms_sender: str = "DiscntDeals"
-    # Seconds one SMTP conversation or provider call may take.
-    send_timeout_seconds: float = 10.0
-    # Attempts before a message is dead, and the first retry's delay (doubled each time).
-    max_attempts: int = 6
-    retry_seconds: int = 30
-    # How long a worker's claim on a message lasts (renewed while it works through a batch).
-    lease_seconds: int = 60
-    # Messages one worker claims at once (one SMTP connection serves them).
-    batch_size: int = 50
-    # Threads of the worker process, and whether `serve` starts the worker itself.
-    worker_threads: int = 4
-    start_worker: bool = True
-    # Deal alerts that come within this many seconds of the first go out as one message.
-    deal_batch_seconds: int = 600
-    # A signed-in customer's cart untouched this long gets one reminder (0: no reminders).
-    cart_reminder_minutes: int = 60
-    shop_name: str = SHOP_NAME
+    untrimmed = frozenset({"DD_SMTP_PASSWORD"})
+
+    public_url: str = Field("", json_schema_extra=GIVEN, description="DD_PUBLIC_URL (ServerSettings): the sender's domain")
+    smtp_host: str = Field("", validation_alias="DD_SMTP_HOST", description=(
+        "the SMTP server email goes through; unset, email is written to the log (development)"))
+    smtp_tls: Literal["none", "starttls", "tls"] = Field("starttls", validation_alias="DD_SMTP_TLS", description=(
+        "`tls` is implicit TLS; a local SMTP sink (Mailpit, aiosmtpd) needs `none`"))
+    smtp_port: int = Field(
+        default_factory=lambda data: DEFAULT_SMTP_PORTS[data["smtp_tls"]], ge=1, le=65535,
+        validation_alias="DD_SMTP_PORT", json_schema_extra={"default": "587 (`tls`: 465, `none`: 25)",
+                                                            "problem": "{name} must be a port (1 to 65535), got {raw}"},
+        description="the SMTP server's port")
+    smtp_user: str = Field("", validation_alias="DD_SMTP_USER", description="SMTP login (with `DD_SMTP_PASSWORD`)")
+    smtp_password: str = Field("", validation_alias="DD_SMTP_PASSWORD", repr=False,
+                               description="SMTP password (required with `DD_SMTP_USER`)")
+    mail_from: str = Field(
+        default_factory=lambda data: _mail_from(data["public_url"]), validation_alias="DD_MAIL_FROM",
+        json_schema_extra={"default": "`Discount Deals <no-reply@HOST of DD_PUBLIC_URL>`"},
+        description="the sender of every email")
+    sms_provider: Literal["log", "hubtel", "file"] = Field("log", validation_alias="DD_SMS_PROVIDER", description=(
+        "`log` (texts go to the log, one-time codes hidden), `hubtel`, or `file` (development: each whole text, "
+        "codes included, in a file of its own under `$DD_VAR_DIR/outbox/`, readable by the shop's user only; "
+        "refused, like the fake payment provider, for a shop that answers anything but this machine)"))
+    hubtel_base_url: str = Field(HUBTEL_BASE_URL, validation_alias="DD_HUBTEL_BASE_URL",
+                                 description="Hubtel's SMS API (`/v1/messages/send`)")
+    hubtel_client_id: str = Field("", validation_alias="DD_HUBTEL_CLIENT_ID",
+                                  description="Hubtel API key id (required with `hubtel`)")
+    hubtel_client_secret: str = Field("", validation_alias="DD_HUBTEL_CLIENT_SECRET", repr=False,
+                                      description="Hubtel API key secret (required with `hubtel`)")
+    sms_sender: str = Field("DiscntDeals", validation_alias="DD_SMS_SENDER", description=(
+        "the SMS sender id: at most 11 letters, digits or spaces, registered with Hubtel"))
+    send_timeout_seconds: float = Field(10.0, ge=1, validation_alias="DD_MESSAGE_TIMEOUT_SECONDS",
+                                        description="longest SMTP conversation or SMS provider call")
+    max_attempts: int = _count(6, "DD_MESSAGE_MAX_ATTEMPTS", "attempts before a message is dead")
+    retry_seconds: int = _count(30, "DD_MESSAGE_RETRY_SECONDS",
+                                "the first retry's delay, doubled after each failure (at most a day)")
+    lease_seconds: int = _count(60, "DD_MESSAGE_LEASE_SECONDS", (
+        "how long a worker's claim on a message lasts without news (then another worker takes it over)"))
+    batch_size: int = _count(50, "DD_MESSAGE_BATCH_SIZE", "messages a worker claims at once (one SMTP connection)")
+    worker_threads: int = _count(4, "DD_WORKER_THREADS", (
+        "threads of the message worker (each holds one SMTP connection or provider call at a time: "
+        "raise it when the SMTP server is far away)"))
+    worker_sweep_seconds: float = Field(5.0, validation_alias="DD_WORKER_SWEEP_SECONDS", description=(
+        "how often the message worker looks for due messages"))
+    start_worker: bool = Field(True, validation_alias="DD_START_WORKER", description=(
+        "`serve` starts the message worker beside the server; 0 when it runs on its own (systemd, compose)"))
+    deal_batch_seconds: int = _count(600, "DD_DEAL_ALERT_BATCH_SECONDS",
+                                     "deal alerts within this window of the first become one message", minimum=0)
+    cart_reminder_minutes: int = _count(60, "DD_CART_REMINDER_MINUTES", (
+        "a signed-in customer's cart untouched this long gets one reminder (the sweep looks once a minute; "
+        "none from 21:00 to 06:59 Accra time, at most one per cart in 3 days); `0` turns them off"), minimum=0)
+    shop_name: str = Field(SHOP_NAME, json_schema_extra=GIVEN, description="the shop's name (not a setting)")
+
+    @field_validator("smtp_tls", "sms_provider", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("hubtel_base_url")
+    @classmethod
+    def _without_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
+
+    @field_validator("start_worker", mode="before")
+    @classmethod
+    def _on_unless_off(cls, value: Any) -> Any:
+        return value.lower() not in ("0", "false", "no", "off") if isinstance(value, str) else value
 
     @property
     def email_to_log(self) -> bool:
         return not self.smtp_host
 
 
-def _text(name: str, default: str = "") -> str:
-    return os.environ.get(name, "").strip() or default
-
-
-def _number(name: str, default: int, minimum: int) -> int:
-    raw = _text(name)
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from None
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return value
-
-
-def _mail_from(public_url: str) -> str:
-    from urllib.parse import urlsplit
-
-    host = urlsplit(public_url).hostname if public_url else None
-    return f"{SHOP_NAME} <no-reply@{host or 'localhost'}>"
-
-
 def messaging_settings(public_url: str) -> MessagingSettings:
     """Read the messaging settings (``public_url`` gives the default sender's domain)."""
-    tls = _text("DD_SMTP_TLS", "starttls").lower()
-    if tls not in SMTP_TLS_MODES:
-        raise ValueError(f"DD_SMTP_TLS must be one of {', '.join(SMTP_TLS_MODES)}, got {tls!r}")
-    provider = _text("DD_SMS_PROVIDER", "log").lower()
-    if provider not in SMS_PROVIDERS:
-        raise ValueError(f"DD_SMS_PROVIDER must be one of {', '.join(SMS_PROVIDERS)}, got {provider!r}")
-    port = _number("DD_SMTP_PORT", DEFAULT_SMTP_PORTS[tls], 1)
-    if port > 65535:
-        raise ValueError(f"DD_SMTP_PORT must be a port (1 to 65535), got {port}")
-    return MessagingSettings(
-        smtp_host=_text("DD_SMTP_HOST"),
-        smtp_port=port,
-        smtp_user=_text("DD_SMTP_USER"),
-        smtp_password=os.environ.get("DD_SMTP_PASSWORD", ""),
-        smtp_tls=tls,
-        mail_from=_text("DD_MAIL_FROM", _mail_from(public_url)),
-        sms_provider=provider,
-        hubtel_base_url=_text("DD_HUBTEL_BASE_URL", HUBTEL_BASE_URL).rstrip("/"),
-        hubtel_client_id=_text("DD_HUBTEL_CLIENT_ID"),
-        hubtel_client_secret=_text("DD_HUBTEL_CLIENT_SECRET"),
-        sms_sender=_text("DD_SMS_SENDER", "DiscntDeals"),
-        send_timeout_seconds=float(_number("DD_MESSAGE_TIMEOUT_SECONDS", 10, 1)),
-        max_attempts=_number("DD_MESSAGE_MAX_ATTEMPTS", 6, 1),
-        retry_seconds=_number("DD_MESSAGE_RETRY_SECONDS", 30, 1),
-        lease_seconds=_number("DD_MESSAGE_LEASE_SECONDS", 60, 1),
-        batch_size=_number("DD_MESSAGE_BATCH_SIZE", 50, 1),
-        worker_threads=_number("DD_WORKER_THREADS", 4, 1),
-        start_worker=_text("DD_START_WORKER", "1").lower() not in ("0", "false", "no", "off"),
-        deal_batch_seconds=_number("DD_DEAL_ALERT_BATCH_SECONDS", 600, 0),
-        cart_reminder_minutes=_number("DD_CART_REMINDER_MINUTES", 60, 0),
-    )
+    return read(MessagingSettings, public_url=public_url)
 
 
 def sender_problems(settings: MessagingSettings) -> list[str]:

@@ -1,69 +1,61 @@
-"""The shop's money settings (issue 33): the taxes it charges, its receipts and returns, read from the environment.
+"""The shop's money settings (issue 33): the taxes it charges, its receipts and returns.
 
-Part of :mod:`discount_deals.config.settings` (``Settings.tax``, ``Settings.receipts``, ``Settings.returns``), in a module of its own so that
-settings.py stays under its size limit; nothing else reads these variables. What each scheme
-charges (its parts and rates) is a business rule: services/taxes.py.
+Part of :mod:`discount_deals.config.settings` (``Settings.tax``, ``Settings.receipts``,
+``Settings.returns``), in a module of its own so that settings.py stays under its size limit.
+What each scheme charges (its parts and rates) is a business rule: services/taxes.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from .settings_base import EnvironmentSettings, read
 
 # DD_TAX: "spec" (the spec's 8 % of the subtotal, one line "Tax") or "ghana" (VAT 15 %, NHIL
 # 2.5 %, GETFund levy 2.5 %, each of the taxable value: VAT Act 2025, Act 1151).
 TAX_SCHEMES = ("spec", "ghana")
-_YES = ("1", "true", "yes", "on")
-_NO = ("", "0", "false", "no", "off")
+_FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 
 
-@dataclass(frozen=True)
-class TaxSettings:
-    """``scheme`` (DD_TAX): the taxes charged; ``prices_include_tax`` (DD_PRICES_INCLUDE_TAX):
-    shelf prices already include them (the tax lines are then the part inside the total)."""
+class TaxSettings(EnvironmentSettings):
+    """The taxes charged, and whether shelf prices already include them."""
 
-    scheme: str = "spec"
-    prices_include_tax: bool = False
+    scheme: Literal["spec", "ghana"] = Field("spec", validation_alias="DD_TAX", description=(
+        "the taxes charged on the subtotal less the coupon (shipping is never taxed): `spec` (the spec's 8 %, "
+        "one line \"Tax\") or `ghana` (VAT 15 %, NHIL 2.5 % and GETFund levy 2.5 %, each of the same taxable "
+        "value: 20 % in all, VAT Act 2025). The total tax is rounded once to the cent (half up) and split over "
+        "the lines by rate (largest remainder). Orders keep the lines they were placed with: changing it "
+        "affects new orders only"))
+    prices_include_tax: bool = Field(False, validation_alias="DD_PRICES_INCLUDE_TAX", description=(
+        "`1` when shelf prices already include the taxes: the total is the prices (less the coupon, plus "
+        "delivery) and the tax is the part inside, `taxable − taxable / (1 + rate)`; pages say \"VAT (15%), included\""))
 
+    @field_validator("scheme", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
 
-def _flag(name: str) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
-    if raw in _YES:
-        return True
-    if raw in _NO:
-        return False
-    raise ValueError(f"{name} must be 1 or 0 (yes or no), got {raw!r}")
+    @field_validator("prices_include_tax", mode="before")
+    @classmethod
+    def _flag(cls, value: Any) -> Any:
+        """Only the words operators write (pydantic would also take "t" or "y")."""
+        if isinstance(value, str) and value.lower() not in _FLAG_WORDS:
+            raise ValueError(f"DD_PRICES_INCLUDE_TAX must be 1 or 0 (yes or no), got {value.lower()!r}")
+        return _FLAG_WORDS[value.lower()] if isinstance(value, str) else value
 
 
 def tax_settings() -> TaxSettings:
     """Read DD_TAX and DD_PRICES_INCLUDE_TAX (ValueError naming the setting when wrong)."""
-    scheme = os.environ.get("DD_TAX", "").strip().lower() or "spec"
-    if scheme not in TAX_SCHEMES:
-        raise ValueError(f"DD_TAX must be one of {', '.join(TAX_SCHEMES)}, got {scheme!r}")
-    return TaxSettings(scheme=scheme, prices_include_tax=_flag("DD_PRICES_INCLUDE_TAX"))
+    return read(TaxSettings)
 
 
 # DD_RECEIPT_PREFIX: letters and digits only, as it starts every receipt number ("DD-2026-000001").
 RECEIPT_PREFIX_PATTERN = re.compile(r"[A-Z0-9]{1,10}")
-
-
-@dataclass(frozen=True)
-class ReceiptSettings:
-    """What a receipt says of the seller, and how receipts are numbered.
-
-    ``prefix`` (DD_RECEIPT_PREFIX): receipts are ``{prefix}-{year}-{000001}``; ``seller_name``
-    (DD_SELLER_NAME, the shop's name by default), ``seller_address`` (DD_SELLER_ADDRESS) and
-    ``seller_tin`` (DD_SELLER_TIN: the Ghana Revenue Authority's taxpayer number; "" when the
-    shop is not VAT-registered) are printed on every receipt. ``whatsapp_number``
-    (DD_WHATSAPP_NUMBER): where shoppers chat with the seller, as wa.me links take it (E.164
-    digits without the "+"; "" shows no chat link)."""
-
-    prefix: str = "DD"
-    seller_name: str = "Discount Deals"
-    seller_address: str = ""
-    seller_tin: str = ""
-    whatsapp_number: str = ""
+# Credit notes are numbered "CN-{year}-{000001}" on a counter of their own: receipts may not share it.
+CREDIT_NOTE_PREFIX = "CN"
 
 
 def whatsapp_number(raw: str) -> str:
@@ -83,48 +75,61 @@ def whatsapp_number(raw: str) -> str:
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+")
 
 
-def _text(name: str, default: str, limit: int) -> str:
-    value = " ".join(os.environ.get(name, "").split()) or default
-    if len(value) > limit:
-        raise ValueError(f"{name} may have at most {limit} characters, got {len(value)}")
-    return value
+def _printed(limit: int, env: str, description: str, default: str = "") -> Any:
+    """A text printed on receipts: spaces collapsed, at most ``limit`` characters."""
+    return Field(default, max_length=limit, validation_alias=env, description=description)
 
 
-# Credit notes are numbered "CN-{year}-{000001}" on a counter of their own: receipts may not share it.
-CREDIT_NOTE_PREFIX = "CN"
+class ReceiptSettings(EnvironmentSettings):
+    """What a receipt says of the seller, how receipts are numbered, and where shoppers chat with the seller."""
+
+    prefix: str = Field("DD", validation_alias="DD_RECEIPT_PREFIX", description=(
+        "receipts are numbered `{prefix}-{year}-{000001}` (1 to 10 letters or digits, not `CN`: credit notes "
+        "use it), one gap-free sequence per prefix and year. Changing the prefix starts a new sequence at 1"))
+    seller_name: str = _printed(120, "DD_SELLER_NAME", "the seller as receipts (page, JSON, PDF) print it",
+                                default="Discount Deals")
+    seller_address: str = _printed(240, "DD_SELLER_ADDRESS", "the seller's address on receipts")
+    seller_tin: str = _printed(32, "DD_SELLER_TIN", (
+        "the shop's GRA taxpayer identification number, printed on receipts (VAT-registered shops must show it)"))
+    whatsapp_number: str = Field("", validation_alias="DD_WHATSAPP_NUMBER", description=(
+        "the shop's WhatsApp number (`024 123 4567` or `+233 24 123 4567`): \"Chat with us on WhatsApp\" on "
+        "the product, cart and order pages (a `wa.me` link); unset, no chat link"))
+
+    @field_validator("prefix", mode="before")
+    @classmethod
+    def _receipt_prefix(cls, value: Any) -> Any:
+        prefix = value.upper() if isinstance(value, str) else value
+        if not RECEIPT_PREFIX_PATTERN.fullmatch(prefix):
+            raise ValueError(f"DD_RECEIPT_PREFIX must be 1 to 10 letters or digits, got {prefix!r}")
+        if prefix == CREDIT_NOTE_PREFIX:
+            raise ValueError(f"DD_RECEIPT_PREFIX may not be {CREDIT_NOTE_PREFIX!r}: credit notes are numbered with it")
+        return prefix
+
+    @field_validator("seller_name", "seller_address", "seller_tin", mode="before")
+    @classmethod
+    def _one_line(cls, value: Any) -> Any:
+        return " ".join(value.split()) if isinstance(value, str) else value
+
+    @field_validator("whatsapp_number", mode="before")
+    @classmethod
+    def _wa_me_digits(cls, value: Any) -> Any:
+        return whatsapp_number(value) if isinstance(value, str) else value
 
 
-def receipt_settings(shop_name: str) -> ReceiptSettings:
+def receipt_settings() -> ReceiptSettings:
     """Read DD_RECEIPT_PREFIX, DD_SELLER_NAME, DD_SELLER_ADDRESS, DD_SELLER_TIN and DD_WHATSAPP_NUMBER."""
-    prefix = os.environ.get("DD_RECEIPT_PREFIX", "").strip().upper() or "DD"
-    if not RECEIPT_PREFIX_PATTERN.fullmatch(prefix):
-        raise ValueError(f"DD_RECEIPT_PREFIX must be 1 to 10 letters or digits, got {prefix!r}")
-    if prefix == CREDIT_NOTE_PREFIX:
-        raise ValueError(f"DD_RECEIPT_PREFIX may not be {CREDIT_NOTE_PREFIX!r}: credit notes are numbered with it")
-    return ReceiptSettings(
-        prefix=prefix,
-        seller_name=_text("DD_SELLER_NAME", shop_name, 120),
-        seller_address=_text("DD_SELLER_ADDRESS", "", 240),
-        seller_tin=_text("DD_SELLER_TIN", "", 32),
-        whatsapp_number=whatsapp_number(os.environ.get("DD_WHATSAPP_NUMBER", "")),
-    )
+    return read(ReceiptSettings)
 
 
-@dataclass(frozen=True)
-class ReturnSettings:
-    """``days`` (DD_RETURN_DAYS): a delivered order's items may be returned for this many days
-    after delivery ("Free returns within 30 days")."""
+class ReturnSettings(EnvironmentSettings):
+    """How long a delivered order's items may be returned."""
 
-    days: int = 30
+    days: int = Field(30, ge=0, le=365, validation_alias="DD_RETURN_DAYS", json_schema_extra={
+        "problem": "{name} must be a whole number of days from 0 to 365, got {raw}"}, description=(
+        "days after delivery during which items may be returned (\"Free returns within 30 days\"): "
+        "0 (no returns) to 365"))
 
 
 def return_settings() -> ReturnSettings:
     """Read DD_RETURN_DAYS: a whole number of days, 0 (no returns) to 365."""
-    raw = os.environ.get("DD_RETURN_DAYS", "").strip() or "30"
-    try:
-        days = int(raw)
-    except ValueError:
-        days = -1
-    if not 0 <= days <= 365:
-        raise ValueError(f"DD_RETURN_DAYS must be a whole number of days from 0 to 365, got {raw!r}")
-    return ReturnSettings(days=days)
+    return read(ReturnSettings)

@@ -2,7 +2,8 @@
 
 Each problem is one line that says what is wrong and what to do; the caller prints them all and
 exits with status 2, without a traceback. Nothing here writes to the database or reads the
-environment: the values come from ``settings.server_settings()`` and ``settings.get_settings()``.
+environment: the values come from ``settings.server_settings()`` and ``settings.get_settings()``
+(whose models' validation errors are listed here, every bad value at once).
 
 What is checked: every setting parses; the database URL (``postgres://`` and ``postgresql://``
 are mapped to psycopg 3; other databases are refused) and that it answers; the Redis URL and
@@ -22,7 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..config.settings import ServerSettings, Settings, get_settings, normalize_database_url, redact_url, server_settings
+from ..config.settings import (
+    ServerSettings,
+    Settings,
+    SettingsError,
+    get_settings,
+    normalize_database_url,
+    redact_url,
+    server_settings,
+)
 from ..config.settings_messages import sender_problems
 
 MAX_WORKERS = 32
@@ -275,7 +284,10 @@ def plan_server(
     plan = Plan()
     try:
         settings: Settings | None = get_settings()
-    except (ValueError, RuntimeError, OSError) as exc:
+    except SettingsError as exc:  # the models' validation errors: one sentence per bad value, all of them
+        plan.problems += exc.problems
+        settings = None
+    except (ValueError, RuntimeError, OSError) as exc:  # the secret file
         plan.problems.append(str(exc))
         settings = None
     _plan_database_url(plan, server.database_url, settings)

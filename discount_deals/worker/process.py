@@ -1,31 +1,30 @@
 """``python -m discount_deals worker``: the queue's consumer process.
 
 Huey's consumer with DD_WORKER_THREADS threads; a ticker enqueues the sweep every
-:data:`SWEEP_SECONDS` (Huey's own periodic tasks run once a minute at most). SIGTERM stops
+DD_WORKER_SWEEP_SECONDS (Huey's own periodic tasks run once a minute at most). SIGTERM stops
 gracefully: the tasks in hand finish (a batch is at most DD_MESSAGE_BATCH_SIZE messages).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 
 from ..config.settings import get_settings
 
 log = logging.getLogger("discount_deals.worker")
-SWEEP_SECONDS = float(os.environ.get("DD_WORKER_SWEEP_SECONDS", "5") or 5)
 
 
 def _ticker(stop: threading.Event) -> None:
     from .tasks import sweep
 
+    sweep_seconds = get_settings().messages.worker_sweep_seconds
     while not stop.is_set():
         try:
             sweep()
         except Exception:
             log.exception("could not enqueue the sweep")
-        stop.wait(SWEEP_SECONDS)
+        stop.wait(sweep_seconds)
 
 
 def run_worker(threads: int | None = None) -> int:

@@ -159,9 +159,7 @@ def test_the_provider_must_charge_the_shops_currency(environment, provider, curr
 
 def test_the_plan_is_made_from_the_server_settings_it_is_given(environment):
     """preflight reads no environment itself: given settings win over the environment's."""
-    from dataclasses import replace
-
-    from discount_deals.config.settings import server_settings
+    from discount_deals.config.settings import replace, server_settings
 
     environment()
     given = replace(server_settings(), workers="3", instances="2", public_url="https://shop.example.com/x")
