@@ -42,7 +42,8 @@ class UserOut(BaseModel):
     username: str
     first_name: str
     last_name: str
-    phonenumber: str
+    phonenumber: str = Field(description="A Ghanaian number as typed in one word (0241234567); another "
+                             "country's E.164 (+447911123456)")
     date_of_birth: str | None = Field(description="YYYY-MM-DD")
     gender: str
     role: str
@@ -68,7 +69,9 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 150}
 EMAIL = {"type": "string", "format": "email", "maxLength": 254}
 USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": r"^[\w.@+-]+$"}
 PASSWORD = {"type": "string", "minLength": 6, "maxLength": 256}
-PHONE = {"type": "string", "maxLength": 32, "pattern": r"^\+?[\d\s().-]{7,}$", "description": "7 to 15 digits"}
+PHONE = {"type": "string", "maxLength": 32, "pattern": r"^\+?[\d\s().-]{7,}$",
+         "description": "A valid phone number: a Ghanaian one in any usual spelling (024 123 4567, +233 24 123 4567, "
+         "233241234567), another country's with its + code; stored E.164"}
 BIRTH_DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD, after 1900-01-01 and in the past"}
 GENDER = {"type": "string", "enum": ["male", "female", "other"]}
 NO_CONTROL = "Text fields refuse control characters other than tab and newline."

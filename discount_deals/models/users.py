@@ -32,7 +32,8 @@ class User(SQLModel, table=True):
     password_hash: str = Field(max_length=255)
     first_name: str = Field(default="", max_length=150)
     last_name: str = Field(default="", max_length=150)
-    phonenumber: str = Field(default="", max_length=32)
+    # E.164 (+233241234567), parsed once when written (services/phones.py); indexed for the reset by SMS.
+    phonenumber: str = Field(default="", max_length=32, index=True)
     date_of_birth: date | None = Field(default=None)
     gender: str = Field(default="", max_length=16)
     role: str = Field(default=Role.CUSTOMER.value, max_length=16, index=True)

@@ -26,7 +26,7 @@ from .cart import CartLine, cart_lines
 from .coupons import check_minimum, given_coupon
 from .error_codes import ErrorCode
 from .permissions import require_user
-from .phones import NETWORKS, guess_network, normalise_mobile, normalise_phone, parse_phone
+from .phones import NETWORKS, ghanaian_number, guess_network, normalise_mobile, normalise_phone
 
 NO_ADDRESS = "No address found"  # CLIENT-CONTRACT §5: the existing client looks for this text
 CONTACT_PHONE_REQUIRED = "Enter a phone number the rider can call."
@@ -120,8 +120,8 @@ def default_address(session: Session, user: User) -> Address | None:
 
 
 def account_contact_phone(user: User) -> str | None:
-    """The account's own number as E.164 when it is a Ghanaian number a rider can call."""
-    return parse_phone(user.phonenumber)
+    """The account's own number (stored E.164) when it is a Ghanaian number a rider can call."""
+    return ghanaian_number(user.phonenumber)
 
 
 def resolve_contact_phone(user: User, given: Any, payment_phone: str | None = None) -> str | None:

@@ -33,7 +33,7 @@ from .messages import templates
 from .messages.notices import links_for, password_changed
 from .messages.outbox import Draft, queue_message
 from .passwords import hash_password
-from .phones import display_phone, parse_mobile
+from .phones import parse_mobile
 from .users.fields import is_valid_email, normalize_email, password_problem
 
 LINK_MINUTES = 30
@@ -84,12 +84,9 @@ def _identifier(data: Any) -> tuple[str, str]:
 
 
 def user_by_phone(session: Session, number: str) -> User | None:
-    """The active account whose phone number is ``number`` (E.164) in any usual spelling."""
-    spellings = {number, number[1:], "0" + number[4:], display_phone(number)}
-    for user in session.exec(select(User).where(User.phonenumber.in_(spellings), User.is_active == True)):
-        if parse_mobile(user.phonenumber) == number:
-            return user
-    return None
+    """The active account whose phone number is ``number`` (E.164, as account phones are stored)."""
+    return session.exec(select(User).where(User.phonenumber == number, User.is_active == True)
+                        .order_by(User.created_at, User.id)).first()
 
 
 def request_reset(session: Session, data: Any, client: str) -> None:

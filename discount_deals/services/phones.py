@@ -1,9 +1,15 @@
-"""Ghanaian phone numbers: parsed and normalised once, for checkout, mobile money, riders and SMS.
+"""Phone numbers: parsed and normalised once, for accounts, checkout, mobile money, riders and SMS.
 
 Parsing is Google's libphonenumber (the ``phonenumbers`` package): it knows Ghana's numbering
 plan (which ranges are mobile, how long a number is) and is updated as the plan changes, so we
 keep no pattern of our own. Numbers are stored and sent as E.164 (``+233241234567``) and shown
 the Ghanaian way (``024 123 4567``).
+
+The account's phone number is parsed once, when it is written (:func:`parse_account_phone`:
+registration, the profile, an admin's edit, the original client's calls), and stored E.164; its
+readers (texts, order channels, checkout, the password reset) take it as stored through
+:func:`ghanaian_number` and :func:`mobile_number`, which parse nothing. The API and the profile
+form show it as :func:`account_phone_text` writes it (``0241234567``).
 
 The mobile-money network of a number is only a guess from its prefix: numbers are portable
 between networks, so the shopper can change it.
@@ -70,6 +76,44 @@ def normalise_phone(raw: Any, field: str = "contact_phone") -> str:
         raise ValidationFailed(CONTACT_PHONE_INVALID, fields={field: [CONTACT_PHONE_INVALID]},
                                code=ErrorCode.CONTACT_PHONE_INVALID)
     return phone
+
+
+def parse_account_phone(raw: Any) -> str | None:
+    """An account's phone number as E.164, parsed once when it is written: a Ghanaian number in any
+    usual spelling (``024 123 4567``, ``233241234567``), or another country's with its code
+    (``+44 7911 123456``); None when it is not a valid number."""
+    number = _parse_ghanaian(raw)
+    if number is None and isinstance(raw, str) and 0 < len(raw.strip()) <= 40:
+        try:
+            number = phonenumbers.parse(raw.strip(), REGION)
+        except NumberParseException:
+            return None
+        if number.country_code == 233 or not phonenumbers.is_valid_number(number):
+            return None  # a Ghanaian one _parse_ghanaian refused, or no number at all
+    return phonenumbers.format_number(number, PhoneNumberFormat.E164) if number is not None else None
+
+
+def ghanaian_number(stored: str | None) -> str | None:
+    """A stored E.164 number (``+233241234567``) when it is Ghanaian, else None. Parses nothing:
+    numbers are parsed when written; an old one the migration could not convert is no number."""
+    if isinstance(stored, str) and len(stored) == 13 and stored.startswith(COUNTRY_CODE) and stored[1:].isdigit():
+        return stored
+    return None
+
+
+def mobile_number(stored: str | None) -> str | None:
+    """A stored E.164 number when it is a Ghanaian mobile number (texts reach it), else None.
+    Every valid Ghanaian number in :data:`MOBILE_PREFIXES` is a mobile one (tests/unit/test_account_phones.py)."""
+    number = ghanaian_number(stored)
+    return number if number is not None and number[4:6] in MOBILE_PREFIXES else None
+
+
+def account_phone_text(stored: str | None) -> str:
+    """An account's stored phone number as the API and the profile form show it: a Ghanaian one
+    the way it is usually typed, in one word (``+233241234567`` → ``0241234567``, what the
+    original client always read back); another country's, or an old unconverted one, as stored."""
+    number = ghanaian_number(stored)
+    return "0" + number[4:] if number is not None else stored or ""
 
 
 def parse_mobile(raw: Any) -> str | None:

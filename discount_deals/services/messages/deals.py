@@ -29,7 +29,7 @@ from ...models import (Channel, DealAlert, DealEvent, Favourite, NotificationPre
 from ...models.base import utcnow
 from ...config.settings import get_settings
 from ..catalog.filters import is_visible
-from ..phones import parse_mobile
+from ..phones import mobile_number
 from ..money import Money
 from ..pricing import effective_price, product_price
 from . import templates
@@ -159,7 +159,7 @@ def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]
                                             OutboxMessage.created_at > now - timedelta(days=1))
     ).all())
     fans = {
-        user_id: _Fan(user_id, email, parse_mobile(phone) if choice == "sms" else None, choice)
+        user_id: _Fan(user_id, email, mobile_number(phone) if choice == "sms" else None, choice)
         for user_id, email, phone, choice in session.exec(
             select(User.id, User.email, User.phonenumber, NotificationPreference.deal_alerts)
             .join(NotificationPreference, NotificationPreference.user_id == User.id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from ...models import Channel, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus, ReturnRequest, User
-from ..phones import parse_mobile
+from ..phones import mobile_number
 from . import templates
 from .outbox import Draft, queue_messages
 from .preferences import account_channels, order_channels
@@ -118,7 +118,7 @@ def contact_changed(session: Session, user: User, old_email: str, old_phone: str
     email = templates.contact_changed_email(what, days, links.to(undo_path), links)
     drafts = [Draft(channel=Channel.EMAIL, recipient=old_email, kind="contact_changed", subject=email.subject,
                     text=email.text, html=email.html, user_id=user.id, secret=True)]
-    number = parse_mobile(old_phone)
+    number = mobile_number(old_phone)
     if number:
         drafts.append(Draft(channel=Channel.SMS, recipient=number, kind="contact_changed", user_id=user.id,
                             text=templates.contact_changed_sms(what, days)))

@@ -17,7 +17,7 @@ from sqlmodel import Session
 from ...models import Channel, NotificationPreference, Order, User
 from .. import ValidationFailed
 from ..error_codes import ErrorCode
-from ..phones import parse_mobile
+from ..phones import mobile_number
 from .unsubscribe import TOPICS, read_token
 
 ORDER_CHOICES = {"sms": "SMS", "email": "Email", "both": "SMS and email", "off": "None"}
@@ -45,7 +45,7 @@ def _row(session: Session, user: User) -> NotificationPreference | None:
 
 def preferences_of(session: Session, user: User) -> Preferences:
     row = _row(session, user)
-    phone = parse_mobile(user.phonenumber)
+    phone = mobile_number(user.phonenumber)
     chosen = row.order_updates if row is not None and row.order_updates else ""
     return Preferences(
         order_updates=chosen or ("sms" if phone else "email"),
@@ -62,7 +62,7 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
     if not isinstance(changes, dict):
         raise ValidationFailed("Send the preferences as an object.")
     errors: dict[str, list[str]] = {}
-    phone = parse_mobile(user.phonenumber)
+    phone = mobile_number(user.phonenumber)
     for name, choices in (("order_updates", ORDER_CHOICES), ("deal_alerts", DEAL_CHOICES)):
         value = changes.get(name)
         if value is None:
@@ -109,10 +109,11 @@ def unsubscribe(session: Session, token: Any) -> str:
 
 
 def order_mobile(order: Order | None) -> str | None:
-    """The mobile number an order carries (its contact number, else the one that paid), E.164."""
+    """The mobile number an order carries (its contact number, else the one that paid), E.164
+    as checkout stored them."""
     if order is None:
         return None
-    return parse_mobile(order.contact_phone) or parse_mobile(order.payment_phone)
+    return mobile_number(order.contact_phone) or mobile_number(order.payment_phone)
 
 
 def order_channels(session: Session, user: User, order: Order | None = None) -> list[tuple[Channel, str]]:

@@ -23,9 +23,10 @@ from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
 from ..passwords import verify_password
 from ..permissions import is_admin, require_user
+from ..phones import account_phone_text, parse_account_phone
 from ..rows import owned_or_admin
 from .addresses import address_dict, addresses_of
-from .contact_change import changed_contacts, keep_unchanged_contacts, tell_old_contacts
+from .contact_change import changed_contacts, fields_to_clean, tell_old_contacts
 from .fields import (
     ACCOUNT_FIELDS,
     INVALID_EMAIL,
@@ -54,6 +55,8 @@ def add_user(
 
 
 def _insert_user(session: Session, *, email: str, password_hash: str, username: str, role: Role, **fields) -> User:
+    if fields.get("phonenumber"):  # E.164 when it parses (registration's is already); else as given
+        fields["phonenumber"] = parse_account_phone(fields["phonenumber"]) or fields["phonenumber"]
     user = User(
         email=normalize_email(email),
         username=username.strip(),
@@ -149,7 +152,7 @@ def user_summary(session: Session, user: User) -> dict[str, Any]:
         "username": user.username,
         "first_name": user.first_name,
         "last_name": user.last_name,
-        "phonenumber": user.phonenumber,
+        "phonenumber": account_phone_text(user.phonenumber),
         "date_of_birth": user.date_of_birth.isoformat() if user.date_of_birth else None,
         "gender": user.gender,
         "role": user.role,
@@ -206,7 +209,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     user = get_user(session, actor, user_id)
     changes = require_mapping(changes)
     errors: Errors = {}
-    clean = clean_account(session, changes, tuple(n for n in ACCOUNT_FIELDS if n in changes), user.id, errors)
+    clean = clean_account(session, changes, fields_to_clean(user, changes), user.id, errors)
     profile_changes: dict[str, str | None] = {}
     nested = changes.get("profile")
     if isinstance(nested, dict):
@@ -218,7 +221,6 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     if errors:
         raise invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED if "current_password" in errors else "")
     before = audit.snapshot(user, ACCOUNT_FIELDS)
-    keep_unchanged_contacts(user, clean)
     for name, value in clean.items():
         setattr(user, name, value)
     if password is not None:

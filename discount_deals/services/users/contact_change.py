@@ -26,8 +26,8 @@ from .. import ValidationFailed
 from ..auth import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
-from ..phones import parse_mobile
-from .fields import email_taken
+from ..phones import account_phone_text
+from .fields import ACCOUNT_FIELDS, email_taken
 
 UNDO_DAYS = 7
 UNDO_PATH = routes.UNDO_CHANGE  # the storefront's page that asks before undoing (pages/undo_change.py)
@@ -41,30 +41,21 @@ _WHAT = {("email",): "email address", ("phonenumber",): "phone number",
          ("email", "phonenumber"): "email address and phone number"}
 
 
-def _same_phone(stored: str | None, sent: str | None) -> bool:
-    """One number written two ways (``+233 24 123 4567`` and ``0241234567``) is the same number."""
-    if stored == sent:
-        return True
-    ours, theirs = parse_mobile(stored), parse_mobile(sent)
-    if ours and theirs:
-        return ours == theirs
-    return "".join(c for c in stored or "" if c.isdigit()) == "".join(c for c in sent or "" if c.isdigit())
+def fields_to_clean(user: User, changes: dict[str, Any]) -> tuple[str, ...]:
+    """The account fields ``changes`` sends, less a phone number sent back exactly as the API shows
+    it: the original client sends it with every profile save, and it stays as stored (so an old
+    number the E.164 migration could not convert does not block saving the rest of the form)."""
+    names = tuple(name for name in ACCOUNT_FIELDS if name in changes)
+    sent, stored = changes.get("phonenumber"), user.phonenumber
+    if stored and isinstance(sent, str) and sent.strip() == account_phone_text(stored):
+        names = tuple(name for name in names if name != "phonenumber")
+    return names
 
 
 def changed_contacts(user: User, clean: dict[str, Any]) -> tuple[str, ...]:
-    """Which of email and phone ``clean`` (the cleaned changes) really changes."""
-    changed = []
-    if "email" in clean and clean["email"] != user.email:
-        changed.append("email")
-    if "phonenumber" in clean and not _same_phone(user.phonenumber, clean["phonenumber"]):
-        changed.append("phonenumber")
-    return tuple(changed)
-
-
-def keep_unchanged_contacts(user: User, clean: dict[str, Any]) -> None:
-    """An unchanged phone written another way stays as it was stored (no change, no notice)."""
-    if "phonenumber" in clean and _same_phone(user.phonenumber, clean["phonenumber"]):
-        clean["phonenumber"] = user.phonenumber
+    """Which of email and phone ``clean`` (the cleaned changes) really changes. Both are compared
+    as stored: the phone is E.164 (``+233 24 123 4567`` and ``0241234567`` are one number)."""
+    return tuple(name for name in CONTACT_FIELDS if name in clean and clean[name] != getattr(user, name))
 
 
 def _undo_token(user: User, old: dict[str, Any], new: dict[str, Any]) -> str:

@@ -21,10 +21,10 @@ from .. import ValidationFailed
 from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 from ..error_codes import ErrorCode
 from ..form_rules import require_object, take_flag
+from ..phones import parse_account_phone
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
 USERNAME_RE = re.compile(r"^[\w.@+-]+$")
-PHONE_RE = re.compile(r"^\+?[\d\s().-]+$")
 MIN_PASSWORD_LENGTH = 6
 MAX_PASSWORD_LENGTH = 256
 MAX_ADDRESSES = 20
@@ -49,6 +49,7 @@ ADDRESS_MAX_LENGTHS = {"line1": 255, "line2": 255, "city": 120, "state": 120, "p
 PROFILE_MAX_LENGTHS = {"bio": 2000, "website": 500}
 NOT_TEXT = "Enter text."
 INVALID_EMAIL = "Please enter a valid email"
+INVALID_PHONE = "Please enter a valid phone number"
 INVALID_URL = "Enter a valid URL."
 
 Errors = dict[str, list[str]]
@@ -188,9 +189,8 @@ def _account_value(
         if check_unique and username_taken(session, text, exclude_id=exclude_id):
             return None, "A user with this username already exists."
     elif name == "phonenumber":
-        digits = sum(ch.isdigit() for ch in text)
-        if not PHONE_RE.match(text) or not 7 <= digits <= 15:
-            return None, "Please enter a valid phone number"
+        phone = parse_account_phone(text)  # parsed once, here: stored E.164 (services/phones.py)
+        return (phone, None) if phone else (None, INVALID_PHONE)
     elif name == "date_of_birth":
         return _parse_birth_date(text)
     elif name == "gender":

@@ -141,7 +141,7 @@ class DeliveryDetails(rx.State, mixin=True):
         if self._contact_owner != account.id:
             self._contact_owner, self.contact_phone = account.id, ""
         if not self.contact_phone:
-            self.contact_phone = phones.display_phone(phones.parse_phone(account.phonenumber))
+            self.contact_phone = phones.display_phone(phones.ghanaian_number(account.phonenumber))
 
     @rx.event
     def set_contact_phone(self, value: str):

@@ -7,7 +7,6 @@ import dataclasses
 
 from ...display import LineStockView, line_stock, money_text
 from ...models import Address, DeliveryMethod, PaymentMethod, PickupStore
-from ...services import ValidationFailed
 from ...services import checkout as checkout_service
 from ...services import phones
 
@@ -82,9 +81,6 @@ def network_for(phone: str, current: str, picked: bool) -> str:
     return phones.guess_network(phones.parse_mobile(phone)) or current
 
 
-def phone_guess(raw: str) -> str:
-    """The profile's phone number, shown as 024 123 4567 when it is a Ghanaian mobile number."""
-    try:
-        return phones.display_phone(phones.normalise_mobile(raw))
-    except ValidationFailed:
-        return ""
+def phone_guess(stored: str) -> str:
+    """The profile's phone number (stored E.164), shown as 024 123 4567 when it is a Ghanaian mobile number."""
+    return phones.display_phone(phones.mobile_number(stored))
