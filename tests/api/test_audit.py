@@ -13,9 +13,10 @@ from discount_deals import models
 from discount_deals.db import get_engine, session_scope
 from discount_deals.services import audit, coupons, order_status
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, fill_cart, minor, place, post_webhook
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.checkout import MOMO, fill_cart, place
+from ..builders.payments import minor, post_webhook
+from ..builders.shop import add_address
 
 AUDIT = "/api/admin/audit/"
 

@@ -15,22 +15,18 @@ from discount_deals.services.demo_catalogue import seed_demo
 from discount_deals.config.settings import get_settings
 from discount_deals.state.shop.catalog import PRICE_RANGES, price_label
 
-from .checkout_helpers import MOMO, fill_cart, payments_of, place
-from .shop_helpers import add_address
+from ..builders.checkout import MOMO, fill_cart, place
+from ..builders.payments import payments_of
+from ..builders.shop import add_address
 
 
 @pytest.fixture
-def currency(monkeypatch):
+def currency(use_settings):
     def use(**values: str) -> None:
-        for name in ("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY", "DD_CURRENCY_SYMBOL"):
-            monkeypatch.delenv(name, raising=False)
-        for name, value in values.items():
-            monkeypatch.setenv(name, value)
-        get_settings.cache_clear()
+        unset = dict.fromkeys(("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY", "DD_CURRENCY_SYMBOL"))
+        use_settings(**{**unset, **values})
 
-    yield use
-    monkeypatch.undo()
-    get_settings.cache_clear()
+    return use
 
 
 def test_the_default_is_the_spec_s_dollar(client, customer, customer_headers, make_product):

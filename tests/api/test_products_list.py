@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 
 @pytest.fixture

@@ -35,10 +35,12 @@ from discount_deals import models
 from discount_deals.db import create_db_engine, get_engine, session_scope
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, minor, order_row, place, post_webhook
-from .returns_helpers import ask_return, delivered_order, return_row, step
-from .shop_helpers import add_address, add_coupon, stock_of
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, order_row, place
+from ..builders.payments import minor, post_webhook
+from ..builders.returns import ask_return, delivered_order, return_row, step
+from ..builders.shop import add_address, add_coupon
+from ..builders.catalog import stock_of
 
 pytestmark = pytest.mark.skipif(
     get_settings().is_sqlite,

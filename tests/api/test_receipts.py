@@ -16,9 +16,10 @@ from discount_deals.db import session_scope
 from discount_deals.services import receipts
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, fill_cart, minor, order_row, place, post_webhook
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.checkout import MOMO, fill_cart, order_row, place
+from ..builders.payments import minor, post_webhook
+from ..builders.shop import add_address
 
 NUMBER = re.compile(r"^DD-(\d{4})-(\d{6})$")
 

@@ -17,7 +17,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import reviews as review_service
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from .test_first_html import build  # noqa: F401  (fixture: a production build's page shells)
 
 

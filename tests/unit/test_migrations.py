@@ -12,21 +12,14 @@ from sqlalchemy import inspect
 from discount_deals import models
 from discount_deals.search import index as search_index
 from discount_deals.db import create_db_engine
-from discount_deals.server.migrations import alembic_config
 from discount_deals.config.settings import get_settings
 
 from ..conftest import sqlite_pragma
+from ..support.migrations import alembic_on, run_alembic
 
 
 def _upgrade(url: str, revision: str = "head") -> None:
-    engine = create_db_engine(url)
-    try:
-        with engine.begin() as connection:
-            config = alembic_config()
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
-    finally:
-        engine.dispose()
+    run_alembic(url, command.upgrade, revision)
 
 
 def test_all_revisions_on_an_empty_database_match_the_models(tmp_path: Path):
@@ -51,9 +44,7 @@ def test_downgrade_to_base_and_back(tmp_path: Path):
     engine = create_db_engine(url)
     try:
         with engine.begin() as connection:
-            config = alembic_config()
-            config.attributes["connection"] = connection
-            command.downgrade(config, "base")
+            command.downgrade(alembic_on(connection), "base")
         with engine.connect() as connection:
             assert set(inspect(connection).get_table_names()) <= {"alembic_version"}
     finally:

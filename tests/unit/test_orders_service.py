@@ -15,7 +15,9 @@ from discount_deals.services import Conflict, NotAuthenticated, PermissionDenied
 from discount_deals.services import cart as cart_service
 from discount_deals.services import orders as order_service
 
-from ..api.shop_helpers import add_address, count_rows, stock_of
+from ..builders.shop import add_address
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of
 
 
 def run_threads(count: int, target) -> list:
