@@ -228,7 +228,7 @@ def test_payments_waiting_on_the_receipt_counter_get_consecutive_numbers(api_app
     takes the next number in turn (no two alike, no gap)."""
     from datetime import UTC, datetime
 
-    from .test_receipts import pay, place_order
+    from ..builders.payments import pay, place_order
 
     payers = 5
     first = place_order(client, make_user(), make_product)
@@ -255,7 +255,7 @@ def test_concurrent_reviews_all_count_and_a_double_post_makes_one_review(api_app
     """Issue 34: reviews of one product queue on its row, so each recomputed average counts every
     review committed before it (none lost to a stale snapshot), and a customer's two concurrent
     POSTs make one review (the second edits it: 201 then 200, never a 500)."""
-    from .test_reviews import received, review_rows
+    from ..builders.reviews import received, review_rows
 
     product = make_product(rating=1.0)
     buyers = [make_user() for _ in range(3)]

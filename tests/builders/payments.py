@@ -1,4 +1,5 @@
-"""Payment builders: the provider's webhook, signed as the provider signs it, and payment rows."""
+"""Payment builders: a mobile-money order placed and paid, the provider's webhook signed as the
+provider signs it, and payment rows."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ from discount_deals import models
 from discount_deals.config.settings import get_settings
 from discount_deals.db import session_scope
 from discount_deals.services.payments import sign
+
+from .accounts import auth_headers
+from .checkout import MOMO, fill_cart, place
+from .shop import add_address
 
 WEBHOOK = "/api/payments/webhook/"
 
@@ -34,3 +39,17 @@ def minor(total: str) -> int:
 def payments_of(order_id: str) -> list[models.Payment]:
     with session_scope() as session:
         return list(session.exec(select(models.Payment).where(models.Payment.order_id == order_id)).all())
+
+
+def place_order(client, user, make_product, body=None, price: str = "12.00", quantity: int = 2) -> dict:
+    with session_scope() as session:
+        has_address = session.exec(select(models.Address).where(models.Address.user_id == user.id)).first()
+    if not has_address:
+        add_address(user, is_default=True)
+    fill_cart(client, auth_headers(user), (make_product(price=price, stock=50), quantity))
+    return place(client, auth_headers(user), body if body is not None else MOMO)
+
+
+def pay(client, order: dict) -> None:
+    response = post_webhook(client, "charge.success", order["payment_reference"], minor(order["total"]))
+    assert response.status_code == 200 and response.json()["outcome"] == "paid", response.text

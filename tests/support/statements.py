@@ -50,3 +50,22 @@ def sql_statements() -> Iterator[Statements]:
         yield caught
     finally:
         event.remove(engine, "before_cursor_execute", catch)
+
+
+def forget_cached_reads() -> None:
+    """Start from cold caches: the listing's counts, the discount-window check's throttle and the
+    storefront's shared pages, so a count does not depend on what ran before."""
+    from discount_deals.services.catalog import listing, price_schedule
+    from discount_deals.state.shop import shared_views
+
+    listing._counts.clear()
+    price_schedule.reset_throttle()
+    shared_views.forget_all()
+
+
+def statements_of(call) -> Statements:
+    """The statements ``call()`` sends from cold caches (see :func:`forget_cached_reads`)."""
+    forget_cached_reads()
+    with sql_statements() as caught:
+        call()
+    return caught
