@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -127,16 +126,13 @@ def live_server(live_mail: SmtpServer, phone_network: SlowNetwork) -> Iterator[L
     # the dev-server test, removes test-results/ meanwhile) and is copied to test-results/ after.
     log_path = var_dir / "live-server.log"
     log = log_path.open("w")
-    process = subprocess.Popen(
+    process = servers.launch(
         [
             sys.executable, "-m", "discount_deals", "serve", "--host", "127.0.0.1", "--port", str(port),
             "--seed-demo-if-empty",
         ],
-        cwd=ROOT,
         env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+        log=log,
     )
     url = f"http://127.0.0.1:{port}"
     try:

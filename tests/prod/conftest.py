@@ -83,10 +83,10 @@ class Stack:
 
 def _start(instance: Instance) -> None:
     log = instance.log_path.open("w")
-    instance.process = subprocess.Popen(
+    instance.process = servers.launch(
         [sys.executable, "-m", "discount_deals", "serve", "--host", "127.0.0.1", "--port", str(instance.port),
          "--seed-demo-if-empty"],
-        cwd=ROOT, env=instance.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        env=instance.env, log=log,
     )
     servers.wait_until_serving(
         instance.process,

@@ -5,7 +5,6 @@ test client: bursts, memory, headers as a browser-less client sees them."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,16 +26,13 @@ def live_api(workers: int = 2, env: dict[str, str] | None = None, log_name: str 
     results = ROOT / "test-results"
     results.mkdir(exist_ok=True)
     log = (results / log_name).open("w")
-    process = subprocess.Popen(
+    process = servers.launch(
         [
             str(GRANIAN), "--interface", "asgi", "--factory", "--host", "127.0.0.1", "--port", str(port),
             "--workers", str(workers), "--log-level", "warning", "discount_deals.web.site:create_app",
         ],
-        cwd=ROOT,
         env=server_env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+        log=log,
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -10,11 +10,21 @@ from pathlib import Path
 
 from alembic.config import Config
 from sqlalchemy import MetaData, create_engine, text
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 
 from discount_deals.config.settings import get_settings
 from discount_deals.db import create_db_engine
 from discount_deals.server.migrations import alembic_config
+
+
+@contextmanager
+def engine_at(url: str) -> Iterator[Engine]:
+    """An engine on ``url`` for the block, disposed after it (its file or database may then go)."""
+    engine = create_db_engine(url)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
 
 
 def alembic_on(connection: Connection) -> Config:
@@ -46,12 +56,8 @@ def fresh_database(tmp_path: Path) -> Iterator[str]:
 
 def run_alembic(url: str, action, *args, target_metadata: MetaData | None = None) -> None:
     """Run an Alembic command (``command.upgrade``, ``command.check``) on ``url`` through alembic/env.py."""
-    engine = create_db_engine(url)
-    try:
-        with engine.begin() as connection:
-            config = alembic_on(connection)
-            if target_metadata is not None:
-                config.attributes["target_metadata"] = target_metadata
-            action(config, *args)
-    finally:
-        engine.dispose()
+    with engine_at(url) as engine, engine.begin() as connection:
+        config = alembic_on(connection)
+        if target_metadata is not None:
+            config.attributes["target_metadata"] = target_metadata
+        action(config, *args)

@@ -62,6 +62,16 @@ def wait_for_port(port: int, timeout: float = 30, process: subprocess.Popen | No
     raise RuntimeError(f"nothing answers on port {port} after {timeout} s")
 
 
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def launch(command: list[str], *, env: dict[str, str], log) -> subprocess.Popen:
+    """Start a server from the project's root in a session of its own (``stop_process_group``
+    ends it and its workers), its output to the open file ``log``."""
+    return subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
 def answers_ok(url: str, timeout: float = 5) -> bool:
     """Whether ``url`` answers 200 now (anything else, or no answer, is False)."""
     try:
