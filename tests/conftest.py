@@ -37,6 +37,10 @@ from discount_deals.db import dispose_engines, get_engine, session_scope  # noqa
 from discount_deals.server.migrations import upgrade_head  # noqa: E402
 from discount_deals.config.settings import get_settings  # noqa: E402
 
+from .builders.accounts import auth_headers, new_user  # noqa: E402
+from .builders.catalog import new_category, new_product  # noqa: E402
+from .builders.shop import new_shopper  # noqa: E402
+
 get_settings.cache_clear()
 
 
@@ -84,37 +88,32 @@ def client(api_app, clean_db):
         yield test_client
 
 
-# --- factories -----------------------------------------------------------------------------
+@pytest.fixture
+def use_settings(monkeypatch) -> Iterator[Callable[..., None]]:
+    """Environment settings for one test: ``use_settings(DD_CURRENCY="GHS")`` (None unsets one)
+    clears the settings cache at once; after the test every variable is put back and the cache
+    cleared again."""
 
-_counter = {"n": 0}
+    def use(**values: str | None) -> None:
+        for name, value in values.items():
+            if value is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, value)
+        get_settings.cache_clear()
+
+    yield use
+    monkeypatch.undo()
+    get_settings.cache_clear()
 
 
-def _next() -> int:
-    _counter["n"] += 1
-    return _counter["n"]
+# --- factories: fixtures over tests/builders/ (each empties the tables first) ---------------
 
 
 @pytest.fixture
 def make_user(clean_db) -> Callable[..., models.User]:
     """Create a user (customer by default) with password ``secret123``; extra fields allowed."""
-    from discount_deals.services.users import add_user
-
-    def factory(role: str = "customer", password: str = "secret123", **fields) -> models.User:
-        n = _next()
-        fields.setdefault("email", f"user{n}@example.com")
-        fields.setdefault("username", f"user{n}")
-        fields.setdefault("first_name", f"First{n}")
-        fields.setdefault("last_name", f"Last{n}")
-        with session_scope() as db_session:
-            return add_user(db_session, password=password, role=models.Role(role), **fields)
-
-    return factory
-
-
-def auth_headers(user: models.User) -> dict[str, str]:
-    from discount_deals.services.auth import create_access_token
-
-    return {"Authorization": f"Bearer {create_access_token(user)}"}
+    return new_user
 
 
 @pytest.fixture
@@ -138,41 +137,25 @@ def admin_headers(admin) -> dict[str, str]:
 
 
 @pytest.fixture
+def shopper(clean_db) -> models.User:
+    """A customer with a default delivery address."""
+    return new_shopper()
+
+
+@pytest.fixture
+def shopper_headers(shopper) -> dict[str, str]:
+    return auth_headers(shopper)
+
+
+@pytest.fixture
 def make_category(clean_db) -> Callable[..., models.Category]:
-    from discount_deals.services.catalog import slugify
-
-    def factory(name: str | None = None, **fields) -> models.Category:
-        name = name or f"Category {_next()}"
-        with session_scope() as db_session:
-            category = models.Category(name=name, slug=fields.pop("slug", slugify(name)), **fields)
-            db_session.add(category)
-        return category
-
-    return factory
+    return new_category
 
 
 @pytest.fixture
 def make_product(make_category) -> Callable[..., models.Product]:
     """Create a product; ``category`` may be a Category (a new one is made when omitted)."""
-    from decimal import Decimal
-
-    from discount_deals.services.catalog import refresh_derived
-
-    def factory(name: str | None = None, price: str = "10.00", discount_price: str | None = None, **fields):
-        category = fields.pop("category", None) or make_category()
-        product = models.Product(
-            name=name or f"Product {_next()}",
-            price=Decimal(price),
-            discount_price=Decimal(discount_price) if discount_price is not None else None,
-            category_id=category.id,
-            effective_price=Decimal(price),
-            **{"stock": 10, "brand": "shoprite", **fields},
-        )
-        with session_scope() as db_session:
-            db_session.add(refresh_derived(product))
-        return product
-
-    return factory
+    return new_product
 
 
 def sqlite_pragma(name: str):

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import case, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from ..models import Address, Cart, CartItem, Coupon, Order, OrderItem, OrderStatus, PaymentMethod, PaymentStatus
@@ -211,15 +212,25 @@ def _priced_available(products: dict[str, Product], wanted: dict[str, int], now)
 
 
 def _take_stock(session: Session, lines: PricedProducts) -> None:
-    """Guarded decrements, in id order: a row that no longer has the quantity refuses (409)."""
-    for product, line in sorted(lines, key=lambda pair: pair[0].id):
-        taken = session.execute(
-            update(Product)
-            .where(Product.id == product.id, Product.stock >= line.quantity)
-            .values(stock=Product.stock - line.quantity)
-        )
-        if taken.rowcount != 1:
+    """One guarded decrement for every line (``stock >= quantity`` on each row, one statement
+    however many lines): a row that no longer has its quantity refuses (409, the first in id order)."""
+    wanted = {product.id: line.quantity for product, line in lines}
+    quantity = case(wanted, value=Product.id)
+    taken = session.execute(
+        update(Product)
+        .where(Product.id.in_(list(wanted)), Product.stock >= quantity)
+        .values(stock=Product.stock - quantity)
+        .returning(Product.id, Product.stock, Product.updated_at),
+        execution_options={"synchronize_session": False},
+    ).all()
+    left = {row.id: row for row in taken}
+    for product, _line in sorted(lines, key=lambda pair: pair[0].id):
+        row = left.get(product.id)
+        if row is None:
             raise Conflict(f"Not enough stock for {product.name}.", code=ErrorCode.STOCK_SHORT)
+        # The loaded rows now read as the database holds them, without a write of their own.
+        set_committed_value(product, "stock", row.stock)
+        set_committed_value(product, "updated_at", row.updated_at)
 
 
 def _new_order(

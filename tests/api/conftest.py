@@ -1,3 +1,3 @@
 """Fixtures of the API tests beyond the shared ones (tests/conftest.py)."""
 
-from .messaging_helpers import mail_servers, messaging  # noqa: F401  (fixtures: the message tests)
+from ..builders.messaging import mail_servers, messaging  # noqa: F401  (fixtures: the message tests)

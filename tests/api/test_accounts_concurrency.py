@@ -8,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from fastapi.testclient import TestClient
 
-from ..conftest import auth_headers
-from .accounts_helpers import PASSWORD, login, registration
+from ..builders.accounts import auth_headers
+from ..builders.accounts import PASSWORD, login, registration
 
 WORKERS = 6
 ROUNDS = 8

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import auth_headers
-from .accounts_helpers import stale_headers
+from ..builders.accounts import auth_headers
+from ..builders.accounts import stale_headers
 
 URL = "/api/users/addresses/"
 

@@ -9,8 +9,8 @@ import pytest
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .accounts_helpers import reload_user, stale_headers
+from ..builders.accounts import auth_headers
+from ..builders.accounts import reload_user, stale_headers
 
 URL = "/api/users/admin/users/"
 

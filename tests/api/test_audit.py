@@ -6,16 +6,17 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import text
 from sqlmodel import select
 
 from discount_deals import models
-from discount_deals.db import get_engine, session_scope
+from discount_deals.db import session_scope
 from discount_deals.services import audit, coupons, order_status
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, fill_cart, minor, place, post_webhook
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.checkout import MOMO, fill_cart, place
+from ..builders.payments import minor, post_webhook
+from ..builders.shop import add_address
+from ..support.faults import refused_inserts
 
 AUDIT = "/api/admin/audit/"
 
@@ -276,23 +277,8 @@ def test_the_command_line_is_named_as_the_actor(session):
 @pytest.fixture
 def audit_refused():
     """A database that refuses audit events (a trigger), to prove a change never outlives its event."""
-    engine = get_engine()
-    with engine.begin() as connection:
-        if engine.dialect.name == "sqlite":
-            connection.execute(text("CREATE TRIGGER audit_refused BEFORE INSERT ON audit_event "
-                                    "BEGIN SELECT RAISE(ABORT, 'audit refused'); END"))
-        else:
-            connection.execute(text("CREATE OR REPLACE FUNCTION audit_refused() RETURNS trigger LANGUAGE plpgsql "
-                                    "AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$"))
-            connection.execute(text("CREATE TRIGGER audit_refused BEFORE INSERT ON audit_event "
-                                    "FOR EACH ROW EXECUTE FUNCTION audit_refused()"))
-    yield
-    with engine.begin() as connection:
-        if engine.dialect.name == "sqlite":
-            connection.execute(text("DROP TRIGGER audit_refused"))
-        else:
-            connection.execute(text("DROP TRIGGER audit_refused ON audit_event"))
-            connection.execute(text("DROP FUNCTION audit_refused()"))
+    with refused_inserts("audit_event", "audit_refused", "audit refused"):
+        yield
 
 
 def test_no_change_without_its_event(client, admin_headers, make_product, make_user, audit_refused):

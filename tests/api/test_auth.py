@@ -11,7 +11,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from .accounts_helpers import PASSWORD, bearer, expired_access_token, login, stale_headers
+from ..builders.accounts import PASSWORD, bearer, expired_access_token, login, stale_headers
 
 AUTH_PATHS = ("/api/auth/token/", "/api/auth/token/refresh/", "/api/auth/token/verify/", "/api/auth/logout/")
 

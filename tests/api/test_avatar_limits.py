@@ -17,7 +17,7 @@ from PIL import Image
 
 from discount_deals.services import images
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 TOO_BIG = "Image dimensions are too large: at most 12.6 megapixels."
 

@@ -18,7 +18,7 @@ from reflex.utils.token_manager import LocalTokenManager
 from discount_deals.config.settings import get_settings
 from discount_deals.web import body_limits
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from ..support.loops import run_coroutine
 
 MB = 1024 * 1024

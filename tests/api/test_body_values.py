@@ -20,9 +20,11 @@ from discount_deals import bounded_json, models
 from discount_deals.api import create_api
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, WEBHOOK, fill_cart, minor, order_row, payments_of, place
-from .shop_helpers import add_address, add_coupon, count_rows
+from ..builders.accounts import auth_headers
+from ..builders.checkout import MOMO, fill_cart, order_row, place
+from ..builders.payments import WEBHOOK, minor, payments_of
+from ..builders.shop import add_address, add_coupon
+from ..builders.rows import count_rows
 
 SURROGATE = "\ud800"
 JSON = {"Content-Type": "application/json"}
@@ -179,7 +181,7 @@ def test_a_webhook_amount_that_overflows_json_is_a_400(client, momo_order):
     assert answer.status_code == 400, answer.text
     assert order_row(momo_order["id"]).payment_status == "awaiting_payment"
     # The amount it should have been still pays the order.
-    from .checkout_helpers import post_webhook
+    from ..builders.payments import post_webhook
 
     assert post_webhook(client, "charge.success", momo_order["payment_reference"],
                         minor(momo_order["total"])).status_code == 200

@@ -12,7 +12,7 @@ from discount_deals.db import session_scope
 from discount_deals.services import bulk_import
 from discount_deals.services.bulk_import import RowNumbers
 
-from .shop_helpers import count_rows
+from ..builders.rows import count_rows
 
 
 def test_a_csv_files_problems_are_named_by_spreadsheet_row(admin, make_category, make_product):

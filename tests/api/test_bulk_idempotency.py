@@ -12,7 +12,7 @@ from sqlmodel import func, select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 
 def _count(model) -> int:

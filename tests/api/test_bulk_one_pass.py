@@ -14,7 +14,7 @@ from discount_deals.services.bulk_import import RowProblem
 from discount_deals.config.settings import get_settings
 from discount_deals.state.admin.bulk_input import by_row, placeholders, upload_notes
 
-from .shop_helpers import count_rows
+from ..builders.rows import count_rows
 
 CSV_HEADER = "name,description,price,category,image_url,stock\n"
 

@@ -7,14 +7,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import text
 from sqlmodel import select
 
-from discount_deals.db import get_engine, session_scope
+from discount_deals.db import session_scope
 from discount_deals.models import Product
 from discount_deals.services import bulk_import
 from discount_deals.services.bulk_import import CHUNK_ROWS
 from discount_deals.config.settings import get_settings
+
+from ..support.faults import refused_inserts
 
 URL = "/api/products/bulk-upload/"
 
@@ -36,38 +37,9 @@ def upload_csv(client, headers, data: bytes, url: str = URL):
 @contextmanager
 def failing_insert_of(name: str) -> Iterator[None]:
     """A database trigger that refuses to insert a product called ``name`` (a crash mid-upload)."""
-    engine = get_engine()
-    with engine.begin() as connection:
-        if engine.dialect.name == "sqlite":
-            connection.execute(
-                text(
-                    "CREATE TRIGGER test_refuse_product BEFORE INSERT ON product "
-                    f"WHEN NEW.name = '{name}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
-                )
-            )
-        else:
-            connection.execute(
-                text(
-                    "CREATE FUNCTION test_refuse_product() RETURNS trigger AS $$ BEGIN "
-                    f"IF NEW.name = '{name}' THEN RAISE EXCEPTION 'injected failure' USING ERRCODE = '23514'; END IF; "
-                    "RETURN NEW; END $$ LANGUAGE plpgsql"
-                )
-            )
-            connection.execute(
-                text(
-                    "CREATE TRIGGER test_refuse_product BEFORE INSERT ON product "
-                    "FOR EACH ROW EXECUTE FUNCTION test_refuse_product()"
-                )
-            )
-    try:
+    with refused_inserts("product", "test_refuse_product", "injected failure", where=f"NEW.name = '{name}'",
+                         errcode="23514"):
         yield
-    finally:
-        with engine.begin() as connection:
-            if engine.dialect.name == "sqlite":
-                connection.execute(text("DROP TRIGGER IF EXISTS test_refuse_product"))
-            else:
-                connection.execute(text("DROP TRIGGER IF EXISTS test_refuse_product ON product"))
-                connection.execute(text("DROP FUNCTION IF EXISTS test_refuse_product()"))
 
 
 @pytest.fixture

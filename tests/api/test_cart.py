@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import auth_headers
-from .shop_helpers import cart_quantities, update_product
+from ..builders.accounts import auth_headers
+from ..builders.shop import cart_quantities
+from ..builders.catalog import update_product
 
 ITEMS = "/api/cart/cartitems/"
 

@@ -24,10 +24,10 @@ from discount_deals.services.messages.reminders import quiet_hours
 from discount_deals.config.settings import get_settings
 from discount_deals.worker import tasks
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from ..support.mail import html_of, text_of
-from .checkout_helpers import fill_cart
-from .messaging_helpers import PUBLIC_URL, outbox, set_preferences
+from ..builders.checkout import fill_cart
+from ..builders.messaging import PUBLIC_URL, outbox, set_preferences
 
 MORNING = datetime(2026, 11, 27, 10, 0, tzinfo=UTC)  # 10:00 in Accra (GMT all year)
 ITEMS = "/api/cart/cartitems/"
@@ -35,12 +35,10 @@ PHONE = "+233241234567"
 
 
 @pytest.fixture
-def ghs(messaging, monkeypatch):
+def ghs(messaging, use_settings):
     """A shop in cedis (whose symbol, GH₵, is not GSM-7)."""
-    monkeypatch.setenv("DD_CURRENCY", "GHS")
-    get_settings.cache_clear()
-    yield messaging
-    get_settings.cache_clear()
+    use_settings(DD_CURRENCY="GHS")
+    return messaging
 
 
 def cart_of(user: models.User) -> models.Cart:

@@ -4,7 +4,6 @@ request at a time under concurrent presses (threads against the real app)."""
 
 from __future__ import annotations
 
-import socket
 import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -17,10 +16,11 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import Conflict, payments
 from discount_deals.services.payments import charges
-from discount_deals.config.settings import get_settings
 
-from .checkout_helpers import MOMO, fill_cart, order_row, payments_of, place
-from .shop_helpers import add_address
+from ..support.paystack import paystack_unreachable
+from ..builders.checkout import MOMO, fill_cart, order_row, place
+from ..builders.payments import payments_of
+from ..builders.shop import add_address
 
 DECLINED_AT_ONCE = {**MOMO, "phone": "024 123 0000"}  # the fake provider declines this number at once
 
@@ -107,14 +107,7 @@ def test_the_refusals_carry_codes(client, customer_headers, momo):
 
 def test_a_charge_the_provider_never_got_does_not_block_the_next(client, customer, customer_headers, make_product,
                                                                  monkeypatch):
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        closed_port = sock.getsockname()[1]  # nothing listens once the socket closes
-    monkeypatch.setenv("DD_PAYMENT_PROVIDER", "paystack")
-    monkeypatch.setenv("DD_PAYSTACK_SECRET_KEY", "sk_test_x")
-    monkeypatch.setenv("DD_PAYSTACK_BASE_URL", f"http://127.0.0.1:{closed_port}")
-    get_settings.cache_clear()
-    try:
+    with paystack_unreachable(monkeypatch):
         add_address(customer, is_default=True)
         fill_cart(client, customer_headers, (make_product(stock=3), 1))
         order = place(client, customer_headers, MOMO)
@@ -122,9 +115,6 @@ def test_a_charge_the_provider_never_got_does_not_block_the_next(client, custome
         assert pay(client, customer_headers, order["id"]).status_code == 502
         assert pay(client, customer_headers, order["id"]).status_code == 502
         assert pay(client, customer_headers, order["id"]).status_code == 429
-    finally:
-        monkeypatch.undo()
-        get_settings.cache_clear()
 
 
 def _press_pay_at_once(api_app, headers, order_id: str, presses: int) -> Counter:

@@ -6,8 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 from discount_deals import models
 
-from ..conftest import auth_headers
-from .shop_helpers import add_address, add_coupon, cart_quantities, count_rows, stock_of, update_product
+from ..builders.accounts import auth_headers
+from ..builders.shop import add_address, add_coupon, cart_quantities
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of, update_product
 
 CHECKOUT = "/api/orders/checkout/"
 

@@ -10,9 +10,12 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import checkout as checkout_service
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, add_store, fill_cart, order_row, payments_of, place
-from .shop_helpers import add_address, cart_quantities, count_rows, stock_of
+from ..builders.accounts import auth_headers
+from ..builders.checkout import MOMO, add_store, fill_cart, order_row, place
+from ..builders.payments import payments_of
+from ..builders.shop import add_address, cart_quantities
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of
 
 
 def test_options_list_methods_fees_and_active_stores(client):

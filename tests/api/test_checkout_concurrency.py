@@ -11,8 +11,11 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .shop_helpers import add_address, count_rows, stock_of
+from ..builders.accounts import auth_headers
+from ..builders.shop import add_address
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of
+from ..support.concurrency import at_once
 
 SHOPPERS = 20
 STOCK = 5
@@ -27,23 +30,11 @@ def test_twenty_checkouts_for_five_units(api_app, client, make_user, make_produc
         headers.append(auth_headers(user))
         assert client.post("/api/cart/cartitems/", json={"product": product.id}, headers=headers[-1]).status_code == 201
 
-    start = threading.Barrier(SHOPPERS)
-    results: list[tuple[int, dict]] = []
-    lock = threading.Lock()
-
-    def shop(shopper_headers: dict) -> None:
-        # One client per thread: separate connections, as separate browsers would have.
-        own_client = TestClient(api_app, base_url="http://testserver", raise_server_exceptions=False)
-        start.wait()
+    def shop(own_client, shopper_headers: dict) -> tuple[int, dict]:
         response = own_client.post("/api/orders/checkout/", json={}, headers=shopper_headers)
-        with lock:
-            results.append((response.status_code, response.json()))
+        return response.status_code, response.json()
 
-    threads = [threading.Thread(target=shop, args=(h,)) for h in headers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    results = at_once(api_app, shop, headers)
 
     statuses = Counter(status for status, _body in results)
     assert statuses == {201: STOCK, 409: SHOPPERS - STOCK}, results

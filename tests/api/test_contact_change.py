@@ -10,7 +10,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from .accounts_helpers import bearer, login, reload_user
+from ..builders.accounts import bearer, login, reload_user
 
 
 def _contact_notices() -> list[models.OutboxMessage]:

@@ -3,21 +3,21 @@ atomically at checkout (also under concurrent checkouts), and given back on canc
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, place
-from .shop_helpers import add_address, add_coupon, count_rows
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, place
+from ..builders.shop import add_address, add_coupon
+from ..builders.rows import count_rows
+from ..support.concurrency import at_once
 
 COUPONS = "/api/admin/coupons/"
 
@@ -25,13 +25,6 @@ COUPONS = "/api/admin/coupons/"
 def coupon_row(code: str) -> models.Coupon:
     with session_scope() as session:
         return session.exec(select(models.Coupon).where(models.Coupon.code == code)).one()
-
-
-@pytest.fixture
-def shopper_headers(make_user):
-    user = make_user()
-    add_address(user, is_default=True)
-    return auth_headers(user)
 
 
 def test_coupons_are_for_admins_only(client, customer_headers):
@@ -163,22 +156,11 @@ def test_concurrent_checkouts_never_exceed_the_usage_limit(api_app, client, make
         headers.append(auth_headers(user))
         fill_cart(client, headers[-1], (product, 1))
 
-    start = threading.Barrier(SHOPPERS)
-    results: list[tuple[int, dict]] = []
-    lock = threading.Lock()
-
-    def shop(shopper_headers: dict) -> None:
-        own_client = TestClient(api_app, base_url="http://testserver", raise_server_exceptions=False)
-        start.wait()
+    def shop(own_client, shopper_headers: dict) -> tuple[int, dict]:
         response = own_client.post("/api/orders/checkout/", json={"coupon_code": "rush"}, headers=shopper_headers)
-        with lock:
-            results.append((response.status_code, response.json()))
+        return response.status_code, response.json()
 
-    threads = [threading.Thread(target=shop, args=(h,)) for h in headers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    results = at_once(api_app, shop, headers)
 
     statuses = Counter(status for status, _body in results)
     # The winners got the coupon; the others were told it is used up (400 once counted, or 409

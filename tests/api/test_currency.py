@@ -15,22 +15,25 @@ from discount_deals.services.demo_catalogue import seed_demo
 from discount_deals.config.settings import get_settings
 from discount_deals.state.shop.catalog import PRICE_RANGES, price_label
 
-from .checkout_helpers import MOMO, fill_cart, payments_of, place
-from .shop_helpers import add_address
+from ..builders.checkout import MOMO, fill_cart, place
+from ..builders.payments import payments_of
+from ..builders.shop import add_address
 
 
 @pytest.fixture
-def currency(monkeypatch):
+def currency(use_settings):
     def use(**values: str) -> None:
-        for name in ("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY", "DD_CURRENCY_SYMBOL"):
-            monkeypatch.delenv(name, raising=False)
-        for name, value in values.items():
-            monkeypatch.setenv(name, value)
-        get_settings.cache_clear()
+        unset = dict.fromkeys(("DD_CURRENCY", "DD_CURRENCY_CODE", "DD_PAYMENT_CURRENCY", "DD_CURRENCY_SYMBOL"))
+        use_settings(**{**unset, **values})
 
-    yield use
-    monkeypatch.undo()
-    get_settings.cache_clear()
+    return use
+
+
+def _one_item_order(client, customer, headers, make_product, body: dict, **expected) -> dict:
+    """One 12.00 item ordered with ``body`` by ``customer`` (given an address first)."""
+    add_address(customer, is_default=True)
+    fill_cart(client, headers, (make_product(price="12.00", stock=3), 1))
+    return place(client, headers, body, **expected)
 
 
 def test_the_default_is_the_spec_s_dollar(client, customer, customer_headers, make_product):
@@ -38,9 +41,7 @@ def test_the_default_is_the_spec_s_dollar(client, customer, customer_headers, ma
     assert options["currency"] == {"code": "USD", "symbol": "$"}
     assert [price_label(v) for v in PRICE_RANGES] == ["$0 - $25", "$25 - $50", "$50 - $100", "$100+"]
     assert money_text(Decimal("1234.5")) == "$1,234.50"
-    add_address(customer, is_default=True)
-    fill_cart(client, customer_headers, (make_product(price="12.00", stock=3), 1))
-    order = place(client, customer_headers, MOMO)
+    order = _one_item_order(client, customer, customer_headers, make_product, MOMO)
     assert order["currency"] == "USD" and payments_of(order["id"])[0].currency == "USD"
 
 
@@ -49,9 +50,7 @@ def test_cedis_everywhere(client, customer, customer_headers, make_product, curr
     assert client.get("/api/checkout/options/").json()["currency"] == {"code": "GHS", "symbol": "GH₵"}
     assert [price_label(v) for v in PRICE_RANGES] == ["GH₵0 - GH₵25", "GH₵25 - GH₵50", "GH₵50 - GH₵100", "GH₵100+"]
     assert money_text(Decimal("25.78")) == "GH₵25.78"
-    add_address(customer, is_default=True)
-    fill_cart(client, customer_headers, (make_product(price="12.00", stock=3), 1))
-    order = place(client, customer_headers, MOMO)
+    order = _one_item_order(client, customer, customer_headers, make_product, MOMO)
     assert order["currency"] == "GHS" and payments_of(order["id"])[0].currency == "GHS"
     page = client.get(order["payment_url"])
     assert "GH₵" in page.text and "$" not in page.text.split("<main>")[1]
@@ -65,9 +64,8 @@ def test_a_coupon_minimum_is_told_in_the_shops_currency(client, customer, custom
     currency(DD_CURRENCY="GHS")
     with session_scope() as session:
         create_coupon(session, "BIGBASKET", percent="10", min_subtotal="500")
-    add_address(customer, is_default=True)
-    fill_cart(client, customer_headers, (make_product(price="12.00", stock=3), 1))
-    refused = place(client, customer_headers, {"coupon_code": "BIGBASKET"}, expect=400)
+    refused = _one_item_order(client, customer, customer_headers, make_product, {"coupon_code": "BIGBASKET"},
+                              expect=400)
     assert refused["detail"] == "This coupon needs a basket of at least GH₵500.00."
 
 

@@ -14,9 +14,9 @@ from discount_deals.models.base import utcnow
 from discount_deals.services.catalog.price_schedule import refresh_due_prices
 from discount_deals.worker.tasks import fan_out_and_compose
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from ..support.mail import text_of
-from .messaging_helpers import outbox, set_preferences
+from ..builders.messaging import outbox, set_preferences
 
 
 def favourite(client, user, product) -> None:
@@ -112,8 +112,8 @@ def test_a_cancelled_order_that_puts_the_last_units_back_alerts_fans(client, mes
     from discount_deals.config.settings import get_settings
 
     get_settings.cache_clear()
-    from .checkout_helpers import fill_cart, place
-    from .shop_helpers import add_address
+    from ..builders.checkout import fill_cart, place
+    from ..builders.shop import add_address
 
     product = make_product(name="Shea Butter", stock=1)
     fan, buyer = make_user(phonenumber=""), make_user(phonenumber="")

@@ -18,9 +18,11 @@ from discount_deals.services import PermissionDenied, ValidationFailed, delivery
 from discount_deals.services import cart as cart_service
 from discount_deals.services import users as user_service
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, order_row, place
-from .shop_helpers import add_address, cart_quantities, count_rows, stock_of
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, order_row, place
+from ..builders.shop import add_address, cart_quantities
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of
 
 GHANA_FORM = {"line1": "East Legon, 12 Lagos Avenue", "landmark": "Opposite the Shell station, blue gate",
               "city": "Accra", "region": "Greater Accra", "gps": "ga 543 0125"}
@@ -239,7 +241,7 @@ def _age(order_id: str, days: int) -> None:
 
 
 def test_a_days_sheet_groups_open_home_deliveries_by_region(client, admin, make_user, make_product):
-    from .checkout_helpers import add_store
+    from ..builders.checkout import add_store
 
     product = make_product(stock=50)
     kumasi, accra, tema, nowhere = (make_user(phonenumber=p) for p in

@@ -19,8 +19,8 @@ from discount_deals.db import session_scope
 from discount_deals.services import catalog
 from discount_deals.services.catalog import price_schedule
 
-from ..conftest import auth_headers
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.shop import add_address
 
 TICK = timedelta(microseconds=1)
 

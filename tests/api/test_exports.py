@@ -21,9 +21,9 @@ from discount_deals.services import exports
 from discount_deals.services.bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from discount_deals.services.csv_cells import escape_cell, unescape_cell
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, place
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, place
+from ..builders.shop import add_address
 
 PRODUCTS_CSV = "/api/admin/exports/products.csv"
 ORDERS_CSV = "/api/admin/exports/orders.csv"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from discount_deals import models
 
-from ..conftest import auth_headers
-from .shop_helpers import count_rows
+from ..builders.accounts import auth_headers
+from ..builders.rows import count_rows
 
 FAVOURITES = "/api/favorites/"
 

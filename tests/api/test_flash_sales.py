@@ -7,20 +7,21 @@ The PostgreSQL race (two checkouts of one customer) is in test_races_postgres.py
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, order_row, place
-from .shop_helpers import add_address, cart_quantities, count_rows, stock_of, update_product
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, order_row, place
+from ..builders.shop import add_address, cart_quantities
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of, update_product
+from ..support.concurrency import at_once
 
 CART = "/api/cart/cartitems/"
 ORDERS = "/api/orders/"
@@ -36,13 +37,6 @@ def flash(make_product):
     return make_product("Flash Milo 400g", price="20.00", discount_price="12.00", stock=20,
                         discount_start=_now() - timedelta(hours=1), discount_end=_now() + timedelta(hours=5),
                         per_customer_limit=2)
-
-
-@pytest.fixture
-def shopper(make_user):
-    user = make_user()
-    add_address(user, is_default=True)
-    return user
 
 
 def _limit(product_id: str) -> int | None:
@@ -217,22 +211,7 @@ def test_another_customer_is_not_limited_by_what_one_bought(client, shopper, fla
 def test_two_checkouts_of_one_customer_at_once_pass_once(api_app, shopper, flash):
     """On SQLite the write lock queues them; the PostgreSQL variant holds the product row."""
     headers = auth_headers(shopper)
-    start = threading.Barrier(2)
-    answers = []
-    lock = threading.Lock()
-
-    def order() -> None:
-        own = TestClient(api_app, base_url="http://testserver", raise_server_exceptions=False)
-        start.wait()
-        response = _explicit_order(own, headers, flash, 2)
-        with lock:
-            answers.append(response)
-
-    threads = [threading.Thread(target=order) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    answers = at_once(api_app, lambda own, _n: _explicit_order(own, headers, flash, 2), range(2), timeout=60)
 
     assert Counter(answer.status_code for answer in answers) == {201: 1, 409: 1}, [a.text for a in answers]
     refused = next(answer for answer in answers if answer.status_code == 409)

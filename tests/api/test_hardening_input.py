@@ -10,8 +10,8 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .accounts_helpers import registration
+from ..builders.accounts import auth_headers
+from ..builders.accounts import registration
 
 CONTROL = "Must not contain control characters."
 

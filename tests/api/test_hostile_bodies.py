@@ -11,7 +11,7 @@ from sqlmodel import select
 from discount_deals import bounded_json, models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 TOO_DEEP = "Invalid JSON body: nested more than 32 levels deep."
 BRACKETS = b"[" * 5000 + b"]" * 5000  # 10 kB: far past Python's recursion limit

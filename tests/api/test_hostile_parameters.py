@@ -16,7 +16,7 @@ import pytest
 from discount_deals.api import create_api
 from discount_deals.api.bodies import NUL_IN_PARAMETER
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 SOME_ID = "00000000-0000-4000-8000-000000000000"
 

@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .accounts_helpers import registration
-from .live_api import live_api
+from ..builders.accounts import registration
+from ..support.live_api import live_api
 
 BURST = 50
 

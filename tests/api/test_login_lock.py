@@ -9,19 +9,14 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.config.settings import get_settings
 
-from .accounts_helpers import PASSWORD, bearer, login
+from ..builders.accounts import PASSWORD, bearer, login
 
 
 @pytest.fixture
-def behind_a_proxy(monkeypatch):
+def behind_a_proxy(use_settings):
     """Guesses come from many addresses (X-Forwarded-For, one trusted proxy)."""
-    monkeypatch.setenv("DD_TRUSTED_PROXY_HOPS", "1")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("DD_TRUSTED_PROXY_HOPS")
-    get_settings.cache_clear()
+    use_settings(DD_TRUSTED_PROXY_HOPS="1")
 
 
 def _guess_from_everywhere(client, email: str, times: int = 11) -> list[int]:

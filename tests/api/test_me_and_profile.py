@@ -8,15 +8,8 @@ import os
 import pytest
 from PIL import Image
 
-from ..conftest import auth_headers
-from .accounts_helpers import (
-    bearer,
-    expired_access_token,
-    image_bytes,
-    profile_id_of,
-    reload_user,
-    stale_headers,
-)
+from ..builders.accounts import auth_headers
+from ..builders.accounts import bearer, expired_access_token, image_bytes, profile_id_of, reload_user, stale_headers
 
 ACCOUNT_CHANGES = {
     "email": "new@example.com",

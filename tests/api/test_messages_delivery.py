@@ -15,8 +15,8 @@ from discount_deals.services.messages import delivery, outbox as outbox_service
 from discount_deals.services.messages.outbox import Draft
 from discount_deals.services.messages.unsubscribe import make_token
 
-from ..conftest import auth_headers
-from .messaging_helpers import outbox
+from ..builders.accounts import auth_headers
+from ..builders.messaging import outbox
 
 
 def queue(*drafts: Draft) -> list[str]:

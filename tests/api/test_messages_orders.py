@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from ..support.mail import html_of, text_of
-from .checkout_helpers import MOMO, add_store, fill_cart, minor, place, post_webhook
-from .messaging_helpers import PUBLIC_URL, outbox, set_preferences
-from .shop_helpers import add_address
+from ..builders.checkout import MOMO, add_store, fill_cart, place
+from ..builders.payments import minor, post_webhook
+from ..builders.messaging import PUBLIC_URL, outbox, set_preferences
+from ..builders.shop import add_address
 
 PHONE = "+233241234567"
 

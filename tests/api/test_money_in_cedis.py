@@ -12,12 +12,13 @@ import pytest
 from discount_deals.config.settings import get_settings
 from discount_deals.worker.tasks import fan_out_and_compose
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from ..support.mail import html_of, text_of
 from ..unit.test_receipt_documents import page_text
-from .checkout_helpers import MOMO, fill_cart, minor, place, post_webhook
-from .messaging_helpers import outbox, set_preferences
-from .shop_helpers import add_address
+from ..builders.checkout import MOMO, fill_cart, place
+from ..builders.payments import minor, post_webhook
+from ..builders.messaging import outbox, set_preferences
+from ..builders.shop import add_address
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 
 @pytest.mark.parametrize(

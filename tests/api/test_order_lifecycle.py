@@ -3,31 +3,19 @@ the admin order list and its filters, and the pickup stores' admin API."""
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-import pytest
-from fastapi.testclient import TestClient
 
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, add_store, events, fill_cart, minor, order_row, place, post_webhook
-from .shop_helpers import add_address, stock_of
-
-
-@pytest.fixture
-def shopper(make_user):
-    user = make_user()
-    add_address(user, is_default=True)
-    return user
-
-
-@pytest.fixture
-def shopper_headers(shopper):
-    return auth_headers(shopper)
+from ..builders.accounts import auth_headers
+from ..builders.checkout import MOMO, add_store, events, fill_cart, order_row, place
+from ..builders.payments import minor, post_webhook
+from ..builders.shop import add_address
+from ..builders.catalog import stock_of
+from ..support.concurrency import at_once
 
 
 def cash_order(client, headers, product, quantity=2, **body):
@@ -115,22 +103,10 @@ def test_cancelling_a_paid_order_asks_an_admin_to_refund(client, shopper_headers
 def test_two_cancels_at_once_restock_once(api_app, client, shopper, shopper_headers, make_product):
     product = make_product(stock=6)
     order = cash_order(client, shopper_headers, product, 4)
-    start = threading.Barrier(4)
-    codes: list[int] = []
-    lock = threading.Lock()
+    def cancel(own, _n) -> int:
+        return own.post(f"/api/orders/{order['id']}/cancel/", headers=shopper_headers).status_code
 
-    def cancel():
-        own = TestClient(api_app, base_url="http://testserver", raise_server_exceptions=False)
-        start.wait()
-        status = own.post(f"/api/orders/{order['id']}/cancel/", headers=shopper_headers).status_code
-        with lock:
-            codes.append(status)
-
-    threads = [threading.Thread(target=cancel) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    codes = at_once(api_app, cancel, range(4), timeout=60)
     assert Counter(codes) == {200: 1, 409: 3}
     assert stock_of(product.id) == 6
 

@@ -11,12 +11,12 @@ from sqlalchemy import text
 
 from discount_deals import models
 from discount_deals.db import create_db_engine, session_scope
-from discount_deals.server.migrations import alembic_config
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, order_row, place
-from .shop_helpers import add_address, add_coupon
+from ..builders.accounts import auth_headers
+from ..support.migrations import alembic_on
+from ..builders.checkout import fill_cart, order_row, place
+from ..builders.shop import add_address, add_coupon
 
 
 @contextmanager
@@ -102,8 +102,7 @@ def test_the_migration_gives_existing_orders_their_one_tax_line(tmp_path):
     engine = create_db_engine(url)
     try:
         with engine.begin() as connection:
-            config = alembic_config()
-            config.attributes["connection"] = connection
+            config = alembic_on(connection)
             command.upgrade(config, "9c2e4f7a1b35")
             insert_row(connection, "user", id="u1", email="a@example.com", username="a")
             insert_row(connection, "order", id="o1", user_id="u1", tax="0.80", total="16.79")

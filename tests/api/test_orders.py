@@ -8,8 +8,10 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .shop_helpers import add_address, cart_quantities, count_rows, stock_of
+from ..builders.accounts import auth_headers
+from ..builders.shop import add_address, cart_quantities
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of
 
 ORDERS = "/api/orders/"
 
@@ -19,18 +21,6 @@ def place(client, headers, *lines, expect=201):
     response = client.post("/api/orders", json=body, headers=headers)
     assert response.status_code == expect, response.text
     return response.json()
-
-
-@pytest.fixture
-def shopper(make_user):
-    user = make_user()
-    add_address(user, is_default=True)
-    return user
-
-
-@pytest.fixture
-def shopper_headers(shopper):
-    return auth_headers(shopper)
 
 
 def test_order_endpoints_need_a_login(client):

@@ -13,10 +13,10 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.models.base import utcnow
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from ..support.mail import text_of
-from .accounts_helpers import login
-from .messaging_helpers import PUBLIC_URL, outbox
+from ..builders.accounts import login
+from ..builders.messaging import PUBLIC_URL, outbox
 
 RESET = "/api/auth/password-reset/"
 CONFIRM = "/api/auth/password-reset/confirm/"

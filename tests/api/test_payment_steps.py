@@ -13,9 +13,10 @@ import pytest
 from discount_deals.services import payments
 from discount_deals.services.order_status import release_expired_payments
 
-from .checkout_helpers import WEBHOOK, after_deadline, fill_cart, minor, order_row, payments_of, place, signed
-from .paystack_stub import VOUCHER, PaystackStub, serve
-from .shop_helpers import add_address
+from ..builders.payments import WEBHOOK, minor, payments_of, signed
+from ..builders.checkout import after_deadline, fill_cart, order_row, place
+from ..support.paystack import VOUCHER, PaystackStub, serve
+from ..builders.shop import add_address
 
 
 @pytest.fixture

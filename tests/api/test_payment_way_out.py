@@ -13,9 +13,10 @@ from discount_deals.db import session_scope
 from discount_deals.services.order_status import expired_unpaid_orders
 from discount_deals.services.payments.charges import CHARGE_IN_PROGRESS
 
-from ..conftest import auth_headers
-from .checkout_helpers import add_store, fill_cart, order_row, payments_of, place
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.checkout import add_store, fill_cart, order_row, place
+from ..builders.payments import payments_of
+from ..builders.shop import add_address
 
 DECLINED = "024 123 0000"  # the fake provider declines it at once
 

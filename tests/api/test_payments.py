@@ -5,7 +5,6 @@ provider that cannot be reached (Paystack's charge states: test_payment_steps.py
 from __future__ import annotations
 
 import json
-import socket
 from datetime import UTC, datetime
 
 import pytest
@@ -14,21 +13,12 @@ from discount_deals.services import NotFound, payments
 from discount_deals.services.order_status import release_expired_payments
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .checkout_helpers import (
-    MOMO,
-    WEBHOOK,
-    after_deadline,
-    events,
-    fill_cart,
-    minor,
-    order_row,
-    payments_of,
-    place,
-    post_webhook,
-    signed,
-)
-from .shop_helpers import add_address, stock_of
+from ..builders.accounts import auth_headers
+from ..support.paystack import paystack_unreachable
+from ..builders.checkout import MOMO, after_deadline, events, fill_cart, order_row, place
+from ..builders.payments import WEBHOOK, minor, payments_of, post_webhook, signed
+from ..builders.shop import add_address
+from ..builders.catalog import stock_of
 
 
 @pytest.fixture
@@ -283,14 +273,7 @@ def test_the_timer_loop_releases_orders(momo_order, monkeypatch):
 
 
 def test_an_unreachable_provider_leaves_the_order_waiting(client, customer, customer_headers, make_product, monkeypatch):
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        closed_port = sock.getsockname()[1]  # nothing listens once the socket closes
-    monkeypatch.setenv("DD_PAYMENT_PROVIDER", "paystack")
-    monkeypatch.setenv("DD_PAYSTACK_SECRET_KEY", "sk_test_x")
-    monkeypatch.setenv("DD_PAYSTACK_BASE_URL", f"http://127.0.0.1:{closed_port}")
-    get_settings.cache_clear()
-    try:
+    with paystack_unreachable(monkeypatch):
         add_address(customer, is_default=True)
         product = make_product(stock=3)
         fill_cart(client, customer_headers, (product, 1))
@@ -300,9 +283,6 @@ def test_an_unreachable_provider_leaves_the_order_waiting(client, customer, cust
         retry = client.post(f"/api/orders/{order['id']}/pay/", headers=customer_headers)
         assert retry.status_code == 502
         assert retry.json()["detail"] == "The payment provider could not be reached. Please try again."
-    finally:
-        monkeypatch.undo()
-        get_settings.cache_clear()
 
 
 def test_paystack_needs_its_secret_key(monkeypatch):

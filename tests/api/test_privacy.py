@@ -8,9 +8,9 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, order_row, place
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, order_row, place
+from ..builders.shop import add_address
 
 EXPORT, CLOSE = "/api/users/me/export/", "/api/users/me/close/"
 

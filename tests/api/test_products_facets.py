@@ -15,7 +15,7 @@ from discount_deals.models import Category, Product
 from discount_deals.services import catalog
 from discount_deals.services.catalog.search import words
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 URL = "/api/products/facets/"
 CATEGORIES = ("Groceries", "Beverages", "Household")

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 
 @pytest.fixture
@@ -88,44 +88,27 @@ def test_ordering_by_name_is_case_insensitive(client, shop):
     assert names(client.get("/api/products/", params={"ordering": "name"})) == VISIBLE_BY_NAME
 
 
+CHEAPEST_FIRST = ["Apple Juice", "Cable HDMI", "banana Chips", "Earphones", "Feeding Bottle", "Iron Box", "Drone Mini"]
+DEAREST_FIRST = ["Drone Mini", "Iron Box", "Feeding Bottle", "banana Chips", "Earphones", "Cable HDMI", "Apple Juice"]
+BEST_RATED_FIRST = ["Drone Mini", "Apple Juice", "Cable HDMI", "Feeding Bottle", "banana Chips", "Earphones", "Iron Box"]
+# 50 %, 20 %, then Cable and Drone both 17 % (by name), then no discount (by name).
+BIGGEST_DISCOUNT_FIRST = ["Earphones", "Apple Juice", "Cable HDMI", "Drone Mini", "banana Chips", "Feeding Bottle",
+                          "Iron Box"]
+
+
 @pytest.mark.parametrize(
     ("ordering", "expected"),
     [
         ("name", VISIBLE_BY_NAME),
         ("-name", VISIBLE_BY_NAME[::-1]),
-        (
-            "price-low",
-            ["Apple Juice", "Cable HDMI", "banana Chips", "Earphones", "Feeding Bottle", "Iron Box", "Drone Mini"],
-        ),
-        (
-            "price",
-            ["Apple Juice", "Cable HDMI", "banana Chips", "Earphones", "Feeding Bottle", "Iron Box", "Drone Mini"],
-        ),
-        (
-            "price-high",
-            ["Drone Mini", "Iron Box", "Feeding Bottle", "banana Chips", "Earphones", "Cable HDMI", "Apple Juice"],
-        ),
-        (
-            "-price",
-            ["Drone Mini", "Iron Box", "Feeding Bottle", "banana Chips", "Earphones", "Cable HDMI", "Apple Juice"],
-        ),
-        (
-            "rating",
-            ["Drone Mini", "Apple Juice", "Cable HDMI", "Feeding Bottle", "banana Chips", "Earphones", "Iron Box"],
-        ),
-        (
-            "-rating",
-            ["Drone Mini", "Apple Juice", "Cable HDMI", "Feeding Bottle", "banana Chips", "Earphones", "Iron Box"],
-        ),
-        # 50 %, 20 %, then Cable and Drone both 17 % (by name), then no discount (by name).
-        (
-            "discount",
-            ["Earphones", "Apple Juice", "Cable HDMI", "Drone Mini", "banana Chips", "Feeding Bottle", "Iron Box"],
-        ),
-        (
-            "-discount_percent",
-            ["Earphones", "Apple Juice", "Cable HDMI", "Drone Mini", "banana Chips", "Feeding Bottle", "Iron Box"],
-        ),
+        ("price-low", CHEAPEST_FIRST),
+        ("price", CHEAPEST_FIRST),
+        ("price-high", DEAREST_FIRST),
+        ("-price", DEAREST_FIRST),
+        ("rating", BEST_RATED_FIRST),
+        ("-rating", BEST_RATED_FIRST),
+        ("discount", BIGGEST_DISCOUNT_FIRST),
+        ("-discount_percent", BIGGEST_DISCOUNT_FIRST),
         (
             "discount_percent",
             ["banana Chips", "Feeding Bottle", "Iron Box", "Cable HDMI", "Drone Mini", "Apple Juice", "Earphones"],

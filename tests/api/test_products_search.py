@@ -10,7 +10,7 @@ import pytest
 from discount_deals.db import session_scope
 from discount_deals.models import Category, Product
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 URL = "/api/products/"
 

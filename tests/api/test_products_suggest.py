@@ -11,7 +11,7 @@ import pytest
 from discount_deals.db import session_scope
 from discount_deals.services import catalog
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 URL = "/api/products/suggest/"
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from rapidfuzz.distance import OSA
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 
 URL = "/api/products/"
 

@@ -2,21 +2,11 @@
 
 import pytest
 
-from discount_deals.config.settings import get_settings
 
 
 @pytest.fixture
-def setting(monkeypatch):
-    def use(**values: str) -> None:
-        for name, value in values.items():
-            monkeypatch.setenv(name, value)
-        get_settings.cache_clear()
-
-    yield use
-    for name in ("DD_PUBLIC_URL", "DD_TRUSTED_PROXY_HOPS"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DD_ALLOWED_HOSTS", "testserver")
-    get_settings.cache_clear()
+def setting(use_settings):
+    return use_settings
 
 
 @pytest.fixture

@@ -35,10 +35,12 @@ from discount_deals import models
 from discount_deals.db import create_db_engine, get_engine, session_scope
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, minor, order_row, place, post_webhook
-from .returns_helpers import ask_return, delivered_order, return_row, step
-from .shop_helpers import add_address, add_coupon, stock_of
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, order_row, place
+from ..builders.payments import minor, post_webhook
+from ..builders.returns import ask_return, delivered_order, return_row, step
+from ..builders.shop import add_address, add_coupon
+from ..builders.catalog import stock_of
 
 pytestmark = pytest.mark.skipif(
     get_settings().is_sqlite,
@@ -226,7 +228,7 @@ def test_payments_waiting_on_the_receipt_counter_get_consecutive_numbers(api_app
     takes the next number in turn (no two alike, no gap)."""
     from datetime import UTC, datetime
 
-    from .test_receipts import pay, place_order
+    from ..builders.payments import pay, place_order
 
     payers = 5
     first = place_order(client, make_user(), make_product)
@@ -253,7 +255,7 @@ def test_concurrent_reviews_all_count_and_a_double_post_makes_one_review(api_app
     """Issue 34: reviews of one product queue on its row, so each recomputed average counts every
     review committed before it (none lost to a stale snapshot), and a customer's two concurrent
     POSTs make one review (the second edits it: 201 then 200, never a 500)."""
-    from .test_reviews import received, review_rows
+    from ..builders.reviews import received, review_rows
 
     product = make_product(rating=1.0)
     buyers = [make_user() for _ in range(3)]

@@ -16,29 +16,15 @@ from discount_deals.db import session_scope
 from discount_deals.services import receipts
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, fill_cart, minor, order_row, place, post_webhook
-from .shop_helpers import add_address
+from ..builders.accounts import auth_headers
+from ..builders.checkout import order_row
+from ..builders.payments import minor, pay, place_order, post_webhook
 
 NUMBER = re.compile(r"^DD-(\d{4})-(\d{6})$")
 
 
 def receipt_url(order_id: str, pdf: bool = False) -> str:
     return f"/api/orders/{order_id}/receipt.pdf" if pdf else f"/api/orders/{order_id}/receipt/"
-
-
-def place_order(client, user, make_product, body=None, price: str = "12.00", quantity: int = 2) -> dict:
-    with session_scope() as session:
-        has_address = session.exec(select(models.Address).where(models.Address.user_id == user.id)).first()
-    if not has_address:
-        add_address(user, is_default=True)
-    fill_cart(client, auth_headers(user), (make_product(price=price, stock=50), quantity))
-    return place(client, auth_headers(user), body if body is not None else MOMO)
-
-
-def pay(client, order: dict) -> None:
-    response = post_webhook(client, "charge.success", order["payment_reference"], minor(order["total"]))
-    assert response.status_code == 200 and response.json()["outcome"] == "paid", response.text
 
 
 def test_before_the_money_is_in_the_receipt_is_409_not_paid(client, customer, make_product):

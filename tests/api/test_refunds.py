@@ -19,20 +19,14 @@ from discount_deals.services import returns
 from discount_deals.services.payments import FakeProvider
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
 from ..unit.test_receipt_documents import page_text
-from .checkout_helpers import order_row, payments_of
-from .messaging_helpers import set_preferences
-from .paystack_stub import serve
-from .returns_helpers import (
-    ask_return,
-    audit_actions,
-    delivered_order,
-    messages_of,
-    momo_order,
-    return_row,
-    returned_and_received,
-    step,
+from ..builders.checkout import order_row
+from ..builders.payments import payments_of
+from ..builders.messaging import set_preferences
+from ..support.paystack import serve
+from ..builders.returns import (
+    ask_return, audit_actions, delivered_order, messages_of, momo_order, return_row, returned_and_received, step,
 )
 
 YEAR = datetime.now(UTC).year

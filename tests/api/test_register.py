@@ -10,8 +10,8 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .accounts_helpers import REGISTER_PASSWORD, login, registration, stale_headers
+from ..builders.accounts import auth_headers
+from ..builders.accounts import REGISTER_PASSWORD, login, registration, stale_headers
 
 URL = "/api/users/register/"
 

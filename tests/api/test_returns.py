@@ -16,18 +16,13 @@ from discount_deals.db import session_scope
 from discount_deals.services import returns
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .checkout_helpers import fill_cart, order_row, place
-from .returns_helpers import (
-    ask_return,
-    audit_actions,
-    delivered_days_ago,
-    delivered_order,
-    messages_of,
-    return_row,
-    step,
+from ..builders.accounts import auth_headers
+from ..builders.checkout import fill_cart, order_row, place
+from ..builders.returns import (
+    ask_return, audit_actions, delivered_days_ago, delivered_order, messages_of, return_row, step,
 )
-from .shop_helpers import add_address, stock_of
+from ..builders.shop import add_address
+from ..builders.catalog import stock_of
 
 
 def returns_url(order_id: str) -> str:

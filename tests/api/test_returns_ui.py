@@ -31,8 +31,8 @@ from discount_deals.state.account.session import SessionState
 from discount_deals.state.admin.returns import AdminReturnsState
 
 from ..support.loops import run_coroutine as run
-from .returns_helpers import ask_return, delivered_order, return_row, returned_and_received, step
-from .shop_helpers import stock_of
+from ..builders.returns import ask_return, delivered_order, return_row, returned_and_received, step
+from ..builders.catalog import stock_of
 
 
 def offered(order_id: str):

@@ -14,9 +14,9 @@ from discount_deals.services import payments, reports
 from discount_deals.services.order_rules import counts_as_revenue
 from discount_deals.services.order_status import release_expired_payments
 
-from .checkout_helpers import after_deadline, fill_cart, order_row, place
-from .paystack_stub import serve
-from .shop_helpers import add_address
+from ..builders.checkout import after_deadline, fill_cart, order_row, place
+from ..support.paystack import serve
+from ..builders.shop import add_address
 from .test_exports import ORDERS_CSV, rows_of
 
 
@@ -107,7 +107,7 @@ def test_a_refunded_order_is_no_longer_revenue(client, customer, customer_header
 def test_a_returned_part_refunded_is_taken_off_the_revenue(client, customer, admin, admin_headers, make_product):
     """Issue 33 item 5: revenue is money received less refunds. A cash order delivered (paid) of
     two products; one comes back and is refunded: revenue falls by exactly the refund."""
-    from .returns_helpers import ask_return, delivered_order, returned_and_received, step
+    from ..builders.returns import ask_return, delivered_order, returned_and_received, step
 
     kept, returned = make_product(price="20.00", stock=5), make_product(price="10.00", stock=5)
     order = delivered_order(client, customer, admin_headers, (kept, 1), (returned, 1))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from decimal import Decimal
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,7 +16,8 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import reviews as review_service
 
-from ..conftest import auth_headers
+from ..builders.accounts import auth_headers
+from ..builders.reviews import received, review_rows
 from .test_first_html import build  # noqa: F401  (fixture: a production build's page shells)
 
 
@@ -25,30 +25,10 @@ def reviews_url(product_id: str) -> str:
     return f"/api/products/{product_id}/reviews/"
 
 
-def received(user: models.User, product: models.Product, status: str = models.OrderStatus.DELIVERED.value) -> None:
-    """An order of ``product`` by ``user`` in ``status`` (delivered unless said otherwise)."""
-    with session_scope() as session:
-        order = models.Order(user_id=user.id, status=status, item_count=1, subtotal=Decimal("10.00"),
-                             total=Decimal("10.00"))
-        session.add(order)
-        session.flush()
-        session.add(models.OrderItem(order_id=order.id, product_id=product.id, name=product.name,
-                                     unit_price=Decimal("10.00"), original_price=Decimal("10.00"), quantity=1,
-                                     line_total=Decimal("10.00")))
-
-
 def buyer(make_user, product, first_name: str = "Ama", **fields) -> models.User:
     user = make_user(first_name=first_name, **fields)
     received(user, product)
     return user
-
-
-def review_rows(product_id: str | None = None) -> list[models.Review]:
-    with session_scope() as session:
-        query = select(models.Review)
-        if product_id:
-            query = query.where(models.Review.product_id == product_id)
-        return list(session.exec(query).all())
 
 
 def product_row(product_id: str) -> models.Product:

@@ -12,17 +12,16 @@ import pytest
 from discount_deals.server import preflight
 from discount_deals.config.settings import get_settings
 
-from .accounts_helpers import login
-from .messaging_helpers import outbox
+from ..builders.accounts import login
+from ..builders.messaging import outbox
 
 RESET = "/api/auth/password-reset/"
 CONFIRM = "/api/auth/password-reset/confirm/"
 
 
 @pytest.fixture
-def file_texts(messaging, monkeypatch):
-    monkeypatch.setenv("DD_SMS_PROVIDER", "file")
-    get_settings.cache_clear()
+def file_texts(messaging, use_settings):
+    use_settings(DD_SMS_PROVIDER="file")
     folder = get_settings().var_dir / "outbox"
     shutil.rmtree(folder, ignore_errors=True)
     yield folder

@@ -12,7 +12,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.config.settings import get_settings
 
-from .accounts_helpers import bearer, login
+from ..builders.accounts import bearer, login
 
 
 def _refresh(client, token: str):

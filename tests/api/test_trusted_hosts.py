@@ -8,20 +8,13 @@ from starlette.websockets import WebSocketDisconnect
 
 from discount_deals.config.settings import get_settings
 
-from .checkout_helpers import MOMO, fill_cart, place
-from .shop_helpers import add_address
+from ..builders.checkout import MOMO, fill_cart, place
+from ..builders.shop import add_address
 
 
 @pytest.fixture
-def hosts(monkeypatch):
-    def use(**values: str) -> None:
-        for name, value in values.items():
-            monkeypatch.setenv(name, value)
-        get_settings.cache_clear()
-
-    yield use
-    monkeypatch.undo()
-    get_settings.cache_clear()
+def hosts(use_settings):
+    return use_settings
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:3000", "testserver.evil.example", "", "a b"])

@@ -21,8 +21,10 @@ from discount_deals.api import admission
 from discount_deals.db import session_scope
 from discount_deals.config.settings import get_settings
 
-from ..conftest import auth_headers
-from .shop_helpers import add_address, count_rows, stock_of
+from ..builders.accounts import auth_headers
+from ..builders.shop import add_address
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of
 
 pytestmark = pytest.mark.skipif(not get_settings().is_sqlite, reason="the write queue only exists on SQLite")
 
@@ -62,12 +64,8 @@ def test_fifty_checkouts_for_ten_units_at_once(api_app, client, make_user, make_
 
 
 @pytest.fixture
-def short_write_wait(monkeypatch):
-    monkeypatch.setenv("DD_WRITE_WAIT_SECONDS", "0.3")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("DD_WRITE_WAIT_SECONDS")
-    get_settings.cache_clear()
+def short_write_wait(use_settings):
+    use_settings(DD_WRITE_WAIT_SECONDS="0.3")
 
 
 def test_a_write_that_cannot_start_in_time_is_a_fast_503_and_changes_nothing(

@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 import re
+import shutil
 from decimal import Decimal
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from discount_deals.models import Address, Order, OrderItem
 from discount_deals.services import users as user_service
 
+from ..conftest import ROOT
+
+SCREENSHOTS = ROOT / "test-results" / "screenshots"
 SESSION_KEYS = ("accessToken", "refreshToken", "user", "cart-storage", "orders-storage")
+
+
+def whole_page_shot(page: Page, name: str, notes: Path) -> Path:
+    """The whole page from its top, without the toasts of the moment, in test-results/screenshots/
+    (and copied to ``notes`` when that folder exists)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(path), full_page=True, style="[data-sonner-toaster] { display: none !important; }")
+    if notes.is_dir():
+        shutil.copy(path, notes / path.name)
+    return path
 
 
 def toast(page: Page, text: "str | re.Pattern"):

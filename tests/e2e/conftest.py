@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,26 +25,18 @@ from discount_deals.db import create_db_engine
 
 from ..conftest import ROOT
 from ..support import servers
+from ..support.browser import chromium_launch_args
 from ..support.mail import SmtpServer
 from ..support.slow_network import PROFILES, SlowNetwork
 
 pytestmark = pytest.mark.e2e
 
 STARTUP_TIMEOUT_S = 15 * 60
-CHROMIUM = "/usr/bin/chromium"
 TEST_WRITE_WAIT_MS = 30_000
 
 
 def _patient_writer(dbapi_connection, _record) -> None:
     dbapi_connection.execute(f"PRAGMA busy_timeout={TEST_WRITE_WAIT_MS}")
-
-
-def _ok(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status == 200
-    except Exception:
-        return False
 
 
 @dataclass
@@ -137,26 +126,20 @@ def live_server(live_mail: SmtpServer, phone_network: SlowNetwork) -> Iterator[L
     # the dev-server test, removes test-results/ meanwhile) and is copied to test-results/ after.
     log_path = var_dir / "live-server.log"
     log = log_path.open("w")
-    process = subprocess.Popen(
+    process = servers.launch(
         [
             sys.executable, "-m", "discount_deals", "serve", "--host", "127.0.0.1", "--port", str(port),
             "--seed-demo-if-empty",
         ],
-        cwd=ROOT,
         env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+        log=log,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
     try:
-        while not (_ok(f"{url}/ping") and _ok(f"{url}/")):
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited with {process.returncode}; see {log_path}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start within {STARTUP_TIMEOUT_S} s; see {log_path}")
-            time.sleep(1)
+        servers.wait_until_serving(
+            process, lambda: servers.answers_ok(f"{url}/ping") and servers.answers_ok(f"{url}/"),
+            timeout=STARTUP_TIMEOUT_S, pause=1, exited=lambda code: f"the server exited with {code}; see {log_path}",
+            late=f"the server did not start within {STARTUP_TIMEOUT_S} s; see {log_path}")
         yield LiveServer(url=phone_network.url, var_dir=var_dir,
                          database_url=f"sqlite:///{var_dir / 'discount_deals.db'}", log_path=log_path,
                          process_group=process.pid, direct_url=url)
@@ -176,16 +159,7 @@ def base_url(live_server: LiveServer) -> str:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    if not Path(CHROMIUM).exists():
-        pytest.exit("Debian chromium is missing: run 'make test' as root or 'apt-get install -y chromium'", 2)
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "args": [
-            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run",
-        ],
-    }
+    return chromium_launch_args(browser_type_launch_args)
 
 
 @pytest.fixture(scope="session")

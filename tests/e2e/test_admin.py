@@ -189,6 +189,12 @@ def _upload_products(page: Page):
     page.get_by_role("button", name="Upload Products").click()
 
 
+def _upload_json(page: Page, text: str):
+    """The products' JSON typed in the box, then "Upload Products"."""
+    _json_box(page).fill(text)
+    _upload_products(page)
+
+
 def _result(page: Page, kind: str = "products"):
     return page.get_by_test_id(f"{kind}-result")
 
@@ -198,21 +204,17 @@ def test_bulk_products_json_messages(page: Page, live_user, live_server, e2e_cat
     upload = page.get_by_role("button", name="Upload Products")
     expect(upload).to_be_disabled()  # no input yet
 
-    _json_box(page).fill("   ")
-    _upload_products(page)
+    _upload_json(page, "   ")
     expect(toast(page, "Please enter JSON data or upload a file")).to_be_visible()
 
-    _json_box(page).fill("[{not json")
-    _upload_products(page)
+    _upload_json(page, "[{not json")
     expect(toast(page, "Invalid JSON")).to_be_visible()
     expect(toast(page, "Please check your JSON format")).to_be_visible()
 
-    _json_box(page).fill('{"name": "x"}')
-    _upload_products(page)
+    _upload_json(page, '{"name": "x"}')
     expect(toast(page, "Data must be an array of products")).to_be_visible()
 
-    _json_box(page).fill('[{"name": "", "price": "2"}, {"name": "No picture", "description": "d", "price": "1", "category": "x"}]')
-    _upload_products(page)
+    _upload_json(page, '[{"name": "", "price": "2"}, {"name": "No picture", "description": "d", "price": "1", "category": "x"}]')
     expect(toast(page, "No valid products found")).to_be_visible()
     expect(toast(page, "Validation Error")).to_be_visible()
     result = _result(page)
@@ -240,8 +242,7 @@ def test_bulk_products_valid_invalid_duplicate_and_unknown_category(page: Page, 
 
     # One unknown category stops the whole upload.
     rows = [_row(fresh, e2e_category.slug.upper()), _row(unique("Bulk Lost"), "Nowhere Category")]
-    _json_box(page).fill(json.dumps(rows))
-    _upload_products(page)
+    _upload_json(page, json.dumps(rows))
     expect(toast(page, "Category Resolution Error")).to_be_visible()
     expect(toast(page, "1 products have invalid categories")).to_be_visible()
     result = _result(page)
@@ -258,8 +259,7 @@ def test_bulk_products_valid_invalid_duplicate_and_unknown_category(page: Page, 
     )
     no_price = {k: v for k, v in _row(unique("Bulk No Price"), e2e_category.name).items() if k != "price"}
     rows = [_row(fresh, e2e_category.name.lower(), tags=["a"]), no_price, _row(existing.name, e2e_category.name)]
-    _json_box(page).fill(json.dumps(rows))
-    _upload_products(page)
+    _upload_json(page, json.dumps(rows))
     expect(page.get_by_test_id("products-progress")).to_contain_text("Complete!")
     expect(page.get_by_role("progressbar")).to_have_attribute("aria-valuenow", "100")
     result = _result(page)

@@ -6,7 +6,6 @@ Screenshots go to test-results/screenshots/ (and /work/notes/shots-21b/ when tha
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -15,25 +14,17 @@ from sqlmodel import select
 from discount_deals.models import Address, Order, Product, User
 from discount_deals.services import users as user_service
 
-from ..conftest import ROOT
-from .account_helpers import settled_box, toast
+from .account_helpers import settled_box, toast, whole_page_shot
 from .conftest import sign_in, unique
 from .test_checkout import ORDER_URL, fill_cart, open_checkout, orders_of
 
 PHONE = {"width": 390, "height": 844}
-SCREENSHOTS = ROOT / "test-results" / "screenshots"
 NOTES_SHOTS = Path("/work/notes/shots-21b")
 GPS_INVALID = user_service.addresses.GPS_INVALID
 
 
-def shoot(page: Page, name: str) -> None:
-    """The whole page from its top, without the toasts of the moment."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(path), full_page=True, style="[data-sonner-toaster] { display: none !important; }")
-    if NOTES_SHOTS.is_dir():
-        shutil.copy(path, NOTES_SHOTS / path.name)
+def shoot(page: Page, name: str) -> Path:
+    return whole_page_shot(page, name, NOTES_SHOTS)
 
 
 def overlaps(a: dict | None, b: dict | None) -> bool:

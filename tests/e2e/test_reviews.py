@@ -7,7 +7,6 @@ that folder exists)."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -16,25 +15,16 @@ from sqlmodel import select
 from discount_deals.models import OrderItem, Review
 from discount_deals.services import reviews as review_service
 
-from ..conftest import ROOT
-from .account_helpers import insert_order, toast
+from .account_helpers import insert_order, toast, whole_page_shot
 from .conftest import sign_in, unique
 from .test_product_page import hydrated
 
 PHONE = {"width": 390, "height": 844}
-SCREENSHOTS = ROOT / "test-results" / "screenshots"
 NOTES_SHOTS = Path(os.environ.get("DD_SHOTS_DIR") or "/work/notes/shots-34")
 
 
 def shoot(page: Page, name: str) -> Path:
-    """The whole page from its top, without the toasts of the moment."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(path), full_page=True, style="[data-sonner-toaster] { display: none !important; }")
-    if NOTES_SHOTS.is_dir():
-        shutil.copy(path, NOTES_SHOTS / path.name)
-    return path
+    return whole_page_shot(page, name, NOTES_SHOTS)
 
 
 def delivered(live_server, user, product) -> None:

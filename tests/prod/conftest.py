@@ -12,8 +12,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -23,8 +21,8 @@ import pytest
 
 from ..conftest import ROOT, TEST_SECRET
 from ..support import servers
+from ..support.browser import chromium_launch_args
 
-CHROMIUM = "/usr/bin/chromium"
 STARTUP_TIMEOUT_S = 15 * 60
 
 if os.environ.get("DD_PROD_SMOKE") != "1":
@@ -83,28 +81,19 @@ class Stack:
         return result.stdout
 
 
-def _ok(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status == 200
-    except Exception:
-        return False
-
-
 def _start(instance: Instance) -> None:
     log = instance.log_path.open("w")
-    instance.process = subprocess.Popen(
+    instance.process = servers.launch(
         [sys.executable, "-m", "discount_deals", "serve", "--host", "127.0.0.1", "--port", str(instance.port),
          "--seed-demo-if-empty"],
-        cwd=ROOT, env=instance.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        env=instance.env, log=log,
     )
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while not (_ok(f"{instance.url}/api/health/") and _ok(f"{instance.url}/")):
-        if instance.process.poll() is not None:
-            raise RuntimeError(f"{instance.name} exited with {instance.process.returncode}:\n{instance.log()[-3000:]}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{instance.name} did not start in time; see {instance.log_path}")
-        time.sleep(0.5)
+    servers.wait_until_serving(
+        instance.process,
+        lambda: servers.answers_ok(f"{instance.url}/api/health/") and servers.answers_ok(f"{instance.url}/"),
+        timeout=STARTUP_TIMEOUT_S, pause=0.5,
+        exited=lambda code: f"{instance.name} exited with {code}:\n{instance.log()[-3000:]}",
+        late=f"{instance.name} did not start in time; see {instance.log_path}")
 
 
 def stop(instance: Instance) -> None:
@@ -166,13 +155,4 @@ def stack() -> Iterator[Stack]:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    if not Path(CHROMIUM).exists():
-        pytest.exit("Debian chromium is missing: run 'make test' as root or 'apt-get install -y chromium'", 2)
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "args": [
-            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run",
-        ],
-    }
+    return chromium_launch_args(browser_type_launch_args)

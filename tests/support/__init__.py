@@ -1,1 +1,2 @@
-"""Helpers shared by the production smoke test and the benchmarks."""
+"""What tests run beside the app: throwaway servers (PostgreSQL, Redis, nginx, SMTP, Hubtel, Paystack,
+the API under Granian), the slow phone network, loops; shared with the benchmarks."""

@@ -16,7 +16,8 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,11 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (its socket is closed once the number is known)."""
+    return free_port()
 
 
 def stop_process_group(process: subprocess.Popen, grace: float = 30) -> None:
@@ -54,6 +60,39 @@ def wait_for_port(port: int, timeout: float = 30, process: subprocess.Popen | No
                 raise RuntimeError(f"the server on port {port} exited with {process.returncode}") from None
             time.sleep(0.05)
     raise RuntimeError(f"nothing answers on port {port} after {timeout} s")
+
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def launch(command: list[str], *, env: dict[str, str], log) -> subprocess.Popen:
+    """Start a server from the project's root in a session of its own (``stop_process_group``
+    ends it and its workers), its output to the open file ``log``."""
+    return subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def answers_ok(url: str, timeout: float = 5) -> bool:
+    """Whether ``url`` answers 200 now (anything else, or no answer, is False)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status == 200
+    except Exception:
+        return False
+
+
+def wait_until_serving(process: subprocess.Popen, ready: Callable[[], bool], *, timeout: float, pause: float,
+                       exited: Callable[[int], str], late: str) -> None:
+    """Poll ``ready`` every ``pause`` s until it holds, for a server ``process`` just started:
+    RuntimeError(``exited(return code)``) if the process ends first, RuntimeError(``late``)
+    after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if process.poll() is not None:
+            raise RuntimeError(exited(process.returncode))
+        if time.monotonic() > deadline:
+            raise RuntimeError(late)
+        time.sleep(pause)
 
 
 def postgres_bin() -> Path | None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import event
 
-from discount_deals.db import get_engine, session_scope
+from discount_deals.db import session_scope
 from discount_deals.services.catalog import list_products, listing
+
+from ..support.statements import sql_statements
 
 
 @pytest.fixture
@@ -18,20 +19,9 @@ def catalogue(make_category, make_product):
 
 
 def captured_selects(call) -> list[str]:
-    engine = get_engine()
-    captured: list[str] = []
-
-    def capture(_conn, _cursor, statement, _parameters, _context, _many):
-        if "FROM product" in statement and statement.lstrip().upper().startswith("SELECT"):
-            captured.append(statement)
-
-    event.listen(engine, "before_cursor_execute", capture)
-    try:
-        with session_scope() as session:
-            call(session)
-    finally:
-        event.remove(engine, "before_cursor_execute", capture)
-    return captured
+    with sql_statements() as caught, session_scope() as session:
+        call(session)
+    return [statement for statement, _parameters in caught.selects() if "FROM product" in statement]
 
 
 def count_queries(**filters) -> int:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlalchemy import event
 
 from discount_deals.db import get_engine, session_scope
 from discount_deals.services.catalog import brand_counts, list_products, listing
+
+from ..support.statements import sql_statements
 
 pytestmark = pytest.mark.skipif(get_engine().dialect.name != "sqlite", reason="SQLite query plans")
 
@@ -37,20 +38,9 @@ def catalogue(make_category, make_product):
 
 def captured_selects(call, reading: str = r"FROM product\b") -> list[tuple[str, tuple]]:
     """The SELECTs on products (or what ``reading`` matches) that ``call`` runs."""
-    engine = get_engine()
-    captured: list[tuple[str, tuple]] = []
-
-    def capture(_conn, _cursor, statement, parameters, _context, _many):
-        if re.search(reading, statement) and statement.lstrip().upper().startswith("SELECT"):
-            captured.append((statement, parameters))
-
-    event.listen(engine, "before_cursor_execute", capture)
-    try:
-        with session_scope() as session:
-            call(session)
-    finally:
-        event.remove(engine, "before_cursor_execute", capture)
-    return captured
+    with sql_statements() as caught, session_scope() as session:
+        call(session)
+    return [(statement, parameters) for statement, parameters in caught.selects() if re.search(reading, statement)]
 
 
 def plans_of(**filters) -> list[str]:

@@ -170,25 +170,20 @@ def test_parse_datetime_accepts_datetime_local_and_iso_forms():
     assert catalog.parse_datetime("2026-11-30") == datetime(2026, 11, 30, tzinfo=UTC)
 
 
+def _partial_clean(body: dict, current: Product):
+    """``clean_product`` as a PATCH calls it, with no categories or related products known."""
+    return catalog.clean_product(
+        body, resolve_category=lambda _v: None, missing_products=lambda ids: set(ids), current=current, partial=True
+    )
+
+
 def test_clean_product_partial_validates_only_given_fields():
     current = Product(
         name="X", price=Decimal("10.00"), discount_price=Decimal("5.00"), category_id="c", effective_price=Decimal(5)
     )
-    values, errors = catalog.clean_product(
-        {"stock": "4"},
-        resolve_category=lambda _v: None,
-        missing_products=lambda ids: set(ids),
-        current=current,
-        partial=True,
-    )
+    values, errors = _partial_clean({"stock": "4"}, current)
     assert values == {"stock": 4} and errors == {}
-    values, errors = catalog.clean_product(
-        {"price": "4.00"},
-        resolve_category=lambda _v: None,
-        missing_products=lambda ids: set(ids),
-        current=current,
-        partial=True,
-    )
+    values, errors = _partial_clean({"price": "4.00"}, current)
     assert errors == {"discount_price": ["Discount price must not be above the price."]}
 
 

@@ -12,52 +12,36 @@ from sqlalchemy import inspect
 from discount_deals import models
 from discount_deals.search import index as search_index
 from discount_deals.db import create_db_engine
-from discount_deals.server.migrations import alembic_config
 from discount_deals.config.settings import get_settings
 
 from ..conftest import sqlite_pragma
+from ..support.migrations import alembic_on, engine_at, run_alembic
 
 
 def _upgrade(url: str, revision: str = "head") -> None:
-    engine = create_db_engine(url)
-    try:
-        with engine.begin() as connection:
-            config = alembic_config()
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
-    finally:
-        engine.dispose()
+    run_alembic(url, command.upgrade, revision)
 
 
 def test_all_revisions_on_an_empty_database_match_the_models(tmp_path: Path):
     url = f"sqlite:///{tmp_path / 'fresh.db'}"
     _upgrade(url)
-    engine = create_db_engine(url)
-    try:
-        with engine.connect() as connection:
-            context = MigrationContext.configure(
-                connection, opts={"compare_type": True, "render_as_batch": True, "include_name": search_index.include_name}
-            )
-            assert compare_metadata(context, models.metadata) == []
-            tables = set(inspect(connection).get_table_names())
-    finally:
-        engine.dispose()
+    with engine_at(url) as engine, engine.connect() as connection:
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "render_as_batch": True, "include_name": search_index.include_name}
+        )
+        assert compare_metadata(context, models.metadata) == []
+        tables = set(inspect(connection).get_table_names())
     assert set(models.metadata.tables) <= tables
 
 
 def test_downgrade_to_base_and_back(tmp_path: Path):
     url = f"sqlite:///{tmp_path / 'roundtrip.db'}"
     _upgrade(url)
-    engine = create_db_engine(url)
-    try:
+    with engine_at(url) as engine:
         with engine.begin() as connection:
-            config = alembic_config()
-            config.attributes["connection"] = connection
-            command.downgrade(config, "base")
+            command.downgrade(alembic_on(connection), "base")
         with engine.connect() as connection:
             assert set(inspect(connection).get_table_names()) <= {"alembic_version"}
-    finally:
-        engine.dispose()
     _upgrade(url)
 
 

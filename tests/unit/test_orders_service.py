@@ -15,7 +15,9 @@ from discount_deals.services import Conflict, NotAuthenticated, PermissionDenied
 from discount_deals.services import cart as cart_service
 from discount_deals.services import orders as order_service
 
-from ..api.shop_helpers import add_address, count_rows, stock_of
+from ..builders.shop import add_address
+from ..builders.rows import count_rows
+from ..builders.catalog import stock_of
 
 
 def run_threads(count: int, target) -> list:
@@ -178,3 +180,27 @@ def test_find_coupon_refuses_inactive_and_expired(session):
     for code in ("OFF", "GONE", "MISSING", ""):
         with pytest.raises(ValidationFailed, match="^Invalid coupon code$"):
             order_service.find_coupon(session, code)
+
+
+def test_stock_is_taken_for_every_line_at_once_and_a_short_row_refuses_by_name(clean_db, make_product):
+    """The guarded decrement behind checkout (one UPDATE for every line): each row loses its own
+    quantity and the loaded rows read the new stock; a row that has less than its quantity (it
+    changed after it was read) refuses with the first such product's name, and the caller's
+    rollback leaves every row as it was."""
+    from discount_deals.services import order_placement, pricing
+
+    rice, oil, soap = make_product("Rice", stock=5), make_product("Oil", stock=3), make_product("Soap", stock=1)
+    with session_scope() as session:
+        products = [session.get(models.Product, p.id) for p in (rice, oil)]
+        order_placement._take_stock(session, [(p, pricing.priced_line(p, q)) for p, q in zip(products, (2, 3),
+                                                                                                  strict=True)])
+        assert [p.stock for p in products] == [3, 0]
+    assert (stock_of(rice.id), stock_of(oil.id)) == (3, 0)
+
+    salt = make_product("Salt", stock=1)
+    first_short = min((soap, salt), key=lambda p: p.id)  # the refusal names the first short row in id order
+    with pytest.raises(Conflict) as refused, session_scope() as session:
+        lines = [(session.get(models.Product, p.id), 2) for p in (rice, soap, salt)]
+        order_placement._take_stock(session, [(p, pricing.priced_line(p, q)) for p, q in lines])
+    assert refused.value.code == "stock_short" and str(refused.value) == f"Not enough stock for {first_short.name}."
+    assert (stock_of(rice.id), stock_of(soap.id), stock_of(salt.id)) == (3, 1, 1)

@@ -18,7 +18,7 @@ from discount_deals.services import bulk_import
 from discount_deals.services.catalog import catalogue_version, refresh_derived, typos
 from discount_deals.services.catalog.search import IN_NAME, NAMED, parse, words
 
-from .test_alembic_check import _alembic, _fresh_database
+from ..support.migrations import fresh_database, run_alembic
 
 
 def brute_force() -> dict[str, tuple[int, bool, bool]]:
@@ -70,8 +70,8 @@ def test_the_vocabulary_follows_every_write(make_category, make_product, admin):
 def test_the_migration_gives_an_existing_catalogue_its_vocabulary_and_stock_trigger(tmp_path):
     """Upgrading a database whose products predate issue 24: the vocabulary holds their words (on
     PostgreSQL counted into search_word) and selling out changes the catalogue version."""
-    with _fresh_database(tmp_path) as url:
-        _alembic(url, command.upgrade, "4b1d7c9e2f30")
+    with fresh_database(tmp_path) as url:
+        run_alembic(url, command.upgrade, "4b1d7c9e2f30")
         engine = create_db_engine(url)
         try:
             with engine.begin() as connection:  # the objects this revision brings, as before it
@@ -90,7 +90,7 @@ def test_the_migration_gives_an_existing_catalogue_its_vocabulary_and_stock_trig
                     {column.name: getattr(gari, column.name) for column in table.columns
                      if column.name in Product.model_fields}))
                 session.commit()
-            _alembic(url, command.upgrade, "head")
+            run_alembic(url, command.upgrade, "head")
             with Session(engine) as session:
                 assert typos._load_words(session, "g") == [("gari", 1, True, True)]
                 assert typos._load_words(session, "c") == [("cassava", 1, False, False)]

@@ -1,4 +1,4 @@
-"""Helpers for the returns and refunds tests: delivered orders, returns, the admin's steps."""
+"""Returns builders for the returns and refunds tests: delivered orders, returns, the admin's steps."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..conftest import auth_headers
-from .checkout_helpers import MOMO, fill_cart, minor, place, post_webhook
-from .shop_helpers import add_address
+from .accounts import auth_headers
+from .checkout import MOMO, fill_cart, place
+from .payments import minor, post_webhook
+from .shop import add_address
 
 
 def deliver(client, order_id: str, admin_headers, *, pickup: bool = False) -> None:

@@ -1,5 +1,6 @@
-"""Fixtures for the message tests: a real SMTP server (aiosmtpd) and a Hubtel-shaped HTTP server,
-the settings pointed at them, and the worker's delivery run in the test's thread."""
+"""Messaging builders and fixtures for the message tests: a real SMTP server (aiosmtpd) and a
+Hubtel-shaped HTTP server, the settings pointed at them, the worker's delivery run in the test's
+thread, and the outbox and preferences rows."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.services.messages import delivery
 from discount_deals.config.settings import get_settings
+from discount_deals.services.messages import delivery
 
 from ..support.mail import HubtelServer, Mailbox, SmsOutbox, SmtpServer
 

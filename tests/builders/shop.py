@@ -1,15 +1,18 @@
-"""Helpers for the cart, checkout, order and favourite tests: rows written straight to the database."""
+"""Shop builders for the cart, checkout, order and favourite tests: addresses, the shopper who has
+one, coupons, and the server cart read back."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
-from sqlmodel import func, select
+from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.services.catalog import refresh_derived
+
+from .accounts import new_user
 
 
 def add_address(user: models.User, *, is_default: bool = False, **fields) -> models.Address:
@@ -20,6 +23,13 @@ def add_address(user: models.User, *, is_default: bool = False, **fields) -> mod
     return address
 
 
+def new_shopper(**fields: Any) -> models.User:
+    """A customer with a default delivery address: one who can check out."""
+    user = new_user(**fields)
+    add_address(user, is_default=True)
+    return user
+
+
 def add_coupon(
     code: str, kind: str = "percent", value: str = "10", *, active: bool = True, expires_at: datetime | None = None
 ) -> models.Coupon:
@@ -27,25 +37,6 @@ def add_coupon(
         coupon = models.Coupon(code=code, kind=kind, value=Decimal(value), active=active, expires_at=expires_at)
         session.add(coupon)
     return coupon
-
-
-def update_product(product_id: str, **fields) -> None:
-    """Change a product as an admin would (derived price columns kept in step)."""
-    with session_scope() as session:
-        product = session.get(models.Product, product_id)
-        for name, value in fields.items():
-            setattr(product, name, Decimal(value) if name in ("price", "discount_price") and value else value)
-        session.add(refresh_derived(product))
-
-
-def stock_of(product_id: str) -> int:
-    with session_scope() as session:
-        return session.get(models.Product, product_id).stock
-
-
-def count_rows(model) -> int:
-    with session_scope() as session:
-        return session.exec(select(func.count()).select_from(model)).one()
 
 
 def cart_quantities(user: models.User) -> dict[str, int]:

@@ -1,19 +1,16 @@
-"""Helpers for the checkout, payment and order-lifecycle tests."""
+"""Checkout builders: pickup stores, a cart filled and an order placed over the API, and the
+order's row and history read back."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.services.payments import sign
-from discount_deals.config.settings import get_settings
 
 CHECKOUT = "/api/orders/checkout/"
-WEBHOOK = "/api/payments/webhook/"
 MOMO = {"payment_method": "mobile_money", "phone": "024 123 4567", "network": "mtn"}
 
 
@@ -50,27 +47,6 @@ def events(order_id: str, kind: str | None = None) -> list[models.OrderEvent]:
         if kind:
             query = query.where(models.OrderEvent.kind == kind)
         return list(session.exec(query.order_by(models.OrderEvent.created_at, models.OrderEvent.id)).all())
-
-
-def payments_of(order_id: str) -> list[models.Payment]:
-    with session_scope() as session:
-        return list(session.exec(select(models.Payment).where(models.Payment.order_id == order_id)).all())
-
-
-def signed(event: str, reference: str, amount, secret: str | None = None) -> tuple[bytes, dict[str, str]]:
-    raw = json.dumps({"event": event, "data": {"reference": reference, "amount": amount}}).encode()
-    secret = secret or get_settings().checkout.webhook_secret
-    return raw, {"X-Signature": sign(raw, secret), "Content-Type": "application/json"}
-
-
-def post_webhook(client, event: str, reference: str, amount, *, secret: str | None = None, headers=None):
-    raw, signed_headers = signed(event, reference, amount, secret)
-    return client.post(WEBHOOK, content=raw, headers=headers if headers is not None else signed_headers)
-
-
-def minor(total: str) -> int:
-    whole, cents = total.split(".")
-    return int(whole) * 100 + int(cents)
 
 
 def after_deadline(order_id: str):

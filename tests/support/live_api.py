@@ -5,28 +5,17 @@ test client: bursts, memory, headers as a browser-less client sees them."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..conftest import ROOT
-from ..support import servers
+from . import servers
 
 GRANIAN = Path(sys.executable).parent / "granian"
 
 
-
-
-def _up(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/api/health/", timeout=2) as response:
-            return response.status == 200
-    except Exception:
-        return False
 
 
 @contextmanager
@@ -37,26 +26,20 @@ def live_api(workers: int = 2, env: dict[str, str] | None = None, log_name: str 
     results = ROOT / "test-results"
     results.mkdir(exist_ok=True)
     log = (results / log_name).open("w")
-    process = subprocess.Popen(
+    process = servers.launch(
         [
             str(GRANIAN), "--interface", "asgi", "--factory", "--host", "127.0.0.1", "--port", str(port),
             "--workers", str(workers), "--log-level", "warning", "discount_deals.web.site:create_app",
         ],
-        cwd=ROOT,
         env=server_env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+        log=log,
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while not _up(url):
-            if process.poll() is not None:
-                raise RuntimeError(f"the API server exited with {process.returncode}; see test-results/{log_name}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the API server did not start; see test-results/{log_name}")
-            time.sleep(0.2)
+        servers.wait_until_serving(
+            process, lambda: servers.answers_ok(f"{url}/api/health/", timeout=2), timeout=60, pause=0.2,
+            exited=lambda code: f"the API server exited with {code}; see test-results/{log_name}",
+            late=f"the API server did not start; see test-results/{log_name}")
         yield url, process.pid
     finally:
         servers.stop_process_group(process, grace=20)

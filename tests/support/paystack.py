@@ -14,9 +14,12 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from discount_deals.config.settings import get_settings
+
+from .servers import closed_port
 
 VOUCHER = "654321"
 TEXTS = {
@@ -127,5 +130,20 @@ def serve(monkeypatch) -> Iterator[PaystackStub]:
     finally:
         stub.shutdown()
         stub.server_close()
+        monkeypatch.undo()
+        get_settings.cache_clear()
+
+
+@contextmanager
+def paystack_unreachable(monkeypatch) -> Iterator[None]:
+    """The Paystack adapter pointed, for the block, at a port nothing listens on; every setting
+    the test patched is put back after it."""
+    monkeypatch.setenv("DD_PAYMENT_PROVIDER", "paystack")
+    monkeypatch.setenv("DD_PAYSTACK_SECRET_KEY", "sk_test_x")
+    monkeypatch.setenv("DD_PAYSTACK_BASE_URL", f"http://127.0.0.1:{closed_port()}")
+    get_settings.cache_clear()
+    try:
+        yield
+    finally:
         monkeypatch.undo()
         get_settings.cache_clear()

@@ -1,4 +1,5 @@
-"""Helpers for the accounts tests: registration payloads, real images made with Pillow, tokens."""
+"""Account builders: users, registration payloads, real images made
+with Pillow, tokens and the headers that carry them."""
 
 from __future__ import annotations
 
@@ -11,11 +12,31 @@ from PIL import Image
 from sqlmodel import select
 
 from discount_deals import models
-from discount_deals.db import session_scope
 from discount_deals.config.settings import get_settings
+from discount_deals.db import session_scope
+from discount_deals.services.auth import create_access_token
+from discount_deals.services.users import add_user
+
+from . import unique_number
 
 PASSWORD = "secret123"  # make_user's (it skips the rules); not for registering: it is a common password
 REGISTER_PASSWORD = "akwaaba-deals-7"  # what registration() registers with (issue 32: not a common one)
+
+
+def new_user(role: str = "customer", password: str = PASSWORD, **fields: Any) -> models.User:
+    """A user (customer by default) with a unique e-mail and username; extra fields allowed."""
+    n = unique_number()
+    fields.setdefault("email", f"user{n}@example.com")
+    fields.setdefault("username", f"user{n}")
+    fields.setdefault("first_name", f"First{n}")
+    fields.setdefault("last_name", f"Last{n}")
+    with session_scope() as session:
+        return add_user(session, password=password, role=models.Role(role), **fields)
+
+
+def auth_headers(user: models.User) -> dict[str, str]:
+    """The headers of a request signed in as ``user`` (a fresh access token)."""
+    return bearer(create_access_token(user))
 
 
 def registration(**overrides: Any) -> dict[str, Any]:

@@ -1,0 +1,55 @@
+"""Payment builders: a mobile-money order placed and paid, the provider's webhook signed as the
+provider signs it, and payment rows."""
+
+from __future__ import annotations
+
+import json
+
+from sqlmodel import select
+
+from discount_deals import models
+from discount_deals.config.settings import get_settings
+from discount_deals.db import session_scope
+from discount_deals.services.payments import sign
+
+from .accounts import auth_headers
+from .checkout import MOMO, fill_cart, place
+from .shop import add_address
+
+WEBHOOK = "/api/payments/webhook/"
+
+
+def signed(event: str, reference: str, amount, secret: str | None = None) -> tuple[bytes, dict[str, str]]:
+    raw = json.dumps({"event": event, "data": {"reference": reference, "amount": amount}}).encode()
+    secret = secret or get_settings().checkout.webhook_secret
+    return raw, {"X-Signature": sign(raw, secret), "Content-Type": "application/json"}
+
+
+def post_webhook(client, event: str, reference: str, amount, *, secret: str | None = None, headers=None):
+    raw, signed_headers = signed(event, reference, amount, secret)
+    return client.post(WEBHOOK, content=raw, headers=headers if headers is not None else signed_headers)
+
+
+def minor(total: str) -> int:
+    """An API total ("12.50") in pesewas, as the provider reports amounts."""
+    whole, cents = total.split(".")
+    return int(whole) * 100 + int(cents)
+
+
+def payments_of(order_id: str) -> list[models.Payment]:
+    with session_scope() as session:
+        return list(session.exec(select(models.Payment).where(models.Payment.order_id == order_id)).all())
+
+
+def place_order(client, user, make_product, body=None, price: str = "12.00", quantity: int = 2) -> dict:
+    with session_scope() as session:
+        has_address = session.exec(select(models.Address).where(models.Address.user_id == user.id)).first()
+    if not has_address:
+        add_address(user, is_default=True)
+    fill_cart(client, auth_headers(user), (make_product(price=price, stock=50), quantity))
+    return place(client, auth_headers(user), body if body is not None else MOMO)
+
+
+def pay(client, order: dict) -> None:
+    response = post_webhook(client, "charge.success", order["payment_reference"], minor(order["total"]))
+    assert response.status_code == 200 and response.json()["outcome"] == "paid", response.text
