@@ -11,8 +11,8 @@ from discount_deals import models
 from discount_deals.db import session_scope
 
 from ..conftest import auth_headers
-from .accounts_helpers import registration, reload_user
-from .messaging_helpers import outbox
+from ..builders.accounts import registration, reload_user
+from ..builders.messaging import outbox
 
 REGISTER = "/api/users/register/"
 RESET = "/api/auth/password-reset/"

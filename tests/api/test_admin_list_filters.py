@@ -15,7 +15,7 @@ from discount_deals.state.admin.orders import AdminOrdersState
 from discount_deals.state.admin.returns import AdminReturnsState
 
 from ..support.loops import run_coroutine as run
-from .returns_helpers import ask_return, delivered_order, step
+from ..builders.returns import ask_return, delivered_order, step
 
 COUPONS = "/api/admin/coupons/"
 
