@@ -17,6 +17,7 @@ between networks, so the shopper can change it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import phonenumbers
@@ -27,6 +28,9 @@ from .error_codes import ErrorCode
 
 REGION = "GH"
 COUNTRY_CODE = "+233"
+# What the spec's client and the original back end take as a phone: 7 to 15 digits, spaces,
+# brackets, dots and dashes (CLIENT-CONTRACT: ^\+?\d{10,15}$ on the original).
+PHONE_SHAPED = re.compile(r"^\+?[\d\s().-]+$")
 PHONE_EXAMPLE = "024 123 4567"
 PHONE_INVALID = f"Enter a Ghanaian mobile money number, such as {PHONE_EXAMPLE}."
 CONTACT_PHONE_INVALID = f"Enter a Ghanaian phone number the rider can call, such as {PHONE_EXAMPLE}."
@@ -91,6 +95,17 @@ def parse_account_phone(raw: Any) -> str | None:
         if number.country_code == 233 or not phonenumbers.is_valid_number(number):
             return None  # a Ghanaian one _parse_ghanaian refused, or no number at all
     return phonenumbers.format_number(number, PhoneNumberFormat.E164) if number is not None else None
+
+
+def account_phone(raw: Any) -> str | None:
+    """What an account's phone number is stored as: E.164 when it is a real number
+    (:func:`parse_account_phone`); phone-shaped text that libphonenumber knows as no number
+    (``1234567890``: 7 to 15 digits, as registration always took) as typed, which no text is sent
+    to (:func:`mobile_number` sees no number in it); None when it is no phone at all."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not PHONE_SHAPED.match(text) or not 7 <= sum(ch.isdigit() for ch in text) <= 15:
+        return None  # words around a number ("call 024...") are no phone either
+    return parse_account_phone(text) or text
 
 
 def ghanaian_number(stored: str | None) -> str | None:

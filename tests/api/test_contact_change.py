@@ -28,7 +28,7 @@ def test_a_stolen_token_cannot_change_the_email_or_phone(client, make_user):
         assert response.json()["current_password"] == [
             "Enter your current password to change your email or phone number."]
     stored = reload_user(user.id)
-    assert (stored.email, stored.phonenumber) == ("ama@example.com", "0241234567")
+    assert (stored.email, stored.phonenumber) == ("ama@example.com", "+233241234567")  # stored E.164 (issue 35)
     assert _contact_notices() == []
     # The original client's form carries both, unchanged, every time: no password needed.
     same = {"email": "ama@example.com", "phonenumber": "0241234567", "first_name": "Ama"}

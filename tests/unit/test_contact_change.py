@@ -50,7 +50,8 @@ def test_a_new_email_or_phone_needs_the_current_password(ama, changes):
     assert caught.value.code == "current_password_required"
     assert list(caught.value.fields) == ["current_password"]
     stored = _reload(ama.id)
-    assert (stored.email, stored.phonenumber, stored.first_name) == ("ama@example.com", "0241234567", ama.first_name)
+    # Stored E.164 since issue 35 (the account phone parsed once, when written).
+    assert (stored.email, stored.phonenumber, stored.first_name) == ("ama@example.com", "+233241234567", ama.first_name)
     assert _notices() == []
 
 
@@ -66,7 +67,7 @@ def test_a_change_tells_the_old_email_and_phone_and_can_be_undone(ama):
         before = auth.issue_tokens(session.get(models.User, ama.id))
     _update(ama, {"email": "new@example.com", "phonenumber": "0509999999", "current_password": "secret123"})
     stored = _reload(ama.id)
-    assert (stored.email, stored.phonenumber) == ("new@example.com", "0509999999")
+    assert (stored.email, stored.phonenumber) == ("new@example.com", "+233509999999")
     notices = {m.channel: m for m in _notices()}
     assert notices["email"].recipient == "ama@example.com"
     assert notices["sms"].recipient == "+233241234567"
@@ -75,7 +76,7 @@ def test_a_change_tells_the_old_email_and_phone_and_can_be_undone(ama):
         restored = contact_change.undo_contact_change(session, _undo_token(notices["email"]))
         assert restored.id == ama.id
     stored = _reload(ama.id)
-    assert (stored.email, stored.phonenumber) == ("ama@example.com", "0241234567")
+    assert (stored.email, stored.phonenumber) == ("ama@example.com", "+233241234567")
     with session_scope() as session:  # every session ended
         with pytest.raises(auth.NotAuthenticated):
             auth.user_for_access_token(session, before.access)

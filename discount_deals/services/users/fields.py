@@ -21,7 +21,7 @@ from .. import ValidationFailed
 from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 from ..error_codes import ErrorCode
 from ..form_rules import require_object, take_flag
-from ..phones import parse_account_phone
+from ..phones import account_phone
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
 USERNAME_RE = re.compile(r"^[\w.@+-]+$")
@@ -189,7 +189,7 @@ def _account_value(
         if check_unique and username_taken(session, text, exclude_id=exclude_id):
             return None, "A user with this username already exists."
     elif name == "phonenumber":
-        phone = parse_account_phone(text)  # parsed once, here: stored E.164 (services/phones.py)
+        phone = account_phone(text)  # parsed once, here: stored E.164 when a real number (services/phones.py)
         return (phone, None) if phone else (None, INVALID_PHONE)
     elif name == "date_of_birth":
         return _parse_birth_date(text)
