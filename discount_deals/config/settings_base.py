@@ -13,9 +13,19 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin
 
-from pydantic import ValidationError, model_validator
+from pydantic import AfterValidator, BeforeValidator, ValidationError, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
+
+
+def _lowered(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+# Field rules several models share (pydantic's Annotated validators): a choice read case-blind
+# ("PAYSTACK" is "paystack"), an address kept without its trailing slash.
+CaseBlind = BeforeValidator(_lowered)
+NoTrailingSlash = AfterValidator(lambda value: value.rstrip("/"))
 
 # A field given by the code that builds the settings (from another model), never read from the
 # environment under its own name: the variable is declared, and documented, where it is read.

@@ -15,7 +15,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import NoDecode
 
 from .setting_values import parse_hosts, parse_origins
-from .settings_base import GIVEN, EnvironmentSettings
+from .settings_base import GIVEN, CaseBlind, EnvironmentSettings, NoTrailingSlash
 
 PAYMENT_PROVIDERS = ("fake", "paystack")
 _AMOUNT = {"type": "amount", "problem": "{name} must be an amount of at least 0 with at most 2 decimals, "
@@ -44,7 +44,7 @@ class CheckoutSettings(EnvironmentSettings):
     free_delivery_over: Decimal = Field(Decimal("50.00"), ge=0, decimal_places=2, json_schema_extra=_AMOUNT,
                                         validation_alias="DD_FREE_DELIVERY_OVER",
                                         description="delivery is free when the subtotal is over this")
-    payment_provider: Literal["fake", "paystack"] = Field("fake", validation_alias="DD_PAYMENT_PROVIDER", description=(
+    payment_provider: Annotated[Literal["fake", "paystack"], CaseBlind] = Field("fake", validation_alias="DD_PAYMENT_PROVIDER", description=(
         "`paystack` for real mobile-money payments (with `DD_PAYSTACK_SECRET_KEY` and `DD_CURRENCY=GHS`: "
         "Paystack charges Ghanaian mobile money in cedis only); `fake` plays every answer of a charge (no money "
         "moves) and is refused whenever the shop answers anything but this machine, unless `DD_ALLOW_FAKE_PAYMENTS=1`"))
@@ -54,7 +54,7 @@ class CheckoutSettings(EnvironmentSettings):
     webhook_secret: str = Field(default_factory=_webhook_secret, validation_alias="DD_PAYMENT_WEBHOOK_SECRET",
                                 repr=False, json_schema_extra={"default": "the Paystack key (fake: derived from the secret key)"},
                                 description="HMAC-SHA512 key of webhook signatures")
-    paystack_base_url: str = Field("https://api.paystack.co", validation_alias="DD_PAYSTACK_BASE_URL",
+    paystack_base_url: Annotated[str, NoTrailingSlash] = Field("https://api.paystack.co", validation_alias="DD_PAYSTACK_BASE_URL",
                                    description="any Paystack-compatible API")
     # An unpaid mobile-money order gives its stock back after this many minutes.
     payment_timeout_minutes: int = Field(30, ge=1, validation_alias="DD_PAYMENT_TIMEOUT_MINUTES", description=(
@@ -65,15 +65,7 @@ class CheckoutSettings(EnvironmentSettings):
     release_interval_seconds: int = Field(60, validation_alias="DD_PAYMENT_RELEASE_INTERVAL_SECONDS",
                                           description="how often the server looks for such orders (at least 1)")
 
-    @field_validator("payment_provider", mode="before")
-    @classmethod
-    def _lower(cls, value: Any) -> Any:
-        return value.lower() if isinstance(value, str) else value
 
-    @field_validator("paystack_base_url")
-    @classmethod
-    def _without_trailing_slash(cls, value: str) -> str:
-        return value.rstrip("/")
 
     @field_validator("release_interval_seconds")
     @classmethod

@@ -6,12 +6,12 @@ that settings.py stays readable.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator
 
-from .settings_base import GIVEN, EnvironmentSettings, read
+from .settings_base import GIVEN, CaseBlind, EnvironmentSettings, NoTrailingSlash, read
 
 SMTP_TLS_MODES = ("none", "starttls", "tls")
 SMS_PROVIDERS = ("log", "hubtel", "file")
@@ -44,7 +44,7 @@ class MessagingSettings(EnvironmentSettings):
     public_url: str = Field("", json_schema_extra=GIVEN, description="DD_PUBLIC_URL (ServerSettings): the sender's domain")
     smtp_host: str = Field("", validation_alias="DD_SMTP_HOST", description=(
         "the SMTP server email goes through; unset, email is written to the log (development)"))
-    smtp_tls: Literal["none", "starttls", "tls"] = Field("starttls", validation_alias="DD_SMTP_TLS", description=(
+    smtp_tls: Annotated[Literal["none", "starttls", "tls"], CaseBlind] = Field("starttls", validation_alias="DD_SMTP_TLS", description=(
         "`tls` is implicit TLS; a local SMTP sink (Mailpit, aiosmtpd) needs `none`"))
     smtp_port: int = Field(
         default_factory=lambda data: DEFAULT_SMTP_PORTS[data["smtp_tls"]], ge=1, le=65535,
@@ -58,11 +58,11 @@ class MessagingSettings(EnvironmentSettings):
         default_factory=lambda data: _mail_from(data["public_url"]), validation_alias="DD_MAIL_FROM",
         json_schema_extra={"default": "`Discount Deals <no-reply@HOST of DD_PUBLIC_URL>`"},
         description="the sender of every email")
-    sms_provider: Literal["log", "hubtel", "file"] = Field("log", validation_alias="DD_SMS_PROVIDER", description=(
+    sms_provider: Annotated[Literal["log", "hubtel", "file"], CaseBlind] = Field("log", validation_alias="DD_SMS_PROVIDER", description=(
         "`log` (texts go to the log, one-time codes hidden), `hubtel`, or `file` (development: each whole text, "
         "codes included, in a file of its own under `$DD_VAR_DIR/outbox/`, readable by the shop's user only; "
         "refused, like the fake payment provider, for a shop that answers anything but this machine)"))
-    hubtel_base_url: str = Field(HUBTEL_BASE_URL, validation_alias="DD_HUBTEL_BASE_URL",
+    hubtel_base_url: Annotated[str, NoTrailingSlash] = Field(HUBTEL_BASE_URL, validation_alias="DD_HUBTEL_BASE_URL",
                                  description="Hubtel's SMS API (`/v1/messages/send`)")
     hubtel_client_id: str = Field("", validation_alias="DD_HUBTEL_CLIENT_ID",
                                   description="Hubtel API key id (required with `hubtel`)")
@@ -92,15 +92,7 @@ class MessagingSettings(EnvironmentSettings):
         "none from 21:00 to 06:59 Accra time, at most one per cart in 3 days); `0` turns them off"), minimum=0)
     shop_name: str = Field(SHOP_NAME, json_schema_extra=GIVEN, description="the shop's name (not a setting)")
 
-    @field_validator("smtp_tls", "sms_provider", mode="before")
-    @classmethod
-    def _lower(cls, value: Any) -> Any:
-        return value.lower() if isinstance(value, str) else value
 
-    @field_validator("hubtel_base_url")
-    @classmethod
-    def _without_trailing_slash(cls, value: str) -> str:
-        return value.rstrip("/")
 
     @field_validator("start_worker", mode="before")
     @classmethod

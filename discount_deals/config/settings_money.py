@@ -8,11 +8,11 @@ What each scheme charges (its parts and rates) is a business rule: services/taxe
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from .settings_base import EnvironmentSettings, read
+from .settings_base import CaseBlind, EnvironmentSettings, read
 
 # DD_TAX: "spec" (the spec's 8 % of the subtotal, one line "Tax") or "ghana" (VAT 15 %, NHIL
 # 2.5 %, GETFund levy 2.5 %, each of the taxable value: VAT Act 2025, Act 1151).
@@ -23,7 +23,7 @@ _FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "fa
 class TaxSettings(EnvironmentSettings):
     """The taxes charged, and whether shelf prices already include them."""
 
-    scheme: Literal["spec", "ghana"] = Field("spec", validation_alias="DD_TAX", description=(
+    scheme: Annotated[Literal["spec", "ghana"], CaseBlind] = Field("spec", validation_alias="DD_TAX", description=(
         "the taxes charged on the subtotal less the coupon (shipping is never taxed): `spec` (the spec's 8 %, "
         "one line \"Tax\") or `ghana` (VAT 15 %, NHIL 2.5 % and GETFund levy 2.5 %, each of the same taxable "
         "value: 20 % in all, VAT Act 2025). The total tax is rounded once to the cent (half up) and split over "
@@ -33,10 +33,6 @@ class TaxSettings(EnvironmentSettings):
         "`1` when shelf prices already include the taxes: the total is the prices (less the coupon, plus "
         "delivery) and the tax is the part inside, `taxable − taxable / (1 + rate)`; pages say \"VAT (15%), included\""))
 
-    @field_validator("scheme", mode="before")
-    @classmethod
-    def _lower(cls, value: Any) -> Any:
-        return value.lower() if isinstance(value, str) else value
 
     @field_validator("prices_include_tax", mode="before")
     @classmethod

@@ -7,11 +7,11 @@ values and ``launcher.py``/``__main__.py`` take them as an argument.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field, field_validator
 
-from .settings_base import EnvironmentSettings
+from .settings_base import EnvironmentSettings, NoTrailingSlash
 
 _OFF_WORDS = ("0", "false", "no", "off")
 
@@ -36,7 +36,7 @@ class ServerSettings(EnvironmentSettings):
     db_pool_size: str = Field("", validation_alias="DD_DB_POOL_SIZE", json_schema_extra={"type": "integer"},
                               description=("connections per worker; unset: SQLite 40, PostgreSQL 80 % of "
                                            "`max_connections` shared out (at most 20)"))
-    public_url: str = Field("", validation_alias="DD_PUBLIC_URL", description=(
+    public_url: Annotated[str, NoTrailingSlash] = Field("", validation_alias="DD_PUBLIC_URL", description=(
         "the shop's public origin, e.g. `https://shop.example.com`: absolute URLs, the browser's websocket"))
     secret_key: str = Field("", validation_alias="DD_SECRET_KEY", repr=False, description=(
         "token signing secret (unset: generated into `DD_SECRET_FILE`, one host only); "
@@ -57,10 +57,6 @@ class ServerSettings(EnvironmentSettings):
         "websocket (e.g. the original React client's); unset: same origin only"))
 
     # These never fail: a value that is no flag or number reads as the default, as it always has.
-    @field_validator("public_url")
-    @classmethod
-    def _without_trailing_slash(cls, value: str) -> str:
-        return value.rstrip("/")
 
     @field_validator("allow_fake_payments", mode="before")
     @classmethod
