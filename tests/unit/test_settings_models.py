@@ -121,3 +121,17 @@ def test_the_message_worker_sweeps_as_often_as_the_settings_say(environment):
     assert get_settings().messages.worker_sweep_seconds == 5
     environment(DD_WORKER_SWEEP_SECONDS="0.3")
     assert get_settings().messages.worker_sweep_seconds == 0.3
+
+
+def test_every_variable_the_readme_and_docs_name_is_a_declared_setting():
+    """The README's tables are written by hand: a variable renamed or dropped from the models
+    must not live on there (nor in docs/)."""
+    import re
+
+    # Knobs of the test and bench runs, not of the shop (tests/, bench/ and the Makefile read them).
+    runs = {"DD_SCHEMATHESIS_EXAMPLES", "DD_SHOTS_DIR", "DD_PROD_SMOKE", "DD_BENCH_SECONDS"}
+    declared = {name for name, *_ in settings_table.rows()} | runs
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    named = {(path.name, name) for path in texts for name in re.findall(r"\bDD_[A-Z0-9_]*[A-Z0-9]\b", path.read_text())}
+    unknown = sorted((where, name) for where, name in named if name not in declared and not name.endswith("_"))
+    assert unknown == []
