@@ -203,19 +203,25 @@ def test_a_stock_conflict_is_a_checkout_error(page: Page, live_user, live_produc
     assert orders_of(live_server, user) == []
 
 
-def test_coupons_from_the_cart_are_checked_at_checkout(page: Page, live_user, live_product, live_server):
+def at_the_cart_with_a_coupon_to_use(page: Page, live_user, live_product, live_server, word: str):
+    """A 10 % coupon exists; a shopper with an address has one 20.00 item in the cart and is on
+    /cart. Returns (code, user)."""
     from discount_deals.services.orders import create_coupon
 
-    code = unique("SAVE").replace(" ", "").replace("-", "")
+    code = unique(word).replace(" ", "").replace("-", "")
     with live_server.session() as session:
         create_coupon(session, code, percent="10")
     user, _ = live_user()
-    item = live_product(price="20.00", stock=4)
-    fill_cart(live_server, user, (item, 1))
+    fill_cart(live_server, user, (live_product(price="20.00", stock=4), 1))
     with live_server.session() as session:
         add_address(session, user)
     sign_in(page, user)
     page.goto("/cart")
+    return code, user
+
+
+def test_coupons_from_the_cart_are_checked_at_checkout(page: Page, live_user, live_product, live_server):
+    code, user = at_the_cart_with_a_coupon_to_use(page, live_user, live_product, live_server, "SAVE")
     page.get_by_label("Coupon code").fill("NOSUCHCODE")
     page.get_by_role("button", name="Proceed to Checkout").click()
     expect(page).to_have_url(re.compile(r"/checkout$"))
@@ -390,18 +396,7 @@ def test_a_coupon_in_the_checkout_address_is_applied_and_the_address_tidied(page
                                                                              live_server):
     """The cart's "Proceed to Checkout" carries the typed coupon as /checkout?coupon=... (one round
     trip for the tap); the page applies it and puts the bar back to /checkout."""
-    from discount_deals.services.orders import create_coupon
-
-    code = unique("LINK").replace(" ", "").replace("-", "")
-    with live_server.session() as session:
-        create_coupon(session, code, percent="10")
-    user, _ = live_user()
-    item = live_product(price="20.00", stock=4)
-    fill_cart(live_server, user, (item, 1))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
-    page.goto("/cart")
+    code, _user = at_the_cart_with_a_coupon_to_use(page, live_user, live_product, live_server, "LINK")
     page.get_by_label("Coupon code").fill(f"  {code.lower()} ")
     page.get_by_role("button", name="Proceed to Checkout").click()
     expect(totals(page)).to_contain_text("Coupon-$2.00")
