@@ -12,6 +12,8 @@ from sqlalchemy import event
 
 from discount_deals.db import get_engine
 
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
 
 @dataclass
 class Statements:
@@ -20,7 +22,9 @@ class Statements:
     sent: list[tuple[str, object]] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return len(self.sent)
+        """The statements that do work: transaction control is left out, so a count is the same on
+        SQLite (whose engine sends its own BEGIN) and PostgreSQL (whose driver begins implicitly)."""
+        return sum(not s.lstrip().upper().startswith(TRANSACTION_CONTROL) for s, _parameters in self.sent)
 
     @property
     def sql(self) -> list[str]:
