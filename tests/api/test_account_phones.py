@@ -57,6 +57,10 @@ def test_phone_shaped_text_that_is_no_real_number_is_kept_as_typed_and_gets_no_t
     assert user.phonenumber == typed
     assert client.get("/api/users/me/", headers=auth_headers(user)).json()["phonenumber"] == typed
     assert outbox(channel="sms") == []
+    # No number to text: the account's messages go by email (the outbox check alone proves
+    # nothing, since registering sends no text to anyone).
+    prefs = client.get("/api/users/me/notifications/", headers=auth_headers(user)).json()
+    assert (prefs["sms_number"], prefs["order_updates"]) == (None, "email")
 
 
 @pytest.mark.parametrize("typed", ["12345", "call 0241234567", "+233 24 123 4567 0000 0", "024_123_4567"])
