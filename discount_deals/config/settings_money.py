@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from .settings_base import CaseBlind, EnvironmentSettings, read
+from .settings_base import CaseBlind, EnvironmentSettings
 
 # DD_TAX: "spec" (the spec's 8 % of the subtotal, one line "Tax") or "ghana" (VAT 15 %, NHIL
 # 2.5 %, GETFund levy 2.5 %, each of the taxable value: VAT Act 2025, Act 1151).
@@ -41,11 +41,6 @@ class TaxSettings(EnvironmentSettings):
         if isinstance(value, str) and value.lower() not in _FLAG_WORDS:
             raise ValueError(f"DD_PRICES_INCLUDE_TAX must be 1 or 0 (yes or no), got {value.lower()!r}")
         return _FLAG_WORDS[value.lower()] if isinstance(value, str) else value
-
-
-def tax_settings() -> TaxSettings:
-    """Read DD_TAX and DD_PRICES_INCLUDE_TAX (ValueError naming the setting when wrong)."""
-    return read(TaxSettings)
 
 
 # DD_RECEIPT_PREFIX: letters and digits only, as it starts every receipt number ("DD-2026-000001").
@@ -112,11 +107,6 @@ class ReceiptSettings(EnvironmentSettings):
         return whatsapp_number(value) if isinstance(value, str) else value
 
 
-def receipt_settings() -> ReceiptSettings:
-    """Read DD_RECEIPT_PREFIX, DD_SELLER_NAME, DD_SELLER_ADDRESS, DD_SELLER_TIN and DD_WHATSAPP_NUMBER."""
-    return read(ReceiptSettings)
-
-
 class ReturnSettings(EnvironmentSettings):
     """How long a delivered order's items may be returned."""
 
@@ -124,8 +114,3 @@ class ReturnSettings(EnvironmentSettings):
         "problem": "{name} must be a whole number of days from 0 to 365, got {raw}"}, description=(
         "days after delivery during which items may be returned (\"Free returns within 30 days\"): "
         "0 (no returns) to 365"))
-
-
-def return_settings() -> ReturnSettings:
-    """Read DD_RETURN_DAYS: a whole number of days, 0 (no returns) to 365."""
-    return read(ReturnSettings)
