@@ -12,7 +12,7 @@ from ...models import User
 from ...services.messages import preferences
 from ...services.phones import display_phone
 from ..actions import busy_call
-from ..forms import form_checked, form_text
+from ..forms import form_checked, form_text, show_form_values
 from ..guards import user_event
 from .session import per_user
 
@@ -47,10 +47,9 @@ class NotificationPrefsState(rx.State):
         self.error = ""
 
     def _show(self, prefs: preferences.Preferences) -> None:
-        self.order_updates, self.deal_alerts = prefs.order_updates, prefs.deal_alerts
-        self.account_email, self.sms_number = prefs.account_email, display_phone(prefs.phone)
-        self.cart_reminders = prefs.cart_reminders
-        self.form_version += 1
+        self.sms_number = display_phone(prefs.phone)
+        show_form_values(self, {"order_updates": prefs.order_updates, "deal_alerts": prefs.deal_alerts,
+                                "account_email": prefs.account_email, "cart_reminders": prefs.cart_reminders})
 
     @user_event
     def load(self, user: User):

@@ -18,7 +18,7 @@ from ...models import User
 from ...services import users as user_service
 from ...config.settings import get_settings
 from ..actions import busy_call, error_text, toast
-from ..forms import form_checked, form_fields, form_text
+from ..forms import form_checked, form_fields, form_text, show_form_values
 from ..guards import user_event
 from .session import SessionState, per_user
 
@@ -109,18 +109,15 @@ class ProfileState(rx.State):
         session_state.stored_user = json.dumps(summary)
 
     def _show(self, summary: dict[str, Any]) -> None:
-        for name in PERSONAL_FIELDS:
-            setattr(self, name, summary.get(name) or "")
         profile = summary.get("profile") or {}
         self._profile_id = profile.get("id") or ""
-        self.bio = profile.get("bio") or ""
-        self.website = profile.get("website") or ""
+        show_form_values(self, {**{name: summary.get(name) or "" for name in PERSONAL_FIELDS},
+                                "bio": profile.get("bio") or "", "website": profile.get("website") or ""})
         self.profile_image = profile.get("profile_image") or ""
         self.addresses = [
             AddressView(id=a["id"], is_default=bool(a["is_default"]), **{k: a.get(k) or "" for k in ADDRESS_FIELDS})
             for a in summary.get("addresses") or []
         ]
-        self.form_version += 1
         self.loaded = True
 
     # --- events ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from ...db import session_scope, write_session
 from ...models import PickupStore, User
 from ...services import pickup_stores as store_service
 from ..actions import busy_call, error_text, load_list
-from ..forms import form_fields
+from ..forms import form_fields, show_form_values
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import create_or_update
@@ -56,9 +56,7 @@ class AdminStoresState(rx.State):
             self.rows = [_row(s) for s in store_service.list_stores(session, include_inactive=True)]
 
     def _reset_form(self) -> None:
-        self.editing_id = ""
-        self.form = StoreForm()
-        self.form_version += 1
+        show_form_values(self, {"editing_id": "", "form": StoreForm()})
 
     @admin_event
     def load(self, admin: User):

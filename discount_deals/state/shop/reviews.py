@@ -15,6 +15,7 @@ from ...services import ErrorCode, NotFound, ServiceError
 from ...services import reviews as review_service
 from ..account.session import per_user
 from ..actions import busy_call
+from ..forms import show_form_values
 from ..guards import current_user
 
 PAGE_SIZE = 5
@@ -76,8 +77,8 @@ class ReviewsState(rx.State):
         self.stars_on, self.stars_off = stars_text(found.rating) if found.review_count else ("", "")
         self.can_review = may_review or mine is not None
         self.has_mine, self.mine_hidden = mine is not None, bool(mine is not None and mine.is_hidden)
-        self.form_rating, self.form_text = (mine.rating, mine.text) if mine is not None else (0, "")
-        self.form_version += 1
+        rating, text = (mine.rating, mine.text) if mine is not None else (0, "")
+        show_form_values(self, {"form_rating": rating, "form_text": text})
 
     async def _refresh(self, user: User | None) -> None:
         try:
