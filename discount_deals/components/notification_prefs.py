@@ -24,9 +24,24 @@ def _checkbox(name: str, checked, text: str) -> rx.Component:
     )
 
 
+HEADING = "text-lg font-semibold text-gray-900"
+CARD = "mt-8 border-t border-gray-200 pt-6"
+
+
 def notification_preferences() -> rx.Component:
+    """The card, once this account's choices are in (``N.loaded``); until then its heading and a
+    line saying they are on their way."""
+    return rx.cond(
+        N.loaded,
+        _form(),
+        rx.el.section(rx.el.h2("Messages", class_name=HEADING),
+                      rx.el.p("Loading...", role="status", class_name="mt-1 text-sm text-gray-600"), class_name=CARD),
+    )
+
+
+def _form() -> rx.Component:
     return rx.el.form(
-        rx.el.h2("Messages", class_name="text-lg font-semibold text-gray-900"),
+        rx.el.h2("Messages", class_name=HEADING),
         rx.el.p(
             rx.cond(N.sms_number != "", "Texts go to " + N.sms_number + ".",
                     "Add a Ghanaian mobile number above to get text messages."),
@@ -47,5 +62,5 @@ def notification_preferences() -> rx.Component:
         key=N.form_version,
         on_submit=N.save,
         aria_label="Message preferences",
-        class_name="mt-8 border-t border-gray-200 pt-6",
+        class_name=CARD,
     )

@@ -40,16 +40,21 @@ class NotificationPrefsState(rx.State):
     saving: bool = False
     error: str = ""
     form_version: int = 0
+    # False until this account's choices are in: the card shows them only then, so a tap is never
+    # made on the defaults and taken back by the answer.
+    loaded: bool = False
 
     def _forget(self) -> None:
         self.order_updates, self.deal_alerts, self.account_email, self.sms_number = "email", "off", True, ""
         self.cart_reminders = True
         self.error = ""
+        self.loaded = False
 
     def _show(self, prefs: preferences.Preferences) -> None:
         self.sms_number = display_phone(prefs.phone)
         show_form_values(self, {"order_updates": prefs.order_updates, "deal_alerts": prefs.deal_alerts,
                                 "account_email": prefs.account_email, "cart_reminders": prefs.cart_reminders})
+        self.loaded = True
 
     @user_event
     def load(self, user: User):
