@@ -350,6 +350,8 @@ def test_a_login_leaves_a_device_token_that_outlives_logout(page: Page, live_use
     page.wait_for_function("() => localStorage.getItem('deviceToken')")
     device = storage(page, "deviceToken")
     assert jwt.decode(device, TEST_SECRET, algorithms=["HS256"])["type"] == "device"
+    # The toast comes just before the way home: a menu opened on the login page closes with it.
+    expect(page.get_by_role("heading", name="Discover Amazing Deals")).to_be_visible()
     page.get_by_role("button", name="Account menu").click()
     page.get_by_role("button", name="Log out").click()
     expect(toast(page, "Logged out")).to_be_visible()
