@@ -27,6 +27,7 @@ from . import NotFound, ServiceError, ValidationFailed, flash_sales
 from .catalog import is_visible
 from .permissions import require_user
 from .pricing import LineTotal, money, product_price
+from .rows import by_id
 
 log = logging.getLogger("discount_deals.cart")
 
@@ -150,7 +151,7 @@ def _own_line(session: Session, user: User, item_id: str) -> CartItem:
 
 
 def _product(session: Session, product_id: Any) -> Product:
-    product = session.get(Product, product_id) if isinstance(product_id, str) and product_id else None
+    product = by_id(session, Product, product_id)
     if product is None:
         message = "Product not found."
         raise ValidationFailed(message, fields={"product": [message]})

@@ -27,6 +27,7 @@ from .coupons import check_minimum, given_coupon
 from .error_codes import ErrorCode
 from .permissions import require_user
 from .phones import NETWORKS, ghanaian_number, guess_network, normalise_mobile, normalise_phone
+from .rows import by_id
 
 NO_ADDRESS = "No address found"  # CLIENT-CONTRACT §5: the existing client looks for this text
 CONTACT_PHONE_REQUIRED = "Enter a phone number the rider can call."
@@ -146,7 +147,7 @@ def resolve_choice(session: Session, user: User, choice: CheckoutChoice) -> Reso
     address = store = None
     if delivery == DeliveryMethod.DELIVERY.value:
         if choice.address_id:
-            address = session.get(Address, choice.address_id) if isinstance(choice.address_id, str) else None
+            address = by_id(session, Address, choice.address_id)
             if address is None or address.user_id != user.id:
                 raise _fail("address_id", "Address not found.", ErrorCode.UNKNOWN_ADDRESS)
         else:

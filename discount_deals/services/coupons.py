@@ -317,6 +317,7 @@ def find_coupon(session: Session, code: str, at: datetime | None = None) -> Coup
     """The usable coupon with this code (any case), else 400 "Invalid coupon code"
     (code ``coupon_invalid``), or 400 ``coupon_used_up`` once its uses have run out."""
     code = (code or "").strip().upper() if isinstance(code, str) else ""
+    code = "" if "\x00" in code else code  # no code holds one, and PostgreSQL refuses it in a query
     coupon = session.exec(select(Coupon).where(func.upper(Coupon.code) == code)).first() if code else None
     status = status_of(coupon, at) if coupon is not None else "missing"
     if status == "used_up":

@@ -20,6 +20,7 @@ from . import NotFound
 from .order_rules import SETTLED
 from .orders import OrderLine, items_for_orders
 from .permissions import require_admin
+from .rows import by_id
 
 # Orders still to be delivered (shipped ones are on their way: the rider has the sheet).
 TO_DELIVER = (OrderStatus.PENDING.value, OrderStatus.PROCESSING.value, OrderStatus.SHIPPED.value)
@@ -59,7 +60,7 @@ def _stops(session: Session, orders: list[Order]) -> list[Stop]:
 def order_sheet(session: Session, actor: User | None, order_id: str) -> list[RegionGroup]:
     """One order's sheet (any order an admin can see, pickup ones too)."""
     require_admin(actor)
-    order = session.get(Order, order_id) if isinstance(order_id, str) else None
+    order = by_id(session, Order, order_id)
     if order is None:
         raise NotFound("Order not found.")
     stop = _stops(session, [order])[0]

@@ -17,7 +17,7 @@ from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
 from .error_codes import ErrorCode
 from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
-from .rows import values_of
+from .rows import by_id, values_of
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
     # name: (max length, required)
@@ -43,7 +43,7 @@ def list_stores(session: Session, *, include_inactive: bool = False) -> list[Pic
 
 def get_store(session: Session, store_id: Any, *, active_only: bool = True) -> PickupStore:
     """A store by id (404 when unknown, or inactive when ``active_only``)."""
-    store = session.get(PickupStore, store_id) if isinstance(store_id, str) and store_id else None
+    store = by_id(session, PickupStore, store_id)
     if store is None or (active_only and not store.is_active):
         raise NotFound("Pickup store not found.", code=ErrorCode.UNKNOWN_STORE)
     return store

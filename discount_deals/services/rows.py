@@ -2,7 +2,7 @@
 
 Finding: 404 when there is none, or when it is someone else's. An id that is not text (a
 number or an object in a JSON body) finds nothing, like an unknown one; someone else's row
-answers exactly as a missing one, so ids cannot be probed. Admins see every row: "the owner's
+answers exactly as a missing one, so ids cannot be probed (:func:`by_id`). Admins see every row: "the owner's
 or an admin's" (:func:`owned_or_admin`) and "visible to shoppers, or an admin's"
 (:func:`visible_or_admin`, :func:`shown_to`).
 
@@ -25,9 +25,18 @@ from .permissions import is_admin
 Row = TypeVar("Row")
 
 
+def by_id(session: Session, model: type[Row], row_id: Any) -> Row | None:
+    """The ``model`` row with ``row_id``, or None. An id that is not text, or is text no key can
+    be (empty, or with a NUL character, which PostgreSQL refuses in any text it is sent), finds
+    nothing without asking the database."""
+    if not isinstance(row_id, str) or not row_id or "\x00" in row_id:
+        return None
+    return session.get(model, row_id)
+
+
 def found(session: Session, model: type[Row], row_id: Any, not_found: str, *, code: str = "") -> Row:
     """The ``model`` row with ``row_id``; :class:`NotFound` (``not_found``) when there is none."""
-    row = session.get(model, row_id) if isinstance(row_id, str) and row_id else None
+    row = by_id(session, model, row_id)
     if row is None:
         raise NotFound(not_found, code=code)
     return row
@@ -67,7 +76,7 @@ def visible_or_admin(
 ) -> Row:
     """The ``model`` row with ``row_id`` when it is ``visible`` to shoppers or ``actor`` is an
     admin (see :func:`shown_to`)."""
-    row = session.get(model, row_id) if isinstance(row_id, str) and row_id else None
+    row = by_id(session, model, row_id)
     return shown_to(row, actor, visible, not_found)
 
 

@@ -23,7 +23,7 @@ def find_category(session: Session, value: Any) -> Category | None:
     then a slug match, then a name match."""
     if isinstance(value, Mapping):  # a category object as this API returns it
         value = value.get("id")
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not value.strip() or "\x00" in value:  # PostgreSQL refuses a NUL
         return None
     value = value.strip()
     lowered = value.lower()

@@ -13,6 +13,7 @@ from ...models import Order, OrderItem, ReturnLine, ReturnRequest, ReturnStatus,
 from .. import Conflict, ErrorCode, NotFound, ValidationFailed
 from ..taxes import rule_of, stored_tax_lines
 from .shares import OrderFigures
+from ..rows import by_id
 
 # Refusal codes (``ServiceError.code``, in the API's body too): services.error_codes's, by the
 # names this package reads them by.
@@ -65,7 +66,7 @@ class ReturnView:
 
 
 def find_return(session: Session, return_id: object) -> ReturnRequest:
-    ret = session.get(ReturnRequest, return_id) if isinstance(return_id, str) and return_id else None
+    ret = by_id(session, ReturnRequest, return_id)
     if ret is None:
         raise NotFound(RETURN_NOT_FOUND)
     return ret

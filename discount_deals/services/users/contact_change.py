@@ -28,6 +28,7 @@ from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
 from ..phones import account_phone_text
 from .fields import ACCOUNT_FIELDS, email_taken
+from ..rows import by_id
 
 UNDO_DAYS = 7
 UNDO_PATH = routes.UNDO_CHANGE  # the storefront's page that asks before undoing (pages/undo_change.py)
@@ -100,7 +101,7 @@ def undo_contact_change(session: Session, token: Any) -> User:
     """
     claims = _undo_claims(token)
     old, new = claims["old"], claims["new"]
-    user = session.get(User, claims["sub"]) if isinstance(claims["sub"], str) else None
+    user = by_id(session, User, claims["sub"])
     names = [name for name in CONTACT_FIELDS if name in old and name in new]
     if user is None or not names or any(getattr(user, name) != new[name] for name in names):
         raise ValidationFailed(INVALID_UNDO, code=ErrorCode.UNDO_INVALID)
