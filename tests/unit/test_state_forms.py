@@ -21,7 +21,7 @@ def test_a_checkbox_is_on_only_for_what_a_browser_sends_when_checked():
 
 
 def test_the_same_values_leave_the_form_mounted_so_a_tap_made_meanwhile_survives():
-    # The CI failure of stop 39: a reload shows the stored preferences from the restored state; the
+    # The CI failure of stop 38: a reload shows the stored preferences from the restored state; the
     # page load's answer, with the same values, came after the shopper ticked "Remind me about my
     # cart" and remounted the form, unticking it, so the save stored the old value.
     form = SimpleNamespace(cart_reminders=False, order_updates="sms", form_version=4)
