@@ -336,6 +336,7 @@ def test_admins_add_and_hide_pickup_stores(page: Page, new_context, live_user, l
     form.get_by_label("Opening hours").fill("Mon-Sat 8:30-20:00")
     page.get_by_role("button", name="Add Store").click()
     expect(toast(page, "Store added")).to_be_visible()
+    expect(form.get_by_label("Name")).to_have_value("")  # the form is emptied for the next store
     listed = page.get_by_role("list", name="Pickup stores").get_by_role("listitem").filter(has_text=name)
     expect(listed).to_contain_text("Shown at checkout")
 

@@ -44,3 +44,13 @@ def test_the_message_preferences_card_keeps_its_form_when_a_load_finds_nothing_n
     assert state.form_version == 2 and state.sms_number == "024 123 4567" and state.loaded is True
     NotificationPrefsState._show(state, SimpleNamespace(**{**vars(prefs), "cart_reminders": True}))
     assert state.form_version == 3 and state.cart_reminders is True
+
+
+def test_the_store_form_is_emptied_after_a_save_even_when_the_server_held_no_values():
+    # The server never held what the admin typed into "Add a pickup store" (the browser owns
+    # the fields), so "nothing changed" must not keep the typed store in the form after a save.
+    from discount_deals.state.admin.stores import AdminStoresState, StoreForm
+
+    state = SimpleNamespace(editing_id="", form=StoreForm(), form_version=7)
+    AdminStoresState._reset_form(state)
+    assert (state.editing_id, state.form, state.form_version) == ("", StoreForm(), 8)

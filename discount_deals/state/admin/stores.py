@@ -56,11 +56,16 @@ class AdminStoresState(rx.State):
             self.rows = [_row(s) for s in store_service.list_stores(session, include_inactive=True)]
 
     def _reset_form(self) -> None:
-        show_form_values(self, {"editing_id": "", "form": StoreForm()})
+        """Empty the form, the browser's fields too (after a save, or Cancel)."""
+        self.editing_id = ""
+        self.form = StoreForm()
+        self.form_version += 1
 
     @admin_event
     def load(self, admin: User):
-        self._reset_form()
+        # A reload shows the restored (empty) form at once: remount it only if it was editing,
+        # so what the admin types before this answer comes is kept.
+        show_form_values(self, {"editing_id": "", "form": StoreForm()})
         return load_list(self, self._load_rows, "admin store list", loading=None, failed=None)
 
     @admin_event
