@@ -26,15 +26,16 @@ def form_checked(form: dict[str, Any], name: str) -> bool:
     return value is True or (isinstance(value, str) and value.lower() in {"on", "true"})
 
 
-def show_form_values(state: Any, values: dict[str, Any], version: str = "form_version") -> None:
+def show_form_values(state: Any, values: dict[str, Any], version: str = "form_version", *, saved: bool = False) -> None:
     """Put the server's ``values`` into a form whose fields the browser owns (``default_value`` and
     a ``key`` of ``version``), remounting it only when what it shows changes.
 
     A page load's answer can arrive after the shopper has already ticked or typed something (a
     reload shows the stored values at once, from the restored state); remounting then would put
     back what was stored and silently drop the tap, so a load that finds the same values leaves
-    the form alone."""
-    changed = any(getattr(state, name) != value for name, value in values.items())
+    the form alone. ``saved``: the answer to the form's own save, which always remounts it, so
+    the fields show what was stored (the server may have tidied what was typed)."""
+    changed = saved or any(getattr(state, name) != value for name, value in values.items())
     for name, value in values.items():
         setattr(state, name, value)
     if changed:

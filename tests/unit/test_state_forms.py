@@ -54,3 +54,11 @@ def test_the_store_form_is_emptied_after_a_save_even_when_the_server_held_no_val
     state = SimpleNamespace(editing_id="", form=StoreForm(), form_version=7)
     AdminStoresState._reset_form(state)
     assert (state.editing_id, state.form, state.form_version) == ("", StoreForm(), 8)
+
+
+def test_the_answer_to_a_save_always_remounts_the_form_so_it_shows_what_was_stored():
+    # The server may tidy what was typed ("Kwame " is stored "Kwame"): after the form's own save
+    # its fields show the stored values, even when the server's copy had them already.
+    form = SimpleNamespace(first_name="Kwame", form_version=4)
+    show_form_values(form, {"first_name": "Kwame"}, saved=True)
+    assert form.form_version == 5

@@ -50,10 +50,11 @@ class NotificationPrefsState(rx.State):
         self.error = ""
         self.loaded = False
 
-    def _show(self, prefs: preferences.Preferences) -> None:
+    def _show(self, prefs: preferences.Preferences, *, saved: bool = False) -> None:
         self.sms_number = display_phone(prefs.phone)
         show_form_values(self, {"order_updates": prefs.order_updates, "deal_alerts": prefs.deal_alerts,
-                                "account_email": prefs.account_email, "cart_reminders": prefs.cart_reminders})
+                                "account_email": prefs.account_email, "cart_reminders": prefs.cart_reminders},
+                         saved=saved)
         self.loaded = True
 
     @user_event
@@ -77,7 +78,7 @@ class NotificationPrefsState(rx.State):
         async def work():
             prefs = await asyncio.to_thread(_save, user, changes)
             async with self:
-                self._show(prefs)
+                self._show(prefs, saved=True)
 
         async for update in busy_call(self, "saving", work, on_refusal=self._refused,
                                       success=("Preferences saved", "We will reach you the way you chose.")):

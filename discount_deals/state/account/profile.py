@@ -98,21 +98,23 @@ class ProfileState(rx.State):
         self.address_busy = ""
         self._photo = b""
 
-    async def _refresh(self, user: User) -> None:
-        """Re-read the account (SPEC §7: /users/me/ is refetched after every change)."""
+    async def _refresh(self, user: User, *, saved: bool = False) -> None:
+        """Re-read the account (SPEC §7: /users/me/ is refetched after every change); ``saved``:
+        after the personal form's own save (see ``show_form_values``)."""
         with session_scope() as session:
             fresh = session.get(User, user.id) or user
             summary = user_service.user_summary(session, fresh)
-        self._show(summary)
+        self._show(summary, saved=saved)
         session_state = await self.get_state(SessionState)
         session_state._remember(fresh)  # the header's greeting and menu follow a new name
         session_state.stored_user = json.dumps(summary)
 
-    def _show(self, summary: dict[str, Any]) -> None:
+    def _show(self, summary: dict[str, Any], *, saved: bool = False) -> None:
         profile = summary.get("profile") or {}
         self._profile_id = profile.get("id") or ""
         show_form_values(self, {**{name: summary.get(name) or "" for name in PERSONAL_FIELDS},
-                                "bio": profile.get("bio") or "", "website": profile.get("website") or ""})
+                                "bio": profile.get("bio") or "", "website": profile.get("website") or ""},
+                         saved=saved)
         self.profile_image = profile.get("profile_image") or ""
         self.addresses = [
             AddressView(id=a["id"], is_default=bool(a["is_default"]), **{k: a.get(k) or "" for k in ADDRESS_FIELDS})
@@ -146,7 +148,7 @@ class ProfileState(rx.State):
         async def save() -> None:
             with write_session() as session:
                 user_service.update_user(session, user, user.id, changes)
-            await self._refresh(user)
+            await self._refresh(user, saved=True)
 
         async for update in busy_call(self, "saving", save, success=("Profile updated", PROFILE_UPDATED),
                                       failure=UPDATE_FAILED, describe=error_text):

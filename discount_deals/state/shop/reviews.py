@@ -70,7 +70,7 @@ class ReviewsState(rx.State):
         self.form_rating, self.form_text, self.form_error = 0, "", ""
         self.form_version += 1
 
-    def _show(self, found: review_service.ProductReviews, mine, may_review: bool) -> None:
+    def _show(self, found: review_service.ProductReviews, mine, may_review: bool, *, saved: bool = False) -> None:
         self.reviews = [review_item(view) for view in found.reviews]
         self.review_count, self.rating = found.review_count, found.rating
         self.summary_text = review_summary_text(found.rating, found.review_count)
@@ -78,15 +78,15 @@ class ReviewsState(rx.State):
         self.can_review = may_review or mine is not None
         self.has_mine, self.mine_hidden = mine is not None, bool(mine is not None and mine.is_hidden)
         rating, text = (mine.rating, mine.text) if mine is not None else (0, "")
-        show_form_values(self, {"form_rating": rating, "form_text": text})
+        show_form_values(self, {"form_rating": rating, "form_text": text}, saved=saved)
 
-    async def _refresh(self, user: User | None) -> None:
+    async def _refresh(self, user: User | None, *, saved: bool = False) -> None:
         try:
             found, mine, may_review = await asyncio.to_thread(_read, self.product_id, user, self.pages)
         except NotFound:
             self._forget()
             return
-        self._show(found, mine, may_review)
+        self._show(found, mine, may_review, saved=saved)
 
     async def _load_for(self, product_id: str, user: User | None) -> None:
         """The product page's load (``state.shop.product``, in its one event): the first reviews,
@@ -126,4 +126,4 @@ class ReviewsState(rx.State):
         ):
             yield update
         if not self.form_error:
-            await self._refresh(user)
+            await self._refresh(user, saved=True)
