@@ -1,10 +1,10 @@
 """One row by the id a client sent, and one row written under a unique index.
 
 Finding: 404 when there is none, or when it is someone else's. An id that is not text (a
-number or an object in a JSON body) finds nothing, like an unknown one; someone else's row
-answers exactly as a missing one, so ids cannot be probed (:func:`by_id`). Admins see every row: "the owner's
-or an admin's" (:func:`owned_or_admin`) and "visible to shoppers, or an admin's"
-(:func:`visible_or_admin`, :func:`shown_to`).
+number or an object in a JSON body) or holds a NUL finds nothing, like an unknown one
+(:func:`by_id`); someone else's row answers exactly as a missing one, so ids cannot be probed.
+Admins see every row: "the owner's or an admin's" (:func:`owned_or_admin`) and "visible to
+shoppers, or an admin's" (:func:`visible_or_admin`, :func:`shown_to`).
 
 Saving: a unique value taken meanwhile by a concurrent write is a 400 naming the field, undone
 by a savepoint inside the caller's transaction (the rest of it stands).

@@ -11,9 +11,9 @@ from sqlmodel import Session, select
 
 from ...models import Order, OrderItem, ReturnLine, ReturnRequest, ReturnStatus, User
 from .. import Conflict, ErrorCode, NotFound, ValidationFailed
+from ..rows import by_id
 from ..taxes import rule_of, stored_tax_lines
 from .shares import OrderFigures
-from ..rows import by_id
 
 # Refusal codes (``ServiceError.code``, in the API's body too): services.error_codes's, by the
 # names this package reads them by.

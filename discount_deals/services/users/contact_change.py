@@ -27,8 +27,8 @@ from ..auth import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
 from ..phones import account_phone_text
-from .fields import ACCOUNT_FIELDS, email_taken
 from ..rows import by_id
+from .fields import ACCOUNT_FIELDS, email_taken
 
 UNDO_DAYS = 7
 UNDO_PATH = routes.UNDO_CHANGE  # the storefront's page that asks before undoing (pages/undo_change.py)
