@@ -56,11 +56,16 @@
   // --- fields that submit their form after a pause in typing ------------------------------------
   // (data-live-submit="400": the listing's search). One timer per form, ours: Enter submits at
   // once and cancels it, so a search is one event, never a second one echoing the same text.
+  // Enter after the pause has already sent the text (a shopper who stops, then presses Enter)
+  // sends nothing more: the field remembers what it sent until the next keystroke, and a new
+  // field (the server remounts it when the listing changes under it) remembers nothing.
 
-  var liveTimers = new WeakMap();
+  var liveTimers = new WeakMap(), liveSent = new WeakMap();
+  function liveField(form) { return form && form.querySelector('[data-live-submit]'); }
   document.addEventListener('input', function (e) {
     var t = e.target, form = t && t.form;
     if (!form || !t.getAttribute || !t.hasAttribute('data-live-submit')) return;
+    liveSent.delete(t);
     clearTimeout(liveTimers.get(form));
     liveTimers.set(form, setTimeout(function () {
       liveTimers.delete(form);
@@ -68,8 +73,16 @@
     }, Number(t.getAttribute('data-live-submit')) || 400));
   });
   document.addEventListener('submit', function (e) {
-    clearTimeout(liveTimers.get(e.target));
-    liveTimers.delete(e.target);
+    var form = e.target, field = liveField(form);
+    clearTimeout(liveTimers.get(form));
+    liveTimers.delete(form);
+    if (!field) return;
+    if (liveSent.has(field) && liveSent.get(field) === field.value) {
+      e.preventDefault();
+      e.stopPropagation(); // before React's listener on its root: no event for the server
+      return;
+    }
+    liveSent.set(field, field.value);
   }, true);
 
   // --- the header's search combobox ------------------------------------------------------------

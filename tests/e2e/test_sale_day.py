@@ -127,6 +127,29 @@ def test_a_search_is_one_event_and_its_address_can_be_shared(page: Page, live_pr
     expect(page.locator("main article").get_by_role("link", name=product.name)).to_be_visible()
 
 
+def test_enter_after_the_typing_pause_sends_no_second_search(page: Page, live_product):
+    """A shopper who stops typing (the listing follows the pause) and then presses Enter: the
+    text was sent already, so Enter sends nothing more; typing again makes Enter search again."""
+    live_product(name="Kilimanjaro Coffee Beans 250g")
+    frames = watch(page)
+    page.goto("/products")
+    listing_ready(page, r"^Showing 10 of")
+    frames.sent.clear()
+    box = page.get_by_placeholder("Search products...").first
+    if not frames.sockets:  # the listing comes in the first HTML, maybe before the socket opens
+        page.wait_for_event("websocket")
+    with frames.sockets[-1].expect_event("framesent", predicate=lambda f: events([f]) == ["apply_search"]):
+        box.fill("kilimanjaro")  # and the pause: the field submits its form by itself
+    expect(page.get_by_text('Showing 1 of 1 products for "kilimanjaro"')).to_be_visible()
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/products\?search=kilimanjaro$"))
+    box.fill("kilimanjaro coffee")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/products\?search=kilimanjaro\+coffee$"))
+    expect(page.get_by_text('Showing 1 of 1 products for "kilimanjaro coffee"')).to_be_visible()
+    assert events(frames.sent) == ["apply_search", "apply_search"]
+
+
 def test_links_inside_the_shop_skip_the_headers_work_and_a_reload_redoes_it(page: Page, shopper, live_server,
                                                                             live_product):
     from discount_deals.services import cart as cart_service
