@@ -24,6 +24,10 @@ os.environ["DD_VAR_DIR"] = str(TEST_VAR_DIR)
 os.environ["DD_SECRET_KEY"] = TEST_SECRET
 # The ASGI test client's own host name (web/hosts.py answers only the hosts it is told).
 os.environ["DD_ALLOWED_HOSTS"] = "testserver"
+# Cheap password hashes (argon2id at 1 MiB, t=1): the suites create thousands of accounts, and
+# OWASP's cost (about 40 ms a hash) was a fifth of the API tests' time. The tests of the hashing
+# itself and the production smoke test (tests/prod) use the default.
+os.environ.setdefault("DD_PASSWORD_HASHING", "fast")
 if os.environ.get("DD_TEST_DB_URL"):
     os.environ["REFLEX_DB_URL"] = os.environ["DD_TEST_DB_URL"]
 else:

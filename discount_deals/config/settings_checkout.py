@@ -96,6 +96,11 @@ class SecuritySettings(EnvironmentSettings):
         "well-formed registrations allowed per client address within `DD_REGISTER_WINDOW_SECONDS`"))
     register_window_seconds: int = Field(3600, ge=1, validation_alias="DD_REGISTER_WINDOW_SECONDS",
                                          description="the window of `DD_REGISTER_MAX_ATTEMPTS`")
+    password_hashing: Annotated[Literal["owasp", "fast"], CaseBlind] = Field(
+        "owasp", validation_alias="DD_PASSWORD_HASHING", description=(
+            "`owasp`: argon2id at OWASP's minimum (19 MiB, t=2, p=1); `fast` (1 MiB, t=1) is for test suites only, "
+            "as Django's test settings use a fast hasher, and is refused whenever the shop answers anything but "
+            "this machine. A password hashed otherwise is hashed again at the next login"))
     # Host headers the site answers (web/hosts.py): loopback, DD_PUBLIC_URL's host, DD_ALLOWED_HOSTS.
     allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
         default_factory=lambda data: parse_hosts("", data["public_url"]), validation_alias="DD_ALLOWED_HOSTS",

@@ -239,6 +239,16 @@ def check_sms_provider(provider: str, reached_as: str) -> list[str]:
     ]
 
 
+def check_password_hashing(level: str, reached_as: str) -> list[str]:
+    """``fast`` password hashes are for test suites: refused for a shop answering elsewhere."""
+    if level != "fast" or not reached_as:
+        return []
+    return [
+        f"DD_PASSWORD_HASHING is 'fast' for a shop {reached_as}: its password hashes would be cheap to crack. "
+        "Leave DD_PASSWORD_HASHING unset (owasp), or serve on this machine only (HOST=127.0.0.1)"
+    ]
+
+
 def check_currency(provider: str, currency: str) -> list[str]:
     """The provider must be able to charge the shop's currency: Paystack charges Ghanaian mobile
     money in cedis only (the fake provider charges anything: no money moves)."""
@@ -313,13 +323,15 @@ def plan_server(
 
 def _development_tools_problems(settings: Settings, server: ServerSettings, public_url: str,
                                 host: str | None) -> list[str]:
-    """The fake payment provider and the file SMS outbox, for a shop that answers beyond this machine."""
+    """The fake payment provider, the file SMS outbox and fast password hashes, for a shop that
+    answers beyond this machine."""
     reached_as = reached_from_elsewhere(
         listen_host=host if host is not None else server.host, public_url=public_url,
         allowed_hosts=settings.security.allowed_hosts, trusted_proxy_hops=settings.trusted_proxy_hops,
     )
     return (check_payment_provider(settings.checkout.payment_provider, reached_as, allow_fake=server.allow_fake_payments)
-            + check_sms_provider(settings.messages.sms_provider, reached_as))
+            + check_sms_provider(settings.messages.sms_provider, reached_as)
+            + check_password_hashing(settings.security.password_hashing, reached_as))
 
 
 def _plan_database_url(plan: Plan, raw_url: str, settings: Settings | None) -> None:

@@ -119,6 +119,7 @@ def stack() -> Iterator[Stack]:
         media = folder / "media"
         media.mkdir()
         base = {**os.environ}
+        base.pop("DD_PASSWORD_HASHING", None)  # a shop behind nginx: production's hashing
         base.pop("DD_TEST_DB_URL", None)
         base.update(
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{base.get('PATH', '')}",

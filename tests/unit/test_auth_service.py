@@ -13,7 +13,8 @@ from discount_deals.services import auth, login
 from discount_deals.config.settings import get_settings
 
 
-def test_passwords_are_hashed_with_argon2id_at_owasp_parameters():
+def test_passwords_are_hashed_with_argon2id_at_owasp_parameters(use_settings):
+    use_settings(DD_PASSWORD_HASHING=None)  # the default (the test suites hash fast)
     hashed = auth.hash_password("secret123")
     assert hashed.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
     assert auth.hash_password("secret123") != hashed  # salted
@@ -22,6 +23,30 @@ def test_passwords_are_hashed_with_argon2id_at_owasp_parameters():
     assert not auth.verify_password("secret123", None)
     assert not auth.verify_password("secret123", "not-a-hash")
     assert not auth.password_needs_rehash(hashed)
+
+
+def test_a_fast_hash_is_made_owasp_at_the_next_login(use_settings, make_user):
+    """The test suites' cheap hashes (1 MiB, t=1) still verify, and a login under the default
+    replaces them, as it would any outdated hash."""
+    use_settings(DD_PASSWORD_HASHING="fast")
+    user = make_user(password="secret123")
+    assert user.password_hash.startswith("$argon2id$v=19$m=1024,t=1,p=1$")
+    assert not auth.password_needs_rehash(user.password_hash)
+    use_settings(DD_PASSWORD_HASHING=None)
+    assert auth.password_needs_rehash(user.password_hash)
+    with session_scope() as session:
+        login.login(session, user.email, "secret123", "1.2.3.4")
+    with session_scope() as session:
+        stored = session.get(models.User, user.id).password_hash
+    assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$") and auth.verify_password("secret123", stored)
+
+
+def test_an_unknown_password_hashing_level_is_refused(use_settings):
+    from discount_deals.config.settings import SettingsError
+
+    use_settings(DD_PASSWORD_HASHING="none")
+    with pytest.raises(SettingsError, match="DD_PASSWORD_HASHING"):
+        get_settings()
 
 
 def test_tokens_carry_subject_type_unique_id_and_lifetimes(customer):

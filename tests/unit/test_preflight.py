@@ -71,7 +71,8 @@ def test_redis_url_scheme_is_checked_without_connecting():
 @pytest.fixture
 def environment(monkeypatch):
     for name in ("REFLEX_REDIS_URL", "GRANIAN_WORKERS", "DD_INSTANCES", "DD_DB_POOL_SIZE", "DD_PUBLIC_URL",
-                 "HOST", "DD_ALLOWED_HOSTS", "DD_TRUSTED_PROXY_HOPS", "DD_ALLOW_FAKE_PAYMENTS", "DD_PAYMENT_PROVIDER"):
+                 "HOST", "DD_ALLOWED_HOSTS", "DD_TRUSTED_PROXY_HOPS", "DD_ALLOW_FAKE_PAYMENTS", "DD_PAYMENT_PROVIDER",
+                 "DD_PASSWORD_HASHING"):
         monkeypatch.delenv(name, raising=False)
 
     def use(**values: str) -> None:
@@ -201,6 +202,25 @@ def test_the_fake_provider_is_refused_when_the_shop_answers_beyond_this_machine(
     environment(DD_ALLOW_FAKE_PAYMENTS="", DD_PAYMENT_PROVIDER="paystack", DD_PAYSTACK_SECRET_KEY="sk_test_x",
                 DD_CURRENCY="GHS")
     assert not _fake_refused(preflight.plan_server(production=True, connect=False))
+
+
+@pytest.mark.parametrize(("setting", "says"), [
+    ({"HOST": "0.0.0.0"}, "for a shop listening on 0.0.0.0 (HOST or --host; 127.0.0.1 is this machine only)"),
+    ({"DD_TRUSTED_PROXY_HOPS": "1"}, "for a shop behind a proxy (DD_TRUSTED_PROXY_HOPS=1)"),
+    ({"DD_PUBLIC_URL": "https://shop.example.com"}, "for a shop served at https://shop.example.com"),
+])
+def test_fast_password_hashes_are_for_this_machine_only(environment, setting, says):
+    """The test suites' cheap hashes (DD_PASSWORD_HASHING=fast) are never those of a shop others reach."""
+    environment(DD_PASSWORD_HASHING="fast", DD_ALLOW_FAKE_PAYMENTS="1")
+    assert preflight.plan_server(production=True, connect=False).problems == []  # this machine: fine
+    environment(**setting)
+    for production in (True, False):
+        problems = preflight.plan_server(production=production, connect=False).problems
+        assert problems == [f"DD_PASSWORD_HASHING is 'fast' {says}: its password hashes would be cheap to crack. "
+                            "Leave DD_PASSWORD_HASHING unset (owasp), or serve on this machine only "
+                            "(HOST=127.0.0.1)"]
+    environment(DD_PASSWORD_HASHING="OWASP")
+    assert preflight.plan_server(production=True, connect=False).problems == []
 
 
 def test_the_serve_address_decides_not_the_environment(environment):
