@@ -57,9 +57,7 @@ class AdminStoresState(rx.State):
 
     def _reset_form(self) -> None:
         """Empty the form, the browser's fields too (after a save, or Cancel)."""
-        self.editing_id = ""
-        self.form = StoreForm()
-        self.form_version += 1
+        show_form_values(self, {"editing_id": "", "form": StoreForm()}, saved=True)
 
     @admin_event
     def load(self, admin: User):
