@@ -46,18 +46,41 @@ def tax_line_views(lines: tuple[TaxLine, ...] | list[TaxLine]) -> list[TaxLineVi
 
 
 @dataclasses.dataclass
-class ProductView:
-    id: str = ""
+class ProductFace:
+    """What every face shows of a product: the cards and the product page (:class:`ProductView`)
+    and the cart's lines alike, built by :func:`face_fields`."""
+
     name: str = ""
     description: str = ""
     brand: str = ""
-    image_url: str = ""
     category: str = ""
+    image_url: str = ""
+    price_text: str = ""  # what the shopper pays (discount price when present)
+    original_text: str = ""  # the list price, shown struck through when discounted
+    has_discount: bool = False
+
+
+def face_fields(product: Product, category: Category | None, paid, discounted: bool) -> dict[str, object]:
+    """The :class:`ProductFace` fields of ``product`` paid at ``paid`` (the price in force now)."""
+    return dict(
+        name=product.name,
+        description=product.description,
+        brand=product.brand or "",
+        category=category.name if category else "",
+        image_url=product.image_url or get_settings().placeholder_image_url,
+        price_text=money_text(paid),
+        original_text=money_text(product.price),
+        has_discount=discounted,
+    )
+
+
+@dataclasses.dataclass
+class ProductView(ProductFace):
+    id: str = ""
     category_slug: str = ""
     price_text: str = ""  # what the shopper pays (discount price when present)
     original_text: str = ""  # the list price, shown struck through when discounted
     save_text: str = ""  # how much the discount saves ("$8.32"); empty without a discount
-    has_discount: bool = False
     discount_percent: int = 0
     rating: float = 0.0
     rating_text: str = "0.0"
@@ -143,16 +166,9 @@ def product_view(product: Product, category: Category | None) -> ProductView:
     full = max(0, min(5, int(rating + 0.5)))
     return ProductView(
         id=product.id,
-        name=product.name,
-        description=product.description,
-        brand=product.brand or "",
-        image_url=product.image_url or get_settings().placeholder_image_url,
-        category=category.name if category else "",
+        **face_fields(product, category, paid, discounted=percent > 0),
         category_slug=category.slug if category else "",
-        price_text=money_text(paid),
-        original_text=money_text(product.price),
         save_text=money_text(product.price - paid) if percent > 0 else "",
-        has_discount=percent > 0,
         discount_percent=percent,
         rating=rating,
         rating_text=f"{rating:.1f}",

@@ -169,7 +169,7 @@ def row_from_upload(row: dict[str, Any], product_id: str) -> AdminProductRow:
         id=product_id,
         name=str(row.get("name") or "").strip(),
         description=str(row.get("description") or ""),
-        image_url=str(row.get("image_url") or "") or "/placeholder.webp",
+        image_url=str(row.get("image_url") or "") or get_settings().placeholder_image_url,
         status=str(row.get("status") or "active"),
         category=str(row.get("category_name") or ""),
         price_text=money_or_text(row.get("price")),

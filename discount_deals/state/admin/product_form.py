@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from ...config.settings import get_settings
 from ...display import ghana_time, money_text
 from ...models import Category, Product
 from ...services import catalog, pricing
@@ -167,7 +168,7 @@ def product_row(product: Product, category: Category | None) -> AdminProductRow:
         id=product.id,
         name=product.name,
         description=product.description,
-        image_url=product.image_url or "/placeholder.webp",
+        image_url=product.image_url or get_settings().placeholder_image_url,
         status=product.status,
         category=category.name if category else "",
         price_text=money_text(product.price),

@@ -10,7 +10,7 @@ import reflex as rx
 from sqlmodel import Session
 
 from ...db import write_session
-from ...display import ghana_time, stars_text
+from ...display import ReviewItem, ghana_time, review_item
 from ...models import User
 from ...services import reviews as review_service
 from ..actions import busy_call
@@ -24,26 +24,21 @@ HIDDEN_OF = {ALL: None, "published": False, "hidden": True}
 
 
 @dataclasses.dataclass
-class ReviewRow:
-    id: str = ""
+class ReviewRow(ReviewItem):
+    """A review as the product page shows it, with what the admin also reads: the product, the
+    reviewer's email, the hour, and whether it is hidden."""
+
     product_name: str = ""
-    reviewer: str = ""
     email: str = ""
-    stars_on: str = ""
-    stars_off: str = ""
-    rating: int = 0
     when: str = ""
-    text: str = ""
     is_hidden: bool = False
 
 
 def review_row(item: review_service.AdminReviewView) -> ReviewRow:
     review = item.review
-    on, off = stars_text(review.rating)
     return ReviewRow(
-        id=review.id, product_name=item.product_name, reviewer=review.reviewer, email=item.email, stars_on=on,
-        stars_off=off, rating=review.rating, when=ghana_time(review.created_at), text=review.text,
-        is_hidden=review.is_hidden,
+        **dataclasses.asdict(review_item(review)), product_name=item.product_name, email=item.email,
+        when=ghana_time(review.created_at), is_hidden=review.is_hidden,
     )
 
 

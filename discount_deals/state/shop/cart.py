@@ -14,7 +14,7 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...display import LineStockView, line_stock, money_text, product_snapshot, whatsapp_chat_url
+from ...display import LineStockView, ProductFace, face_fields, line_stock, money_text, product_snapshot, whatsapp_chat_url
 from ...models import User
 from ...services import ServiceError
 from ...services import cart as cart_service
@@ -42,19 +42,11 @@ REMOVED = "Item removed successfully!"
 
 
 @dataclasses.dataclass
-class CartRow(LineStockView):
-    """A line as the cart page shows it, with its stock note."""
+class CartRow(ProductFace, LineStockView):
+    """A line as the cart page shows it: the product as every face shows it, with its stock note."""
 
     key: str = ""  # the server line id, or the product id for a guest line
     product_id: str = ""
-    name: str = ""
-    description: str = ""
-    brand: str = ""
-    category: str = ""
-    image_url: str = ""
-    price_text: str = ""
-    original_text: str = ""
-    has_discount: bool = False
     quantity: int = 1
     line_text: str = ""
     stock: int = 0
@@ -134,14 +126,7 @@ class CartState(rx.State):
                 CartRow(
                     key=key,
                     product_id=product.id,
-                    name=product.name,
-                    description=product.description,
-                    brand=product.brand,
-                    category=category.name if category else "",
-                    image_url=product.image_url,
-                    price_text=money_text(unit),
-                    original_text=money_text(product.price),
-                    has_discount=unit < product.price,
+                    **face_fields(product, category, unit, discounted=unit < product.price),
                     quantity=quantity,
                     line_text=money_text(priced[-1].line_total),
                     stock=product.stock,
