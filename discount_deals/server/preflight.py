@@ -214,39 +214,39 @@ def reached_from_elsewhere(*, listen_host: str, public_url: str, allowed_hosts: 
     return ""
 
 
-def check_payment_provider(provider: str, reached_as: str, *, allow_fake: bool) -> list[str]:
-    """The fake provider lets anyone approve any mobile-money payment on our test page: fine on
-    this machine, refused for a shop answering elsewhere (``reached_as``, from
-    :func:`reached_from_elsewhere`) unless ``allow_fake`` (``DD_ALLOW_FAKE_PAYMENTS``)."""
-    if provider != "fake" or not reached_as or allow_fake:
+@dataclass(frozen=True)
+class MachineOnly:
+    """A setting's value that acts without a login or keeps secrets weak: fine on this machine,
+    refused for a shop answering elsewhere (``reached_as``, from :func:`reached_from_elsewhere`)."""
+
+    setting: str
+    value: str
+    harm: str  # what anyone who reaches the shop could do, or what would go wrong
+    remedy: str
+
+
+MACHINE_ONLY = (
+    # The fake provider lets anyone approve any mobile-money payment on our test page.
+    MachineOnly("DD_PAYMENT_PROVIDER", "fake", "anyone who reaches it could approve any payment",
+                "Set DD_PAYMENT_PROVIDER=paystack with DD_PAYSTACK_SECRET_KEY, serve on this machine only "
+                "(HOST=127.0.0.1), or DD_ALLOW_FAKE_PAYMENTS=1 for a demonstration"),
+    # The file provider keeps texts (one-time codes included) on this machine instead of sending them.
+    MachineOnly("DD_SMS_PROVIDER", "file", "texts would be written to DD_VAR_DIR/outbox/ instead of sent",
+                "Set DD_SMS_PROVIDER=hubtel with DD_HUBTEL_CLIENT_ID and DD_HUBTEL_CLIENT_SECRET, or serve on "
+                "this machine only (HOST=127.0.0.1)"),
+    # ``fast`` password hashes are for test suites.
+    MachineOnly("DD_PASSWORD_HASHING", "fast", "its password hashes would be cheap to crack",
+                "Leave DD_PASSWORD_HASHING unset (owasp), or serve on this machine only (HOST=127.0.0.1)"),
+)
+
+
+def check_machine_only(values: dict[str, str], reached_as: str) -> list[str]:
+    """One problem for each :data:`MACHINE_ONLY` value that ``values`` (setting name: value) holds
+    for a shop answering elsewhere."""
+    if not reached_as:
         return []
-    return [
-        f"DD_PAYMENT_PROVIDER is 'fake' for a shop {reached_as}: anyone who reaches it could approve any "
-        "payment. Set DD_PAYMENT_PROVIDER=paystack with DD_PAYSTACK_SECRET_KEY, serve on this machine only "
-        "(HOST=127.0.0.1), or DD_ALLOW_FAKE_PAYMENTS=1 for a demonstration"
-    ]
-
-
-def check_sms_provider(provider: str, reached_as: str) -> list[str]:
-    """The file provider keeps texts (one-time codes included) on this machine instead of sending
-    them: for development only, refused for a shop answering elsewhere (``reached_as``)."""
-    if provider != "file" or not reached_as:
-        return []
-    return [
-        f"DD_SMS_PROVIDER is 'file' for a shop {reached_as}: texts would be written to DD_VAR_DIR/outbox/ "
-        "instead of sent. Set DD_SMS_PROVIDER=hubtel with DD_HUBTEL_CLIENT_ID and DD_HUBTEL_CLIENT_SECRET, "
-        "or serve on this machine only (HOST=127.0.0.1)"
-    ]
-
-
-def check_password_hashing(level: str, reached_as: str) -> list[str]:
-    """``fast`` password hashes are for test suites: refused for a shop answering elsewhere."""
-    if level != "fast" or not reached_as:
-        return []
-    return [
-        f"DD_PASSWORD_HASHING is 'fast' for a shop {reached_as}: its password hashes would be cheap to crack. "
-        "Leave DD_PASSWORD_HASHING unset (owasp), or serve on this machine only (HOST=127.0.0.1)"
-    ]
+    return [f"{rule.setting} is '{rule.value}' for a shop {reached_as}: {rule.harm}. {rule.remedy}"
+            for rule in MACHINE_ONLY if values.get(rule.setting) == rule.value]
 
 
 def check_currency(provider: str, currency: str) -> list[str]:
@@ -329,9 +329,12 @@ def _development_tools_problems(settings: Settings, server: ServerSettings, publ
         listen_host=host if host is not None else server.host, public_url=public_url,
         allowed_hosts=settings.security.allowed_hosts, trusted_proxy_hops=settings.trusted_proxy_hops,
     )
-    return (check_payment_provider(settings.checkout.payment_provider, reached_as, allow_fake=server.allow_fake_payments)
-            + check_sms_provider(settings.messages.sms_provider, reached_as)
-            + check_password_hashing(settings.security.password_hashing, reached_as))
+    return check_machine_only({
+        # DD_ALLOW_FAKE_PAYMENTS=1 lets a demonstration shop take the fake provider anywhere.
+        "DD_PAYMENT_PROVIDER": "" if server.allow_fake_payments else settings.checkout.payment_provider,
+        "DD_SMS_PROVIDER": settings.messages.sms_provider,
+        "DD_PASSWORD_HASHING": settings.security.password_hashing,
+    }, reached_as)
 
 
 def _plan_database_url(plan: Plan, raw_url: str, settings: Settings | None) -> None:
