@@ -58,6 +58,16 @@ def fresh(key: str, last_key: str, last_at: float) -> bool:
     return bool(last_key) and key == last_key and time.time() - last_at < RECHECK_SECONDS
 
 
+SIGNED_OUT_GREETING = "Hi, User"
+
+
+def header_words(user: User) -> dict[str, str]:
+    """The header's greeting ("Hi, Ama") and the account menu's name (the full name, else the
+    username, else the email)."""
+    full = f"{user.first_name} {user.last_name}".strip()
+    return {"greeting": f"Hi, {user.first_name or 'User'}", "full_name": full or user.username or user.email}
+
+
 def per_user(state_class: type[rx.State]) -> type[rx.State]:
     """Class decorator: this state holds one user's data, and its ``_forget()`` empties it. The
     session calls it at login, at logout and when the session expires."""
@@ -75,11 +85,11 @@ class SessionState(rx.State):
     device_token: str = rx.LocalStorage(name="deviceToken")
 
     user_id: str = ""
-    first_name: str = ""
-    last_name: str = ""
     email: str = ""
-    username: str = ""
-    role: str = ""
+    # The header's words for who is signed in (:func:`header_words`): the name's parts and the
+    # role stay on the server.
+    greeting: str = SIGNED_OUT_GREETING
+    full_name: str = ""
     # False until the first check of the stored tokens has finished (protected pages wait for it).
     auth_checked: bool = False
     is_admin: bool = False  # services.permissions says so (the header offers the back office)
@@ -91,29 +101,15 @@ class SessionState(rx.State):
     def is_logged_in(self) -> bool:
         return self.user_id != ""
 
-    @rx.var
-    def greeting(self) -> str:
-        return f"Hi, {self.first_name or 'User'}"
-
-    @rx.var
-    def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}".strip() or self.username or self.email
-
-    @rx.var
-    def initial(self) -> str:
-        return (self.first_name or self.username or self.email or "U")[:1].upper()
-
     # --- server-side helpers (not callable from the browser) --------------------------------
 
     def _remember(self, user: User | None) -> None:
         """Keep who is signed in; a var is assigned only when it changes (an assignment sends the
         var, and the header's computed vars with it, to the browser again)."""
         if user is None:
-            values = {"user_id": "", "first_name": "", "last_name": "", "email": "", "username": "", "role": "",
-                      "is_admin": False}
+            values = {"user_id": "", "email": "", "greeting": SIGNED_OUT_GREETING, "full_name": "", "is_admin": False}
         else:
-            values = {"user_id": user.id, "first_name": user.first_name, "last_name": user.last_name,
-                      "email": user.email, "username": user.username, "role": user.role,
+            values = {"user_id": user.id, "email": user.email, **header_words(user),
                       "is_admin": permissions.is_admin(user)}
         for name, value in values.items():
             if getattr(self, name) != value:
