@@ -30,7 +30,7 @@ from .money import money_text
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
 from .checkout import resolve_choice
 from .payments import open_payment, payment_deadline
-from .rows import values_of
+from .rows import could_be_id, values_of
 from .users import address_dict
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
@@ -137,7 +137,8 @@ def place_from_items(
     """An explicit list of products as a pending cash-on-delivery order to the shipping address
     (the cart is untouched); 400 for an unknown product."""
     address = shipping_address(session, user)
-    known = set(session.exec(select(Product.id).where(Product.id.in_(list(wanted)))).all())
+    asked = [product_id for product_id in wanted if could_be_id(product_id)]
+    known = set(session.exec(select(Product.id).where(Product.id.in_(asked))).all())
     missing = [f"Product {product_id} not found." for product_id in wanted if product_id not in known]
     if missing:
         raise ValidationFailed(missing[0], fields={"items": missing})

@@ -11,7 +11,7 @@ the product's row lock is taken, so concurrent reviews never lose one another (n
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,6 +28,7 @@ from . import ErrorCode, ServiceError, ValidationFailed, audit
 from .catalog import get_product
 from .form_rules import require_object
 from .permissions import require_admin
+from .plain_text import clean_text
 from .rows import found
 
 # Orders whose products their customer may review: received (COMPLETED is the legacy name).
@@ -36,9 +37,8 @@ NOT_A_BUYER = "Only customers who received this product can review it."
 RATING_MESSAGE = "Choose a rating from 1 to 5 stars."
 TEXT_TOO_LONG = f"Keep your review to {MAX_REVIEW_TEXT:,} characters or fewer."
 REVIEW_NOT_FOUND = "Review not found."
+_WHOLE_NUMBER = re.compile(r"[0-9]+")
 ANONYMOUS = "A shopper"
-# Line breaks stay (a review may have paragraphs); every other control character goes.
-_KEPT_CONTROLS = {"\n"}
 
 
 class NotABuyer(ServiceError):
@@ -85,20 +85,12 @@ class ProductReviews:
 # --- input -------------------------------------------------------------------------------------
 
 
-def clean_text(raw: Any) -> str:
-    """A review's text as plain text: line ends made ``\\n``, control characters removed,
-    surrounding space stripped. It stays text: nothing here or in the faces reads it as HTML."""
-    text = str(raw).replace("\r\n", "\n").replace("\r", "\n")
-    kept = "".join(ch for ch in text if ch in _KEPT_CONTROLS or unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
-    return kept.strip()
-
-
 def _rating_of(raw: Any) -> int | None:
     if isinstance(raw, bool):
         return None
     if isinstance(raw, int):
         value = raw
-    elif isinstance(raw, str) and raw.strip().isdigit():
+    elif isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(raw.strip()):  # ASCII digits: "²".isdigit() too
         value = int(raw.strip())
     else:
         return None

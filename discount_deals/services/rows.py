@@ -25,13 +25,15 @@ from .permissions import is_admin
 Row = TypeVar("Row")
 
 
+def could_be_id(row_id: Any) -> bool:
+    """False for an id that is not text, or is text no key can be: empty, or with a NUL character,
+    which PostgreSQL refuses in any text it is sent. Such an id finds nothing, without asking."""
+    return isinstance(row_id, str) and row_id != "" and "\x00" not in row_id
+
+
 def by_id(session: Session, model: type[Row], row_id: Any) -> Row | None:
-    """The ``model`` row with ``row_id``, or None. An id that is not text, or is text no key can
-    be (empty, or with a NUL character, which PostgreSQL refuses in any text it is sent), finds
-    nothing without asking the database."""
-    if not isinstance(row_id, str) or not row_id or "\x00" in row_id:
-        return None
-    return session.get(model, row_id)
+    """The ``model`` row with ``row_id``, or None (:func:`could_be_id`)."""
+    return session.get(model, row_id) if could_be_id(row_id) else None
 
 
 def found(session: Session, model: type[Row], row_id: Any, not_found: str, *, code: str = "") -> Row:

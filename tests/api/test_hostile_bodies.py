@@ -12,6 +12,7 @@ from discount_deals import bounded_json, models
 from discount_deals.db import session_scope
 
 from ..builders.accounts import auth_headers
+from ..builders.shop import add_address
 
 TOO_DEEP = "Invalid JSON body: nested more than 32 levels deep."
 BRACKETS = b"[" * 5000 + b"]" * 5000  # 10 kB: far past Python's recursion limit
@@ -115,3 +116,18 @@ def test_an_id_with_a_nul_character_answers_as_an_unknown_one(client, customer, 
     with session_scope() as session:
         assert session.exec(select(models.Favourite)).all() == []
         assert session.exec(select(models.CartItem)).all() == []
+
+
+# Found by a probe on PostgreSQL: the original client's explicit order ({"order": {"items": ...}})
+# sent its product ids straight into the query, so one with a NUL was a 500 there.
+@pytest.mark.parametrize("product", ["\u0000", "00000000-0000-0000-0000-00000000000\u0000"])
+def test_an_explicit_order_naming_an_id_with_a_nul_is_refused_as_an_unknown_product(client, customer, make_product,
+                                                                                    product):
+    add_address(customer, is_default=True)
+    real = make_product(stock=5)
+    body = {"order": {"items": [{"product": real.id, "quantity": 1}, {"product": product, "quantity": 1}]}}
+    answer = client.post("/api/orders/", json=body, headers=auth_headers(customer))
+    assert answer.status_code == 400 and answer.json()["detail"].endswith("not found."), answer.text
+    with session_scope() as session:
+        assert session.exec(select(models.Order)).all() == []
+        assert session.get(models.Product, real.id).stock == 5

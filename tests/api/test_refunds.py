@@ -21,12 +21,14 @@ from discount_deals.config.settings import get_settings
 
 from ..builders.accounts import auth_headers
 from ..unit.test_receipt_documents import page_text
-from ..builders.checkout import order_row
-from ..builders.payments import payments_of
+from ..builders.checkout import MOMO, fill_cart, order_row, place
+from ..builders.payments import minor, payments_of, post_webhook
+from ..builders.shop import add_address
 from ..builders.messaging import set_preferences
 from ..support.paystack import serve
 from ..builders.returns import (
-    ask_return, audit_actions, delivered_order, messages_of, momo_order, return_row, returned_and_received, step,
+    ask_return, audit_actions, deliver, delivered_order, messages_of, momo_order, return_row, returned_and_received,
+    step,
 )
 
 YEAR = datetime.now(UTC).year
@@ -88,9 +90,9 @@ def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, cu
     soap, oil = make_product(price="3.33", stock=20), make_product(price="7.77", stock=20)
     order = delivered_order(client, customer, admin_headers, (soap, 3), (oil, 1))
     parts = [[(soap.id, 1)], [(oil.id, 1), (soap.id, 1)], [(soap.id, 1)]]
-    with session_scope() as session:  # an admin was asked to refund it (the flag a full refund settles)
+    with session_scope() as session:  # a second payment came in: refunding the goods does not give it back
         row = session.get(models.Order, order["id"])
-        row.attention, row.attention_note = "refund_due", "Refund the customer."
+        row.attention, row.attention_note = "refund_due", "Paid twice: refund the second payment."
         session.add(row)
     refunded = []
     for items in parts:
@@ -102,8 +104,36 @@ def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, cu
     assert [body["refund_shipping"] for body in refunded] == ["0.00", "0.00", f"{placed.shipping:.2f}"]
     assert [body["credit_note_number"] for body in refunded] == [f"CN-{YEAR}-{n:06d}" for n in (1, 2, 3)]
     assert placed.refunded_total == placed.total and placed.payment_status == "refunded"
-    assert placed.attention is None
+    assert (placed.attention, placed.attention_note) == ("refund_due", "Paid twice: refund the second payment.")
     assert ask_return(client, customer, order["id"], [(soap.id, 1)], expect=400)["code"] == returns.QUANTITY
+
+
+def test_a_payment_that_came_twice_stays_due_after_the_goods_are_refunded(client, customer, make_product,
+                                                                          admin_headers):
+    # Found by a probe: a whole-order return's refund cleared the "Paid twice" flag, so the second
+    # payment was never given back (the customer paid 2 × 10.80 and got 10.80).
+    add_address(customer, is_default=True)
+    product = make_product(price="10.00", stock=10)
+    fill_cart(client, auth_headers(customer), (product, 1))
+    order = place(client, auth_headers(customer), MOMO)
+    first = order["payment_reference"]
+    post_webhook(client, "charge.failed", first, minor(order["total"]))
+    again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(customer))
+    assert again.status_code == 200, again.text
+    post_webhook(client, "charge.success", again.json()["payment_reference"], minor(order["total"]))
+    deliver(client, order["id"], admin_headers)
+    post_webhook(client, "charge.success", first, minor(order["total"]))  # the first one came through late
+    assert order_row(order["id"]).attention == "refund_due"
+
+    ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    assert step(client, admin_headers, ret["id"], "refund")["refund_amount"] == order["total"]
+    placed = order_row(order["id"])
+    assert (placed.refunded_total, placed.payment_status) == (Decimal(order["total"]), "refunded")
+    assert placed.attention == "refund_due" and placed.attention_note.startswith("Paid twice")
+    # The admin gives the second payment back and says so: the flag goes.
+    settled = client.post(f"/api/admin/orders/{order['id']}/refunded/", json={}, headers=admin_headers)
+    assert settled.status_code == 200, settled.text
+    assert order_row(order["id"]).attention is None
 
 
 def test_a_mobile_money_refund_goes_through_the_provider(client, customer, make_product, admin_headers):

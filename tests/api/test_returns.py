@@ -174,6 +174,18 @@ def test_a_rejection_needs_a_note_and_tells_the_customer_why(client, customer, m
     assert audit_actions(ret["id"])[-1].changes["admin_note"] == ["", "Opened food cannot be returned."]
 
 
+def test_control_characters_in_a_reason_or_a_note_are_dropped(client, customer, make_product, admin_headers):
+    # A NUL was stored as sent on SQLite and a 500 on PostgreSQL, which refuses it in any text.
+    product = make_product(stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 2))
+    ret = ask_return(client, customer, order["id"], [(product.id, 1)], reason="The seal\x00 was\u200b broken\x07")
+    assert ret["reason"] == "The seal was broken" and return_row(ret["id"]).reason == "The seal was broken"
+    assert ask_return(client, customer, order["id"], [(product.id, 1)], reason="\x00\x07",
+                      expect=400)["code"] == returns.REASON_REQUIRED
+    body = step(client, admin_headers, ret["id"], "reject", note="Opened\x00 food")
+    assert body["admin_note"] == "Opened food" and return_row(ret["id"]).admin_note == "Opened food"
+
+
 def test_the_admin_list_pages_and_filters_by_status(client, customer, make_product, admin_headers):
     product = make_product(stock=20)
     order = delivered_order(client, customer, admin_headers, (product, 3))

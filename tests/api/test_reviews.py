@@ -161,6 +161,11 @@ def test_a_concurrent_double_post_makes_one_review(api_app, client, make_user, m
         ({"rating": 4.5}, "rating"),
         ({"rating": True}, "rating"),
         ({"rating": "five"}, "rating"),
+        # Digits of other scripts: "²" was a 500 (str.isdigit() takes it, int() does not), and
+        # "٣" or "３" were read as 3 stars.
+        ({"rating": "\u00b2"}, "rating"),
+        ({"rating": "\u0663"}, "rating"),
+        ({"rating": "\uff13"}, "rating"),
         ({"text": "No stars"}, "rating"),
         ({"rating": 4, "text": 12}, "text"),
         ({"rating": 4, "text": "x" * 2001}, "text"),

@@ -31,7 +31,6 @@ from sqlmodel import Session, select
 
 from ...db import write_session
 from ...models import (
-    Attention,
     Order,
     Payment,
     PaymentStatus,
@@ -112,14 +111,15 @@ def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
 
 
 def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, complete: bool) -> Order:
+    """Count the refund on the order; when every item is back, its payment is refunded. A "refund
+    due" flag stays: it is for money beyond the goods (a payment that came twice), which an admin
+    gives back and records (``order_status.mark_refunded``)."""
     session.execute(update(Order).where(Order.id == order.id)
                     .values(refunded_total=Order.refunded_total + amount))
     session.refresh(order)
     if complete and order.payment_status == PaymentStatus.PAID.value:
         lifecycle.set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor,
                                      note="Every item was returned and refunded")
-    if complete and order.attention == Attention.REFUND_DUE.value:
-        lifecycle.flag(session, order, None, "", actor=actor)
     return order
 
 

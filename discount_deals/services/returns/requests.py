@@ -25,6 +25,7 @@ from ...config.settings import get_settings
 from .. import audit
 from ..messages import notices
 from ..permissions import require_user
+from ..plain_text import one_line
 from ..pricing import money
 from ..rows import owned, owned_or_admin
 from .common import (
@@ -75,7 +76,7 @@ def check_returnable(order: Order) -> None:
 
 
 def clean_reason(raw: Any) -> str:
-    reason = " ".join(raw.split()) if isinstance(raw, str) else ""
+    reason = one_line(raw)
     if not reason:
         raise refused("Tell us why you are returning the items.", REASON_REQUIRED, "reason")
     if len(reason) > REASON_LIMIT:

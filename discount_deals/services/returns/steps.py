@@ -19,6 +19,7 @@ from ...models.base import utcnow
 from .. import audit
 from ..messages import deals, notices
 from ..permissions import require_admin
+from ..plain_text import one_line
 from .common import (
     NOTE_LIMIT,
     NOTE_REQUIRED,
@@ -84,7 +85,7 @@ def approve(session: Session, actor: User | None, return_id: str) -> ReturnView:
 def reject(session: Session, actor: User | None, return_id: str, note: Any) -> ReturnView:
     """Turn a requested return down, saying why (400 ``note_required`` without a reason)."""
     actor = require_admin(actor)
-    text = " ".join(note.split()) if isinstance(note, str) else ""
+    text = one_line(note)
     if not text or len(text) > NOTE_LIMIT:
         raise refused(f"Say why the return is not approved (at most {NOTE_LIMIT} characters).", NOTE_REQUIRED,
                       "note")
