@@ -84,13 +84,13 @@ class ConfigProblems(Exception):
 
 
 def _port(raw: str) -> int:
-    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 65535:
         raise argparse.ArgumentTypeError(f"invalid port {raw!r}: use 1 to 65535")
     return int(raw)
 
 
 def _workers(raw: str) -> int:
-    if not raw.isdigit() or not 1 <= int(raw) <= 32:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 32:
         raise argparse.ArgumentTypeError(f"invalid worker count {raw!r}: use 1 to 32")
     return int(raw)
 

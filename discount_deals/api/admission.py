@@ -104,7 +104,7 @@ async def _read_body_first(request: Request) -> None:
     left to the endpoint, which refuses them with its own message."""
     length = request.headers.get("content-length", "")
     limit = min(get_settings().bulk_max_bytes, getattr(request, "body_limit", get_settings().bulk_max_bytes))
-    if length.isdigit() and 0 < int(length) <= limit:
+    if length.isascii() and length.isdigit() and 0 < int(length) <= limit:
         await request.body()
 
 

@@ -91,7 +91,7 @@ def parse_json(raw: bytes) -> Any:
 async def read_limited(request: Request, limit: int) -> bytes:
     """The whole body, refused with 413 as soon as it (or its declared length) passes ``limit``."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise too_large(limit)
     chunks, size = [], 0
     async for chunk in request.stream():

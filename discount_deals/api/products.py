@@ -65,7 +65,7 @@ async def read_bulk_rows(request: Request, key: str, parse_csv: Callable[[bytes]
     the multipart field ``file``. Bodies over the size limit answer 413 without being kept."""
     limit = get_settings().bulk_max_bytes
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit + MULTIPART_OVERHEAD:
+    if declared.isascii() and declared.isdigit() and int(declared) > limit + MULTIPART_OVERHEAD:
         raise _too_large()
     if request.headers.get("content-type", "").lower().startswith("multipart/form-data"):
         async with request.form(max_files=1, max_fields=20) as form:
@@ -234,7 +234,7 @@ async def featured_products(
     """``{"data": [...]}``: visible featured products, biggest saving first (4 unless ``limit``)."""
     count = FEATURED_DEFAULT
     if limit.strip():
-        if not limit.strip().isdigit() or not 1 <= int(limit) <= FEATURED_MAX:
+        if not (limit.strip().isascii() and limit.strip().isdigit()) or not 1 <= int(limit) <= FEATURED_MAX:
             message = f"A whole number from 1 to {FEATURED_MAX} is required."
             raise ValidationFailed(f"Invalid limit: {message}", fields={"limit": [message]})
         count = int(limit)

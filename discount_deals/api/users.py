@@ -132,7 +132,7 @@ async def _form_payload(request: Request) -> ProfilePayload:
     limit = get_settings().max_image_bytes
     declared = request.headers.get("content-length", "")
     # Refuse an oversized upload before spooling it (the form fields need little room).
-    if declared.isdigit() and int(declared) > limit + 64 * 1024:
+    if declared.isascii() and declared.isdigit() and int(declared) > limit + 64 * 1024:
         raise _too_large()
     async with request.form(max_files=1, max_fields=10) as form:
         values: dict[str, Any] = {}

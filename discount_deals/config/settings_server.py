@@ -72,7 +72,7 @@ class ServerSettings(EnvironmentSettings):
     @classmethod
     def _positive_or_default(cls, value: Any) -> Any:
         if isinstance(value, str):
-            return int(value) if value.isdigit() and int(value) > 0 else 30
+            return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else 30
         return value
 
 

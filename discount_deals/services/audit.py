@@ -16,7 +16,7 @@ import enum
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 
 from ..models import AuditEvent, User
 from . import ValidationFailed
+from .moments import after_day, as_utc, day_start
 from .money import api_amount
 from .permissions import require_admin
 
@@ -246,22 +247,17 @@ def _conditions(filters: AuditFilters) -> list[Any]:
     if target_id:
         conditions.append(AuditEvent.target_id == target_id)
     if filters.date_from:
-        conditions.append(AuditEvent.created_at >= datetime.combine(filters.date_from, time.min, tzinfo=UTC))
+        conditions.append(AuditEvent.created_at >= day_start(filters.date_from))
     if filters.date_to:
-        end = datetime.combine(filters.date_to + timedelta(days=1), time.min, tzinfo=UTC)
-        conditions.append(AuditEvent.created_at < end)
+        conditions.append(AuditEvent.created_at < after_day(filters.date_to))
     if filters.since:
-        conditions.append(AuditEvent.created_at >= _aware(filters.since))
+        conditions.append(AuditEvent.created_at >= as_utc(filters.since))
     if filters.until:
-        conditions.append(AuditEvent.created_at < _aware(filters.until))
+        conditions.append(AuditEvent.created_at < as_utc(filters.until))
     if filters.date_from and filters.date_to and filters.date_to < filters.date_from:
         message = "The end date must not be before the start date."
         raise ValidationFailed(message, fields={"date_to": [message]})
     return conditions
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def list_events(

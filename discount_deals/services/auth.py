@@ -25,6 +25,7 @@ from sqlmodel import Session, delete, select
 from ..models import RefreshFamily, User
 from ..config.settings import get_settings
 from . import NotAuthenticated
+from .moments import as_utc
 from .passwords import hash_password, password_needs_rehash, verify_password  # noqa: F401 (re-exported)
 
 _ALGORITHM = "HS256"
@@ -206,7 +207,7 @@ def refresh_tokens(session: Session, refresh: str | None) -> tuple[TokenPair, Us
         family.floor_raised_at = now
     family.latest += 1
     pair = TokenPair(access=create_access_token(user, family.id), refresh=_refresh_token(user, family.id, family.latest))
-    family.expires_at = max(_aware(family.expires_at), now + timedelta(seconds=get_settings().refresh_token_seconds))
+    family.expires_at = max(as_utc(family.expires_at), now + timedelta(seconds=get_settings().refresh_token_seconds))
     session.add(family)
     _forget_expired_families(session, now)
     session.flush()
@@ -217,10 +218,6 @@ def refresh_access_token(session: Session, refresh: str | None) -> tuple[str, Us
     """A new access token for a valid refresh token (:func:`refresh_tokens` without the new refresh token)."""
     pair, user = refresh_tokens(session, refresh)
     return pair.access, user
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _forget_expired_families(session: Session, now: datetime) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -29,6 +29,7 @@ from ..models import Coupon, CouponKind, User
 from . import Conflict, ValidationFailed, audit, pricing
 from .error_codes import ErrorCode
 from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
+from .moments import after_day
 from .money import money_text
 from .permissions import require_admin
 from .rows import found
@@ -80,7 +81,7 @@ def clean_usage_limit(raw: Any) -> int | None:
     if _blank(raw):
         return None
     text = str(raw).strip() if isinstance(raw, int | str) and not isinstance(raw, bool) else ""
-    if not text.isdigit() or not 1 <= int(text) <= MAX_USAGE_LIMIT:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_USAGE_LIMIT:
         raise _fail("usage_limit", "Usage limit must be a whole number of at least 1 (or blank for no limit).")
     return int(text)
 
@@ -103,19 +104,22 @@ def clean_expiry(raw: Any, now: datetime | None = None) -> datetime | None:
     if isinstance(raw, datetime):
         moment = raw
     elif isinstance(raw, date):
-        moment = datetime.combine(raw + timedelta(days=1), time.min)
+        moment = after_day(raw)
     elif isinstance(raw, str):
         text = raw.strip()
         try:
             if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-                moment = datetime.combine(date.fromisoformat(text) + timedelta(days=1), time.min)
+                moment = after_day(date.fromisoformat(text))
             else:
                 moment = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
         except ValueError:
             moment = None
+    try:
+        moment = pricing.utc(moment) if moment is not None else None
+    except ValueError:  # before the year 1 or after 9999 in UTC
+        moment = None
     if moment is None:
         raise _fail("expires_at", "Enter an expiry date such as 2026-12-31.")
-    moment = pricing.utc(moment)
     if moment <= (now or pricing.now_utc()):
         raise _fail("expires_at", "Expiry date is in the past.")
     return moment

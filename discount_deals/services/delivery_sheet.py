@@ -11,12 +11,13 @@ run reads in order. Admins only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date
 
 from sqlmodel import Session, select
 
 from ..models import DeliveryMethod, Order, OrderStatus, User
 from . import NotFound
+from .moments import after_day
 from .order_rules import SETTLED
 from .orders import OrderLine, items_for_orders
 from .permissions import require_admin
@@ -71,7 +72,7 @@ def day_sheet(session: Session, actor: User | None, day: date) -> list[RegionGro
     """The home deliveries that can go out on ``day`` (see the module docstring), by region
     (alphabetical, "Region not given" last)."""
     require_admin(actor)
-    end = datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
+    end = after_day(day)
     orders = list(session.exec(
         select(Order)
         .where(

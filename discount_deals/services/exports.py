@@ -25,7 +25,7 @@ import csv
 import io
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import jwt
@@ -37,6 +37,7 @@ from ..config.settings import get_settings
 from . import NotAuthenticated, ValidationFailed
 from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell
+from .moments import after_day, day_start
 from .money import shop_currency
 from .order_rules import counts_as_revenue, is_test_payment
 from .permissions import require_admin
@@ -142,11 +143,11 @@ class DateRange:
 
     @property
     def start(self) -> datetime | None:
-        return datetime.combine(self.first, time.min, tzinfo=UTC) if self.first else None
+        return day_start(self.first) if self.first else None
 
     @property
     def end(self) -> datetime | None:
-        return datetime.combine(self.last + timedelta(days=1), time.min, tzinfo=UTC) if self.last else None
+        return after_day(self.last) if self.last else None
 
 
 def parse_day(raw: str | None, name: str) -> date | None:

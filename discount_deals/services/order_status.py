@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import func, or_, update
@@ -29,6 +29,7 @@ from ..models import (Attention, DeliveryMethod, Order, OrderEvent, OrderItem, O
 from ..models.base import utcnow
 from . import Conflict, ErrorCode, ValidationFailed, audit, coupons, receipts
 from .messages import deals, notices
+from .moments import after_day, day_start
 from .order_rules import (
     ADMIN_TRANSITIONS,
     CUSTOMER_TRANSITIONS,
@@ -354,10 +355,6 @@ class AdminOrderRow:
     name: str
 
 
-def _day_start(day: date) -> datetime:
-    return datetime.combine(day, time.min, tzinfo=UTC)
-
-
 def admin_orders(
     session: Session, actor: User | None, filters: OrderFilters = OrderFilters(), *, offset: int = 0, limit: int = 20
 ) -> tuple[list[AdminOrderRow], int]:
@@ -371,9 +368,9 @@ def admin_orders(
     if filters.delivery_method:
         conditions.append(Order.delivery_method == filters.delivery_method)
     if filters.date_from:
-        conditions.append(Order.created_at >= _day_start(filters.date_from))
+        conditions.append(Order.created_at >= day_start(filters.date_from))
     if filters.date_to:
-        conditions.append(Order.created_at < _day_start(filters.date_to + timedelta(days=1)))
+        conditions.append(Order.created_at < after_day(filters.date_to))
     if filters.attention_only:
         conditions.append(Order.attention.is_not(None))
     term = filters.search.strip().lower().lstrip("#")[:100]

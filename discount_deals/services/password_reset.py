@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import update
@@ -32,6 +32,7 @@ from .error_codes import ErrorCode
 from .messages import templates
 from .messages.notices import links_for, password_changed
 from .messages.outbox import Draft, queue_message
+from .moments import as_utc
 from .passwords import hash_password
 from .phones import parse_mobile
 from .users.fields import is_valid_email, normalize_email, password_problem
@@ -141,16 +142,12 @@ def _send_code(session: Session, user: User, number: str) -> None:
                                  text=templates.reset_code_sms(code, CODE_MINUTES), user_id=user.id, secret=True))
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
 def _reset_by_token(session: Session, token: Any) -> PasswordReset:
     reset = session.exec(
         select(PasswordReset).where(PasswordReset.secret_hash == _digest(token), PasswordReset.channel == "email")
         .with_for_update()
     ).first() if isinstance(token, str) and 16 <= len(token) <= 100 else None
-    if reset is None or reset.used_at is not None or _aware(reset.expires_at) <= utcnow():
+    if reset is None or reset.used_at is not None or as_utc(reset.expires_at) <= utcnow():
         raise ValidationFailed(INVALID, fields={"token": [INVALID]}, code=ErrorCode.RESET_INVALID)
     return reset
 
@@ -163,7 +160,7 @@ def _reset_by_code(session: Session, phone: Any, code: Any) -> PasswordReset:
                                     PasswordReset.used_at.is_(None))
         .order_by(PasswordReset.created_at.desc()).with_for_update()
     ).first() if user is not None else None
-    if reset is None or _aware(reset.expires_at) <= utcnow() or reset.attempts >= CODE_TRIES:
+    if reset is None or as_utc(reset.expires_at) <= utcnow() or reset.attempts >= CODE_TRIES:
         raise ValidationFailed(INVALID, fields={"code": [INVALID]}, code=ErrorCode.RESET_INVALID)
     reset.attempts += 1
     session.add(reset)

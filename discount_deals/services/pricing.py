@@ -20,6 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Protocol
 
 from ..models.orders import CouponKind
+from .moments import as_utc as utc  # callers say pricing.utc
 from .money import api_amount, round_amount
 from .taxes import TaxLine, TaxRule, basket_tax, tax_rule
 
@@ -75,11 +76,6 @@ SCHEDULED = "scheduled"  # the window has not opened yet
 ACTIVE = "active"  # in force now
 EXPIRED = "expired"  # the window has closed
 DISCOUNT_STATES = (NO_DISCOUNT, SCHEDULED, ACTIVE, EXPIRED)
-
-
-def utc(moment: datetime) -> datetime:
-    """An aware UTC time (a time without zone is taken as UTC, as the admin form sends it)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def now_utc() -> datetime:

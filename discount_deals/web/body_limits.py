@@ -88,7 +88,7 @@ async def _answer(send: Send, status: int, detail: str, code: str) -> None:
 
 def _declared_length(headers: Headers) -> int:
     declared = headers.get("content-length", "")
-    return int(declared) if declared.isdigit() else 0
+    return int(declared) if declared.isascii() and declared.isdigit() else 0
 
 
 class BodyLimits(HttpLayer):

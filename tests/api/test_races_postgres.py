@@ -353,3 +353,33 @@ def test_concurrent_refunds_refund_once(api_app, client, approved_return, admin_
         counter = session.execute(select(models.ReceiptCounter.last_number)
                                   .where(models.ReceiptCounter.prefix == "CN")).scalar_one()
     assert counter == 1
+
+
+def test_two_moves_at_once_never_make_categories_each_others_parent(api_app, make_category, admin_headers):
+    # Found by a probe: A under B and B under A at once both answered 200 (3 times in 10).
+    first, second = make_category("Drinks"), make_category("Juices")
+    moves = [lambda own: own.patch(f"/api/category/{first.id}/", json={"parent": second.id}, headers=admin_headers),
+             lambda own: own.patch(f"/api/category/{second.id}/", json={"parent": first.id}, headers=admin_headers)]
+    with row_held(models.Category, where=models.Category.id == first.id) as wait_for:
+        finish = start_together(api_app, moves)
+        wait_for(2)  # both have read the tree and wait to lock it
+    answers = finish()
+
+    assert sorted(answer.status_code for answer in answers) == [200, 400], [a.text for a in answers]
+    with session_scope() as session:
+        parents = {row.id: row.parent_id for row in session.exec(select(models.Category)).scalars()}
+    assert not (parents[first.id] == second.id and parents[second.id] == first.id)
+
+
+def test_restocks_at_once_never_pass_the_stock_ceiling(api_app, make_product, admin_headers):
+    # Found by a probe: both read room for 600 more units, and the second UPDATE overflowed (a 500).
+    ceiling = 2_147_483_647
+    product = make_product(stock=ceiling - 1000)
+    url = f"/api/products/{product.id}/restock/"
+    with row_held(models.Product, product.id) as wait_for:
+        finish = start_together(api_app, [lambda own: own.post(url, json={"quantity": 600}, headers=admin_headers)] * 2)
+        wait_for(2)
+    answers = finish()
+
+    assert sorted(answer.status_code for answer in answers) == [200, 400], [a.text for a in answers]
+    assert stock_of(product.id) == ceiling - 400

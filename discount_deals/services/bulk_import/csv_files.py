@@ -81,6 +81,11 @@ def iter_numbered_records(source: IO[bytes], numbers: RowNumbers | None = None,
     try:
         with pd.read_csv(source, chunksize=chunk_rows, **_CSV_OPTIONS) as reader:
             for frame in reader:
+                if not isinstance(frame.index, pd.RangeIndex):
+                    # pandas took the first cells of rows longer than the header for an index, and
+                    # would have shifted every value one column left.
+                    raise ValidationFailed(f"The CSV file could not be read: row {number} has more cells than "
+                                           "the first line has column names.")
                 for record in _frame_records(frame):
                     if record is not None:
                         if numbers is not None:

@@ -93,6 +93,14 @@ def _get(session: Session, category_id: Any) -> Category:
     return found(session, Category, category_id, "Category not found.")
 
 
+def _lock_tree(session: Session) -> None:
+    """Take every category row for this transaction and read their parents afresh: two moves at
+    once (A under B, B under A) would each find no cycle in the tree as it was before the other
+    (PostgreSQL; SQLite's writers take turns already). A shop has tens of categories."""
+    session.exec(select(Category).order_by(Category.id).with_for_update()
+                 .execution_options(populate_existing=True)).all()
+
+
 def _is_ancestor(session: Session, candidate: Category, of: Category) -> bool:
     """Whether ``of`` is ``candidate`` or one of its ancestors (a parent cycle)."""
     seen: set[str] = set()
@@ -120,6 +128,8 @@ def update_category(session: Session, actor: User | None, category_id: str, data
     }
     values, errors = clean_category(merged, resolve_parent=lambda value: find_category(session, value))
     if not errors and values.get("parent_id"):
+        if values["parent_id"] != category.parent_id:
+            _lock_tree(session)
         parent = session.get(Category, values["parent_id"])
         if parent is not None and _is_ancestor(session, parent, category):
             errors["parent"] = ["A category cannot be its own parent or ancestor."]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
@@ -21,6 +21,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from ...config.settings import get_settings
+from .. import moments
 
 MAX_PRICE = Decimal(10000000000)  # the columns hold 12 digits, 2 of them decimals
 MAX_STOCK = 2_147_483_647  # a 32-bit INTEGER column on PostgreSQL
@@ -93,8 +94,12 @@ def _text_or_datetime(value: Any) -> Any:
 
 
 def as_utc(moment: datetime) -> datetime:
-    """Values without a time zone are taken as UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    """Values without a time zone are taken as UTC; one before the year 1 or after 9999 in UTC
+    is refused like any other bad date."""
+    try:
+        return moments.as_utc(moment)
+    except ValueError:
+        raise _fail("Enter a valid date and time, e.g. 2026-11-30T10:00.") from None
 
 
 Moment = Annotated[datetime, BeforeValidator(_text_or_datetime), AfterValidator(as_utc)]

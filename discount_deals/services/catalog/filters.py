@@ -162,7 +162,7 @@ def price_range_clause(price_range: str):
 def discount_at_least(value: str) -> int:
     """The discount filter's percentage ("30": at least 30 % off now)."""
     raw = value.strip()
-    if not raw.isdigit() or not 1 <= int(raw) <= 100:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 100:
         raise ValidationFailed(f"Invalid discount: {DISCOUNT_TEXT}", fields={"discount": [DISCOUNT_TEXT]},
                                code=ErrorCode.INVALID_DISCOUNT)
     return int(raw)

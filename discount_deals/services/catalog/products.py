@@ -15,7 +15,7 @@ from ..error_codes import ErrorCode
 from ..messages import deals
 from ..form_rules import require_object
 from ..permissions import require_admin
-from ..rows import found, save_unique, shown_to
+from ..rows import could_be_id, found, save_unique, shown_to
 from .categories import find_category
 from .fields import MAX_STOCK
 from .listing import is_visible, visible_clause
@@ -57,8 +57,9 @@ def products_by_ids(session: Session, ids: Iterable[str]) -> dict[str, tuple[Pro
 
 
 def existing_product_ids(session: Session, ids: Iterable[str]) -> set[str]:
-    """Which of ``ids`` are products (queried in chunks to stay under SQL parameter limits)."""
-    ids = list(dict.fromkeys(ids))
+    """Which of ``ids`` are products (queried in chunks to stay under SQL parameter limits); an id
+    no key can be (:func:`rows.could_be_id`) is none, without asking."""
+    ids = [product_id for product_id in dict.fromkeys(ids) if could_be_id(product_id)]
     found: set[str] = set()
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
@@ -158,17 +159,21 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
     """Add ``quantity`` units to a product's stock (admins only), in one guarded UPDATE so that a
     checkout taking stock at the same moment is never lost."""
     require_admin(actor)
-    if isinstance(quantity, bool) or not isinstance(quantity, int | str) or not str(quantity).strip().isdigit():
+    text = str(quantity).strip() if isinstance(quantity, int | str) and not isinstance(quantity, bool) else ""
+    if not (text.isascii() and text.isdigit()):  # "²".isdigit() too, which int() refuses
         message = "Enter a whole number of units to add, at least 1."
         raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
-    units = int(str(quantity).strip())
+    units = int(text)
     product = found(session, Product, product_id, "Product not found.")
-    if not 1 <= units <= MAX_STOCK - product.stock:
+    # The ceiling is checked in the UPDATE too: a restock committed meanwhile may have raised it.
+    after = session.execute(
+        update(Product).where(Product.id == product.id, Product.stock <= MAX_STOCK - units)
+        .values(stock=Product.stock + units).returning(Product.stock)
+    ).scalar_one_or_none() if 1 <= units <= MAX_STOCK else None
+    if after is None:
+        session.refresh(product)
         message = f"Enter a whole number of units from 1 to {max(MAX_STOCK - product.stock, 1):,}."
         raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
-    after = session.execute(
-        update(Product).where(Product.id == product.id).values(stock=Product.stock + units).returning(Product.stock)
-    ).scalar_one()
     session.refresh(product)
     deals.stock_changed(session, product.id, after - units, after)
     audit.record(session, actor, "product.restock", "product", product.id,

@@ -28,6 +28,7 @@ from . import templates_reminders as texts
 from .notices import links_for
 from .outbox import Draft, queue_messages
 from .preferences import order_channels
+from ..moments import as_utc
 
 KIND = "cart_reminder"
 TOPIC = "cart"
@@ -54,10 +55,6 @@ def quiet_hours(now: datetime) -> bool:
 
 def _sellable(products=Product):
     return visible_clause(products) & (products.stock > 0)
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def due_carts(session: Session, now: datetime, limit: int = CARTS_PER_SWEEP) -> list[DueCart]:
@@ -87,7 +84,7 @@ def due_carts(session: Session, now: datetime, limit: int = CARTS_PER_SWEEP) -> 
         .order_by(Cart.updated_at, Cart.id)
         .limit(limit)
     ).all()
-    return [DueCart(cart_id, user_id, max(_aware(updated), _aware(touched)))
+    return [DueCart(cart_id, user_id, max(as_utc(updated), as_utc(touched)))
             for cart_id, user_id, updated, touched in rows]
 
 

@@ -66,7 +66,7 @@ def requested_items(form: Mapping[str, Any], offered: Sequence[ReturnFormLine]) 
     items = []
     for line in offered:
         text = form_text(dict(form), line.field, strip=True, limit=6)
-        quantity = int(text) if text.isdigit() else 0
+        quantity = int(text) if text.isascii() and text.isdigit() else 0
         if quantity > 0:
             items.append({"product_id": line.product_id, "quantity": quantity})
     return items

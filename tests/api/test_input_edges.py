@@ -1,0 +1,83 @@
+"""Found by probing the back office: dates at the calendar's edges were 500s (an OverflowError, not
+a ValueError); digits of other scripts ("²", "⑤") passed str.isdigit() and then failed int(), a
+500; a NUL in related products was a 500 on PostgreSQL; and a CSV row longer than its header
+moved every value one column over. Each is now a 400 that writes nothing, or a list that answers."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+
+from discount_deals import models
+from discount_deals.db import session_scope
+
+from ..builders.rows import count_rows
+
+EDGES = ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-05:00"]
+
+
+@pytest.mark.parametrize("moment", EDGES)
+@pytest.mark.parametrize("field", ["discount_start", "discount_end"])
+def test_a_discount_window_past_the_calendar_is_a_400(client, admin_headers, make_category, field, moment):
+    category = make_category("Grains")
+    body = {"name": "Edge rice", "price": "10.00", "category": category.id, "discount_price": "5.00", field: moment}
+    answer = client.post("/api/products/", json=body, headers=admin_headers)
+    assert answer.status_code == 400 and field in answer.json(), answer.text
+    assert count_rows(models.Product) == 0
+
+
+@pytest.mark.parametrize("expires", ["9999-12-31", "9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+14:00"])
+def test_a_coupon_expiring_past_the_calendar_is_a_400_or_never_expires_early(client, admin_headers, expires):
+    answer = client.post("/api/admin/coupons/", json={"code": "EDGE1", "kind": "percent", "value": "10",
+                                                      "expires_at": expires}, headers=admin_headers)
+    if expires == "9999-12-31":  # the last day there is: it expires after it
+        assert answer.status_code == 201, answer.text
+        with session_scope() as session:
+            assert session.exec(select(models.Coupon)).one().expires_at.year == 9999
+    else:
+        assert answer.status_code == 400 and "expires_at" in answer.json(), answer.text
+        assert count_rows(models.Coupon) == 0
+
+
+@pytest.mark.parametrize("path", ["/api/admin/orders/", "/api/admin/audit/", "/api/admin/exports/orders.csv"])
+def test_lists_to_the_last_day_of_the_calendar_answer(client, admin_headers, path):
+    answer = client.get(f"{path}?date_from=2026-01-01&date_to=9999-12-31", headers=admin_headers)
+    assert answer.status_code == 200, answer.text
+    assert answer.text  # the export's body was empty: it failed after its headers were sent
+
+
+@pytest.mark.parametrize("moment", EDGES)
+def test_the_audit_log_refuses_moments_past_the_calendar(client, admin_headers, moment):
+    answer = client.get("/api/admin/audit/", params={"since": moment}, headers=admin_headers)
+    assert answer.status_code in (200, 400), answer.text
+
+
+def test_a_csv_row_longer_than_its_header_is_refused_not_shifted(client, admin_headers, make_category):
+    make_category("Grains")
+    data = b"name,price,category,stock\nX,Rice,10.00,Grains,5\nBeans,2.00,Grains,1\n"
+    answer = client.post("/api/products/bulk-upload/", files={"file": ("p.csv", data, "text/csv")},
+                         headers=admin_headers)
+    assert answer.status_code == 400 and "row 2 has more cells" in answer.json()["detail"], answer.text
+    assert count_rows(models.Product) == 0
+
+
+@pytest.mark.parametrize("digits", ["\u00b2", "\u2464", "\u0663", "\uff13"])
+def test_digits_of_other_scripts_are_not_numbers(client, admin_headers, make_product, digits):
+    product = make_product(stock=5)
+    restock = client.post(f"/api/products/{product.id}/restock/", json={"quantity": digits}, headers=admin_headers)
+    assert restock.status_code == 400 and "quantity" in restock.json(), restock.text
+    assert client.get("/api/products/featured/", params={"limit": digits}).status_code == 400
+    assert client.get("/api/products/", params={"discount": digits}).status_code == 400
+    coupon = client.post("/api/admin/coupons/", json={"code": "DIG1", "kind": "percent", "value": "10",
+                                                       "usage_limit": digits}, headers=admin_headers)
+    assert coupon.status_code == 400 and "usage_limit" in coupon.json(), coupon.text
+    assert count_rows(models.Coupon) == 0
+    with session_scope() as session:
+        assert session.get(models.Product, product.id).stock == 5
+
+
+def test_a_related_product_id_with_a_nul_is_no_product(client, admin_headers, make_product):
+    product = make_product()
+    answer = client.patch(f"/api/products/{product.id}/", json={"related_products": ["a\u0000b"]},
+                          headers=admin_headers)
+    assert answer.status_code == 400 and "related_products" in answer.json(), answer.text
