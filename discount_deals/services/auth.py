@@ -20,9 +20,10 @@ from typing import Any
 import jwt
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlmodel import Session, delete, select
+from sqlmodel import Session, delete, select, update
 
-from ..models import RefreshFamily, User
+from ..models import PasswordReset, RefreshFamily, User
+from ..models.base import utcnow
 from ..config.settings import get_settings
 from . import NotAuthenticated
 from .moments import as_utc
@@ -238,12 +239,22 @@ def revoke_all_tokens(user: User) -> None:
 
 
 def log_out_everywhere(session: Session, user: User) -> None:
-    """Every token of ``user`` stops working at once, on every device (the caller's included)."""
+    """Every token of ``user`` stops working at once, on every device (the caller's included),
+    and so does every password reset link or code not used yet."""
     user = session.get(User, user.id) or user
     revoke_all_tokens(user)
     session.add(user)
     session.execute(delete(RefreshFamily).where(RefreshFamily.user_id == user.id))
+    retire_password_resets(session, user.id)
     session.flush()
+
+
+def retire_password_resets(session: Session, user_id: str) -> None:
+    """The account's reset links and codes not used yet stop working: after a new request, and
+    whenever the password, the email or the phone changes (a link in a mailbox the owner just
+    left must not let its reader in)."""
+    session.execute(update(PasswordReset).where(PasswordReset.user_id == user_id, PasswordReset.used_at.is_(None))
+                    .values(used_at=utcnow()).execution_options(synchronize_session=False))
 
 
 def set_password(user: User, password: str) -> None:

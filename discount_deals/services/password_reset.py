@@ -27,7 +27,7 @@ from .. import routes
 from ..models import Channel, PasswordReset, User
 from ..models.base import new_id, utcnow
 from . import ValidationFailed, throttle
-from .auth import log_out_everywhere
+from .auth import log_out_everywhere, retire_password_resets
 from .error_codes import ErrorCode
 from .messages import templates
 from .messages.notices import links_for, password_changed
@@ -35,7 +35,7 @@ from .messages.outbox import Draft, queue_message
 from .moments import as_utc
 from .passwords import hash_password
 from .phones import parse_mobile
-from .users.fields import is_valid_email, normalize_email, password_problem
+from .users.fields import has_control_characters, is_valid_email, normalize_email, password_problem
 
 LINK_MINUTES = 30
 CODE_MINUTES = 10
@@ -71,7 +71,7 @@ def _identifier(data: Any) -> tuple[str, str]:
     email, phone = data.get("email"), data.get("phone")
     if isinstance(email, str) and email.strip():
         address = normalize_email(email)
-        if not is_valid_email(address):
+        if not is_valid_email(address) or has_control_characters(address):  # PostgreSQL refuses a NUL
             raise ValidationFailed("Please enter a valid email", fields={"email": ["Please enter a valid email"]})
         return "email", address
     if isinstance(phone, str) and phone.strip():
@@ -84,10 +84,18 @@ def _identifier(data: Any) -> tuple[str, str]:
     raise ValidationFailed(message, fields={"email": [message]})
 
 
+def users_by_phone(session: Session, number: str) -> list[User]:
+    """Up to two active accounts whose phone number is ``number`` (E.164, as account phones are
+    stored). Two accounts may give one number (a family's phone); neither may reset by it."""
+    return list(session.exec(select(User).where(User.phonenumber == number, User.is_active == True)
+                             .order_by(User.created_at, User.id).limit(2)).all())
+
+
 def user_by_phone(session: Session, number: str) -> User | None:
-    """The active account whose phone number is ``number`` (E.164, as account phones are stored)."""
-    return session.exec(select(User).where(User.phonenumber == number, User.is_active == True)
-                        .order_by(User.created_at, User.id)).first()
+    """The one active account whose phone number is ``number``; None when none or several do (a
+    code must not reset whichever account gave the number first: anyone may give any number)."""
+    users = users_by_phone(session, number)
+    return users[0] if len(users) == 1 else None
 
 
 def request_reset(session: Session, data: Any, client: str) -> None:
@@ -106,19 +114,17 @@ def request_reset(session: Session, data: Any, client: str) -> None:
         user = session.exec(select(User).where(User.email == identifier, User.is_active == True)).first()
     else:
         user = user_by_phone(session, identifier)
+        if user is None and users_by_phone(session, identifier):
+            queue_message(session, Draft(channel=Channel.SMS, recipient=identifier, kind="password_reset",
+                                         text=templates.reset_shared_number_sms()))
+            return
     if user is None:
         return
-    _supersede(session, user)
+    retire_password_resets(session, user.id)  # a new request retires the earlier ones
     if kind == "email":
         _send_link(session, user)
     else:
         _send_code(session, user, identifier)
-
-
-def _supersede(session: Session, user: User) -> None:
-    """A new request retires the account's earlier resets."""
-    session.execute(update(PasswordReset).where(PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None))
-                    .values(used_at=utcnow()).execution_options(synchronize_session=False))
 
 
 def _send_link(session: Session, user: User) -> None:

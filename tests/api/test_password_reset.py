@@ -154,3 +154,56 @@ def test_rotating_addresses_does_not_multiply_guesses(client, messaging, make_us
     locked = outbox(kind="account_locked")
     assert len(locked) == 1 and locked[0].channel == "sms"  # one message, by the owner's channel
     assert "Login is paused" in messaging.texts.texts[0]["Content"]
+
+
+# --- found by a probe -----------------------------------------------------------------------------
+
+
+def test_a_reset_link_dies_when_the_email_or_the_password_changes(client, messaging, make_user):
+    # A link sent to a mailbox the owner then left still reset the password 30 minutes later.
+    user = make_user(email="ama@example.com", phonenumber="")
+    headers = auth_headers(user)
+    client.post(RESET, json={"email": "ama@example.com"})
+    messaging.deliver()
+    token = reset_link(messaging)
+    moved = client.patch(f"/api/users/users/{user.id}/", json={"email": "new@example.com",
+                                                               "current_password": "secret123"}, headers=headers)
+    assert moved.status_code == 200, moved.text
+    assert client.post(CONFIRM, json={"token": token, "password": "Hijack-pass-1"}).status_code == 400
+    assert login(client, "new@example.com", "Hijack-pass-1").status_code == 401
+    with session_scope() as session:
+        assert all(row.used_at is not None for row in session.exec(select(models.PasswordReset)).all())
+
+
+def test_an_sms_code_dies_when_the_password_changes(client, messaging, make_user):
+    user = make_user(email="kofi@example.com", phonenumber="0241234567")
+    client.post(RESET, json={"phone": PHONE})
+    messaging.deliver()
+    code = re.search(r"code is (\d{6})", messaging.texts.texts[0]["Content"]).group(1)
+    changed = client.patch(f"/api/users/users/{user.id}/", json={"password": "Other-pass-77",
+                                                                 "current_password": "secret123"},
+                           headers=auth_headers(user))
+    assert changed.status_code == 200, changed.text
+    assert client.post(CONFIRM, json={"phone": PHONE, "code": code, "password": "Hijack-pass-1"}).status_code == 400
+    assert login(client, "kofi@example.com", "Other-pass-77").status_code == 200
+
+
+def test_a_number_two_accounts_give_resets_neither(client, messaging, make_user):
+    # The code went to the account that gave the number first, which anyone can do with any number.
+    make_user(email="first@example.com", phonenumber="0241234567")
+    make_user(email="owner@example.com", phonenumber="024 123 4567")
+    assert client.post(RESET, json={"phone": "024 123 4567"}).status_code == 202
+    messaging.deliver()
+    [text] = messaging.texts.texts
+    assert text["To"] == PHONE and "Reset yours by email" in text["Content"]
+    assert not re.search(r"\d{6}", text["Content"])
+    with session_scope() as session:
+        assert session.exec(select(models.PasswordReset)).all() == []
+
+
+def test_an_email_with_a_nul_is_not_an_email(client, messaging, make_user):
+    # A 500 on PostgreSQL, which refuses a NUL in any text it is sent.
+    make_user(email="ama@example.com")
+    answer = client.post(RESET, json={"email": "ama@example.com\u0000"})
+    assert answer.status_code == 400 and answer.json()["email"] == ["Please enter a valid email"]
+    assert outbox(kind="password_reset") == []

@@ -225,6 +225,11 @@ def reset_code_sms(code: str, minutes: int) -> str:
     return f"{shop_name()}: your password reset code is {code}. It expires in {minutes} minutes. Never share it."
 
 
+def reset_shared_number_sms() -> str:
+    return (f"{shop_name()}: more than one account gives this number, so it cannot reset a password. "
+            "Reset yours by email from the login page.")
+
+
 def password_changed_sms() -> str:
     return f"{shop_name()}: your password was changed. If this was not you, reset it now from the login page."
 

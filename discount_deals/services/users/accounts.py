@@ -18,7 +18,7 @@ from sqlmodel import Session, func, select
 from ...models import Profile, Role, User
 from ...config.settings import get_settings
 from .. import audit, throttle
-from ..auth import hash_password, set_password
+from ..auth import hash_password, retire_password_resets, set_password
 from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
 from ..passwords import verify_password
@@ -228,6 +228,8 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
         password_changed(session, user)  # the owner is told, whoever changed it
     if contacts:
         tell_old_contacts(session, user, before, contacts)
+    if password is not None or contacts:
+        retire_password_resets(session, user.id)
     session.add(user)
     if profile_changes:
         profile = profile_of(session, user)
