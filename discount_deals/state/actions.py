@@ -36,6 +36,7 @@ import reflex as rx
 from reflex.istate.proxy import StateProxy
 
 from ..services import ServiceError
+from .forms import int_arg
 
 log = logging.getLogger("discount_deals.state")
 
@@ -45,10 +46,7 @@ UNEXPECTED = ("Error", "Something went wrong. Please try again.")
 
 def seq_number(value: Any) -> int:
     """A tap's number as the browser sent it (components/optimistic.py); 0 when it is not one."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return 0
+    number = int_arg(value)
     return number if 0 < number < 2**53 else 0
 
 
@@ -127,6 +125,7 @@ async def busy_call(
     toasted as ``failure[0]`` with ``describe(exc)`` (``failure[1]`` when that is empty), unless
     ``on_refusal`` returns the events to show instead; exceptions in ``passes`` reach the caller;
     anything else is logged and toasted as ``failure``."""
+    busy = busy if isinstance(busy, bool | str) else str(busy)  # an id as the browser sent it
     if flag is not None:
         async with locked(state):
             if getattr(state, flag):

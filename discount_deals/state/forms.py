@@ -1,15 +1,34 @@
-"""Reading a submitted form's values: the browser may send anything, so a field that is not text
-reads as empty and a checkbox is on only for the values a browser sends for "checked"."""
+"""Reading what the browser sent: a submitted form's values and an event's arguments. Any client
+may send any event with any arguments (Reflex passes on a value that does not match the handler's
+type hint as it came), so a form that is not an object reads as empty, a field or an id that is
+not text as "", a number that is not one as the default, and a checkbox is on only for the values
+a browser sends for "checked"."""
 
 from __future__ import annotations
 
 from typing import Any
 
 
+def text_arg(value: Any) -> str:
+    """An id or a choice as the browser sent it: the text, or "" for anything else."""
+    return value if isinstance(value, str) else ""
+
+
+def int_arg(value: Any, default: int = 0) -> int:
+    """A whole number as the browser sent it (a number, or its text); ``default`` for anything
+    else: None, a list, "abc", Infinity (JSON from the socket may hold it) or "²"."""
+    if isinstance(value, bool) or (isinstance(value, str) and not value.isascii()):  # int("٣") is 3
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return default
+
+
 def form_text(form: dict[str, Any], name: str, *, strip: bool = False, limit: int | None = None) -> str:
-    """The text of field ``name`` ("" when it is missing or not text), stripped and cut to
-    ``limit`` characters when asked."""
-    value = form.get(name)
+    """The text of field ``name`` ("" when it is missing or not text, or the form is not an
+    object), stripped and cut to ``limit`` characters when asked."""
+    value = form.get(name) if isinstance(form, dict) else None
     if not isinstance(value, str):
         return ""
     value = value.strip() if strip else value
@@ -22,7 +41,7 @@ def form_fields(form: dict[str, Any], names: tuple[str, ...]) -> dict[str, str]:
 
 
 def form_checked(form: dict[str, Any], name: str) -> bool:
-    value = form.get(name)
+    value = form.get(name) if isinstance(form, dict) else None
     return value is True or (isinstance(value, str) and value.lower() in {"on", "true"})
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .forms import int_arg
+
 
 def page_count(total: int, page_size: int) -> int:
     """Pages needed for ``total`` rows (0 when there are none)."""
@@ -19,4 +21,4 @@ def page_label(page: int, pages: int) -> str:
 
 def clamp_page(page: Any, pages: int) -> int:
     """A requested page number kept between 1 and the last page."""
-    return max(1, min(int(page), max(pages, 1)))
+    return max(1, min(int_arg(page, 1), max(pages, 1)))

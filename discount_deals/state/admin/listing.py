@@ -99,7 +99,7 @@ class AdminList(rx.State, mixin=True):
     @admin_event
     def set_filter(self, admin: User, name: str, value: str):
         """A filter select changed (``name`` is one of the list's FILTERS; anything else is ignored)."""
-        if name not in self.FILTERS:
+        if not isinstance(name, str) or name not in self.FILTERS:
             return None
         choices, default = self.FILTERS[name]
         setattr(self, name, choice(value, choices, default))
@@ -118,7 +118,7 @@ class AdminList(rx.State, mixin=True):
 
 def choice(value: Any, choices: list[tuple[str, str]], default: str) -> str:
     """``value`` when it is one of a select's choices, else ``default``."""
-    return value if value in dict(choices) else default
+    return value if isinstance(value, str) and value in dict(choices) else default
 
 
 def create_or_update(admin: User, editing: str, data: Any, create: Callable, update: Callable) -> None:

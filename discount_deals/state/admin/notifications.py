@@ -14,6 +14,7 @@ from ...db import session_scope, write_session
 from ...models import OutboxMessage, User
 from ...services.messages import admin as messages_admin
 from ..actions import busy_call, error_text
+from ..forms import text_arg
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import AdminList
@@ -89,7 +90,7 @@ class AdminNotificationsState(AdminList, rx.State):
 
     @admin_event
     def toggle(self, admin: User, message_id: str):
-        self.opened = "" if self.opened == message_id else message_id
+        self.opened = "" if self.opened == message_id else text_arg(message_id)
 
     @admin_event
     def retry(self, admin: User, message_id: str):

@@ -19,6 +19,7 @@ from ...services import order_status as lifecycle
 from ...services import orders as order_service
 from ..account.order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
 from ..actions import busy_call, toast
+from ..forms import text_arg
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import AdminList
@@ -97,12 +98,12 @@ class AdminOrdersState(AdminList, rx.State):
 
     @admin_event
     def set_date_from(self, admin: User, value: str):
-        self.date_from = value if day(value) else ""
+        self.date_from = value if isinstance(value, str) and day(value) else ""
         return self._refetch(admin)
 
     @admin_event
     def set_date_to(self, admin: User, value: str):
-        self.date_to = value if day(value) else ""
+        self.date_to = value if isinstance(value, str) and day(value) else ""
         return self._refetch(admin)
 
 
@@ -163,7 +164,7 @@ class AdminOrdersState(AdminList, rx.State):
 
     @admin_event
     def ask_confirm(self, admin: User, status: str):
-        self.confirming = status
+        self.confirming = text_arg(status)
 
     @admin_event
     def cancel_confirm(self, admin: User):

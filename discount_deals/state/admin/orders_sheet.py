@@ -161,7 +161,7 @@ class DeliverySheetState(rx.State):
     @admin_event
     def set_day(self, admin: User, value: str):
         """The day's sheet for another day (the address follows, so a reload shows it again)."""
-        chosen: date | None = day(value)
+        chosen: date | None = day(value) if isinstance(value, str) else None
         if chosen is None:
             return None
         self.order_id = ""

@@ -15,6 +15,7 @@ from ...db import session_scope, write_session
 from ...models import Category, Product, User
 from ...services import catalog, exports
 from ..actions import busy_call, toast
+from ..forms import text_arg
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import AdminList, create_or_update
@@ -147,6 +148,7 @@ class AdminProductsState(AdminList, rx.State):
     @admin_event
     def edit(self, admin: User, product_id: str):
         """Fill the form with a product (edit mode)."""
+        product_id = text_arg(product_id)
         return busy_call(self, None, lambda: self._edit(admin, product_id), then=lambda scroll: scroll)
 
     @admin_event

@@ -23,7 +23,7 @@ from ...services import orders as order_service
 from ...services.returns.common import NOTE_LIMIT
 from ..account.return_views import AdminReturnRow, admin_return_row
 from ..actions import busy_call
-from ..forms import form_text
+from ..forms import form_text, text_arg
 from ..guards import admin_event
 from .gate import admin_tab
 from .listing import AdminList
@@ -86,7 +86,7 @@ class AdminReturnsState(AdminList, rx.State):
 
     @admin_event
     def ask_reject(self, admin: User, return_id: str):
-        self.rejecting = return_id
+        self.rejecting = text_arg(return_id)
         self.note_error = ""
 
     @admin_event

@@ -22,7 +22,7 @@ from ...services import catalog, flash_sales
 from ...services.pricing import PricedLine, cart_totals, priced_line
 from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list, seq_number, toast
-from ..forms import form_text
+from ..forms import form_text, int_arg
 from ..guards import current_user, user_event
 from .totals import TotalsView, totals_view
 
@@ -216,10 +216,7 @@ class CartState(rx.State):
     @user_event(guests=True)
     def add_quantity(self, user: User | None, product_id: str, quantity: int, seq: int = 0):
         """The product page's 'Add to Cart' with the chosen quantity."""
-        try:
-            quantity = int(quantity)
-        except (TypeError, ValueError):
-            quantity = 0
+        quantity = int_arg(quantity)
         if quantity < 1:
             return self._ack(seq)
         return self._add(user, product_id, quantity, seq)

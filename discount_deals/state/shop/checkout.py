@@ -203,7 +203,7 @@ class CheckoutState(DeliveryDetails, rx.State):
 
     @rx.event
     def set_network(self, network: str):
-        if network in phones.NETWORKS:
+        if isinstance(network, str) and network in phones.NETWORKS:
             self.network = network
             self.network_picked = True
 
@@ -372,6 +372,7 @@ class CheckoutState(DeliveryDetails, rx.State):
         fields are the browser's: the last pause in typing may not have reached us yet). The
         network is this state's: guessed from the number, or the shopper's pick (set_network
         came before this event), never the select's value, which may not show the guess yet."""
+        form = form if isinstance(form, dict) else {}
         if "phone" in form:
             self._take_phone(form_text(form, "phone"))
         if "contact_phone" in form:

@@ -11,6 +11,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services.messages import preferences
 from ..actions import busy_call
+from ..forms import text_arg
 from ..guards import user_event
 from ..account.session import per_user
 
@@ -72,7 +73,7 @@ class DealOfferState(rx.State):
             self.offer_open = False
 
         async def work():
-            prefs = await asyncio.to_thread(_choose, user, choice)
+            prefs = await asyncio.to_thread(_choose, user, text_arg(choice))
             async with self:
                 self._show(prefs)
             return prefs

@@ -18,6 +18,7 @@ from ...services import catalog
 from ...services import favourites as favourites_service
 from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list, seq_number
+from ..forms import text_arg
 from ..guards import current_user, user_event
 from .deal_offer import DealOfferState
 
@@ -190,6 +191,7 @@ class FavoritesState(rx.State):
 
     @user_event(guests=True)
     def toggle(self, user: User | None, product_id: str, seq: int = 0):
+        product_id = text_arg(product_id)
         return busy_call(
             self, None, lambda: self._answer(seq, lambda: self._toggle(user, product_id)),
             success=lambda removed: ("Removed from favorites" if removed else "Added to favorites", None),

@@ -13,6 +13,7 @@ from ...models import User
 from ...config.public_url import absolute_url
 from ...services import NotFound
 from ..actions import load_list, toast
+from ..forms import int_arg
 from ..guards import current_user, user_event
 from .cart import CartState
 from .header import with_header
@@ -123,7 +124,7 @@ class ProductPageState(rx.State):
 
     @rx.event
     def change_quantity(self, step: int):
-        self.quantity = min(max(1, self.quantity + int(step)), self.max_quantity)
+        self.quantity = min(max(1, self.quantity + int_arg(step)), self.max_quantity)
 
     @rx.event
     def add_to_cart(self, seq: int = 0):
