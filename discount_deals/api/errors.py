@@ -10,7 +10,7 @@ import logging
 from fastapi import FastAPI, Request, routing
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette._utils import get_route_path
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -95,6 +95,16 @@ def _integrity_handler(request: Request, exc: IntegrityError) -> JSONResponse:
     return error_response(409, "This change conflicts with existing data.")
 
 
+INVALID_VALUE = "A value sent is not allowed here: too long, out of range, or holding a NUL character."
+
+
+def _data_handler(request: Request, exc: DataError) -> JSONResponse:
+    # The database refused a value (SQLSTATE class 22, or psycopg refusing a NUL in text): bad
+    # input that a service's own check let through. A 400 that wrote nothing, logged to be mended.
+    log.warning("data refused by the database on %s %s: %s", request.method, request.url.path, exc.orig)
+    return error_response(400, INVALID_VALUE)
+
+
 def _operational_handler(request: Request, exc: OperationalError) -> JSONResponse:
     log.error("database error on %s %s: %s", request.method, request.url.path, exc.orig)
     return error_response(503, "The service is busy. Please try again.", headers={"Retry-After": "2"})
@@ -116,6 +126,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, _service_handler)
     app.add_exception_handler(StarletteHTTPException, _http_handler)
     app.add_exception_handler(IntegrityError, _integrity_handler)
+    app.add_exception_handler(DataError, _data_handler)
     app.add_exception_handler(OperationalError, _operational_handler)
     app.add_exception_handler(PoolTimeout, _pool_timeout_handler)
     app.add_exception_handler(Exception, _unexpected_handler)
