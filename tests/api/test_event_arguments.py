@@ -16,6 +16,7 @@ import discount_deals.state as state_package
 from discount_deals import models
 from discount_deals.services.auth import issue_tokens
 from discount_deals.state.account.auth import LoginState, RegisterState
+from discount_deals.state.account.order_detail import OrderDetailState
 from discount_deals.state.account.order_returns import OrderReturnsState
 from discount_deals.state.account.password_reset import PasswordResetState
 from discount_deals.state.account.profile import ProfileState
@@ -140,3 +141,14 @@ def test_a_return_quantity_in_other_digits_sends_nothing(client, customer, make_
     fire(OrderReturnsState, "open_form", customer, prepare=opened)
     fire(OrderReturnsState, "send_request", customer, prepare=opened, form={opened.field: "\u00b2", "reason": "Dented"})
     assert count_rows(models.ReturnRequest) == 0
+
+
+
+def test_an_order_page_forgets_what_the_last_order_allowed():
+    # Opening an order the shopper cannot read kept the previous order's Cancel and Pay buttons.
+    def allowed_then_forgotten(state):
+        state.can_cancel = state.can_pay = True
+        state._forget()
+
+    state = fire(OrderDetailState, "keep_order", prepare=allowed_then_forgotten)
+    assert (state.can_cancel, state.can_pay) == (False, False)

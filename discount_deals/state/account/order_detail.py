@@ -102,7 +102,7 @@ class OrderDetailState(rx.State):
         self.timeline = []
         self.loading = True
         self.failed = False
-        self.confirming_cancel = False
+        self.confirming_cancel = self.can_cancel = self.can_pay = False
         self.working = ""
 
     def _requested_id(self) -> str:

@@ -14,6 +14,7 @@ import reflex as rx
 from ...db import write_session
 from ...services import ServiceError
 from ...services.users import contact_change
+from ..actions import UNEXPECTED, log
 
 
 def _undo(token: str) -> None:
@@ -44,6 +45,9 @@ class UndoChangeState(rx.State):
             await asyncio.to_thread(_undo, token)
         except ServiceError as exc:
             text, done = exc.detail, False
+        except Exception:  # the button must not stay busy
+            log.exception("undoing a contact change failed")
+            text, done = UNEXPECTED[1], False
         else:
             text, done = contact_change.UNDONE, True
         async with self:
