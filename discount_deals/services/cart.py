@@ -202,8 +202,13 @@ def add_item(session: Session, user: User, product_id: str, quantity: Any = 1) -
     quantity = parse_quantity(quantity, minimum=1)
     product = _product(session, product_id)
     cart = _get_or_create_cart(session, user)
+    # The cart's row is this request's until it ends: two adds at once (two tabs, a double tap)
+    # each add to the line the other left, instead of both creating it (a 409) or both writing
+    # the quantity they read (one add lost). SQLite's writers take turns already.
+    session.exec(select(Cart.id).where(Cart.id == cart.id).with_for_update()).one()
     line = session.exec(
         select(CartItem).where(CartItem.cart_id == cart.id, CartItem.product_id == product.id)
+        .execution_options(populate_existing=True)
     ).first()
     total = quantity + (line.quantity if line else 0)
     check_quantity(product, total)

@@ -383,3 +383,25 @@ def test_restocks_at_once_never_pass_the_stock_ceiling(api_app, make_product, ad
 
     assert sorted(answer.status_code for answer in answers) == [200, 400], [a.text for a in answers]
     assert stock_of(product.id) == ceiling - 400
+
+
+def test_two_adds_of_one_product_at_once_both_count(api_app, client, customer, make_product):
+    # Found by a probe: the second add of a product new to the cart was a 409 ("conflicts with
+    # existing data"), and two adds to a line both wrote the quantity they had read.
+    rice, milo = make_product(stock=50), make_product(stock=50)
+    headers = auth_headers(customer)
+    fill_cart(client, headers, (rice, 1))  # the cart exists
+    url = "/api/cart/cartitems/"
+    with session_scope() as session:
+        cart_id = session.exec(select(models.Cart.id).where(models.Cart.user_id == customer.id)).scalar_one()
+    for product, expected in ((milo, 2), (rice, 3)):
+        with row_held(models.Cart, cart_id) as wait_for:
+            finish = start_together(api_app, [lambda own, p=product: own.post(url, json={"product": p.id, "quantity": 1},
+                                                                               headers=headers)] * 2)
+            wait_for(2)
+        answers = finish()
+        assert all(answer.status_code in (200, 201) for answer in answers), [a.text for a in answers]
+        with session_scope() as session:
+            quantity = session.exec(select(models.CartItem.quantity)
+                                    .where(models.CartItem.product_id == product.id)).scalar_one()
+        assert quantity == expected
