@@ -120,8 +120,12 @@ def get_cart(session: Session, user: User) -> Cart | None:
     return session.exec(select(Cart).where(Cart.user_id == user.id)).first()
 
 
-def _get_or_create_cart(session: Session, user: User) -> Cart:
-    cart = get_cart(session, user)
+def _get_or_create_cart(session: Session, user: User, *, lock: bool = False) -> Cart:
+    """The user's cart, made at their first add; ``lock``: its row is this transaction's until it
+    ends (PostgreSQL; SQLite's writers take turns already)."""
+    query = select(Cart).where(Cart.user_id == require_user(user).id)
+    query = query.with_for_update() if lock else query
+    cart = session.exec(query).first()
     if cart is not None:
         return cart
     try:
@@ -130,7 +134,7 @@ def _get_or_create_cart(session: Session, user: User) -> Cart:
             session.add(cart)
     except IntegrityError:
         # A concurrent request of the same user created it first (one cart per user).
-        cart = get_cart(session, user)
+        cart = session.exec(query).first()
     return cart
 
 
@@ -201,11 +205,10 @@ def add_item(session: Session, user: User, product_id: str, quantity: Any = 1) -
     require_user(user)
     quantity = parse_quantity(quantity, minimum=1)
     product = _product(session, product_id)
-    cart = _get_or_create_cart(session, user)
     # The cart's row is this request's until it ends: two adds at once (two tabs, a double tap)
     # each add to the line the other left, instead of both creating it (a 409) or both writing
-    # the quantity they read (one add lost). SQLite's writers take turns already.
-    session.exec(select(Cart.id).where(Cart.id == cart.id).with_for_update()).one()
+    # the quantity they read (one add lost).
+    cart = _get_or_create_cart(session, user, lock=True)
     line = session.exec(
         select(CartItem).where(CartItem.cart_id == cart.id, CartItem.product_id == product.id)
         .execution_options(populate_existing=True)
