@@ -6,6 +6,7 @@ a browser sends for "checked"."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -28,7 +29,7 @@ def int_arg(value: Any, default: int = 0) -> int:
 def form_text(form: dict[str, Any], name: str, *, strip: bool = False, limit: int | None = None) -> str:
     """The text of field ``name`` ("" when it is missing or not text, or the form is not an
     object), stripped and cut to ``limit`` characters when asked."""
-    value = form.get(name) if isinstance(form, dict) else None
+    value = form.get(name) if isinstance(form, Mapping) else None
     if not isinstance(value, str):
         return ""
     value = value.strip() if strip else value
@@ -41,7 +42,7 @@ def form_fields(form: dict[str, Any], names: tuple[str, ...]) -> dict[str, str]:
 
 
 def form_checked(form: dict[str, Any], name: str) -> bool:
-    value = form.get(name) if isinstance(form, dict) else None
+    value = form.get(name) if isinstance(form, Mapping) else None
     return value is True or (isinstance(value, str) and value.lower() in {"on", "true"})
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from types import MappingProxyType
 
 import pytest
 from reflex.state import State
@@ -68,6 +69,8 @@ def fire(state_class, handler: str, user=None, prepare=None, **payload):
 
 def test_the_readers_take_anything():
     assert (form_text(None, "email"), form_text([1], "email"), form_checked("x", "on")) == ("", "", False)
+    # Any mapping is a form: the address's query parameters are read as one (/checkout?coupon=...).
+    assert form_text(MappingProxyType({"coupon": " SAVE5 "}), "coupon", strip=True) == "SAVE5"
     assert (text_arg(None), text_arg({"a": 1}), text_arg(5), text_arg("id-1")) == ("", "", "", "id-1")
     assert [int_arg(value) for value in (None, "abc", INFINITY, float("nan"), "\u00b2", "\u0663", [1], True)] == [0] * 8
     assert (int_arg("12"), int_arg(3), int_arg(-1), int_arg("x", 1)) == (12, 3, -1, 1)

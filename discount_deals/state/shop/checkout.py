@@ -11,6 +11,8 @@ carries one idempotency key, so a double click (or a retry after a lost reply) p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import asyncio
 import logging
 import uuid
@@ -372,7 +374,7 @@ class CheckoutState(DeliveryDetails, rx.State):
         fields are the browser's: the last pause in typing may not have reached us yet). The
         network is this state's: guessed from the number, or the shopper's pick (set_network
         came before this event), never the select's value, which may not show the guess yet."""
-        form = form if isinstance(form, dict) else {}
+        form = form if isinstance(form, Mapping) else {}
         if "phone" in form:
             self._take_phone(form_text(form, "phone"))
         if "contact_phone" in form:
