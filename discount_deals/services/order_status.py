@@ -143,13 +143,26 @@ def set_payment_status(
 
 def flag(session: Session, order: Order, code: str | None, note: str, *, actor: User | None = None,
          label: str = SHOP) -> None:
-    """Ask an admin to act on the order (``code``: an Attention value), or clear the flag (None)."""
+    """Ask an admin to act on the order (``code``: an Attention value), or clear the flag (None).
+
+    An order has one flag: a second one keeps the first's note before its own, and a refund due
+    stays one whatever comes after it (money owed is never hidden behind another question)."""
     previous = order.attention
+    if code and previous:
+        code = Attention.REFUND_DUE.value if Attention.REFUND_DUE.value in (code, previous) else code
+        note = f"{order.attention_note} Then: {note}"
     order.attention = code
     order.attention_note = note[:500] if code else ""
     session.add(order)
     record_event(session, order, "attention", code or "resolved", from_value=previous, actor=actor, label=label,
                  note=note)
+
+
+def _lock(session: Session, order: Order) -> Order:
+    """The order's row is this transaction's until it ends, and ``order`` holds what it holds now
+    (a payment's webhook or another tab may have changed it since it was read; PostgreSQL)."""
+    return session.exec(select(Order).where(Order.id == order.id).with_for_update()
+                        .execution_options(populate_existing=True)).one()
 
 
 def _restock(session: Session, order: Order) -> None:
@@ -183,6 +196,7 @@ def change_status(
     changed meanwhile.
     """
     valid = list(STATUS_LABELS)
+    _lock(session, order)  # what it decides (a refund due?) is what the row holds now
     if to_status not in valid or to_status == S.COMPLETED.value:
         message = f"Status must be one of: {', '.join(s for s in valid if s != S.COMPLETED.value)}."
         raise ValidationFailed(message, fields={"status": [message]}, code=ErrorCode.STATUS_INVALID)
@@ -250,15 +264,18 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
 
 
 def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
-    """An admin records that the customer's money was given back (orders flagged "refund due")."""
+    """An admin records that the money the flag names was given back (orders flagged "refund
+    due"). A cancelled order's payment is then refunded; an order that goes on (it was paid
+    twice) stays paid: only the second payment went back."""
     require_admin(actor)
-    order = found(session, Order, order_id, "Order not found.")
+    order = _lock(session, found(session, Order, order_id, "Order not found."))
     if order.attention != Attention.REFUND_DUE.value:
         raise Conflict("This order has no refund due.", code=ErrorCode.NO_REFUND_DUE)
     previous = order.payment_status
-    set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor, note=note or "Refunded")
-    audit.record(session, actor, "order.refund", "order", order.id,
-                 changes={"payment_status": [previous, PaymentStatus.REFUNDED.value]}, label=order_label(order))
+    after = PaymentStatus.REFUNDED.value if order.status == S.CANCELLED.value else previous
+    set_payment_status(session, order, after, actor=actor, note=note or "Refunded")
+    changes = {"payment_status": [previous, after]} if after != previous else {"attention": [order.attention, None]}
+    audit.record(session, actor, "order.refund", "order", order.id, changes=changes, label=order_label(order))
     flag(session, order, None, "", actor=actor)
     session.flush()
     session.refresh(order)
@@ -288,8 +305,9 @@ def expired_unpaid_orders(session: Session, now: datetime, limit: int = 200) -> 
 def release_expired_order(session: Session, order_id: str, now: datetime) -> bool:
     """Cancel one unpaid mobile-money order whose time was up at ``now``, putting its stock back.
     False when it was paid, cancelled or flagged since it was found."""
-    order = session.get(Order, order_id)
-    if order is None or not session.exec(select(Order.id).where(Order.id == order_id, _expired(now))).first():
+    order = session.exec(select(Order).where(Order.id == order_id, _expired(now)).with_for_update()
+                         .execution_options(populate_existing=True)).first()
+    if order is None:  # paid, cancelled or flagged since it was found (a webhook may have just come)
         return False
     change_status(
         session, order, S.CANCELLED.value, actor=None, label=SHOP,
