@@ -6,21 +6,13 @@ that goes on paid."""
 from __future__ import annotations
 
 from ..builders.accounts import auth_headers
-from ..builders.checkout import MOMO, fill_cart, order_row, place
-from ..builders.payments import minor, post_webhook
-from ..builders.shop import add_address
+from ..builders.checkout import order_row
+from ..builders.payments import minor, paid_by_a_second_charge, post_webhook
 
 
 def paid_twice(client, customer, make_product) -> dict:
     """A pending mobile-money order paid by its second charge, then by its first, late."""
-    add_address(customer, is_default=True)
-    fill_cart(client, auth_headers(customer), (make_product(price="10.00", stock=10), 1))
-    order = place(client, auth_headers(customer), MOMO)
-    first = order["payment_reference"]
-    post_webhook(client, "charge.failed", first, minor(order["total"]))
-    again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(customer))
-    assert again.status_code == 200, again.text
-    post_webhook(client, "charge.success", again.json()["payment_reference"], minor(order["total"]))
+    order, first = paid_by_a_second_charge(client, customer, make_product(price="10.00", stock=10))
     assert post_webhook(client, "charge.success", first, minor(order["total"])).status_code == 200
     row = order_row(order["id"])
     assert (row.status, row.payment_status, row.attention) == ("pending", "paid", "refund_due")
@@ -60,13 +52,7 @@ def test_a_cancel_after_a_double_payment_keeps_both_refunds_in_the_note(client, 
 
 def test_a_payment_of_another_amount_never_hides_a_refund_due(client, customer, make_product, admin_headers):
     # "amount_mismatch" replaced "refund_due", and /refunded/ then answered "no refund due" for ever.
-    add_address(customer, is_default=True)
-    fill_cart(client, auth_headers(customer), (make_product(price="10.00", stock=10), 1))
-    order = place(client, auth_headers(customer), MOMO)
-    first = order["payment_reference"]
-    post_webhook(client, "charge.failed", first, minor(order["total"]))
-    again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(customer))
-    post_webhook(client, "charge.success", again.json()["payment_reference"], minor(order["total"]))
+    order, first = paid_by_a_second_charge(client, customer, make_product(price="10.00", stock=10))
     assert client.post(f"/api/orders/{order['id']}/cancel/", headers=auth_headers(customer)).status_code == 200
     assert order_row(order["id"]).attention == "refund_due"
     post_webhook(client, "charge.success", first, 5)  # the first charge, late and for 0.05

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from discount_deals.services import NotFound, payments
-from discount_deals.services.order_status import release_expired_payments
+from discount_deals.services.order_expiry import release_expired_payments
 from discount_deals.config.settings import get_settings
 
 from ..builders.accounts import auth_headers

@@ -21,9 +21,8 @@ from discount_deals.config.settings import get_settings
 
 from ..builders.accounts import auth_headers
 from ..unit.test_receipt_documents import page_text
-from ..builders.checkout import MOMO, fill_cart, order_row, place
-from ..builders.payments import minor, payments_of, post_webhook
-from ..builders.shop import add_address
+from ..builders.checkout import order_row
+from ..builders.payments import minor, paid_by_a_second_charge, payments_of, post_webhook
 from ..builders.messaging import set_preferences
 from ..support.paystack import serve
 from ..builders.returns import (
@@ -112,15 +111,8 @@ def test_a_payment_that_came_twice_stays_due_after_the_goods_are_refunded(client
                                                                           admin_headers):
     # Found by a probe: a whole-order return's refund cleared the "Paid twice" flag, so the second
     # payment was never given back (the customer paid 2 × 10.80 and got 10.80).
-    add_address(customer, is_default=True)
     product = make_product(price="10.00", stock=10)
-    fill_cart(client, auth_headers(customer), (product, 1))
-    order = place(client, auth_headers(customer), MOMO)
-    first = order["payment_reference"]
-    post_webhook(client, "charge.failed", first, minor(order["total"]))
-    again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(customer))
-    assert again.status_code == 200, again.text
-    post_webhook(client, "charge.success", again.json()["payment_reference"], minor(order["total"]))
+    order, first = paid_by_a_second_charge(client, customer, product)
     deliver(client, order["id"], admin_headers)
     post_webhook(client, "charge.success", first, minor(order["total"]))  # the first one came through late
     assert order_row(order["id"]).attention == "refund_due"

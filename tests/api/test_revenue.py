@@ -12,7 +12,7 @@ from decimal import Decimal
 from discount_deals.db import session_scope
 from discount_deals.services import payments, reports
 from discount_deals.services.order_rules import counts_as_revenue
-from discount_deals.services.order_status import release_expired_payments
+from discount_deals.services.order_expiry import release_expired_payments
 
 from ..builders.checkout import after_deadline, fill_cart, order_row, place
 from ..support.paystack import serve

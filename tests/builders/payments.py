@@ -53,3 +53,17 @@ def place_order(client, user, make_product, body=None, price: str = "12.00", qua
 def pay(client, order: dict) -> None:
     response = post_webhook(client, "charge.success", order["payment_reference"], minor(order["total"]))
     assert response.status_code == 200 and response.json()["outcome"] == "paid", response.text
+
+
+def paid_by_a_second_charge(client, user, product, quantity: int = 1) -> tuple[dict, str]:
+    """A pending mobile-money order whose first charge failed and whose second was paid: (the
+    order as placed, the first charge's reference, which may still come through late)."""
+    add_address(user, is_default=True)
+    fill_cart(client, auth_headers(user), (product, quantity))
+    order = place(client, auth_headers(user), MOMO)
+    first = order["payment_reference"]
+    post_webhook(client, "charge.failed", first, minor(order["total"]))
+    again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(user))
+    assert again.status_code == 200, again.text
+    post_webhook(client, "charge.success", again.json()["payment_reference"], minor(order["total"]))
+    return order, first
