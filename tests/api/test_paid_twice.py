@@ -5,6 +5,11 @@ that goes on paid."""
 
 from __future__ import annotations
 
+from discount_deals.db import session_scope
+from discount_deals.models import Order
+from discount_deals.state.admin.order_views import order_page
+from discount_deals.state.admin.orders import AdminOrdersState
+
 from ..builders.accounts import auth_headers
 from ..builders.checkout import order_row
 from ..builders.payments import minor, paid_by_a_second_charge, post_webhook
@@ -60,3 +65,12 @@ def test_a_payment_of_another_amount_never_hides_a_refund_due(client, customer, 
     assert row.attention == "refund_due" and "0.05" in row.attention_note, row.attention_note
     refunded(client, admin_headers, order["id"])
     assert (order_row(order["id"]).payment_status, order_row(order["id"]).attention) == ("refunded", None)
+
+
+def test_the_back_office_says_what_the_refund_did(client, customer, make_product, admin_headers):
+    order = paid_twice(client, customer, make_product)
+    refunded(client, admin_headers, order["id"])
+    state = AdminOrdersState(_reflex_internal_init=True)
+    with session_scope() as session:
+        state.shown = order_page(session.get(Order, order["id"]), customer)
+    assert state._refund_text().endswith("stays paid: the payment beyond its total was given back.")

@@ -13,7 +13,7 @@ import reflex as rx
 from sqlmodel import Session
 
 from ...db import session_scope, write_session
-from ...models import OrderStatus, User
+from ...models import OrderStatus, PaymentStatus, User
 from ...services import ServiceError, exports
 from ...services import order_status as lifecycle
 from ...services import orders as order_service
@@ -197,10 +197,17 @@ class AdminOrdersState(AdminList, rx.State):
         finally:
             self.confirming = ""
 
+    def _refund_text(self) -> str:
+        """A cancelled order's payment went back; an order that goes on gave back only what came
+        beyond its total (a payment that came twice) and stays paid."""
+        if self.shown.payment_status_text == lifecycle.PAYMENT_LABELS[PaymentStatus.REFUNDED.value]:
+            return f"Order #{self.shown.short_id} is marked as refunded."
+        return f"Order #{self.shown.short_id} stays paid: the payment beyond its total was given back."
+
     @admin_event
     def mark_refunded(self, admin: User):
         return self._change(
             admin, lambda session: lifecycle.mark_refunded(session, admin, self.order_id),
-            lambda _none: ("Refund recorded", f"Order #{self.shown.short_id} is marked as refunded."),
+            lambda _none: ("Refund recorded", self._refund_text()),
             "Could not record the refund",
         )
