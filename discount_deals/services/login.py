@@ -174,7 +174,7 @@ def _count_login_attempt(email_key: str, client: str,
             throttle.prune(session, oldest_kept)
         account_key = (throttle.LOGIN_ACCOUNT, email_key)
         per_account = throttle.hit(session, *account_key, window)
-        if per_account.hits == settings.login_account_max_failures + 1 and account is not None:
+        if per_account.hits == settings.login_account_max_failures + 1 and account is not None and account.is_active:
             from .messages.notices import account_locked
 
             minutes = max(1, per_account.retry_after() // 60)

@@ -9,6 +9,7 @@ SMS with long values and check it.
 from __future__ import annotations
 
 import html
+import unicodedata
 from dataclasses import dataclass
 
 from ... import routes
@@ -71,9 +72,25 @@ def order_number(order: Order) -> str:
     return order.id[:8]
 
 
+_ASCII_PUNCTUATION = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "…": "...",
+                                    "×": "x", "\u00a0": " "})
+
+
+def ascii_text(text: str) -> str:
+    """``text`` in ASCII: accents dropped (é → e), quotes and dashes plain, anything else left out."""
+    folded = unicodedata.normalize("NFKD", " ".join(str(text).split()).translate(_ASCII_PUNCTUATION))
+    return folded.encode("ascii", "ignore").decode()
+
+
 def _short(text: str, limit: int) -> str:
     text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+    return text if len(text) <= limit else text[: limit - 3].rstrip(" .,;:") + "..."
+
+
+def _sms_short(text: str, limit: int) -> str:
+    """Text people typed (a product's or a store's name, a note), as a text carries it: in ASCII
+    (a curly quote or an emoji would make the whole text UCS-2, two SMS for one), shortened."""
+    return _short(ascii_text(text), limit)
 
 
 def _sentence(text: str) -> str:
@@ -81,13 +98,14 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _where(order: Order, limit: int = 40) -> str:
-    """Where the order goes: the pickup store, or the delivery town."""
+def _where(order: Order, limit: int = 40, *, sms: bool = False) -> str:
+    """Where the order goes: the pickup store, or the delivery town (``sms``: in ASCII)."""
+    short = _sms_short if sms else _short
     if order.delivery_method == DeliveryMethod.PICKUP:
         store = (order.pickup_store or {}).get("name") or "the store"
-        return f"pickup at {_short(store, limit)}"
+        return f"pickup at {short(store, limit)}"
     city = place_name((order.address or {}).get("city") or "")
-    return f"delivery to {_short(city, limit)}" if city else "home delivery"
+    return f"delivery to {short(city, limit)}" if city else "home delivery"
 
 
 def how_to_pay(order: Order, *, short: bool = False) -> str:
@@ -131,14 +149,16 @@ def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
     number, total = order_number(order), plain_money_text(order.total)
     head = f"{shop_name()}: order #{number}"
     if kind == "order_placed":
-        return f"{head} placed. Total {total}, {_where(order, 24)}. {how_to_pay(order, short=True)}"
+        text = f"{head} placed. Total {total}, {_where(order, 24, sms=True)}. {how_to_pay(order, short=True)}"
+        # A code to enter, a long total and a long place may not fit one text: the place goes.
+        return text if fits_one_sms(text) else f"{head} placed. Total {total}. {how_to_pay(order, short=True)}"
     if kind == "payment_paid":
         return f"{head}: we received your payment of {total}. Thank you!"
     if kind == "payment_failed":
         return f"{head}: the payment of {total} did not go through. Try again from your order page."
     if kind == "order_ready":
         store = (order.pickup_store or {}).get("name") or "the store"
-        return f"{head} is ready for pickup at {_short(store, 40)}. Bring your order number."
+        return f"{head} is ready for pickup at {_sms_short(store, 40)}. Bring your order number."
     if kind == "order_shipped":
         pay = "" if order.payment_status == PaymentStatus.PAID else f" {how_to_pay(order, short=True)}"
         return f"{head} is out for delivery. Total {total}.{pay}"
@@ -189,7 +209,7 @@ def return_sms(kind: str, order: Order, ret: ReturnRequest) -> str:
     if kind == "return_approved":
         return f"{head}: your return is approved. Bring or send the items back; we refund {amount} once they arrive."
     if kind == "return_rejected":
-        why = f" {_short(ret.admin_note, 70)}" if ret.admin_note else ""
+        why = f" {_sms_short(ret.admin_note, 70)}" if ret.admin_note else ""
         return f"{head}: your return was not approved.{why}"
     if kind == "return_received":
         return f"{head}: we received your returned items. Your refund of {amount} is on its way."
@@ -281,8 +301,9 @@ class DealLine:
 
 def deal_sms(deals: list[DealLine]) -> str:
     first = deals[0]
-    what = (f"{_short(first.name, 40)} is now {first.price.plain_text()}" if first.kind == "price_drop" and first.price
-            else f"{_short(first.name, 40)} is back in stock")
+    name = _sms_short(first.name, 40)
+    what = (f"{name} is now {first.price.plain_text()}" if first.kind == "price_drop" and first.price
+            else f"{name} is back in stock")
     more = f" and {len(deals) - 1} more favourite{'s' if len(deals) > 2 else ''}" if len(deals) > 1 else ""
     return f"{shop_name()}: {what}{more}. See your favourites on our site."
 

@@ -8,22 +8,19 @@ UCS-2 (70 characters a part), so names are folded to ASCII first.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
 from ... import routes
 from ..money import money_text, plain_money_text
 from ..pricing import LineTotal, money
-from .templates import Email, Links, _email, fits_one_sms, shop_name
+from .templates import Email, Links, _email, ascii_text, fits_one_sms, shop_name
 
 SUBJECT = "You left something in your cart"
 ACTION = "Finish your order"
 TOPIC_TEXT = "cart reminders"
 EMAIL_LINES = 10  # lines listed in the email; the rest are counted
 # Punctuation NFKD leaves alone, spelt in ASCII.
-_ASCII_PUNCTUATION = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "…": "...",
-                                    "×": "x", "\u00a0": " "})
 
 
 @dataclass(frozen=True)
@@ -37,12 +34,6 @@ class ReminderLine(LineTotal):
 
 def cart_total(lines: list[ReminderLine]) -> Decimal:
     return money(sum((line.line_total for line in lines), Decimal("0")))
-
-
-def ascii_text(text: str) -> str:
-    """``text`` in ASCII: accents dropped (é → e), quotes and dashes plain, anything else left out."""
-    folded = unicodedata.normalize("NFKD", " ".join(str(text).split()).translate(_ASCII_PUNCTUATION))
-    return folded.encode("ascii", "ignore").decode()
 
 
 def _shortened(text: str, limit: int) -> str:

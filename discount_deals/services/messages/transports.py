@@ -130,6 +130,15 @@ class SmtpTransport:
         except (smtplib.SMTPException, OSError) as exc:
             self.close()
             raise SendFailed(f"SMTP: {exc.__class__.__name__}: {exc}"[:300]) from None
+        except UnicodeError:
+            # An address that is not ASCII (kofí@example.com): smtplib fails in the middle of the
+            # MAIL command. The connection is dropped so the next message starts clean, and this
+            # one will not go through on a retry either.
+            self.close()
+            raise SendFailed("the address is not ASCII: it cannot go through this mail server", permanent=True) from None
+        except BaseException:
+            self.close()  # whatever went wrong, the next message gets a connection in a known state
+            raise
         if refused:
             raise SendFailed(f"recipient refused: {refused}"[:300], permanent=True)
         return message_id(message, self.settings)

@@ -221,11 +221,14 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     if errors:
         raise invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED if "current_password" in errors else "")
     before = audit.snapshot(user, ACCOUNT_FIELDS)
+    if password is not None:
+        # The owner is told, whoever changed it, at the email and phone the account had until now
+        # (whoever changes the password may be changing them too).
+        password_changed(session, user)
     for name, value in clean.items():
         setattr(user, name, value)
     if password is not None:
         set_password(user, password)
-        password_changed(session, user)  # the owner is told, whoever changed it
     if contacts:
         tell_old_contacts(session, user, before, contacts)
     if password is not None or contacts:
