@@ -46,13 +46,18 @@ class _Cached:
 
 _lock = threading.Lock()
 _cache: _Cached | None = None
+_generation = 0  # bumped by every invalidation: a build that began before one is not kept
+# Documents kept per build: the public URL's few, not one per Host header a client makes up
+# (without DD_PUBLIC_URL the base URL follows the request's host and port).
+MAX_DOCUMENTS = 8
 
 
 def invalidate() -> None:
     """Drop the cached sitemap (called automatically after a committed catalogue write)."""
-    global _cache
+    global _cache, _generation
     with _lock:
         _cache = None
+        _generation += 1
 
 
 def _entries(session: Session) -> list[Entry]:
@@ -75,11 +80,13 @@ def _current(session: Session) -> _Cached:
     global _cache
     with _lock:
         cached = _cache
+        generation = _generation
     if cached is not None and time.monotonic() - cached.built_at < MAX_AGE_S:
         return cached
     fresh = _Cached(built_at=time.monotonic(), entries=_entries(session), xml={})
     with _lock:
-        _cache = fresh
+        if generation == _generation:  # no catalogue write committed while it was built
+            _cache = fresh
     return fresh
 
 
@@ -118,7 +125,8 @@ def sitemap_xml(session: Session, base_url: str, part: int = 0) -> str | None:
             '<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>\n'
         )
-    cached.xml[key] = document
+    if len(cached.xml) < MAX_DOCUMENTS:
+        cached.xml[key] = document
     return document
 
 

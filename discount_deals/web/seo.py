@@ -20,7 +20,7 @@ def base_url(request: Request) -> str:
     return public_base_url(str(request.base_url))
 
 
-@router.get("/robots.txt")
+@router.api_route("/robots.txt", methods=["GET", "HEAD"])
 def robots(request: Request) -> PlainTextResponse:
     lines = ["User-agent: *", *(f"Disallow: {path}" for path in DISALLOWED), "", f"Sitemap: {base_url(request)}/sitemap.xml"]
     return PlainTextResponse("\n".join(lines) + "\n", headers={"Cache-Control": "public, max-age=3600"})
@@ -37,11 +37,11 @@ async def _sitemap(request: Request, part: int) -> Response:
     return Response(document, media_type="application/xml", headers={"Cache-Control": "public, max-age=300"})
 
 
-@router.get("/sitemap.xml")
+@router.api_route("/sitemap.xml", methods=["GET", "HEAD"])
 async def sitemap_index(request: Request) -> Response:
     return await _sitemap(request, 0)
 
 
-@router.get("/sitemap-{part}.xml")
+@router.api_route("/sitemap-{part}.xml", methods=["GET", "HEAD"])
 async def sitemap_part(request: Request, part: int) -> Response:
     return await _sitemap(request, part) if part >= 1 else Response(status_code=404)

@@ -285,3 +285,11 @@ def test_cards_price_a_discount_only_inside_its_window(client, build, make_produ
         assert "$8.00" in cards[name] and "$4.00" not in cards[name] and "Save" not in cards[name], name
     assert "$6.00" in cards["Active Soap"] and "Save $2.00" in cards["Active Soap"]
     assert html.count("-25%") == 1  # the active one's badge only
+
+
+def test_a_picture_whose_scheme_is_in_capitals_is_not_put_behind_the_shop(client, build, make_product):
+    # Found by a probe: "HTTPS://cdn..." became og:image "http://testserverHTTPS://cdn...".
+    item = make_product("Capital rice", "5.00", image_url="HTTPS://cdn.example.com/rice.jpg")
+    html = client.get(f"/products/{item.id}").text
+    assert _meta(html, "og:image") == "HTTPS://cdn.example.com/rice.jpg"
+    assert _json_ld(html)["image"] in ("HTTPS://cdn.example.com/rice.jpg", ["HTTPS://cdn.example.com/rice.jpg"])

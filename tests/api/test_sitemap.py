@@ -8,6 +8,7 @@ from xml.etree import ElementTree
 import pytest
 
 from discount_deals.services import sitemap
+from discount_deals.state.shop.catalog import MAX_SLUG
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
@@ -109,3 +110,29 @@ def test_robots_txt_points_to_the_sitemap_and_keeps_private_pages_out(client):
     for path in ("/api/", "/cart", "/profile", "/orders", "/admin", "/favorites"):
         assert f"Disallow: {path}" in lines
     assert "Sitemap: http://testserver/sitemap.xml" in lines
+
+
+# --- found by a probe ---------------------------------------------------------------------------
+
+
+def test_robots_and_the_sitemap_answer_head(client, products):
+    for path in ("/robots.txt", "/sitemap.xml"):
+        answer = client.head(path)
+        assert answer.status_code == 200 and answer.content == b"", path
+
+
+def test_made_up_hosts_do_not_grow_the_cache(client, products, session):
+    # Without DD_PUBLIC_URL each Host header (any port) kept a whole document for 5 minutes.
+    for port in range(6000, 6050):
+        assert client.get("/sitemap.xml", headers={"Host": f"testserver:{port}"}).status_code == 200
+    assert len(sitemap._current(session).xml) <= sitemap.MAX_DOCUMENTS
+
+
+
+def test_the_listing_reads_a_categorys_whole_slug(client, make_category, make_product):
+    # The sitemap links /products?category=<slug> with slugs of up to 140 characters; the
+    # storefront cut the parameter at 120 and showed an empty listing.
+    slug = "s" * 140
+    make_product("Long", "5.00", category=make_category("Long one", slug=slug))
+    assert f"http://testserver/products?category={slug}" in locs(client)
+    assert MAX_SLUG >= len(slug)

@@ -12,6 +12,7 @@ import reflex as rx
 
 from ... import routes
 from ...display import ProductView, brand_name
+from ...models import Category
 from ...services import catalog
 from ..actions import load_list, toast
 from .filter_options import FilterOption, counted
@@ -28,6 +29,7 @@ SORT_OPTIONS: list[tuple[str, str]] = [
     ("discount", "Biggest Discount"),
 ]
 PRICE_RANGES = ["0-25", "25-50", "50-100", "100+"]
+MAX_SLUG = Category.__table__.c.slug.type.length  # a category named in the address by its whole slug
 BRANDS_SHOWN = ("shoprite", "melcom")
 
 
@@ -168,7 +170,7 @@ class ProductsState(rx.State):
         except ValueError:
             page = 1
         self._listing = catalog.ListingQuery(
-            search=search, category=(params.get("category") or "").strip()[:120],
+            search=search, category=(params.get("category") or "").strip()[:MAX_SLUG],
             brand=(params.get("brand") or "").strip()[:80], price_range=price if price in PRICE_RANGES else "",
             ordering=sort if sort in choices else "", page=page,
             exact=bool(search) and (params.get("exact") or "").lower() in ("1", "true"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from sqlmodel import Session
 
@@ -183,7 +183,7 @@ def _product_head(item: Product, category: Category | None, view: ProductView, u
     """What a product's page tells link previews and search engines: its price now, as
     ``services.pricing`` has it (the discount only inside its window)."""
     currency = get_settings().currency.code
-    image = view.image_url if view.image_url.startswith(("http://", "https://")) else base + view.image_url
+    image = view.image_url if urlsplit(view.image_url).scheme.lower() in ("http", "https") else base + view.image_url
     price = money_str(product_price(item).unit_price)
     saving = f" (was {view.original_text}, save {view.discount_percent}%)" if view.has_discount else ""
     json_ld = heads.product_json_ld(
