@@ -6,7 +6,10 @@ import re
 from xml.etree import ElementTree
 
 import pytest
+from sqlalchemy import event
 
+from discount_deals import models
+from discount_deals.db import get_engine, session_scope
 from discount_deals.services import sitemap
 from discount_deals.state.shop.catalog import MAX_SLUG
 
@@ -136,3 +139,25 @@ def test_the_listing_reads_a_categorys_whole_slug(client, make_category, make_pr
     make_product("Long", "5.00", category=make_category("Long one", slug=slug))
     assert f"http://testserver/products?category={slug}" in locs(client)
     assert MAX_SLUG >= len(slug)
+
+
+def test_a_write_committed_while_the_sitemap_is_built_is_not_lost(client, products):
+    # The build stored the list it had read over the invalidation that came meanwhile, so a
+    # product hidden then stayed listed for 5 minutes. Here another connection hides Rice and
+    # commits while the build reads the products (the database's own hook, not ours).
+    rice_url = f"http://testserver/products/{products['rice'].id}"
+    hidden = []
+
+    def hide_rice_midway(_conn, _cursor, statement, *_args):
+        if not hidden and "FROM product" in statement and "updated_at" in statement:
+            hidden.append(True)
+            with session_scope() as other:
+                other.get(models.Product, products["rice"].id).status = "inactive"
+
+    sitemap.invalidate()
+    event.listen(get_engine(), "before_cursor_execute", hide_rice_midway)
+    try:
+        assert rice_url in locs(client)  # what this build read
+    finally:
+        event.remove(get_engine(), "before_cursor_execute", hide_rice_midway)
+    assert hidden and rice_url not in locs(client)
