@@ -76,6 +76,9 @@ class NotificationPreference(SQLModel, table=True):
     account_email: bool = Field(default=True)  # security notices by email (password changed, locked)
     # One reminder about a cart left behind (SMS or email); existing rows got it on (migration 34c).
     cart_reminders: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
+    # Deal alerts by SMS come at most once a day, the rest by email: False once the customer
+    # unsubscribed from those emails (the texts go on). Existing rows got it on (migration 35d).
+    deal_emails: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     updated_at: datetime = updated_field()
 
 

@@ -152,3 +152,33 @@ def test_an_alert_is_checked_when_it_is_written_hidden_or_repriced_products_are_
         assert session.exec(select(models.DealAlert).where(models.DealAlert.message_id.is_(None))).all() == []
     fan_out_and_compose()
     assert len(outbox(kind="deal_alert")) == 1
+
+
+def test_unsubscribing_from_the_days_emails_keeps_the_texts(client, messaging, make_user, make_product,
+                                                            admin_headers, use_settings):
+    # Found by a probe: the unsubscribe link of the day's email to an SMS fan said "no longer by
+    # email", and the next drop came by email all the same.
+    use_settings(DD_DEAL_ALERT_BATCH_SECONDS="0")
+    rice = make_product(name="Rice", price="50.00")
+    texter = make_user(phonenumber="0241234567")
+    set_preferences(texter, deal_alerts="sms")
+    favourite(client, texter, rice)
+    for price in ("40.00", "35.00"):  # the day's text, then its email
+        edit(client, admin_headers, rice, discount_price=price)
+        fan_out_and_compose()
+    messaging.deliver()
+    [mail] = messaging.mailbox.to(texter.email)
+    token = mail["List-Unsubscribe"].strip("<>").split("token=")[1]
+    answer = client.post(f"/api/notifications/unsubscribe/?token={token}", data="List-Unsubscribe=One-Click")
+    assert answer.status_code == 200, answer.text
+    edit(client, admin_headers, rice, discount_price="30.00")
+    fan_out_and_compose()
+    assert [m.channel for m in outbox(kind="deal_alert")] == ["sms", "email"]  # no third, no email
+    with session_scope() as session:
+        row = session.get(models.NotificationPreference, texter.id)
+        assert (row.deal_alerts, row.deal_emails) == ("sms", False)
+    # Choosing deal alerts again takes their emails back.
+    answer = client.patch("/api/users/me/notifications/", json={"deal_alerts": "sms"}, headers=auth_headers(texter))
+    assert answer.status_code == 200, answer.text
+    with session_scope() as session:
+        assert session.get(models.NotificationPreference, texter.id).deal_emails is True

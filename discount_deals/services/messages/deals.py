@@ -144,6 +144,7 @@ class _Fan:
     email: str
     phone: str | None
     choice: str  # the user's deal_alerts preference
+    emails: bool = True  # the day's further alerts by email (NotificationPreference.deal_emails)
 
 
 def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]:
@@ -159,9 +160,10 @@ def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]
                                             OutboxMessage.created_at > now - timedelta(days=1))
     ).all())
     fans = {
-        user_id: _Fan(user_id, email, mobile_number(phone) if choice == "sms" else None, choice)
-        for user_id, email, phone, choice in session.exec(
-            select(User.id, User.email, User.phonenumber, NotificationPreference.deal_alerts)
+        user_id: _Fan(user_id, email, mobile_number(phone) if choice == "sms" else None, choice, emails)
+        for user_id, email, phone, choice, emails in session.exec(
+            select(User.id, User.email, User.phonenumber, NotificationPreference.deal_alerts,
+                   NotificationPreference.deal_emails)
             .join(NotificationPreference, NotificationPreference.user_id == User.id)
             .where(User.id.in_(users), User.is_active == True)
         ).all()
@@ -206,6 +208,8 @@ def _draft(fan: _Fan | None, deals: list[templates.DealLine], *, sms_allowed: bo
     common = {"kind": "deal_alert", "user_id": fan.id, "subject_id": deals[0].product_id}
     if fan.choice == "sms" and fan.phone and sms_allowed:
         return Draft(channel=Channel.SMS, recipient=fan.phone, text=templates.deal_sms(deals), **common)
+    if not fan.emails:
+        return None  # unsubscribed from the emails: the day's one text is all
     email = templates.deal_email(deals, links_for(fan.id, "deals"))
     return Draft(channel=Channel.EMAIL, recipient=fan.email, subject=email.subject, text=email.text,
                  html=email.html, topic="deals", **common)

@@ -80,6 +80,8 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
     for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders"):
         if name in changes:
             setattr(row, name, changes[name])
+    if changes.get("deal_alerts") in ("sms", "email"):
+        row.deal_emails = True  # choosing deal alerts again takes their emails back too
     session.add(row)
     session.flush()
     return preferences_of(session, user)
@@ -97,8 +99,9 @@ def unsubscribe(session: Session, token: Any) -> str:
     row = _row(session, user) or NotificationPreference(user_id=user.id)
     if topic == "orders":
         row.order_updates = "sms" if current.order_updates in ("sms", "both") and current.phone else "off"
-    elif topic == "deals":
+    elif topic == "deals":  # the texts of an SMS choice go on; no more emails either way
         row.deal_alerts = "sms" if current.deal_alerts == "sms" else "off"
+        row.deal_emails = False
     elif topic == "cart":
         row.cart_reminders = False  # one switch for both channels: a reminder comes one way only
     else:
