@@ -192,7 +192,10 @@ def change_status(
     changed meanwhile.
     """
     valid = list(STATUS_LABELS)
+    seen = order.status
     _lock(session, order)  # what it decides (a refund due?) is what the row holds now
+    if order.status != seen:
+        raise Conflict("The order was changed meanwhile. Reload it and try again.", code=ErrorCode.CHANGED)
     if to_status not in valid or to_status == S.COMPLETED.value:
         message = f"Status must be one of: {', '.join(s for s in valid if s != S.COMPLETED.value)}."
         raise ValidationFailed(message, fields={"status": [message]}, code=ErrorCode.STATUS_INVALID)
