@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from ..models import AuditEvent
 from ..services import ValidationFailed, audit
+from ..services.moments import as_utc
 from .deps import AdminUser, SessionDep
 from .pagination import Page, build_page, page_request
 from .routing import ApiRouter
@@ -59,7 +60,8 @@ def _day_or_moment(raw: str, name: str) -> date | datetime | None:
         return None
     try:
         if "T" in text or " " in text:
-            return datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
+            # In UTC here: a moment UTC cannot write (0001-01-01T00:00+14:00) is refused like a typo.
+            return as_utc(datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text))
         return date.fromisoformat(text)
     except ValueError:
         message = "Use a date such as 2026-11-23 or a date and time such as 2026-11-23T10:00:00Z."
