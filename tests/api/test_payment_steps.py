@@ -119,6 +119,17 @@ def test_paystack_pending_then_declined_and_a_charge_declined_at_once(client, cu
     assert order_row(declined["id"]).status == "pending"  # the shopper may try again until it expires
 
 
+def test_paystack_verifying_a_charge_in_another_currency_flags_the_order(client, customer, momo, paystack):
+    order = momo("055 123 4987")
+    paystack.status[order["payment_reference"]] = "success"
+    paystack.currency = "USD"
+    later = datetime.now(UTC) + timedelta(seconds=11)
+    assert payments.check_payment(customer, order["id"], now=later).payment_status == "awaiting_payment"
+    row = order_row(order["id"])
+    assert row.attention == "amount_mismatch"
+    assert row.attention_note.startswith(f"Payment {order['payment_reference']} reported USD {order['total']};"), row.attention_note
+
+
 def test_paystack_webhook_after_the_prompt_pays_once(client, momo, paystack):
     from discount_deals.services.payments import sign
 

@@ -147,6 +147,35 @@ def test_a_replayed_failure_is_recorded_once(client, momo_order):
     assert payment_events(momo_order["id"]) == ["failed"]
 
 
+def test_a_payment_in_another_currency_flags_the_order_instead_of_paying_it(client, momo_order):
+    """The right number of minor units in another currency is not the order's total: a webhook
+    that names a currency other than the payment's is flagged like another amount."""
+    reference, amount = momo_order["payment_reference"], minor(momo_order["total"])
+    response = post_webhook(client, "charge.success", reference, amount, currency="NGN")
+    assert (response.status_code, response.json()["outcome"]) == (200, "mismatch")
+    row = order_row(momo_order["id"])
+    assert (row.payment_status, row.attention) == ("awaiting_payment", "amount_mismatch")
+    assert row.attention_note.startswith(f"Payment {reference} reported NGN 31.91;")
+    assert payments_of(momo_order["id"])[0].provider_data["reported_currency"] == "NGN"
+
+
+@pytest.mark.parametrize("currency", ["usd", "USD", None])
+def test_a_payment_in_the_orders_currency_pays_it_whether_or_not_it_is_named(client, momo_order, currency):
+    reference, amount = momo_order["payment_reference"], minor(momo_order["total"])
+    named = {} if currency is None else {"currency": currency}
+    assert post_webhook(client, "charge.success", reference, amount, **named).json()["outcome"] == "paid"
+    assert order_row(momo_order["id"]).payment_status == "paid"
+
+
+@pytest.mark.parametrize("currency", ["US$", 840, "dollars"])
+def test_a_currency_that_is_no_code_flags_the_order(client, momo_order, currency):
+    reference, amount = momo_order["payment_reference"], minor(momo_order["total"])
+    assert post_webhook(client, "charge.success", reference, amount, currency=currency).json()["outcome"] == "mismatch"
+    row = order_row(momo_order["id"])
+    assert (row.payment_status, row.attention) == ("awaiting_payment", "amount_mismatch")
+    assert row.attention_note.startswith(f"Payment {reference} reported 31.91 in a currency it named by no code;")
+
+
 def test_another_amount_flags_the_order_instead_of_paying_it(client, admin_headers, customer_headers, momo_order):
     reference = momo_order["payment_reference"]
     response = post_webhook(client, "charge.success", reference, minor(momo_order["total"]) - 100)

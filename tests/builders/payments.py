@@ -19,14 +19,15 @@ from .shop import add_address
 WEBHOOK = "/api/payments/webhook/"
 
 
-def signed(event: str, reference: str, amount, secret: str | None = None) -> tuple[bytes, dict[str, str]]:
-    raw = json.dumps({"event": event, "data": {"reference": reference, "amount": amount}}).encode()
+def signed(event: str, reference: str, amount, secret: str | None = None, **data) -> tuple[bytes, dict[str, str]]:
+    """A webhook body and its signature headers (``data``: more fields of the event's data, e.g. currency)."""
+    raw = json.dumps({"event": event, "data": {"reference": reference, "amount": amount, **data}}).encode()
     secret = secret or get_settings().checkout.webhook_secret
     return raw, {"X-Signature": sign(raw, secret), "Content-Type": "application/json"}
 
 
-def post_webhook(client, event: str, reference: str, amount, *, secret: str | None = None, headers=None):
-    raw, signed_headers = signed(event, reference, amount, secret)
+def post_webhook(client, event: str, reference: str, amount, *, secret: str | None = None, headers=None, **data):
+    raw, signed_headers = signed(event, reference, amount, secret, **data)
     return client.post(WEBHOOK, content=raw, headers=headers if headers is not None else signed_headers)
 
 

@@ -37,6 +37,7 @@ class PaystackStub(ThreadingHTTPServer):
         self.answers: dict[str, str] = {}  # national phone -> first status
         self.status: dict[str, str] = {}  # reference -> status GET /charge answers
         self.amounts: dict[str, int] = {}
+        self.currency = "GHS"  # what every charge says it was made in
         self.refuse_refunds: set[str] = set()
         self.refunds_down = False  # POST /refund answers 500 (Paystack unreachable)
 
@@ -65,7 +66,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _charge(self, reference: str, status: str, http: int = 200) -> None:
         self.server.status[reference] = status
         data = {"reference": reference, "status": status, "amount": self.server.amounts.get(reference, 0),
-                "currency": "GHS"}
+                "currency": self.server.currency}
         if status in TEXTS:
             data["display_text"] = TEXTS[status]
         if status == "failed":

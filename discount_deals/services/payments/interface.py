@@ -7,9 +7,9 @@ tells how a charge stands (``verify``), parses its signed webhooks and gives mon
 or voucher back: Telecel Cash), ``pay_offline`` (the shopper approves a prompt on the phone),
 ``pending`` (the network has not answered yet), ``success`` or ``failed``. Webhooks: ``X-Signature`` (or
 ``X-Paystack-Signature``) is the hex HMAC-SHA512 of the raw body with the webhook secret; the
-body is ``{"event": "charge.success" | "charge.failed", "data": {"reference", "amount"}}`` where
-``amount`` is in minor units (pesewas), as Paystack sends it (a decimal string such as
-``"36.77"`` is read as cedis).
+body is ``{"event": "charge.success" | "charge.failed", "data": {"reference", "amount", "currency"}}``
+where ``amount`` is in minor units (pesewas), as Paystack sends it (a decimal string such as
+``"36.77"`` is read as cedis), and ``currency`` (optional) is the ISO code the charge was made in.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ SEND_OTP, PAY_OFFLINE = "send_otp", "pay_offline"
 # A charge in one of these waits for the shopper or their network; the order shows which.
 WAITING = (SEND_OTP, PAY_OFFLINE, PENDING)
 EVENTS = {"charge.success": SUCCESS, "charge.failed": FAILED}
+UNKNOWN_CURRENCY = "?"  # a provider named a currency by something that is not an ISO 4217 code
 
 
 class ProviderUnavailable(ServiceError):
@@ -72,6 +73,8 @@ class ChargeReport:
     reference: str
     status: str
     amount_minor: int | None = None
+    # The currency the provider says it charged in (ISO code), when it says one.
+    currency: str | None = None
     # The provider's words to the shopper ("Please dial *110# to generate a voucher code...").
     message: str = ""
     # A page where the shopper completes the charge (the fake provider's test phone), if any.
@@ -153,7 +156,17 @@ def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, head
         amount = amount_minor(data.get("amount"))
     except ValueError:
         raise ValidationFailed("Invalid webhook amount.", code=ErrorCode.WEBHOOK_INVALID) from None
-    return ChargeReport(reference=reference, status=EVENTS[event], amount_minor=amount)
+    return ChargeReport(reference=reference, status=EVENTS[event], amount_minor=amount,
+                        currency=currency_code(data.get("currency")))
+
+
+def currency_code(value: Any) -> str | None:
+    """The currency a provider names (``"ghs"`` is GHS); ``None`` when it names none. A value that
+    is not a code becomes ``"?"``, so it differs from the payment's and the order is flagged."""
+    if value is None or value == "":
+        return None
+    code = str(value).strip().upper()
+    return code if len(code) == 3 and code.isascii() and code.isalpha() else UNKNOWN_CURRENCY
 
 
 def event_body(event: str, reference: str, amount: int) -> bytes:

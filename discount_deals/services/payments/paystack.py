@@ -37,6 +37,7 @@ from .interface import (
     ProviderUnavailable,
     RefundReport,
     amount_minor,
+    currency_code,
     parse_signed_event,
 )
 
@@ -109,7 +110,8 @@ class PaystackProvider:
             amount = None
         words = data.get("display_text") or (data.get("gateway_response") or data.get("message")
                                               if status == FAILED else "")
-        return ChargeReport(reference, status, amount, message=str(words or "")[:300])
+        return ChargeReport(reference, status, amount, currency=currency_code(data.get("currency")),
+                            message=str(words or "")[:300])
 
     def start_charge(self, request: ChargeRequest) -> ChargeReport:
         data = self._call(

@@ -1,7 +1,8 @@
 """Applying a provider's word on a charge (a webhook, or the answer to a verification), once.
 
 A replayed event changes nothing, and a payment of another amount than the order's total flags
-the order for an admin instead of marking it paid. Everything happens in the caller's session.
+the order for an admin instead of marking it paid, as does one in another currency than the
+payment's (when the provider names one). Everything happens in the caller's session.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .. import NotFound
 from .. import order_status as lifecycle
 from ..money import Money
 from ..pricing import from_minor_units, minor_units
-from .interface import FAILED, MISMATCH, SUCCESS, WAITING, ChargeReport
+from .interface import FAILED, MISMATCH, SUCCESS, UNKNOWN_CURRENCY, WAITING, ChargeReport
 from .providers import get_provider
 from .records import find_payment
 
@@ -46,11 +47,12 @@ def apply_report(session: Session, report: ChargeReport) -> str:
         order.payment_step = None
         order.payment_prompt = report.message[:300] if report.status == FAILED else ""
     payment.provider_data = {**payment.provider_data, "reported_amount": report.amount_minor,
-                             "reported_at": datetime.now(UTC).isoformat()}
+                             "reported_currency": report.currency, "reported_at": datetime.now(UTC).isoformat()}
     if report.status == FAILED:
         outcome = _declined(session, payment, order)
-    elif report.amount_minor != minor_units(payment.amount) or payment.amount != order.total:
-        outcome = _paid_another_amount(session, payment, order, report.amount_minor)
+    elif (report.amount_minor != minor_units(payment.amount) or payment.amount != order.total
+          or (report.currency is not None and report.currency != payment.currency.upper())):
+        outcome = _paid_another_amount(session, payment, order, report)
     else:
         outcome = _paid(session, payment, order)
     session.add(payment)
@@ -84,11 +86,15 @@ def _declined(session: Session, payment: Payment, order: Order) -> str:
     return FAILED
 
 
-def _paid_another_amount(session: Session, payment: Payment, order: Order, reported_minor: int | None) -> str:
-    """Money came in, but not the order's total: an admin sorts it out."""
+def _paid_another_amount(session: Session, payment: Payment, order: Order, report: ChargeReport) -> str:
+    """Money came in, but not the order's total (or in another currency): an admin sorts it out."""
     payment.status = MISMATCH
-    paid = from_minor_units(reported_minor) if reported_minor is not None else None
-    reported = Money.of(paid, payment.currency).plain_text() if paid is not None else f"{payment.currency} ?"
+    named = report.currency != UNKNOWN_CURRENCY
+    currency = report.currency if report.currency and named else payment.currency
+    paid = from_minor_units(report.amount_minor) if report.amount_minor is not None else None
+    reported = Money.of(paid, currency).plain_text() if paid is not None else f"{currency} ?"
+    if not named:
+        reported = f"{reported.split(' ', 1)[1]} in a currency it named by no code"
     lifecycle.flag(
         session, order, Attention.AMOUNT_MISMATCH.value,
         f"Payment {payment.reference} reported {reported}; "
