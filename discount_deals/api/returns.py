@@ -26,8 +26,11 @@ from .schemas import UUID_STRING, documented
 router = ApiRouter(tags=["orders"])
 
 
-RETURN_ITEM = {"type": "object", "required": ["product_id", "quantity"],
-               "properties": {"product_id": UUID_STRING, "quantity": {"type": "integer", "minimum": 1}}}
+RETURN_ITEM = {"type": "object", "required": ["quantity"],
+               "description": "A product of the order by its product_id, or a line of the order by its item_id "
+                              "(the order's items[].id: a line whose product has been deleted since)",
+               "properties": {"product_id": UUID_STRING, "item_id": UUID_STRING,
+                              "quantity": {"type": "integer", "minimum": 1}}}
 
 
 class ReturnIn(BaseModel):

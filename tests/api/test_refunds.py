@@ -269,3 +269,41 @@ def test_concurrent_refunds_of_a_return_refund_once(api_app, client, customer, m
     (payment,) = payments_of(order["id"])
     assert len(payment.provider_data["fake"]["refunds"]) == 1  # the provider was asked once
     assert order_row(order["id"]).refunded_total == return_row(ret["id"]).refund_amount
+
+
+def test_a_line_whose_product_was_deleted_goes_back_by_its_id_and_the_whole_order_refunds_shipping(
+        client, customer, make_product, admin_headers):
+    """A product deleted from the catalogue after the sale is still in the shopper's hands: its
+    line is named by the order's items[].id, and once it and the rest are back the refund
+    includes shipping (before, such a line could not be named, so shipping was never refunded)."""
+    milo, rice = make_product(price="12.00", stock=20), make_product(price="5.00", stock=20)
+    order = delivered_order(client, customer, admin_headers, (milo, 1), (rice, 2))
+    rice_line = next(item["id"] for item in order["items"] if item["product"]["id"] == rice.id)
+    assert client.delete(f"/api/products/{rice.id}", headers=admin_headers).status_code == 204
+    first = received_return(client, customer, admin_headers, order, [(milo.id, 1)])
+    step(client, admin_headers, first["id"], "refund")
+    # the deleted product's id no longer names anything; the line's id does
+    assert ask_return(client, customer, order["id"], [(rice.id, 2)], expect=400)["code"] == returns.UNKNOWN_PRODUCT
+    body = {"items": [{"item_id": rice_line, "quantity": 2}], "reason": "Spoilt"}
+    asked = client.post(f"/api/orders/{order['id']}/returns/", json=body, headers=auth_headers(customer))
+    assert asked.status_code == 201, asked.text
+    assert asked.json()["items"][0]["product_id"] is None and asked.json()["items"][0]["quantity"] == 2
+    returned_and_received(client, admin_headers, asked.json()["id"])
+    last = step(client, admin_headers, asked.json()["id"], "refund")
+    placed = order_row(order["id"])
+    assert last["refund_shipping"] == f"{placed.shipping:.2f}" and placed.shipping > 0
+    assert placed.refunded_total == placed.total and placed.payment_status == "refunded"
+    again = client.post(f"/api/orders/{order['id']}/returns/", json=body, headers=auth_headers(customer))
+    assert again.status_code == 400 and again.json()["code"] == returns.QUANTITY
+
+
+@pytest.mark.parametrize("item_id", ["", 7, None, "not-a-line"])
+def test_an_item_id_that_names_no_line_of_the_order_is_refused(client, customer, make_product, admin_headers,
+                                                                 item_id):
+    product = make_product(stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 1))
+    body = {"items": [{"item_id": item_id, "quantity": 1}], "reason": "x"}
+    refused = client.post(f"/api/orders/{order['id']}/returns/", json=body, headers=auth_headers(customer))
+    assert refused.status_code == 400 and refused.json()["code"] == returns.UNKNOWN_PRODUCT
+    with session_scope() as session:
+        assert session.exec(select(models.ReturnRequest)).all() == []

@@ -114,6 +114,22 @@ def test_sending_the_form_requests_the_return_and_lists_it(client, customer, mak
     assert state.open_until.startswith("Returns open until ")
 
 
+def test_a_line_whose_product_was_deleted_is_offered_and_goes_back_by_its_id(client, customer, make_product,
+                                                                            admin_headers):
+    milo, rice = make_product(price="12.00", stock=20), make_product(price="5.00", stock=20)
+    order = delivered_order(client, customer, admin_headers, (milo, 1), (rice, 2))
+    rice_line = next(item["id"] for item in order["items"] if item["product"]["id"] == rice.id)
+    assert client.delete(f"/api/products/{rice.id}", headers=admin_headers).status_code == 204
+    gone = next(line for line in offered(order["id"]) if line.item_id == rice_line)
+    assert (gone.product_id, gone.name, gone.returnable, gone.field) == ("", rice.name, 2, f"qty-{rice_line}")
+    _events, state = fire(OrderReturnsState, customer, "send_request", order_page(order["id"], customer),
+                          form={f"qty-{rice_line}": "2", f"qty-{milo.id}": "0", "reason": "Spoilt"})
+    assert state.items_error == "" and not state.form_open
+    with session_scope() as session:
+        (line,) = session.exec(select(models.ReturnLine)).all()
+    assert (line.order_item_id, line.product_id, line.quantity) == (rice_line, None, 2)
+
+
 def test_a_refusal_shows_at_the_field_it_concerns_and_writes_nothing(client, customer, make_product,
                                                                      admin_headers):
     milo = make_product(price="12.00", stock=20)

@@ -3,7 +3,8 @@
 Who: the order's owner (anyone else's order answers 404, as a missing one). When: the order is
 delivered (``not_delivered``) and it was delivered at most DD_RETURN_DAYS ago
 (``return_window_closed``). What: each line names a product of the order once
-(``unknown_product``, ``duplicate_line``) and a quantity from 1 up to what was delivered less
+(``unknown_product``, ``duplicate_line``), or the order's line by its id (``item_id``) when its
+product has been deleted since, and a quantity from 1 up to what was delivered less
 what its other returns (all but rejected ones) already take back (``quantity``). A reason is
 required (``reason_required``), at most 500 characters. Every refusal is a 400 with its code
 and writes nothing.
@@ -97,11 +98,14 @@ def wanted_lines(raw: Any, items: list[OrderItem], taken: dict[str, int]) -> lis
     if len(raw) > MAX_LINES or not all(isinstance(entry, dict) for entry in raw):
         raise refused("Each item needs a product_id and a quantity.", ITEMS_INVALID, "items")
     by_product = {item.product_id: item for item in items if item.product_id}
+    by_id = {item.id: item for item in items}
     chosen: list[tuple[OrderItem, int]] = []
     seen: set[str] = set()
     for entry in raw:
-        product_id, quantity = entry.get("product_id"), _quantity(entry.get("quantity"))
-        item = by_product.get(product_id) if isinstance(product_id, str) else None
+        quantity = _quantity(entry.get("quantity"))
+        # A line is named by its product or, when the product was deleted since, by the line's id.
+        key, lines = (entry.get("item_id"), by_id) if "item_id" in entry else (entry.get("product_id"), by_product)
+        item = lines.get(key) if isinstance(key, str) else None
         if item is None:
             raise refused("That product is not in this order.", UNKNOWN_PRODUCT, "items")
         if item.id in seen:

@@ -16,7 +16,7 @@ from ...services.orders import OrderLine
 from ...services.returns.common import REASON_LIMIT
 from ..forms import form_text
 
-QUANTITY_FIELD = "qty-"  # + the product's id: one select per line of the form
+QUANTITY_FIELD = "qty-"  # + the product's id (the line's, if it was deleted): one select per line of the form
 REASON_FIELD = "reason"
 STATUS_BADGES = {
     ReturnStatus.REQUESTED.value: "warning",
@@ -35,7 +35,8 @@ REASON_CODES = (returns.REASON_REQUIRED,)
 class ReturnFormLine:
     """One line of the order as the form offers it: how many may still go back."""
 
-    product_id: str = ""
+    product_id: str = ""  # blank when the product has been deleted since: the line is named by item_id
+    item_id: str = ""
     name: str = ""
     bought: int = 0
     returnable: int = 0
@@ -46,21 +47,22 @@ class ReturnFormLine:
 def form_lines(lines: Sequence[OrderLine], taken: Mapping[str, int]) -> list[ReturnFormLine]:
     """The order's lines that may still go back: bought less what its live returns take
     (``taken``: services.returns' ``returned_quantities``, {order item id: quantity}). A line
-    whose product was deleted cannot be named in a return and is left out."""
+    whose product was deleted since goes back by the line's id."""
     shown = []
     for line in lines:
         item = line.item
         left = max(item.quantity - taken.get(item.id, 0), 0)
-        if item.product_id and left > 0:
-            shown.append(ReturnFormLine(product_id=item.product_id, name=item.name, bought=item.quantity,
-                                        returnable=left, field=QUANTITY_FIELD + item.product_id,
+        if left > 0:
+            shown.append(ReturnFormLine(product_id=item.product_id or "", item_id=item.id, name=item.name,
+                                        bought=item.quantity, returnable=left,
+                                        field=QUANTITY_FIELD + (item.product_id or item.id),
                                         choices=[str(n) for n in range(left + 1)]))
     return shown
 
 
 def requested_items(form: Mapping[str, Any], offered: Sequence[ReturnFormLine]) -> list[dict[str, Any]]:
     """The ``items`` of the return request a submitted form stands for: each offered line whose
-    quantity is above 0, as ``{"product_id", "quantity"}`` (what ``services.returns.request_return``
+    quantity is above 0, as ``{"product_id", "quantity"}`` (or ``item_id``; what ``services.returns.request_return``
     and ``POST /api/orders/{id}/returns/`` take). A quantity that is not a whole number reads as 0;
     one above what may go back is sent as it is, for the service to refuse."""
     items = []
@@ -68,7 +70,8 @@ def requested_items(form: Mapping[str, Any], offered: Sequence[ReturnFormLine]) 
         text = form_text(dict(form), line.field, strip=True, limit=6)
         quantity = int(text) if text.isascii() and text.isdigit() else 0
         if quantity > 0:
-            items.append({"product_id": line.product_id, "quantity": quantity})
+            named = {"product_id": line.product_id} if line.product_id else {"item_id": line.item_id}
+            items.append({**named, "quantity": quantity})
     return items
 
 
