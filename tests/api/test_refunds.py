@@ -24,6 +24,7 @@ from ..unit.test_receipt_documents import page_text
 from ..builders.checkout import order_row
 from ..builders.payments import minor, paid_by_a_second_charge, payments_of, post_webhook
 from ..builders.messaging import set_preferences
+from ..builders.shop import add_coupon
 from ..support.paystack import serve
 from ..builders.returns import (
     ask_return, audit_actions, deliver, delivered_order, messages_of, momo_order, return_row, returned_and_received,
@@ -185,6 +186,26 @@ def test_paystack_refunds_are_posted_to_its_refund_api(client, customer, make_pr
     assert (row.status, row.refund_state, row.refund_provider_status) == ("received", "failed",
                                                                           "Transaction has been fully reversed")
     assert order_row(order["id"]).refunded_total == Decimal(body["refund_amount"])
+
+
+def test_a_refund_of_nothing_is_recorded_without_asking_the_provider(client, customer, make_product, admin_headers,
+                                                                    paystack):
+    """A 100 % coupon left the order paying its delivery only: a unit of it goes back for 0.00.
+    Paystack reads a zero amount as the whole charge, so nothing is sent; the return is refunded
+    with its credit note, and the last one gives back the delivery."""
+    product = make_product(price="20.00", stock=20)
+    add_coupon("FREE", kind="percent", value="100")
+    order = momo_order(client, customer, admin_headers, (product, 2), coupon_code="FREE")
+    assert (order["discount"], order["tax"], order["total"]) == ("40.00", "0.00", "5.99")
+    first = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    body = step(client, admin_headers, first["id"], "refund")
+    assert (body["status"], body["refund_amount"], body["credit_note_number"] is not None) == ("refunded", "0.00", True)
+    assert paystack.calls("/refund") == [] and return_row(first["id"]).refund_reference is None
+    last = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+    assert step(client, admin_headers, last["id"], "refund")["refund_amount"] == "5.99"
+    assert paystack.calls("/refund") == [{"transaction": order["payment_reference"], "amount": 599}]
+    placed = order_row(order["id"])
+    assert (placed.refunded_total, placed.payment_status) == (Decimal("5.99"), "refunded")
 
 
 def test_the_credit_note_is_the_owners_and_admins_as_json_and_pdf(client, customer, make_user, make_product,

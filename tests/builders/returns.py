@@ -36,8 +36,9 @@ def delivered_order(client, user, admin_headers, *lines, body: dict | None = Non
     return order
 
 
-def momo_order(client, user, admin_headers, *lines, phone: str = "024 123 4567") -> dict:
-    return delivered_order(client, user, admin_headers, *lines, body={**MOMO, "phone": phone})
+def momo_order(client, user, admin_headers, *lines, phone: str = "024 123 4567", **body) -> dict:
+    """A delivered order paid by mobile money (``body``: more of the checkout's fields, e.g. coupon_code)."""
+    return delivered_order(client, user, admin_headers, *lines, body={**MOMO, "phone": phone, **body})
 
 
 def ask_return(client, user, order_id: str, items: list[tuple[str, int]], reason: str = "Too small", *,

@@ -183,7 +183,9 @@ def refund_return(actor: User | None, return_id: str) -> ReturnView:
     actor = require_admin(actor)
     with write_session() as session:
         plan = plan_refund(session, find_return(session, return_id))
-        if plan.method != RefundMethod.MOBILE_MONEY.value:
+        # Nothing to send back (a free line, a coupon that covered the goods): the provider is not
+        # asked to move 0.00 (Paystack reads a missing or zero amount as the whole charge).
+        if plan.method != RefundMethod.MOBILE_MONEY.value or plan.share.amount <= 0:
             return record_refund(session, actor, plan, None)
     try:
         report = _ask_provider(plan)
