@@ -117,6 +117,32 @@ def split_tax(tax: Decimal, rule: TaxRule) -> tuple[TaxLine, ...]:
     )
 
 
+def split_refunded_tax(tax: Decimal, charged: tuple[TaxLine, ...], given: tuple[Decimal, ...],
+                       rule: TaxRule) -> tuple[TaxLine, ...]:
+    """A refund's ``tax`` over the parts the order was ``charged``, after earlier refunds gave back
+    ``given`` (per part, in the same order), so that all of an order's refunds together give back
+    each tax exactly as charged, to the cent.
+
+    Each refund aims at the split of everything refunded so far less what earlier ones gave, but
+    never below zero nor above what is left of a part; the cents that leaves over go to the parts
+    with room, the highest rate first (taken back, when over, from the lowest rate first).
+    """
+    charged_cents = [int(line.amount * 100) for line in charged]
+    given_cents = [int(amount * 100) for amount in given]
+    room = [max(c - g, 0) for c, g in zip(charged_cents, given_cents, strict=True)]
+    after = split_tax(_cents(sum(given, ZERO) + tax), rule)
+    want = [min(max(int(line.amount * 100) - g, 0), r) for line, g, r in zip(after, given_cents, room, strict=True)]
+    short = int(_cents(tax) * 100) - sum(want)
+    by_rate = sorted(range(len(want)), key=lambda i: (-charged[i].rate, i))
+    for index in by_rate if short > 0 else reversed(by_rate):
+        move = min(short, room[index] - want[index]) if short > 0 else -min(-short, want[index])
+        want[index] += move
+        short -= move
+    want[by_rate[0]] += short  # only when the refunds outgrow what was charged: the lines still sum to ``tax``
+    return tuple(TaxLine(line.code, line.label, line.rate, (Decimal(cents) / 100).quantize(CENT), line.included)
+                 for line, cents in zip(charged, want, strict=True))
+
+
 def basket_tax(taxable: Decimal, rule: TaxRule) -> tuple[Decimal, tuple[TaxLine, ...]]:
     """The tax on a basket's taxable value and its lines."""
     tax = tax_on(taxable, rule)

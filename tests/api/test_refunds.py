@@ -108,6 +108,28 @@ def test_returning_the_whole_order_in_parts_refunds_exactly_its_total(client, cu
     assert ask_return(client, customer, order["id"], [(soap.id, 1)], expect=400)["code"] == returns.QUANTITY
 
 
+def test_the_credit_notes_give_back_vat_nhil_and_getfund_each_as_the_receipt_charged(client, customer, make_product,
+                                                                                     admin_headers, use_settings):
+    """3 × 18.64 under Ghana's taxes, back one unit at a time: each credit note's lines sum to its
+    tax, and together they reverse VAT 8.38, NHIL 1.40 and GETFund 1.40 exactly (each note used to
+    split its own tax, and they reversed 8.39, 1.41 and 1.38)."""
+    use_settings(DD_TAX="ghana")
+    product = make_product(price="18.64", stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 3))
+    receipt = client.get(f"/api/orders/{order['id']}/receipt/", headers=auth_headers(customer)).json()
+    charged = {line["code"]: Decimal(line["amount"]) for line in receipt["tax_lines"]}
+    assert charged == {"vat": Decimal("8.38"), "nhil": Decimal("1.40"), "getfund": Decimal("1.40")}
+    given = dict.fromkeys(charged, Decimal("0.00"))
+    for _unit in range(3):
+        ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
+        refunded = step(client, admin_headers, ret["id"], "refund")
+        note = client.get(credit_note_url(ret["id"]), headers=auth_headers(customer)).json()
+        assert sum(Decimal(line["amount"]) for line in note["tax_lines"]) == Decimal(refunded["refund_tax"])
+        for line in note["tax_lines"]:
+            given[line["code"]] += Decimal(line["amount"])
+    assert given == charged
+
+
 def test_a_payment_that_came_twice_stays_due_after_the_goods_are_refunded(client, customer, make_product,
                                                                           admin_headers):
     # Found by a probe: a whole-order return's refund cleared the "Paid twice" flag, so the second

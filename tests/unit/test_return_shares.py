@@ -13,7 +13,7 @@ import pytest
 from discount_deals.models import Coupon
 from discount_deals.services.pricing import PricedLine, cart_totals, money
 from discount_deals.services.returns.shares import OrderFigures, refund_share, returned_share
-from discount_deals.services.taxes import TAX_PARTS, SPEC_TAX, TaxRule, rule_of, tax_on
+from discount_deals.services.taxes import TAX_PARTS, SPEC_TAX, TaxRule, rule_of, split_refunded_tax, tax_on
 
 from .test_taxes import DELIVERY, RULES
 
@@ -110,3 +110,24 @@ def test_a_first_return_refunds_its_lines_share_rounded_as_taxes_round(seed):
         tax = tax_on(goods - discount, order.rule)
         assert (share.goods, share.discount, share.tax) == (goods, discount, tax)
         assert share.amount == goods - discount + (D("0.00") if order.rule.prices_include_tax else tax)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_credit_notes_give_back_each_tax_exactly_as_the_receipt_charged_it(seed):
+    """A VAT return adds up each tax apart: over all of an order's refunds, VAT, NHIL and GETFund
+    each come back to the cent, no refund gives back a negative tax, and each refund's lines sum
+    to its tax (before, each credit note split its tax alone and the parts drifted by a pesewa)."""
+    rng = random.Random(5000 + seed)
+    for _basket in range(25):
+        order, totals = _random_order(rng)
+        charged = totals.tax_lines
+        before: dict[str, int] = {}
+        given = tuple(D("0.00") for _ in charged)
+        for part in _random_split(rng, order):
+            share = refund_share(order, before, part)
+            before = {item: before.get(item, 0) + part.get(item, 0) for item in {*before, *part}}
+            lines = split_refunded_tax(share.tax, charged, given, order.rule)
+            assert sum((line.amount for line in lines), D("0.00")) == share.tax
+            assert all(line.amount >= 0 for line in lines)
+            given = tuple(total + line.amount for total, line in zip(given, lines, strict=True))
+        assert given == tuple(line.amount for line in charged)

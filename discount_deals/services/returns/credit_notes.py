@@ -13,7 +13,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from ...models import Order, RefundMethod, ReturnRequest, ReturnStatus, User
 from .. import Conflict
@@ -21,7 +21,7 @@ from ..permissions import require_user
 from ..order_rules import is_test_payment
 from ..receipts import IssuedDocument, ReceiptLine, buyer_of, lines_json
 from ..rows import owned_or_admin
-from ..taxes import rule_of, split_tax, stored_tax_lines
+from ..taxes import ZERO, TaxLine, rule_of, split_refunded_tax, stored_tax_lines
 from .common import NOT_REFUNDED, RETURN_NOT_FOUND, lines_of
 
 NOT_REFUNDED_TEXT = "This return has no credit note yet: it is given when the refund is made."
@@ -74,9 +74,28 @@ def credit_note_for(session: Session, ret: ReturnRequest) -> CreditNote:
     name, email = buyer_of(session, ret.user_id)
     lines = [ReceiptLine(line.name, line.quantity, line.unit_price, line.amount)
              for line in lines_of(session, [ret.id])[ret.id]]
-    rule = rule_of(stored_tax_lines(order.tax_lines, order.tax))
     return CreditNote(order=order, buyer_name=name, buyer_email=email, lines=lines,
-                      tax_lines=split_tax(ret.refund_tax, rule), ret=ret)
+                      tax_lines=refunded_tax_lines(session, order, ret), ret=ret)
+
+
+def refunded_tax_lines(session: Session, order: Order, ret: ReturnRequest) -> tuple[TaxLine, ...]:
+    """The taxes ``ret`` gave back, each apart: the order's credit notes, in the order they were
+    given, split their tax so that together they give back each tax the receipt charged exactly
+    (``taxes.split_refunded_tax``)."""
+    charged = stored_tax_lines(order.tax_lines, order.tax)
+    rule = rule_of(charged)
+    earlier = session.exec(
+        select(ReturnRequest).where(ReturnRequest.order_id == order.id, ReturnRequest.id != ret.id,
+                                    ReturnRequest.status == ReturnStatus.REFUNDED.value,
+                                    col(ReturnRequest.refunded_at) <= ret.refunded_at)
+        .order_by(ReturnRequest.refunded_at, ReturnRequest.credit_note_number)
+    ).all()
+    given = tuple(ZERO for _ in charged)
+    for before in earlier:
+        if (before.refunded_at, before.credit_note_number or "") < (ret.refunded_at, ret.credit_note_number or ""):
+            parts = split_refunded_tax(before.refund_tax, charged, given, rule)
+            given = tuple(total + line.amount for total, line in zip(given, parts, strict=True))
+    return split_refunded_tax(ret.refund_tax, charged, given, rule)
 
 
 def return_credit_note(session: Session, user: User | None, return_id: str) -> CreditNote:
