@@ -138,7 +138,8 @@ class OrderOut(BaseModel):
     returns_open_until: datetime | None = Field(
         description="Items may be returned (POST returns/) until then: DD_RETURN_DAYS after delivery; null when not"
     )
-    refunded_total: Money = Field(description="What refunds of its returns gave back")
+    refunded_total: Money = Field(description="What refunds of its returns gave back (a cancelled order's "
+                                  "payment refunded: its total)")
     created_at: datetime
     updated_at: datetime
     history: list[OrderEventOut] | None = Field(None, description="One order's answers only: its timeline")

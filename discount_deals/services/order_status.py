@@ -264,8 +264,9 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
 
 def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
     """An admin records that the money the flag names was given back (orders flagged "refund
-    due"). A cancelled order's payment is then refunded; an order that goes on (it was paid
-    twice) stays paid: only the second payment went back."""
+    due"). A cancelled order's payment is then refunded, and its ``refunded_total`` is its total
+    (what it was paid); an order that goes on (it was paid twice) stays paid: only the second
+    payment went back, which is no part of its total."""
     require_admin(actor)
     order = _lock(session, found(session, Order, order_id, "Order not found."))
     if order.attention != Attention.REFUND_DUE.value:
@@ -274,6 +275,10 @@ def mark_refunded(session: Session, actor: User | None, order_id: str, note: str
     after = PaymentStatus.REFUNDED.value if order.status == S.CANCELLED.value else previous
     set_payment_status(session, order, after, actor=actor, note=note or "Refunded")
     changes = {"payment_status": [previous, after]} if after != previous else {"attention": [order.attention, None]}
+    if after != previous:
+        changes["refunded_total"] = [order.refunded_total, order.total]
+        order.refunded_total = order.total
+        session.add(order)
     audit.record(session, actor, "order.refund", "order", order.id, changes=changes, label=order_label(order))
     flag(session, order, None, "", actor=actor)
     session.flush()

@@ -4,8 +4,11 @@ provider that cannot be reached (Paystack's charge states: test_payment_steps.py
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from datetime import UTC, datetime
+from decimal import Decimal
 
 import pytest
 
@@ -271,6 +274,12 @@ def test_a_payment_after_the_release_is_flagged_as_a_refund(client, admin_header
     refunded = client.post(f"/api/admin/orders/{momo_order['id']}/refunded/", headers=admin_headers)
     assert refunded.status_code == 200
     assert (refunded.json()["payment_status"], refunded.json()["attention"]) == ("refunded", None)
+    # what was paid went back: the order, its row and the orders CSV say so (they said 0.00)
+    assert refunded.json()["refunded_total"] == momo_order["total"]
+    assert order_row(momo_order["id"]).refunded_total == Decimal(momo_order["total"])
+    exported = client.get("/api/admin/exports/orders.csv", headers=admin_headers).text
+    (row,) = [line for line in csv.DictReader(io.StringIO(exported)) if line["order_id"] == momo_order["id"]]
+    assert (row["payment_status"], row["order_refunded"]) == ("refunded", momo_order["total"])
     assert client.post(f"/api/admin/orders/{momo_order['id']}/refunded/", headers=admin_headers).status_code == 409
 
 
