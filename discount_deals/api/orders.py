@@ -7,7 +7,8 @@ the default address; the other choices (address, pickup store, mobile money) are
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
 from typing import Annotated, Any
 
 from fastapi import Body, Header, Request
@@ -40,6 +41,10 @@ ORDERS_PAGE_SIZE = 100
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
 
 
+AMOUNT_TEXT = re.compile(r"^[0-9]+(\.[0-9]{1,2})?$")
+MAX_AMOUNT_TEXT = 16  # more digits than any order's total may have
+
+
 class CheckoutIn(BaseModel):
     coupon_code: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], maxLength=64))
     address_id: str | None = Field(None, json_schema_extra=documented(type=["string", "null"], format="uuid"))
@@ -65,7 +70,7 @@ class CheckoutIn(BaseModel):
     )
     # The total the shopper reviewed: the order is refused (409) if it would cost anything else.
     expected_total: str | None = Field(
-        None, json_schema_extra=documented(type=["string", "null"], pattern=r"^\d+(\.\d{1,2})?$")
+        None, json_schema_extra=documented(type=["string", "null"], pattern=AMOUNT_TEXT.pattern)
     )
 
     def choice(self) -> CheckoutChoice:
@@ -83,14 +88,11 @@ class CheckoutIn(BaseModel):
     def expected(self) -> Decimal | None:
         if self.expected_total in (None, ""):
             return None
-        try:
-            value = Decimal(self.expected_total)
-        except InvalidOperation:
-            value = None
-        if value is None or not value.is_finite():
+        text = self.expected_total.strip()
+        if len(text) > MAX_AMOUNT_TEXT or not AMOUNT_TEXT.fullmatch(text):  # the documented pattern, ASCII digits
             message = "Expected total must be an amount such as 36.77."
             raise ValidationFailed(message, fields={"expected_total": [message]})
-        return value
+        return Decimal(text)
 
 
 class OrderItemsIn(BaseModel):

@@ -173,9 +173,12 @@ def test_the_reviewed_total_must_still_hold(client, customer, customer_headers, 
     assert stale.status_code == 409
     assert "16.79" in stale.json()["detail"]
     assert count_rows(models.Order) == 0 and stock_of(product.id) == 3
-    bad = client.post("/api/orders/checkout/", json={"expected_total": "lots"}, headers=customer_headers)
-    assert bad.status_code == 400
-    assert place(client, customer_headers, {"expected_total": "16.79"})["total"] == "16.79"
+    # what is not the documented 2-decimal amount is a 400 naming the field, not a "review it again"
+    for text in ("lots", "16.794", "-16.79", "1e400", "1e1", "16.", ".79", "١٦.٧٩", "9" * 40, "NaN"):
+        bad = client.post("/api/orders/checkout/", json={"expected_total": text}, headers=customer_headers)
+        assert (bad.status_code, list(bad.json())) == (400, ["detail", "expected_total"]), (text, bad.text)
+    assert count_rows(models.Order) == 0 and stock_of(product.id) == 3
+    assert place(client, customer_headers, {"expected_total": " 16.79 "})["total"] == "16.79"
 
 
 def test_the_review_quote_is_what_the_order_charges(client, customer, customer_headers, make_product):
