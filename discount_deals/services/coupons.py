@@ -27,6 +27,7 @@ from sqlmodel import Session, select
 
 from ..models import Coupon, CouponKind, User
 from . import Conflict, ValidationFailed, audit, pricing
+from .catalog.fields import MAX_PRICE
 from .error_codes import ErrorCode
 from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
 from .moments import after_day
@@ -90,8 +91,10 @@ def clean_min_subtotal(raw: Any) -> Decimal | None:
     if _blank(raw):
         return None
     value = _decimal(raw, "Minimum basket", "min_subtotal")
-    if value < 0 or value >= Decimal(10_000_000_000):
+    if value < 0:
         raise _fail("min_subtotal", "Minimum basket must be 0 or more.")
+    if value >= MAX_PRICE:
+        raise _fail("min_subtotal", "Minimum basket is too large.")
     return value.quantize(pricing.MONEY_STEP) if value > 0 else None
 
 
@@ -136,7 +139,7 @@ def _kind_and_value(kind: Any, value: Any) -> tuple[str, Decimal]:
         number = _decimal(value, "Amount", "value")
         if number <= 0:
             raise _fail("value", "Amount must be above 0.")
-        if number >= Decimal(10_000_000_000):
+        if number >= MAX_PRICE:
             raise _fail("value", "Amount is too large.")
     return kind, number.quantize(pricing.MONEY_STEP)
 

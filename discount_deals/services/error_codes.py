@@ -64,6 +64,7 @@ class ErrorCode(StrEnum):
     NO_REFUND_DUE = "no_refund_due"
     NOT_CANCELLABLE = "not_cancellable"
     NOT_PAID = "not_paid"  # no receipt before the money is in
+    ORDER_TOO_LARGE = "order_too_large"  # its amounts would not fit the money columns
     STATUS_INVALID = "status_invalid"
     TRANSITION = "transition"  # a status the order cannot move to from its own
     # payments

@@ -25,6 +25,7 @@ from . import Conflict, ValidationFailed, coupons, flash_sales, pickup_stores, p
 from . import order_status as lifecycle
 from .cart import parse_quantity
 from .catalog import is_visible
+from .catalog.fields import MAX_PRICE
 from .error_codes import ErrorCode
 from .money import money_text
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
@@ -148,6 +149,10 @@ def place_from_items(
     return place_order(session, user, wanted, choice=cash, coupon=coupon, idempotency_key=idempotency_key)
 
 
+# An order's amounts are kept in the money columns (12 digits, 2 of them decimals), as prices are.
+MAX_ORDER_AMOUNT = MAX_PRICE
+
+
 # --- placing ----------------------------------------------------------------------------------
 
 
@@ -169,6 +174,9 @@ def place_order(
     flash_sales.check_order(session, user, products, wanted, now)
     _take_stock(session, lines)
     totals = order_totals((line for _product, line in lines), coupon, pickup=choice.pickup)
+    if max(totals.subtotal, totals.total) >= MAX_ORDER_AMOUNT:
+        raise ValidationFailed("This order is too large to place: order fewer items.",
+                               code=ErrorCode.ORDER_TOO_LARGE, expose_code=True)
     if coupon is not None:
         coupons.redeem(session, coupon, now)  # one use, counted atomically in this transaction
     if expected_total is not None and totals.total != expected_total:

@@ -218,3 +218,13 @@ def test_cart_quantities_beyond_range_are_refused(client, customer, customer_hea
         assert answer.json()["quantity"], answer.json()
     with session_scope() as session:
         assert session.exec(select(models.CartItem.quantity)).all() == [1]
+
+
+@pytest.mark.parametrize(("value", "text"), [("99999999999", "Minimum basket is too large."),
+                                             ("10000000000", "Minimum basket is too large."),
+                                             ("-1", "Minimum basket must be 0 or more.")])
+def test_a_minimum_basket_out_of_range_says_which_way(client, admin_headers, value, text):
+    answer = client.post(COUPONS, json={"code": "BIG", "kind": "fixed", "value": "5", "min_subtotal": value},
+                         headers=admin_headers)
+    assert (answer.status_code, answer.json()["min_subtotal"]) == (400, [text])
+    assert count_rows(models.Coupon) == 0

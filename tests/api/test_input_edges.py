@@ -82,3 +82,30 @@ def test_a_related_product_id_with_a_nul_is_no_product(client, admin_headers, ma
     answer = client.patch(f"/api/products/{product.id}/", json={"related_products": ["a\u0000b"]},
                           headers=admin_headers)
     assert answer.status_code == 400 and "related_products" in answer.json(), answer.text
+
+
+@pytest.mark.parametrize("path", ["/api/orders/checkout/", "/api/orders/"])
+def test_an_order_too_large_for_the_money_columns_is_a_400_that_writes_nothing(client, customer, make_product, path):
+    """Two of the dearest price a product may have come to 19,999,999,999.98: more than a money
+    column holds (12 digits). SQLite stored it anyway and PostgreSQL would refuse the row; both now
+    refuse the order, naming why, before anything is taken."""
+    from ..builders.accounts import auth_headers
+    from ..builders.catalog import stock_of
+    from ..builders.checkout import fill_cart
+    from ..builders.shop import add_address
+
+    add_address(customer, is_default=True)
+    dear = make_product(price="9999999999.99", stock=5)
+    headers = auth_headers(customer)
+    if path.endswith("checkout/"):
+        fill_cart(client, headers, (dear, 2))
+        response = client.post(path, json={}, headers=headers)
+    else:
+        response = client.post(path, json={"order": {"items": [{"product": dear.id, "quantity": 2}]}}, headers=headers)
+    assert response.status_code == 400, response.text
+    assert response.json()["code"] == "order_too_large"
+    assert count_rows(models.Order) == 0 and stock_of(dear.id) == 5
+    large = make_product(price="9000000000.00", stock=5)  # with its 8 % tax: 9,720,000,000.00
+    fine = client.post("/api/orders/", json={"order": {"items": [{"product": large.id, "quantity": 1}]}},
+                       headers=headers)
+    assert fine.status_code == 201 and fine.json()["total"] == "9720000000.00"
