@@ -74,6 +74,34 @@ def test_duplicate_name_or_slug_is_a_400_with_a_message(client, admin_headers, m
     assert category_names() == ["Drinks"]
 
 
+def test_a_name_may_not_be_another_categorys_slug_nor_a_slug_another_ones_name(client, admin_headers,
+                                                                                make_category, make_product):
+    """The original client finds categories by name, links by slug: "Kitchen" (slug kitchen-ware)
+    beside "Home & Kitchen" (slug kitchen) sent a product edited into "Kitchen" to the other one,
+    and ?category=Kitchen listed the other's products. Such a pair can no longer be made."""
+    kitchen = make_category("Kitchen", slug="kitchen-ware")
+    crossed = client.post("/api/category/", json={"name": "Home & Kitchen", "slug": "KITCHEN"}, headers=admin_headers)
+    assert (crossed.status_code, crossed.json()["slug"]) == (400, ['"kitchen" is another category\'s name: '
+                                                                   'choose another slug.'])
+    named = client.post("/api/category/", json={"name": "Kitchen-Ware", "slug": "pots"}, headers=admin_headers)
+    assert (named.status_code, named.json()["name"]) == (400, ['"Kitchen-Ware" is another category\'s slug: '
+                                                               'choose another name.'])
+    home = make_category("Home", slug="home")
+    renamed = client.patch(f"/api/category/{home.id}/", json={"slug": "kitchen"}, headers=admin_headers)
+    assert renamed.status_code == 400 and "name" in renamed.json()["slug"][0]
+    assert client.patch(f"/api/category/{home.id}/", json={"name": "home"}, headers=admin_headers).status_code == 200
+    rows = [{"name": "Pots", "slug": "kitchen", "description": "crossed"},
+            {"name": "kitchen-ware", "slug": "pans", "description": "crossed"}]
+    bulk = client.post("/api/category/bulk-upload/", json={"categories": rows}, headers=admin_headers)
+    assert bulk.status_code == 400
+    assert [sorted(e["errors"]) for e in bulk.json()["errors"]] == [["slug"], ["name"]]
+    assert sorted(category_names()) == ["Kitchen", "home"]
+    # by name, "Kitchen" is the category of that name
+    product = make_product(category=home)
+    moved = client.patch(f"/api/products/{product.id}", json={"category": "Kitchen"}, headers=admin_headers)
+    assert moved.status_code == 200 and moved.json()["data"]["category"]["id"] == kitchen.id
+
+
 def test_invalid_category_input(client, admin_headers):
     missing = client.post("/api/category/", json={"id": "", "slug": "x"}, headers=admin_headers)
     assert missing.status_code == 400 and missing.json()["name"] == ["Name is required"]

@@ -29,6 +29,7 @@ from .. import Conflict, ValidationFailed, audit
 from ..catalog import (
     clean_category,
     clean_product,
+    crossed_names,
     derived_columns,
     duplicate_name_message,
     existing_product_ids,
@@ -318,11 +319,8 @@ def import_categories(session: Session, actor: User | None, rows: list[dict[str,
             continue
         values, errors = clean_category(row, require_slug_and_description=True, resolve_parent=index_of.resolve)
         if not errors:
-            if values["name"].lower() in names:
-                errors["name"] = [f'A category named "{values["name"]}" already exists.']
-            if values["slug"].lower() in slugs:
-                errors["slug"] = [f'A category with the slug "{values["slug"]}" already exists.']
-            if errors:
+            errors = crossed_names(values["name"], values["slug"], names, slugs)
+            if values["name"].lower() in names or values["slug"].lower() in slugs:
                 result.duplicates.add(index)
         if errors:
             result.errors.append({"index": index, "errors": errors})

@@ -17,6 +17,7 @@
 from .categories import (
     category_conflicts,
     create_category,
+    crossed_names,
     delete_category,
     find_category,
     list_categories,
@@ -97,6 +98,7 @@ __all__ = [
     "brand_counts",
     "catalogue_version",
     "category_conflicts",
+    "crossed_names",
     "clean_category",
     "clean_product",
     "comma_list",

@@ -58,13 +58,29 @@ AUDITED_FIELDS = ("name", "slug", "description", "parent_id")
 def category_conflicts(
     session: Session, name: str, slug: str, *, exclude_id: str | None = None
 ) -> dict[str, list[str]]:
-    """Errors for a name (case-insensitive) or slug already used by another category."""
-    errors: dict[str, list[str]] = {}
+    """Errors for a name or slug already used by another category (case-insensitive), or used
+    by another category the other way round (see :func:`crossed_names`)."""
     others = [Category.id != exclude_id] if exclude_id else []
-    if session.exec(select(Category.id).where(func.lower(Category.name) == name.lower(), *others)).first():
+    taken = session.exec(select(func.lower(Category.name), func.lower(Category.slug))
+                         .where(or_(func.lower(Category.name).in_([name.lower(), slug.lower()]),
+                                    func.lower(Category.slug).in_([name.lower(), slug.lower()])), *others)).all()
+    return crossed_names(name, slug, {row[0] for row in taken}, {row[1] for row in taken})
+
+
+def crossed_names(name: str, slug: str, names: set[str], slugs: set[str]) -> dict[str, list[str]]:
+    """Errors for ``name`` and ``slug`` against the other categories' lower-cased ``names`` and
+    ``slugs``. A name may not be another's slug, nor a slug another's name: a category is found
+    by either (the original client sends names, links carry slugs), and the other would be
+    found in its place."""
+    errors: dict[str, list[str]] = {}
+    if name.lower() in names:
         errors["name"] = [f'A category named "{name}" already exists.']
-    if session.exec(select(Category.id).where(func.lower(Category.slug) == slug.lower(), *others)).first():
+    elif name.lower() in slugs:
+        errors["name"] = [f'"{name}" is another category\'s slug: choose another name.']
+    if slug.lower() in slugs:
         errors["slug"] = [f'A category with the slug "{slug}" already exists.']
+    elif slug.lower() in names:
+        errors["slug"] = [f'"{slug}" is another category\'s name: choose another slug.']
     return errors
 
 
