@@ -24,8 +24,8 @@ _LOCATIONS = {"body", "query", "path", "header", "cookie"}
 
 
 def error_response(status: int, detail: str, fields: dict[str, list[str]] | None = None, headers=None,
-                   code: str = "") -> JSONResponse:
-    body: dict = {"detail": detail}
+                   code: str = "", also: dict[str, str] | None = None) -> JSONResponse:
+    body: dict = {"detail": detail, **(also or {})}
     if code:  # only for a ServiceError raised with expose_code (every other body is {"detail"} as before)
         body["code"] = code
     for name, messages in (fields or {}).items():
@@ -63,10 +63,15 @@ def _validation_handler(_request: Request, exc: RequestValidationError) -> JSONR
     return error_response(400, f"Invalid input. {field_summary(fields)}", fields)
 
 
-def _service_handler(_request: Request, exc: ServiceError) -> JSONResponse:
+def service_error_response(exc: ServiceError, also: dict[str, str] | None = None) -> JSONResponse:
+    """The answer to a refusal (``also``: more keys beside ``detail``)."""
     headers = getattr(exc, "headers", None)
     return error_response(exc.status, exc.detail, exc.fields, headers=headers,
-                          code=exc.code if getattr(exc, "expose_code", False) else "")
+                          code=exc.code if getattr(exc, "expose_code", False) else "", also=also)
+
+
+def _service_handler(_request: Request, exc: ServiceError) -> JSONResponse:
+    return service_error_response(exc)
 
 
 def allowed_methods(request: Request) -> str:

@@ -50,3 +50,16 @@ def test_the_owners_device_gets_in_during_a_lock_and_the_guesser_does_not(client
     assert stale.status_code == 200
     # The guesser is still locked out.
     assert _guess_from_everywhere(client, customer.email, 1) == [429]
+
+
+def test_the_original_client_is_told_why_a_login_is_locked(client, customer, behind_a_proxy):
+    """The original client shows ``data.message``, else "Invalid credentials": a locked account's
+    owner typing the right password was told it was wrong. A lock now carries its reason as
+    ``message`` too; a wrong password keeps its one-key body."""
+    wrong = client.post("/api/auth/token/", json={"email": customer.email, "password": "wrong"})
+    assert (wrong.status_code, wrong.json()) == (401, {"detail": "Invalid credentials"})
+    _guess_from_everywhere(client, customer.email)
+    locked = login(client, customer.email, headers={"X-Forwarded-For": "10.9.9.9"})
+    assert locked.status_code == 429 and locked.headers["Retry-After"]
+    assert locked.json()["message"] == locked.json()["detail"]
+    assert locked.json()["message"].startswith("Too many failed login attempts.")
