@@ -52,7 +52,9 @@ def add_favourite(body: FavouriteIn, request: Request, session: WriteSessionDep,
     return JSONResponse(_entry_json(request, entry), status_code=201 if created else 200)
 
 
-@router.delete("/favorites/{product_id}/", status_code=204)
-def remove_favourite(product_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
-    favourite_service.remove_favourite(session, user, product_id)
+@router.delete("/favorites/{favourite_id}/", status_code=204)
+@declares(404)
+def remove_favourite(favourite_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
+    """Remove a favourite, named by the product's id or by the favourite's own ``id``."""
+    favourite_service.remove_favourite(session, user, favourite_id)
     return Response(status_code=204)

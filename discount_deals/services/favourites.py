@@ -81,10 +81,12 @@ def add_favourite(session: Session, user: User, product_id: Any) -> tuple[Favour
     return FavouriteEntry(id=favourite.id, product=product, category=category, added_at=favourite.added_at), created
 
 
-def remove_favourite(session: Session, user: User, product_id: str) -> None:
-    """Remove a product from the user's favourites (404 if it is not one)."""
+def remove_favourite(session: Session, user: User, key: str) -> None:
+    """Remove a favourite of the user named by its product's id or by its own (the ``id`` adding
+    it answered; CLIENT-CONTRACT: ``DELETE /favorites/{id}``); 404 if it is neither."""
     require_user(user)
-    favourite = _find(session, user, product_id)
+    favourite = _find(session, user, key) or session.exec(
+        select(Favourite).where(Favourite.user_id == user.id, Favourite.id == key)).first()
     if favourite is None:
         raise NotFound("Favourite not found.")
     session.delete(favourite)

@@ -63,3 +63,17 @@ def test_favourites_are_per_user(client, make_user, make_product):
     assert client.get(FAVOURITES, headers=bob).json()["count"] == 0
     assert client.delete(f"{FAVOURITES}{product.id}/", headers=bob).status_code == 404
     assert client.get(FAVOURITES, headers=alice).json()["count"] == 1
+
+
+def test_a_favourite_is_removed_by_the_id_adding_it_answered(client, make_user, make_product):
+    """CLIENT-CONTRACT §7: ``DELETE /favorites/{id}``. The id POST answered named nothing (only
+    the product's id did); both name it now, and only for its owner."""
+    alice, bob = auth_headers(make_user()), auth_headers(make_user())
+    product = make_product()
+    added = client.post(FAVOURITES, json={"product": product.id}, headers=alice).json()
+    assert added["id"] != product.id
+    assert client.delete(f"{FAVOURITES}{added['id']}/", headers=bob).status_code == 404
+    assert count_rows(models.Favourite) == 1
+    assert client.delete(f"{FAVOURITES}{added['id']}", headers=alice).status_code == 204
+    assert count_rows(models.Favourite) == 0
+    assert client.delete(f"{FAVOURITES}{added['id']}/", headers=alice).status_code == 404
