@@ -142,6 +142,8 @@ def test_email_and_username_must_be_unique_regardless_of_case(client, make_user)
     body = response.json()
     assert body["email"] == ["A user with this email already exists."]
     assert body["username"] == ["A user with this username already exists."]
+    # the register toast shows detail: sentences, not "exists.; A user"
+    assert body["detail"] == "A user with this email already exists. A user with this username already exists."
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,16 @@ def invalid(errors: Errors, code: str = "") -> ValidationFailed:
     the code of the first message that has one (:data:`MESSAGE_CODES`)."""
     if not code:
         code = next((MESSAGE_CODES[m] for ms in errors.values() for m in ms if m in MESSAGE_CODES), "")
-    return ValidationFailed("; ".join(m for ms in errors.values() for m in ms), fields=errors, code=code)
+    return ValidationFailed(as_sentences(m for ms in errors.values() for m in ms), fields=errors, code=code)
+
+
+def as_sentences(messages: Iterable[str]) -> str:
+    """Messages as one text: after a full stop a space, else "; " ("A user with this email
+    already exists. A user with this username already exists.")."""
+    text = ""
+    for message in messages:
+        text += ("" if not text else " " if text.endswith((".", "!", "?")) else "; ") + message
+    return text
 
 
 # --- small validators (the CLI uses them too) --------------------------------------------------------
