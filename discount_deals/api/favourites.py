@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from ..services import favourites as favourite_service
+from ..services.moments import utc_text
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
@@ -27,7 +28,7 @@ def _entry_json(request: Request, entry: favourite_service.FavouriteEntry) -> di
     return {
         "id": entry.id,
         "product": product_json(request, entry.product, entry.category),
-        "added_at": entry.added_at.isoformat(),
+        "added_at": utc_text(entry.added_at),
     }
 
 

@@ -27,6 +27,7 @@ from ..services.pricing import money_str, product_price
 from ..services.returns import returns_close_at, returns_open
 from ..services.taxes import stored_tax_lines
 from ..config.settings import get_settings
+from ..services.moments import utc_text
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
 from .pagination import build_page, page_request
@@ -139,7 +140,7 @@ def event_json(event, *, with_actor: bool = False) -> dict:
         "from": event.from_value,
         "to": event.to_value,
         "note": event.note,
-        "created_at": event.created_at.isoformat(),
+        "created_at": utc_text(event.created_at),
     }
     if with_actor:
         data["by"] = event.actor_label
@@ -182,13 +183,13 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         # Where the shopper completes the payment, while one is awaited.
         "payment_url": absolute_url(request, order.payment_url) if order.payment_url and is_payable(order)
         else None,
-        "payment_due_at": order.payment_due_at.isoformat() if order.payment_due_at else None,
+        "payment_due_at": utc_text(order.payment_due_at),
         "can_cancel": can_cancel(order),
-        "delivered_at": order.delivered_at.isoformat() if order.delivered_at else None,
-        "returns_open_until": returns_close_at(order).isoformat() if returns_open(order) else None,
+        "delivered_at": utc_text(order.delivered_at),
+        "returns_open_until": utc_text(returns_close_at(order)) if returns_open(order) else None,
         "refunded_total": money_str(order.refunded_total),
-        "created_at": order.created_at.isoformat(),
-        "updated_at": order.updated_at.isoformat(),
+        "created_at": utc_text(order.created_at),
+        "updated_at": utc_text(order.updated_at),
     }
     if admin:
         data["attention"] = order.attention

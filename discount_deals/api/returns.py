@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from ..services import returns
 from ..services.pricing import money_str
 from ..services.receipt_pdf import credit_note_pdf
+from ..services.moments import utc_text
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents
 from .receipts import PDF_RESPONSES, ReceiptLineOut, pdf_answer
@@ -80,10 +81,6 @@ class ReturnList(BaseModel):
     results: list[ReturnOut]
 
 
-def _when(moment) -> str | None:
-    return moment.isoformat() if moment else None
-
-
 def return_json(view: returns.ReturnView) -> dict[str, Any]:
     ret = view.ret
     data = {
@@ -96,8 +93,8 @@ def return_json(view: returns.ReturnView) -> dict[str, Any]:
         "refund_tax": money_str(ret.refund_tax), "refund_shipping": money_str(ret.refund_shipping),
         "refund_method": ret.refund_method, "refund_state": ret.refund_state,
         "refund_provider_status": ret.refund_provider_status, "credit_note_number": ret.credit_note_number,
-        "received_at": _when(ret.received_at), "refunded_at": _when(ret.refunded_at),
-        "refunded_by": ret.refunded_by_label, "created_at": _when(ret.created_at), "updated_at": _when(ret.updated_at),
+        "received_at": utc_text(ret.received_at), "refunded_at": utc_text(ret.refunded_at),
+        "refunded_by": ret.refunded_by_label, "created_at": utc_text(ret.created_at), "updated_at": utc_text(ret.updated_at),
     }
     if view.customer is not None:
         customer = view.customer

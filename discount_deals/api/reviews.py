@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from ..services import ValidationFailed
 from ..services import reviews as review_service
+from ..services.moments import utc_text
 from .deps import AdminUser, CurrentUser, OptionalUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
 from .pagination import build_page, page_request
@@ -94,8 +95,8 @@ def review_json(view: review_service.ReviewView, *, mine: bool = False) -> dict[
         "text": view.text,
         "reviewer": view.reviewer,
         "verified_purchase": view.verified_purchase,
-        "created_at": view.created_at.isoformat(),
-        "updated_at": view.updated_at.isoformat(),
+        "created_at": utc_text(view.created_at),
+        "updated_at": utc_text(view.updated_at),
     }
     if mine:
         body["is_hidden"] = view.is_hidden

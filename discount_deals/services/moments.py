@@ -11,6 +11,12 @@ OUT_OF_RANGE = "That date is outside the calendar."
 END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 
 
+def utc_text(moment: datetime | None) -> str | None:
+    """A moment as every answer and document writes it: ISO 8601 in UTC with a ``Z``, as
+    pydantic writes the product's and the user's (``2026-11-28T09:14:00.123456Z``)."""
+    return as_utc(moment).isoformat().replace("+00:00", "Z") if moment is not None else None
+
+
 def as_utc(moment: datetime) -> datetime:
     """An aware UTC time; a time without a zone is taken as UTC. ValueError (:data:`OUT_OF_RANGE`)
     for one that UTC cannot write (its year would be 0 or 10000)."""

@@ -29,6 +29,7 @@ from ..models.base import utcnow
 from ..config.settings import get_settings
 from . import Conflict
 from .error_codes import ErrorCode
+from .moments import utc_text
 from .order_rules import is_test_payment
 from .permissions import require_user
 from .rows import owned_or_admin
@@ -118,7 +119,7 @@ class IssuedDocument:
     def heading_json(self, references: dict[str, Any]) -> dict[str, Any]:
         """Number, date, what the document is about (``references``) and the seller."""
         issued_at = self.issued_at
-        return {"number": self.number, "issued_at": issued_at.isoformat() if issued_at else None, **references,
+        return {"number": self.number, "issued_at": utc_text(issued_at), **references,
                 "seller": seller_json()}
 
     def buyer_json(self) -> dict[str, Any]:

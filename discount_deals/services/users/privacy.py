@@ -42,6 +42,7 @@ from ..auth import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..images import delete_stored_image
 from ..passwords import verify_password
+from ..moments import utc_text
 from ..pricing import money_str
 from .addresses import address_dict
 
@@ -56,17 +57,13 @@ FINISHED = (MessageStatus.SENT.value, MessageStatus.DEAD.value)  # kept, without
 KEPT_ADDRESS_FIELDS = ("state", "country")
 
 
-def _when(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
 def _orders(session: Session, user: User) -> list[dict[str, Any]]:
     orders = session.exec(select(Order).where(Order.user_id == user.id).order_by(col(Order.created_at))).all()
     result = []
     for order in orders:
         items = session.exec(select(OrderItem).where(OrderItem.order_id == order.id)).all()
         result.append({
-            "id": order.id, "placed_at": _when(order.created_at), "status": order.status,
+            "id": order.id, "placed_at": utc_text(order.created_at), "status": order.status,
             "delivery_method": order.delivery_method, "address": order.address, "pickup_store": order.pickup_store,
             "contact_phone": order.contact_phone, "payment_method": order.payment_method,
             "payment_status": order.payment_status, "payment_phone": order.payment_phone,
@@ -83,11 +80,11 @@ def _orders(session: Session, user: User) -> list[dict[str, Any]]:
 def _returns(session: Session, order: Order) -> list[dict[str, Any]]:
     rows = session.exec(select(ReturnRequest).where(ReturnRequest.order_id == order.id)
                         .order_by(col(ReturnRequest.created_at))).all()
-    return [{"id": ret.id, "requested_at": _when(ret.created_at), "status": ret.status, "reason": ret.reason,
+    return [{"id": ret.id, "requested_at": utc_text(ret.created_at), "status": ret.status, "reason": ret.reason,
              "items": [{"name": line.name, "quantity": line.quantity} for line in session.exec(
                  select(ReturnLine).where(ReturnLine.return_id == ret.id)).all()],
              "refund_amount": money_str(ret.refund_amount), "refund_method": ret.refund_method,
-             "credit_note_number": ret.credit_note_number, "refunded_at": _when(ret.refunded_at)} for ret in rows]
+             "credit_note_number": ret.credit_note_number, "refunded_at": utc_text(ret.refunded_at)} for ret in rows]
 
 
 def export_data(session: Session, user: User) -> dict[str, Any]:
@@ -104,12 +101,12 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
     messages = session.exec(select(OutboxMessage).where(OutboxMessage.user_id == user.id)
                             .order_by(col(OutboxMessage.created_at))).all()
     return {
-        "exported_at": datetime.now(UTC).isoformat(),
+        "exported_at": utc_text(datetime.now(UTC)),
         "account": {
             "id": user.id, "email": user.email, "username": user.username, "first_name": user.first_name,
             "last_name": user.last_name, "phonenumber": user.phonenumber,
             "date_of_birth": user.date_of_birth.isoformat() if user.date_of_birth else None,
-            "gender": user.gender, "role": user.role, "date_joined": _when(user.created_at),
+            "gender": user.gender, "role": user.role, "date_joined": utc_text(user.created_at),
         },
         "profile": {"bio": profile.bio, "website": profile.website, "profile_image": profile.profile_image}
         if profile else None,
@@ -118,9 +115,9 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
         "cart": [{"product_id": item.product_id, "name": name, "quantity": item.quantity} for item, name in cart_lines],
         "favourites": [{"product_id": fav.product_id, "name": name} for fav, name in favourites],
         "reviews": [{"product_id": r.product_id, "name": name, "rating": r.rating, "text": r.text,
-                     "hidden": r.is_hidden, "created_at": _when(r.created_at)} for r, name in reviews],
+                     "hidden": r.is_hidden, "created_at": utc_text(r.created_at)} for r, name in reviews],
         "notification_preferences": prefs.model_dump(exclude={"user_id"}, mode="json") if prefs else None,
-        "messages": [{"channel": m.channel, "kind": m.kind, "recipient": m.recipient, "created_at": _when(m.created_at),
+        "messages": [{"channel": m.channel, "kind": m.kind, "recipient": m.recipient, "created_at": utc_text(m.created_at),
                       "status": m.status} for m in messages],
     }
 
