@@ -125,6 +125,12 @@ def ghana_time(moment, pattern: str = "%d %b %Y, %H:%M") -> str:
     return f"{moment.strftime(pattern).lstrip('0')} {GHANA_TIME_ZONE}"
 
 
+def returns_promise(days: int) -> str:
+    """The cart's promise for DD_RETURN_DAYS (SPEC §9: "Free returns within 30 days"); blank when
+    returns are off (0 days), so no page promises what the server refuses."""
+    return f"Free returns within {days} day{'' if days == 1 else 's'}" if days > 0 else ""
+
+
 def brand_name(brand: str) -> str:
     """A brand as shoppers read it ("shoprite" → "Shoprite"); brands are stored as the original
     client filters them, in lower case."""

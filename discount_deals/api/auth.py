@@ -112,6 +112,7 @@ def refresh_token(body: RefreshIn, session: WriteSessionDep):
 @router.post(
     "/auth/token/verify/",
     response_model=VerifyOut,
+    response_model_exclude_none=True,  # SPEC §7: a success boolean only ({"success": true})
     responses={400: answer(), 401: answer(INVALID_TOKEN, VerifyOut)},
     summary="Whether a token is valid",
 )

@@ -26,6 +26,24 @@ SYMBOLS: dict[str, str] = {
 }
 
 
+# What a sentence calls the money ("Prices are in Ghana cedis"); any other code is named by itself.
+NAMES: dict[str, str] = {
+    "USD": "US dollars",
+    "GHS": "Ghana cedis",
+    "NGN": "naira",
+    "KES": "Kenyan shillings",
+    "ZAR": "rand",
+    "EUR": "euros",
+    "GBP": "pounds sterling",
+    "XOF": "CFA francs",
+}
+
+
+def name_of(code: str) -> str:
+    """What a sentence calls amounts in ``code``: ``GHS`` → ``Ghana cedis``, an unknown code → itself."""
+    return NAMES.get(code, code)
+
+
 def symbol_of(code: str) -> str:
     """What amounts in ``code`` are shown with: ``GHS`` → ``GH₵``, an unknown code → ``CHF ``."""
     return SYMBOLS.get(code, code + " ")

@@ -3,6 +3,8 @@
 import reflex as rx
 
 from .. import routes
+from ..config.settings import get_settings
+from ..display import returns_promise
 from ..components.whatsapp import whatsapp_chat
 from ..components.layout import layout
 from ..components.optimistic import expect_cart, line_quantity
@@ -138,7 +140,8 @@ def order_summary() -> rx.Component:
         ),
         rx.el.ul(
             rx.el.li(icon("shield-check", 16, class_name="text-green-700"), "Secure checkout", class_name="flex items-center gap-2"),
-            rx.el.li(icon("rotate-ccw", 16, class_name="text-green-700"), "Free returns within 30 days", class_name="flex items-center gap-2"),
+            *([rx.el.li(icon("rotate-ccw", 16, class_name="text-green-700"), returns_promise(get_settings().returns.days),
+                        class_name="flex items-center gap-2")] if get_settings().returns.days else []),
             class_name="mt-4 space-y-1 text-sm text-gray-700",
         ),
         whatsapp_chat(CartState.chat_url),

@@ -6,6 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
+from ..config.currency import name_of
+from ..config.settings import get_settings
+from ..display import returns_promise
 from ..components.layout import layout
 from ..components.ui import card
 
@@ -79,17 +82,19 @@ def privacy() -> rx.Component:
 
 
 def terms() -> rx.Component:
+    settings = get_settings()  # read when the page is built, as the shop is built for its settings
     return _page(
         "Terms of Service",
-        _section("Prices and deals", "Prices are in Ghana cedis and include the discounts shown. A deal ends at the "
-                 "time shown on the product; the price you pay is the one at checkout."),
+        _section("Prices and deals", f"Prices are in {name_of(settings.currency.code)} and include the discounts "
+                 "shown. A deal ends at the time shown on the product; the price you pay is the one at checkout."),
         _section("Orders", "An order is placed when you see its confirmation. We may cancel an order we cannot "
                  "fill; if you paid, we refund you in full."),
         _section("Payment", "Pay by mobile money or in cash on delivery (or at pickup). An unpaid mobile-money "
                  "order is cancelled when its payment time is up, and its items go back on sale."),
         _section("Delivery and pickup", "Delivery is free over the amount shown at checkout; pickup at a partner "
                  "store is free. Bring your order number to the store."),
-        _section("Returns", "Free returns within 30 days of delivery, in the state you received the item."),
+        _section("Returns", f"{returns_promise(settings.returns.days)} of delivery, in the state you received the "
+                 "item." if settings.returns.days else "Items are not taken back once delivered."),
         _section("Contact", f"Questions: {CONTACT}."),
     )
 
