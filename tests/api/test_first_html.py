@@ -136,6 +136,21 @@ def test_a_discount_outside_its_window_is_not_advertised(client, build, make_pro
     assert client.get(f"/api/products/{product.id}").json()["data"]["discount_state"] == window
 
 
+def test_a_sale_price_is_offered_until_its_window_closes(client, build, make_product):
+    """Search engines keep showing a price until told it ends: a sale's offer names the day its
+    window closes; an open-ended sale and a plain price name none (and a price outside its window
+    is not advertised, above)."""
+    end = datetime.now(UTC) + timedelta(days=4)
+    sale = make_product("Milo Tin", "25.00", "19.50", discount_start=datetime.now(UTC) - timedelta(days=1),
+                        discount_end=end)
+    offer = _json_ld(client.get(f"/products/{sale.id}").text)["offers"]
+    assert (offer["price"], offer["priceValidUntil"]) == ("19.50", end.date().isoformat())
+    open_ended = make_product("Sugar 1kg", "9.00", "7.00")
+    plain = make_product("Salt 1kg", "3.00")
+    for product in (open_ended, plain):
+        assert "priceValidUntil" not in _json_ld(client.get(f"/products/{product.id}").text)["offers"]
+
+
 def test_currency_code_and_public_url_come_from_the_settings(client, build, catalogue, monkeypatch):
     from discount_deals.config.settings import get_settings
 

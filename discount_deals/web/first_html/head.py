@@ -52,8 +52,10 @@ def product_json_ld(
     price: str,
     currency: str,
     in_stock: bool,
+    price_valid_until: str = "",
 ) -> dict:
-    """schema.org Product with one Offer (price as a plain decimal string, ISO 4217 currency)."""
+    """schema.org Product with one Offer (price as a plain decimal string, ISO 4217 currency;
+    ``price_valid_until``, a date, when a sale price ends)."""
     data: dict = {
         "@context": "https://schema.org",
         "@type": "Product",
@@ -72,6 +74,8 @@ def product_json_ld(
             "itemCondition": "https://schema.org/NewCondition",
         },
     }
+    if price_valid_until:
+        data["offers"]["priceValidUntil"] = price_valid_until
     if brand:
         data["brand"] = {"@type": "Brand", "name": brand}
     if category:

@@ -28,6 +28,7 @@ from ...models import Category, Product
 from ...page_slots import SLOT_BRAND_COUNT, SLOT_FEATURED, SLOT_LISTING, SLOT_LISTING_COUNT, SLOT_PRODUCT
 from ...server.plugins import PRODUCT_SHELL_PATH
 from ...services import NotFound, catalog, reviews
+from ...services.moments import as_utc
 from ...services.pricing import money_str, product_price
 from ...services.related import related_products
 from ...config.settings import get_settings
@@ -184,7 +185,10 @@ def _product_head(item: Product, category: Category | None, view: ProductView, u
     ``services.pricing`` has it (the discount only inside its window)."""
     currency = get_settings().currency.code
     image = view.image_url if urlsplit(view.image_url).scheme.lower() in ("http", "https") else base + view.image_url
-    price = money_str(product_price(item).unit_price)
+    now = product_price(item)
+    price = money_str(now.unit_price)
+    # A sale price holds until its window closes (search engines show no stale deal past it).
+    until = as_utc(now.changes_at).date().isoformat() if now.discount_active and now.changes_at else ""
     saving = f" (was {view.original_text}, save {view.discount_percent}%)" if view.has_discount else ""
     json_ld = heads.product_json_ld(
         url=url,
@@ -197,6 +201,7 @@ def _product_head(item: Product, category: Category | None, view: ProductView, u
         price=price,
         currency=currency,
         in_stock=item.stock > 0,
+        price_valid_until=until,
     )
     if item.review_count:
         json_ld["aggregateRating"] = heads.aggregate_rating(item.rating, item.review_count)
