@@ -9,7 +9,7 @@ from fastapi import Request
 
 from ..services import order_status as lifecycle
 from ..services import orders as order_service
-from ..services.exports import parse_day
+from ..services.exports import DateRange, parse_day
 from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
 from .orders import one_order_json, order_json
 from .pagination import build_page, page_request
@@ -28,12 +28,13 @@ def _date(request: Request, name: str) -> date | None:
 
 def filters_from(request: Request) -> lifecycle.OrderFilters:
     query = request.query_params
+    days = DateRange(_date(request, "date_from"), _date(request, "date_to"))  # reversed: a 400, as the export's
     return lifecycle.OrderFilters(
         status=query.get("status", "").strip(),
         payment_status=query.get("payment_status", "").strip(),
         delivery_method=query.get("delivery_method", "").strip(),
-        date_from=_date(request, "date_from"),
-        date_to=_date(request, "date_to"),
+        date_from=days.first,
+        date_to=days.last,
         search=query.get("search", ""),
         attention_only=query.get("attention") in ("1", "true"),
     )
