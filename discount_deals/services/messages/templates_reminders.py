@@ -14,7 +14,7 @@ from decimal import Decimal
 from ... import routes
 from ..money import money_text, plain_money_text
 from ..pricing import LineTotal, money
-from .templates import Email, Links, _email, ascii_text, fits_one_sms, shop_name
+from .templates import Email, Links, _email, _sms_short, ascii_text, fits_one_sms, shop_name
 
 SUBJECT = "You left something in your cart"
 ACTION = "Finish your order"
@@ -36,12 +36,8 @@ def cart_total(lines: list[ReminderLine]) -> Decimal:
     return money(sum((line.line_total for line in lines), Decimal("0")))
 
 
-def _shortened(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
-
-
 def _sms_core(lines: list[ReminderLine], name_limit: int, links: Links) -> str:
-    name = _shortened(ascii_text(lines[0].name), name_limit) or "An item"
+    name = _sms_short(lines[0].name, name_limit) or "An item"
     more = len(lines) - 1
     what = f"{name} and {more} more item{'s' if more > 1 else ''} are" if more else f"{name} is"
     total = ascii_text(plain_money_text(cart_total(lines)))
