@@ -14,6 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
+from sqlmodel import select
 
 from discount_deals.models import Order, OrderItem, Payment
 from discount_deals.models.base import utcnow
@@ -160,3 +161,28 @@ def test_someone_elses_credit_note_is_not_found(page: Page, live_server, live_us
     expect(page.get_by_role("button", name="Return items")).to_have_count(0)
     page.goto("/returns/no-such-return/credit-note")
     expect(page.get_by_role("heading", name="Oops! Page not found")).to_be_visible()
+
+
+def test_a_line_whose_product_was_deleted_goes_back_from_the_order_page(page: Page, live_server, live_user,
+                                                                       live_product):
+    """The catalogue dropped the product after the sale; the shopper still holds it. Its line is
+    offered by its name (the form names it by the order line's id) and the return goes through."""
+    shopper, _password = live_user()
+    gone = live_product(name=unique("Palm oil 1L"), price="9.00", stock=5)
+    order = delivered_momo_order(live_server, shopper, [(gone, 2)])
+    with live_server.session() as session:
+        item = session.exec(select(OrderItem).where(OrderItem.order_id == order.id)).one()
+        item_id = item.id
+        item.product_id = None  # as deleting the product leaves its lines (ON DELETE SET NULL)
+        session.add(item)
+    page.set_viewport_size(PHONE)
+    sign_in(page, shopper)
+    page.goto(f"/orders/{order.id}")
+    page.get_by_role("button", name="Return items").click()
+    form = page.get_by_role("form", name="Return items")
+    expect(form).to_contain_text(gone.name)
+    form.locator(f"select[name='qty-{item_id}']").select_option("2")
+    form.get_by_label("Why are you returning them?").fill("Leaking")
+    form.get_by_role("button", name="Send return request").click()
+    expect(toast(page, "Return requested")).to_be_visible()
+    expect(page.locator("section[aria-label='Returns']")).to_contain_text(f"2 × {gone.name}")
