@@ -14,9 +14,12 @@ from ..services.pricing import money_str
 from ..services.permissions import require_admin
 from ..config.settings import get_settings
 from .deps import CurrentUser, OptionalUser, SessionDep, WriteSessionDep
-from .openapi import declares, documents
+from .openapi import declares, documents, paginated
+from .pagination import build_page, page_request
 from .response_models import CheckoutOptionsOut, StoreOut, StorePage
 from .routing import ApiRouter
+
+STORES_PAGE_SIZE = 100
 
 router = ApiRouter(tags=["checkout"])
 
@@ -64,15 +67,18 @@ def options(session: SessionDep, _user: OptionalUser) -> dict:
 
 
 @router.get("/pickup-stores/", **documents(StorePage))
+@paginated
 @declares(403)
 def list_stores(request: Request, session: SessionDep, user: OptionalUser) -> dict:
-    """Active stores; admins may ask for all of them with ``?all=1``."""
+    """Active stores; admins may ask for all of them with ``?all=1``. Paged as every list is
+    (``page``, ``page_size``), a page holding every store of a shop by default."""
     everything = request.query_params.get("all") in ("1", "true")
     if everything:
         require_admin(user)
+    page = page_request(request, default_size=STORES_PAGE_SIZE)
     stores = store_service.list_stores(session, include_inactive=everything)
-    return {"count": len(stores), "next": None, "previous": None,
-            "results": [store_json(store, admin=everything) for store in stores]}
+    chunk = stores[page.offset : page.offset + page.page_size]
+    return build_page(request, page, len(stores), [store_json(store, admin=everything) for store in chunk])
 
 
 @router.post("/pickup-stores/", status_code=201, **documents(StoreOut, 201))

@@ -224,3 +224,17 @@ def test_another_users_orders_stay_private(client, make_user, make_product):
     fill_cart(client, auth_headers(owner), (make_product(), 1))
     order = place(client, auth_headers(owner), MOMO)
     assert client.post(f"/api/orders/{order['id']}/pay/", headers=auth_headers(make_user())).status_code == 404
+
+
+def test_the_pickup_stores_list_is_paged_as_every_list_is(client):
+    """It answered every store with next/previous null whatever page_size asked."""
+    for n in range(3):
+        add_store(f"Melcom Store {n}")
+    first = client.get("/api/pickup-stores/", params={"page_size": "2"}).json()
+    assert (first["count"], len(first["results"])) == (3, 2)
+    assert first["next"] == "http://testserver/api/pickup-stores/?page_size=2&page=2" and first["previous"] is None
+    second = client.get(first["next"]).json()
+    names = [store["name"] for store in first["results"] + second["results"]]
+    assert sorted(names) == [f"Melcom Store {n}" for n in range(3)] and second["next"] is None
+    assert client.get("/api/pickup-stores/", params={"page": "3", "page_size": "2"}).status_code == 404
+    assert len(client.get("/api/pickup-stores/").json()["results"]) == 3  # a shop's stores fit one page
