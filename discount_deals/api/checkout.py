@@ -13,7 +13,7 @@ from ..services.phones import NETWORKS
 from ..services.pricing import money_str
 from ..services.permissions import require_admin
 from ..config.settings import get_settings
-from .deps import CurrentUser, OptionalUser, SessionDep, WriteSessionDep
+from .deps import AdminUser, OptionalUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
 from .pagination import build_page, page_request
 from .response_models import CheckoutOptionsOut, StoreOut, StorePage
@@ -83,18 +83,18 @@ def list_stores(request: Request, session: SessionDep, user: OptionalUser) -> di
 
 @router.post("/pickup-stores/", status_code=201, **documents(StoreOut, 201))
 @declares(403)
-def create_store(body: dict[str, Any], session: WriteSessionDep, user: CurrentUser) -> dict:
+def create_store(body: dict[str, Any], session: WriteSessionDep, user: AdminUser) -> dict:
     return store_json(store_service.create_store(session, user, body), admin=True)
 
 
 @router.patch("/pickup-stores/{store_id}/", **documents(StoreOut))
 @declares(403)
-def update_store(store_id: str, body: dict[str, Any], session: WriteSessionDep, user: CurrentUser) -> dict:
+def update_store(store_id: str, body: dict[str, Any], session: WriteSessionDep, user: AdminUser) -> dict:
     return store_json(store_service.update_store(session, user, store_id, body), admin=True)
 
 
 @router.delete("/pickup-stores/{store_id}/", status_code=204)
 @declares(403)
-def delete_store(store_id: str, session: WriteSessionDep, user: CurrentUser) -> Response:
+def delete_store(store_id: str, session: WriteSessionDep, user: AdminUser) -> Response:
     store_service.delete_store(session, user, store_id)
     return Response(status_code=204)

@@ -28,7 +28,7 @@ from ..services.returns import returns_close_at, returns_open
 from ..services.taxes import stored_tax_lines
 from ..config.settings import get_settings
 from ..services.moments import utc_text
-from .deps import CurrentUser, SessionDep, WriteSessionDep
+from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
 from .pagination import build_page, page_request
 from .response_models import OrderOut, OrderPage
@@ -264,7 +264,7 @@ def get_order(order_id: str, request: Request, session: SessionDep, user: Curren
 @router.patch("/orders/{order_id:order_id}/", **documents(OrderOut))
 @declares(403)
 def update_order_status(
-    order_id: str, body: StatusIn, request: Request, session: WriteSessionDep, user: CurrentUser
+    order_id: str, body: StatusIn, request: Request, session: WriteSessionDep, user: AdminUser
 ) -> dict:
     """Admins: move an order to one of its allowed next statuses (recorded in its history)."""
     order = order_service.update_status(session, user, order_id, body.status)

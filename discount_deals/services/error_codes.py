@@ -65,6 +65,7 @@ class ErrorCode(StrEnum):
     NOT_CANCELLABLE = "not_cancellable"
     NOT_PAID = "not_paid"  # no receipt before the money is in
     ORDER_TOO_LARGE = "order_too_large"  # its amounts would not fit the money columns
+    NOTHING_TO_PAY = "nothing_to_pay"  # mobile money for an order that comes to 0.00
     STATUS_INVALID = "status_invalid"
     TRANSITION = "transition"  # a status the order cannot move to from its own
     # payments

@@ -7,7 +7,7 @@ map lists them all (the API's one error shape).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import ValidationFailed
@@ -34,6 +34,15 @@ def take_flag(data: Mapping[str, Any], name: str, clean: dict[str, Any], errors:
         clean[name] = data[name]
     else:
         errors[name] = [MUST_BE_BOOLEAN]
+
+
+def as_sentences(messages: Iterable[str]) -> str:
+    """Messages as one text: after a full stop a space, else "; " ("A user with this email
+    already exists. A user with this username already exists.")."""
+    text = ""
+    for message in messages:
+        text += ("" if not text else " " if text.endswith((".", "!", "?")) else "; ") + message
+    return text
 
 
 def field_summary(errors: Mapping[str, list[str]]) -> str:

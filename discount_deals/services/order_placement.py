@@ -27,6 +27,7 @@ from .cart import parse_quantity
 from .catalog import is_visible
 from .catalog.fields import MAX_PRICE
 from .error_codes import ErrorCode
+from .form_rules import as_sentences
 from .money import money_text
 from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
 from .checkout import resolve_choice
@@ -95,7 +96,7 @@ def wanted_items(items: Any) -> dict[str, int]:
             continue
         wanted.append((product, quantity))
     if errors:
-        raise ValidationFailed("; ".join(errors), fields={"items": errors})
+        raise ValidationFailed(as_sentences(errors), fields={"items": errors})
     return merge_quantities(wanted)
 
 
@@ -174,9 +175,13 @@ def place_order(
     flash_sales.check_order(session, user, products, wanted, now)
     _take_stock(session, lines)
     totals = order_totals((line for _product, line in lines), coupon, pickup=choice.pickup)
-    if max(totals.subtotal, totals.total) >= MAX_ORDER_AMOUNT:
+    if max(totals.subtotal, totals.savings, totals.total) >= MAX_ORDER_AMOUNT:  # the rest are at most these
         raise ValidationFailed("This order is too large to place: order fewer items.",
                                code=ErrorCode.ORDER_TOO_LARGE, expose_code=True)
+    if choice.mobile_money and totals.total <= 0:  # no network charges 0.00 (Paystack reads it as "all")
+        message = "Nothing is left to pay on this order: choose cash on delivery."
+        raise ValidationFailed(message, fields={"payment_method": [message]}, code=ErrorCode.NOTHING_TO_PAY,
+                               expose_code=True)
     if coupon is not None:
         coupons.redeem(session, coupon, now)  # one use, counted atomically in this transaction
     if expected_total is not None and totals.total != expected_total:

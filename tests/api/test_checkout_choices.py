@@ -238,3 +238,22 @@ def test_the_pickup_stores_list_is_paged_as_every_list_is(client):
     assert sorted(names) == [f"Melcom Store {n}" for n in range(3)] and second["next"] is None
     assert client.get("/api/pickup-stores/", params={"page": "3", "page_size": "2"}).status_code == 404
     assert len(client.get("/api/pickup-stores/").json()["results"]) == 3  # a shop's stores fit one page
+
+
+def test_mobile_money_for_an_order_that_comes_to_nothing_is_refused(client, customer, customer_headers,
+                                                                     make_product):
+    """A 100 % coupon and pickup leave 0.00 to pay: no charge of 0.00 is opened with the network
+    (the order sat awaiting a payment no one could make until it expired); cash takes it."""
+    from ..builders.shop import add_coupon
+
+    store = add_store()
+    add_coupon("ALL", kind="percent", value="100")
+    product = make_product(price="10.00", stock=3)
+    fill_cart(client, customer_headers, (product, 1))
+    body = {"delivery_method": "pickup", "pickup_store": store.id, "coupon_code": "ALL"}
+    refused = client.post("/api/orders/checkout/", json={**body, **MOMO}, headers=customer_headers)
+    assert refused.status_code == 400, refused.text
+    assert (refused.json()["code"], list(refused.json())) == ("nothing_to_pay", ["detail", "code", "payment_method"])
+    assert count_rows(models.Order) == 0 and count_rows(models.Payment) == 0 and stock_of(product.id) == 3
+    placed = place(client, customer_headers, body)
+    assert (placed["total"], placed["payment_method"]) == ("0.00", "cash_on_delivery")

@@ -155,3 +155,22 @@ def test_an_order_page_forgets_what_the_last_order_allowed():
 
     state = fire(OrderDetailState, "keep_order", prepare=allowed_then_forgotten)
     assert (state.can_cancel, state.can_pay) == (False, False)
+
+
+def test_the_orders_tab_refuses_a_date_range_that_ends_before_it_starts(admin):
+    """The tab listed nothing for it, which reads as "no orders"; the API and the export refuse it."""
+
+    def from_the_first(state):
+        state.date_from = "2026-11-20"
+
+    refused = fire(AdminOrdersState, "set_date_to", admin, prepare=from_the_first, value="2026-11-19")
+    assert (refused.date_from, refused.date_to, refused.filters_version) == ("2026-11-20", "", 1)
+    taken = fire(AdminOrdersState, "set_date_to", admin, prepare=from_the_first, value="2026-11-20")
+    assert (taken.date_to, taken.filters_version) == ("2026-11-20", 0)
+
+    def to_the_tenth(state):
+        state.date_to = "2026-11-10"
+
+    assert fire(AdminOrdersState, "set_date_from", admin, prepare=to_the_tenth, value="2026-11-11").date_from == ""
+    assert fire(AdminOrdersState, "set_date_from", admin, prepare=to_the_tenth, value="2026-11-09").date_from \
+        == "2026-11-09"

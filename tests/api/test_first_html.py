@@ -149,6 +149,12 @@ def test_a_sale_price_is_offered_until_its_window_closes(client, build, make_pro
     plain = make_product("Salt 1kg", "3.00")
     for product in (open_ended, plain):
         assert "priceValidUntil" not in _json_ld(client.get(f"/products/{product.id}").text)["offers"]
+    # a sale that ends at midnight is on until the day before (the window's end is not in it)
+    midnight = datetime.combine(end.date(), datetime.min.time(), tzinfo=UTC)
+    to_midnight = make_product("Rice 5kg", "30.00", "25.00", discount_start=datetime.now(UTC) - timedelta(days=1),
+                               discount_end=midnight)
+    offer = _json_ld(client.get(f"/products/{to_midnight.id}").text)["offers"]
+    assert offer["priceValidUntil"] == (midnight - timedelta(days=1)).date().isoformat()
 
 
 def test_currency_code_and_public_url_come_from_the_settings(client, build, catalogue, monkeypatch):

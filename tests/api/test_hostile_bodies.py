@@ -155,6 +155,10 @@ def test_a_broken_body_on_an_admins_route_is_403_for_a_customer_and_400_for_an_a
     for user, status in ((customer, 403), (admin, 400)):
         answer = client.post("/api/products/", content=BROKEN, headers={**headers, **auth_headers(user)})
         assert answer.status_code == status, answer.text
+    for method, path in (("POST", "/api/pickup-stores/"), ("PATCH", "/api/pickup-stores/x/"),
+                         ("PATCH", "/api/orders/00000000-0000-4000-8000-000000000000/")):
+        answer = client.request(method, path, content=BROKEN, headers={**headers, **auth_headers(customer)})
+        assert answer.status_code == 403, (path, answer.text)  # admins' routes, as with a good body
     mine = client.post("/api/cart/cartitems/", content=BROKEN, headers={**headers, **auth_headers(customer)})
     assert mine.status_code == 400  # a signed-in caller hears what is wrong with the body
     guest_listing = client.get("/api/products/", params={"page_size": "2"})

@@ -109,3 +109,28 @@ def test_an_order_too_large_for_the_money_columns_is_a_400_that_writes_nothing(c
     fine = client.post("/api/orders/", json={"order": {"items": [{"product": large.id, "quantity": 1}]}},
                        headers=headers)
     assert fine.status_code == 201 and fine.json()["total"] == "9720000000.00"
+
+
+def test_savings_too_large_for_their_column_refuse_the_order(client, customer, make_product):
+    """A sale at 1.00 of a product listed at 9,999,999,999.00: two of them save 19,999,999,996.00,
+    which no money column holds, though the order's total is 2.16."""
+    from ..builders.accounts import auth_headers
+    from ..builders.catalog import stock_of
+    from ..builders.shop import add_address
+
+    add_address(customer, is_default=True)
+    sale = make_product(price="9999999999.00", discount_price="1.00", stock=5)
+    body = {"order": {"items": [{"product": sale.id, "quantity": 2}]}}
+    response = client.post("/api/orders/", json=body, headers=auth_headers(customer))
+    assert response.status_code == 400, response.text
+    assert response.json()["code"] == "order_too_large"
+    assert count_rows(models.Order) == 0 and stock_of(sale.id) == 5
+
+
+def test_an_explicit_order_names_every_bad_item_in_sentences(client, customer):
+    from ..builders.accounts import auth_headers
+
+    body = {"order": {"items": [{"quantity": 1}, {"quantity": 2}]}}
+    response = client.post("/api/orders/", json=body, headers=auth_headers(customer))
+    assert response.status_code == 400
+    assert ".; " not in response.json()["detail"] and response.json()["detail"].count("Item ") == 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from ...models import Gender, Role, User
 from .. import ValidationFailed
 from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
 from ..error_codes import ErrorCode
-from ..form_rules import require_object, take_flag
+from ..form_rules import as_sentences, require_object, take_flag
 from ..phones import account_phone
 
 EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
@@ -67,14 +66,6 @@ def invalid(errors: Errors, code: str = "") -> ValidationFailed:
         code = next((MESSAGE_CODES[m] for ms in errors.values() for m in ms if m in MESSAGE_CODES), "")
     return ValidationFailed(as_sentences(m for ms in errors.values() for m in ms), fields=errors, code=code)
 
-
-def as_sentences(messages: Iterable[str]) -> str:
-    """Messages as one text: after a full stop a space, else "; " ("A user with this email
-    already exists. A user with this username already exists.")."""
-    text = ""
-    for message in messages:
-        text += ("" if not text else " " if text.endswith((".", "!", "?")) else "; ") + message
-    return text
 
 
 # --- small validators (the CLI uses them too) --------------------------------------------------------

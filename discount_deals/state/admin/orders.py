@@ -98,12 +98,23 @@ class AdminOrdersState(AdminList, rx.State):
 
     @admin_event
     def set_date_from(self, admin: User, value: str):
-        self.date_from = value if isinstance(value, str) and day(value) else ""
-        return self._refetch(admin)
+        return self._set_day(admin, "date_from", value)
 
     @admin_event
     def set_date_to(self, admin: User, value: str):
-        self.date_to = value if isinstance(value, str) and day(value) else ""
+        return self._set_day(admin, "date_to", value)
+
+    def _set_day(self, admin: User, name: str, value: str):
+        """One end of the date range; a range that would end before it starts is refused with the
+        export's words (an empty list read as "no orders"), and the field shows the date in force."""
+        text = value if isinstance(value, str) and day(value) else ""
+        try:
+            exports.DateRange(*(day(text) if side == name else day(getattr(self, side))
+                                for side in ("date_from", "date_to")))
+        except ServiceError as exc:
+            self.filters_version += 1
+            return toast(("Error", exc.detail, "error"))
+        setattr(self, name, text)
         return self._refetch(admin)
 
 

@@ -10,6 +10,7 @@ advertised (cards, the product, its description, Open Graph price and JSON-LD of
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from collections.abc import Mapping
 from urllib.parse import quote, urlsplit
 
@@ -187,8 +188,10 @@ def _product_head(item: Product, category: Category | None, view: ProductView, u
     image = view.image_url if urlsplit(view.image_url).scheme.lower() in ("http", "https") else base + view.image_url
     now = product_price(item)
     price = money_str(now.unit_price)
-    # A sale price holds until its window closes (search engines show no stale deal past it).
-    until = as_utc(now.changes_at).date().isoformat() if now.discount_active and now.changes_at else ""
+    # A sale price holds until its window closes (search engines show no stale deal past it): the
+    # last day it is on, as the window's end is not (a sale ending at midnight ends the day before).
+    closes = as_utc(now.changes_at) - timedelta(microseconds=1) if now.discount_active and now.changes_at else None
+    until = closes.date().isoformat() if closes else ""
     saving = f" (was {view.original_text}, save {view.discount_percent}%)" if view.has_discount else ""
     json_ld = heads.product_json_ld(
         url=url,
