@@ -16,7 +16,7 @@ import enum
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -25,7 +25,7 @@ from sqlmodel import Session, select
 
 from ..models import AuditEvent, User
 from . import ValidationFailed
-from .moments import after_day, as_utc, day_start
+from .moments import after_day, as_utc, day_start, utc_text
 from .money import api_amount
 from .permissions import require_admin
 
@@ -94,7 +94,7 @@ def json_value(value: Any) -> Any:
     if isinstance(value, Decimal):
         return api_amount(value) if value.as_tuple().exponent in (-1, -2) else str(value)
     if isinstance(value, datetime):
-        return (value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+        return utc_text(value)  # as every answer writes a moment (events kept before say +00:00)
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, enum.Enum):

@@ -46,3 +46,14 @@ def test_every_answer_writes_moments_in_utc_with_a_z(client, customer, make_prod
     wrong = {f"{name}{path}": text for name, moments in found.items() for path, text in moments.items()
              if not Z_MOMENT.match(text)}
     assert wrong == {}
+
+
+def test_the_audit_trail_writes_the_moments_it_records_with_a_z(client, admin_headers, make_product):
+    product = make_product(price="20.00")
+    changed = client.patch(f"/api/products/{product.id}", headers=admin_headers,
+                           json={"discount_price": "15.00", "discount_end": "2030-01-01T00:00:00Z"})
+    assert changed.status_code == 200, changed.text
+    events = client.get("/api/admin/audit/", params={"target_id": product.id}, headers=admin_headers).json()
+    found = moments_in(events["results"])
+    assert "2030-01-01T00:00:00Z" in found.values()
+    assert [text for text in found.values() if not Z_MOMENT.match(text)] == []
