@@ -168,3 +168,21 @@ def test_bulk_upload_categories_from_csv(client, admin_headers):
     body = response.json()
     assert [c["description"] for c in body["created"]] == ["Chips, nuts and sweets", "Roasted"]
     assert body["errors"] == [{"index": 2, "errors": {"slug": ["Slug is required"]}}]
+
+
+def test_a_name_differing_only_in_an_accented_letters_case_is_taken_on_every_database(client, admin_headers,
+                                                                                       make_category):
+    """SQLite's lower() folds ASCII only: "épicerie" was accepted beside "Épicerie" there (and found
+    neither by the other's case), while PostgreSQL refused it."""
+    epicerie = make_category("Épicerie", slug="epicerie")
+    same = client.post("/api/category/", json={"name": "épicerie", "slug": "other"}, headers=admin_headers)
+    assert (same.status_code, same.json()["name"]) == (400, ['A category named "épicerie" already exists.'])
+    crossed = client.post("/api/category/", json={"name": "Groceries", "slug": "ÉPICERIE"}, headers=admin_headers)
+    assert crossed.status_code == 400 and "slug" in crossed.json()
+    assert category_names() == ["Épicerie"]
+    with session_scope() as session:
+        from discount_deals.services.catalog import find_category
+
+        assert find_category(session, "ÉPICERIE").id == epicerie.id
+        assert find_category(session, "épicerie").id == epicerie.id
+        assert find_category(session, "épices") is None

@@ -142,6 +142,11 @@ def test_email_and_username_must_be_unique_regardless_of_case(client, make_user)
     body = response.json()
     assert body["email"] == ["A user with this email already exists."]
     assert body["username"] == ["A user with this username already exists."]
+    # in any script: SQLite's lower() folds ASCII only, and "ámà" was taken beside "Ámà" there
+    make_user(email="ama2@example.com", username="Ámà")
+    accented = client.post(URL, json=registration(email="new@example.com", username="ámà"))
+    assert accented.status_code == 400 and accented.json()["username"] == ["A user with this username already exists."]
+    assert client.post(URL, json=registration(email="new@example.com", username="ámá")).status_code == 201
     # the register toast shows detail: sentences, not "exists.; A user"
     assert body["detail"] == "A user with this email already exists. A user with this username already exists."
 

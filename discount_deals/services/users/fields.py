@@ -116,10 +116,14 @@ def email_taken(session: Session, email: str, *, exclude_id: str | None = None) 
 
 
 def username_taken(session: Session, username: str, *, exclude_id: str | None = None) -> bool:
-    query = select(User.id).where(func.lower(User.username) == username.strip().lower())
-    if exclude_id:
-        query = query.where(User.id != exclude_id)
-    return session.exec(query).first() is not None
+    """Whether another account has ``username``, in any case (``Ama``, ``ama``; ``Ámà``, ``ámà``)."""
+    key = username.strip().lower()
+    others = [User.id != exclude_id] if exclude_id else []
+    if key.isascii():
+        return session.exec(select(User.id).where(func.lower(User.username) == key, *others)).first() is not None
+    # SQLite's lower() folds ASCII only: the names of that length are compared in Python.
+    names = session.exec(select(User.username).where(func.length(User.username) == len(key), *others)).all()
+    return any(name.lower() == key for name in names)
 
 
 def free_username(session: Session, base: str) -> str:
