@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
+from sqlalchemy import JSON, Column
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, money_field, optional_ref_field, parent_field, updated_field
@@ -56,6 +58,9 @@ class ReturnRequest(SQLModel, table=True):
     refund_discount: Decimal = money_field(default=Decimal("0.00"))
     refund_tax: Decimal = money_field(default=Decimal("0.00"))
     refund_shipping: Decimal = money_field(default=Decimal("0.00"))
+    # The taxes the refund gave back, each apart, as its credit note shows them (TaxLine.as_json),
+    # kept when refunded so an issued note never changes; None for returns refunded before.
+    refund_tax_lines: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     refund_method: str | None = Field(default=None, max_length=16)
     refund_state: str = Field(default=RefundState.NONE.value, max_length=16)
     # The provider's refund id and its last word on it ("pending", "processed", or why it refused).

@@ -120,14 +120,27 @@ def test_the_credit_notes_give_back_vat_nhil_and_getfund_each_as_the_receipt_cha
     charged = {line["code"]: Decimal(line["amount"]) for line in receipt["tax_lines"]}
     assert charged == {"vat": Decimal("8.38"), "nhil": Decimal("1.40"), "getfund": Decimal("1.40")}
     given = dict.fromkeys(charged, Decimal("0.00"))
+    notes = []
     for _unit in range(3):
         ret = received_return(client, customer, admin_headers, order, [(product.id, 1)])
         refunded = step(client, admin_headers, ret["id"], "refund")
         note = client.get(credit_note_url(ret["id"]), headers=auth_headers(customer)).json()
         assert sum(Decimal(line["amount"]) for line in note["tax_lines"]) == Decimal(refunded["refund_tax"])
+        # kept with the return when refunded: an issued note never changes
+        assert [line["amount"] for line in return_row(ret["id"]).refund_tax_lines] == \
+            [line["amount"] for line in note["tax_lines"]]
         for line in note["tax_lines"]:
             given[line["code"]] += Decimal(line["amount"])
+        notes.append((ret["id"], note["tax_lines"]))
     assert given == charged
+    # a note refunded before the lines were kept is computed when read, to the same lines
+    with session_scope() as session:
+        for return_id, _lines in notes:
+            row = session.get(models.ReturnRequest, return_id)
+            row.refund_tax_lines = None
+            session.add(row)
+    for return_id, lines in notes:
+        assert client.get(credit_note_url(return_id), headers=auth_headers(customer)).json()["tax_lines"] == lines
 
 
 def test_a_payment_that_came_twice_stays_due_after_the_goods_are_refunded(client, customer, make_product,

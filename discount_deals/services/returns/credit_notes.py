@@ -79,9 +79,12 @@ def credit_note_for(session: Session, ret: ReturnRequest) -> CreditNote:
 
 
 def refunded_tax_lines(session: Session, order: Order, ret: ReturnRequest) -> tuple[TaxLine, ...]:
-    """The taxes ``ret`` gave back, each apart: the order's credit notes, in the order they were
-    given, split their tax so that together they give back each tax the receipt charged exactly
+    """The taxes ``ret`` gave back, each apart, as kept when it was refunded; for one refunded
+    before they were kept, computed: the order's credit notes, in the order they were given, split
+    their tax so that together they give back each tax the receipt charged exactly
     (``taxes.split_refunded_tax``)."""
+    if ret.refund_tax_lines is not None:
+        return stored_tax_lines(ret.refund_tax_lines, ret.refund_tax)
     charged = stored_tax_lines(order.tax_lines, order.tax)
     rule = rule_of(charged)
     earlier = session.exec(
@@ -93,7 +96,8 @@ def refunded_tax_lines(session: Session, order: Order, ret: ReturnRequest) -> tu
     given = tuple(ZERO for _ in charged)
     for before in earlier:
         if (before.refunded_at, before.credit_note_number or "") < (ret.refunded_at, ret.credit_note_number or ""):
-            parts = split_refunded_tax(before.refund_tax, charged, given, rule)
+            parts = (stored_tax_lines(before.refund_tax_lines, before.refund_tax) if before.refund_tax_lines
+                     else split_refunded_tax(before.refund_tax, charged, given, rule))
             given = tuple(total + line.amount for total, line in zip(given, parts, strict=True))
     return split_refunded_tax(ret.refund_tax, charged, given, rule)
 

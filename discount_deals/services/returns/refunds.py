@@ -62,6 +62,7 @@ from .common import (
     view_of,
     wrong_status,
 )
+from .credit_notes import refunded_tax_lines
 from .shares import Share, refund_share
 
 CLAIM_LIFETIME = timedelta(minutes=15)
@@ -144,6 +145,9 @@ def record_refund(session: Session, actor: User, plan: RefundPlan, report: Refun
         session.refresh(ret)
         raise wrong_status(ret, "refunded")
     session.refresh(ret)
+    # Each tax it gave back, kept with it: an issued credit note never changes (under the order's lock).
+    ret.refund_tax_lines = [line.as_json() for line in refunded_tax_lines(session, order, ret)]
+    session.add(ret)
     order = _settle_order(session, actor, order, share.amount, share.complete)
     audit.record(session, actor, "return.refund", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [ReturnStatus.RECEIVED.value, ret.status], "refund_amount": [None, ret.refund_amount],
