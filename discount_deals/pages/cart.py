@@ -97,6 +97,7 @@ def cart_item(row: CartRow) -> rx.Component:
 
 
 def order_summary() -> rx.Component:
+    promise = returns_promise(get_settings().returns.days)  # the page is built for its settings
     return card(
         rx.el.h2("Order Summary", class_name="text-lg font-bold text-gray-900"),
         rx.el.dl(
@@ -140,8 +141,8 @@ def order_summary() -> rx.Component:
         ),
         rx.el.ul(
             rx.el.li(icon("shield-check", 16, class_name="text-green-700"), "Secure checkout", class_name="flex items-center gap-2"),
-            *([rx.el.li(icon("rotate-ccw", 16, class_name="text-green-700"), returns_promise(get_settings().returns.days),
-                        class_name="flex items-center gap-2")] if get_settings().returns.days else []),
+            *([rx.el.li(icon("rotate-ccw", 16, class_name="text-green-700"), promise, class_name="flex items-center gap-2")]
+              if promise else []),
             class_name="mt-4 space-y-1 text-sm text-gray-700",
         ),
         whatsapp_chat(CartState.chat_url),

@@ -7,10 +7,11 @@ the importer takes it off again, so an exported file uploads back unchanged.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from .moments import as_utc
 from .money import api_amount
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -26,7 +27,7 @@ def escape_cell(value: Any) -> str:
     if isinstance(value, Decimal):
         return api_amount(value)
     if isinstance(value, datetime):
-        return (value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+        return as_utc(value).isoformat()
     if isinstance(value, list | tuple):
         value = ",".join(str(item) for item in value)
     text = str(value)

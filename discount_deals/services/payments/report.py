@@ -89,12 +89,12 @@ def _declined(session: Session, payment: Payment, order: Order) -> str:
 def _paid_another_amount(session: Session, payment: Payment, order: Order, report: ChargeReport) -> str:
     """Money came in, but not the order's total (or in another currency): an admin sorts it out."""
     payment.status = MISMATCH
-    named = report.currency != UNKNOWN_CURRENCY
-    currency = report.currency if report.currency and named else payment.currency
     paid = from_minor_units(report.amount_minor) if report.amount_minor is not None else None
-    reported = Money.of(paid, currency).plain_text() if paid is not None else f"{currency} ?"
-    if not named:
-        reported = f"{reported.split(' ', 1)[1]} in a currency it named by no code"
+    if report.currency == UNKNOWN_CURRENCY:
+        reported = f"{Money.of(paid).api() if paid is not None else '?'} in a currency it named by no code"
+    else:
+        currency = report.currency or payment.currency
+        reported = Money.of(paid, currency).plain_text() if paid is not None else f"{currency} ?"
     lifecycle.flag(
         session, order, Attention.AMOUNT_MISMATCH.value,
         f"Payment {payment.reference} reported {reported}; "

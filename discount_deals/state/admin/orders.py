@@ -108,9 +108,9 @@ class AdminOrdersState(AdminList, rx.State):
         """One end of the date range; a range that would end before it starts is refused with the
         export's words (an empty list read as "no orders"), and the field shows the date in force."""
         text = value if isinstance(value, str) and day(value) else ""
+        first, last = (text, self.date_to) if name == "date_from" else (self.date_from, text)
         try:
-            exports.DateRange(*(day(text) if side == name else day(getattr(self, side))
-                                for side in ("date_from", "date_to")))
+            exports.DateRange(day(first), day(last))
         except ServiceError as exc:
             self.filters_version += 1
             return toast(("Error", exc.detail, "error"))
