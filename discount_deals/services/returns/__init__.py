@@ -29,6 +29,8 @@ from .common import (
     WINDOW_CLOSED,
     WRONG_STATUS,
     ReturnView,
+    may_take,
+    returnable,
 )
 from .credit_notes import CreditNote, return_credit_note
 from .refunds import refund_return
@@ -53,6 +55,8 @@ __all__ = [
     "CreditNote",
     "ReturnView",
     "admin_returns",
+    "may_take",
+    "returnable",
     "approve",
     "order_returns",
     "receive",

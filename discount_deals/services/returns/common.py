@@ -37,6 +37,14 @@ RETURN_NOT_FOUND = "Return not found."
 # Returns that count against what may still be returned (a rejected one gives its items back).
 LIVE = (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value, ReturnStatus.RECEIVED.value,
         ReturnStatus.REFUNDED.value)
+# The status each back-office step starts from: the steps check it (steps.py, refunds.py) and
+# the back office offers a step's button only on a return in that status.
+STEP_FROM = {
+    "approve": ReturnStatus.REQUESTED.value,
+    "reject": ReturnStatus.REQUESTED.value,
+    "receive": ReturnStatus.APPROVED.value,
+    "refund": ReturnStatus.RECEIVED.value,
+}
 STATUS_LABELS = {
     ReturnStatus.REQUESTED.value: "Requested",
     ReturnStatus.APPROVED.value: "Approved",
@@ -114,6 +122,17 @@ def figures_of(order: Order, items: Iterable[OrderItem]) -> OrderFigures:
         subtotal=order.subtotal, discount=order.discount, shipping=order.shipping, tax=order.tax,
         rule=rule_of(stored_tax_lines(order.tax_lines, order.tax)),
     )
+
+
+def may_take(ret: ReturnRequest, step: str) -> bool:
+    """Whether the back-office ``step`` (a key of :data:`STEP_FROM`) may be taken on ``ret`` now."""
+    return ret.status == STEP_FROM[step]
+
+
+def returnable(item: OrderItem, taken: dict[str, int]) -> int:
+    """How many of an order's line may still go back: bought less what its live returns take
+    (``taken``: :func:`returned_quantities`)."""
+    return max(item.quantity - taken.get(item.id, 0), 0)
 
 
 def quantities_of(lines: Iterable[ReturnLine]) -> dict[str, int]:

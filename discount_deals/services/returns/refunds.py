@@ -56,6 +56,7 @@ from .common import (
     figures_of,
     find_return,
     lines_of,
+    may_take,
     order_items,
     quantities_of,
     returned_quantities,
@@ -87,7 +88,7 @@ def paid_reference(session: Session, order: Order) -> str:
 
 def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
     """Check the return may be refunded now, claim it, and say how much goes back and how."""
-    if ret.status != ReturnStatus.RECEIVED.value:
+    if not may_take(ret, "refund"):
         raise wrong_status(ret, "refunded")
     order = session.get(Order, ret.order_id)
     session.refresh(order, with_for_update=True)  # PostgreSQL: one refund of an order at a time

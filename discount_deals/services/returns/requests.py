@@ -44,6 +44,7 @@ from .common import (
     lines_of,
     order_items,
     refused,
+    returnable,
     returned_quantities,
 )
 from .shares import refund_share
@@ -111,9 +112,9 @@ def wanted_lines(raw: Any, items: list[OrderItem], taken: dict[str, int]) -> lis
         if item.id in seen:
             raise refused("Name each product once.", DUPLICATE_LINE, "items")
         seen.add(item.id)
-        left = item.quantity - taken.get(item.id, 0)
+        left = returnable(item, taken)
         if quantity > left:
-            raise refused(f"You can return at most {max(left, 0)} of {item.name}.", QUANTITY, "items")
+            raise refused(f"You can return at most {left} of {item.name}.", QUANTITY, "items")
         chosen.append((item, quantity))
     return chosen
 

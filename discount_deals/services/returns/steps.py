@@ -23,6 +23,7 @@ from ..plain_text import one_line
 from .common import (
     NOTE_LIMIT,
     NOTE_REQUIRED,
+    STEP_FROM,
     ReturnView,
     find_return,
     lines_of,
@@ -78,7 +79,7 @@ def approve(session: Session, actor: User | None, return_id: str) -> ReturnView:
     """Accept a requested return: the customer sends the items back."""
     actor = require_admin(actor)
     ret = find_return(session, return_id)
-    move(session, ret, R.REQUESTED.value, R.APPROVED.value, "approved")
+    move(session, ret, STEP_FROM["approve"], R.APPROVED.value, "approved")
     return _finish(session, actor, ret, "return.approve", R.REQUESTED.value, "return_approved")
 
 
@@ -90,7 +91,7 @@ def reject(session: Session, actor: User | None, return_id: str, note: Any) -> R
         raise refused(f"Say why the return is not approved (at most {NOTE_LIMIT} characters).", NOTE_REQUIRED,
                       "note")
     ret = find_return(session, return_id)
-    move(session, ret, R.REQUESTED.value, R.REJECTED.value, "rejected", admin_note=text)
+    move(session, ret, STEP_FROM["reject"], R.REJECTED.value, "rejected", admin_note=text)
     return _finish(session, actor, ret, "return.reject", R.REQUESTED.value, "return_rejected",
                    admin_note=["", text])
 
@@ -114,7 +115,7 @@ def receive(session: Session, actor: User | None, return_id: str) -> ReturnView:
     """The returned items arrived: their stock goes back, exactly once (see the module docstring)."""
     actor = require_admin(actor)
     ret = find_return(session, return_id)
-    move(session, ret, R.APPROVED.value, R.RECEIVED.value, "received", received_at=utcnow())
+    move(session, ret, STEP_FROM["receive"], R.RECEIVED.value, "received", received_at=utcnow())
     stock = restock(session, ret)
     return _finish(session, actor, ret, "return.receive", R.APPROVED.value, "return_received",
                    received_at=[None, ret.received_at], stock=[None, stock])

@@ -51,7 +51,7 @@ def form_lines(lines: Sequence[OrderLine], taken: Mapping[str, int]) -> list[Ret
     shown = []
     for line in lines:
         item = line.item
-        left = max(item.quantity - taken.get(item.id, 0), 0)
+        left = returns.returnable(item, taken)
         if left > 0:
             shown.append(ReturnFormLine(product_id=item.product_id or "", item_id=item.id, name=item.name,
                                         bought=item.quantity, returnable=left,
@@ -181,7 +181,7 @@ def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminRetu
         note=ret.admin_note,
         refund_problem=(ret.refund_provider_status if ret.refund_state == RefundState.FAILED.value else ""),
         credit_note=ret.credit_note_number or "",
-        can_decide=ret.status == ReturnStatus.REQUESTED.value,
-        can_receive=ret.status == ReturnStatus.APPROVED.value,
-        can_refund=ret.status == ReturnStatus.RECEIVED.value,
+        can_decide=returns.may_take(ret, "approve"),
+        can_receive=returns.may_take(ret, "receive"),
+        can_refund=returns.may_take(ret, "refund"),
     )
