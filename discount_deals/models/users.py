@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, Index, Text, UniqueConstraint, text
+from sqlalchemy import Column, Index, Text, UniqueConstraint, func, text
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, parent_field, updated_field, utcnow
@@ -43,6 +43,12 @@ class User(SQLModel, table=True):
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()
 
+
+
+# A username is one in any case ("Kofi", "kofi"), for the database too (migration 36u): on
+# PostgreSQL lower() folds every letter; SQLite's folds ASCII only, and its one writer at a time
+# lets services/users/fields.username_taken check the rest.
+Index("ix_user_username_lower", func.lower(User.__table__.c.username), unique=True)
 
 class Profile(SQLModel, table=True):
     id: str = id_field()

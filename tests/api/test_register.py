@@ -151,6 +151,25 @@ def test_email_and_username_must_be_unique_regardless_of_case(client, make_user)
     assert body["detail"] == "A user with this email already exists. A user with this username already exists."
 
 
+def test_the_database_refuses_a_username_in_another_case_with_the_same_words(client, make_user):
+    """Two registrations at once pass the check each alone (PostgreSQL runs them side by side:
+    test_races_postgres_rows.py); the unique index on lower(username) refuses the second, and
+    that is the 400 one at a time gives. ``make_user`` inserts without the check."""
+    from discount_deals.services import ValidationFailed
+
+    make_user(username="Kofi")
+    with pytest.raises(ValidationFailed) as refused:
+        make_user(username="kOFI")
+    assert refused.value.fields == {"username": ["A user with this username already exists."]}
+    make_user(email="esi@example.com")
+    with pytest.raises(ValidationFailed) as refused:
+        make_user(email="esi@example.com")
+    assert refused.value.fields == {"email": ["A user with this email already exists."]}
+    with session_scope() as session:
+        names = session.exec(select(models.User.username)).all()
+    assert [name for name in names if name.lower() == "kofi"] == ["Kofi"]
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [

@@ -30,10 +30,12 @@ from .contact_change import changed_contacts, fields_to_clean, tell_old_contacts
 from .fields import (
     ACCOUNT_FIELDS,
     INVALID_EMAIL,
+    TAKEN,
     Errors,
     clean_account,
     clean_profile_changes,
     email_taken,
+    flush_account,
     free_username,
     invalid,
     is_valid_email,
@@ -65,7 +67,7 @@ def _insert_user(session: Session, *, email: str, password_hash: str, username: 
         **fields,
     )
     session.add(user)
-    session.flush()
+    flush_account(session)
     session.add(Profile(user_id=user.id))
     session.flush()
     return user
@@ -108,9 +110,9 @@ def register(session: Session, data: dict[str, Any], *, client: str | None = Non
     # Hash before the next query: a write session holds the database lock from then on.
     password_hash = hash_password(data["password"])
     if email_taken(session, clean["email"]):
-        errors["email"] = ["A user with this email already exists."]
+        errors["email"] = [TAKEN["email"]]
     if username_taken(session, clean["username"]):
-        errors["username"] = ["A user with this username already exists."]
+        errors["username"] = [TAKEN["username"]]
     if errors:
         raise invalid(errors)
     return _insert_user(session, password_hash=password_hash, role=Role.CUSTOMER, **clean)
@@ -240,7 +242,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
         for name, value in profile_changes.items():
             setattr(profile, name, value)
         session.add(profile)
-    session.flush()
+    flush_account(session)
     if is_admin(actor):
         # An admin's change to an account is audited (a customer's own profile edits are not).
         after = {**audit.snapshot(user, ACCOUNT_FIELDS), **{f"profile.{n}": v for n, v in profile_changes.items()}}

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from ...models import Gender, Role, User
@@ -51,6 +52,8 @@ NOT_TEXT = "Enter text."
 INVALID_EMAIL = "Please enter a valid email"
 INVALID_PHONE = "Please enter a valid phone number"
 INVALID_URL = "Enter a valid URL."
+# What a unique index of the account says, by the field it guards (the same words as the checks').
+TAKEN = {"email": "A user with this email already exists.", "username": "A user with this username already exists."}
 
 Errors = dict[str, list[str]]
 
@@ -126,6 +129,21 @@ def username_taken(session: Session, username: str, *, exclude_id: str | None = 
     return any(name.lower() == key for name in names)
 
 
+def flush_account(session: Session) -> None:
+    """Write an account's new or changed row. :func:`email_taken` and :func:`username_taken` check
+    one request alone; two at once taking one email, or one username in two cases, pass both
+    checks on PostgreSQL, and then the database's unique index refuses the second: the 400 it
+    would have had one at a time, not a conflict without a field."""
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        refused = str(exc.orig).lower()
+        for field, message in TAKEN.items():
+            if field in refused:
+                raise invalid({field: [message]}) from None
+        raise
+
+
 def free_username(session: Session, base: str) -> str:
     base = re.sub(r"[^\w.+-]", "", base)[:140] or "user"
     candidate, n = base, 1
@@ -187,12 +205,12 @@ def _account_value(
         if not is_valid_email(text):
             return None, INVALID_EMAIL
         if check_unique and email_taken(session, text, exclude_id=exclude_id):
-            return None, "A user with this email already exists."
+            return None, TAKEN["email"]
     elif name == "username":
         if not USERNAME_RE.match(text):
             return None, "Username may contain only letters, digits and @ . + - _"
         if check_unique and username_taken(session, text, exclude_id=exclude_id):
-            return None, "A user with this username already exists."
+            return None, TAKEN["username"]
     elif name == "phonenumber":
         phone = account_phone(text)  # parsed once, here: stored E.164 when a real number (services/phones.py)
         return (phone, None) if phone else (None, INVALID_PHONE)
