@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm.exc import StaleDataError
 from starlette._utils import get_route_path
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -100,6 +101,17 @@ def _integrity_handler(request: Request, exc: IntegrityError) -> JSONResponse:
     return error_response(409, "This change conflicts with existing data.")
 
 
+CHANGED_MEANWHILE = "This was changed or deleted meanwhile. Please reload and try again."
+
+
+def _stale_handler(request: Request, exc: StaleDataError) -> JSONResponse:
+    # A row read, then gone or changed before its write (PostgreSQL: another request deleted it
+    # in between). The writes that race so lock what they read (rows.by_id's for_update); this is
+    # the answer for one that does not yet, logged to be mended, never a 500.
+    log.warning("stale row on %s %s: %s", request.method, request.url.path, exc)
+    return error_response(409, CHANGED_MEANWHILE)
+
+
 INVALID_VALUE = "A value sent is not allowed here: too long, out of range, or holding a NUL character."
 
 
@@ -132,6 +144,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_handler)
     app.add_exception_handler(IntegrityError, _integrity_handler)
     app.add_exception_handler(DataError, _data_handler)
+    app.add_exception_handler(StaleDataError, _stale_handler)
     app.add_exception_handler(OperationalError, _operational_handler)
     app.add_exception_handler(PoolTimeout, _pool_timeout_handler)
     app.add_exception_handler(Exception, _unexpected_handler)

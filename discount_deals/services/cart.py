@@ -146,8 +146,11 @@ def _touch(session: Session, cart_id: str) -> None:
 
 def _own_line(session: Session, user: User, item_id: str) -> CartItem:
     require_user(user)
+    # Locked until the change is written (PostgreSQL): a checkout taking the line meanwhile makes
+    # this a 404, as it would be a moment later, rather than a write that finds no row.
     line = session.exec(
         select(CartItem).join(Cart, Cart.id == CartItem.cart_id).where(CartItem.id == item_id, Cart.user_id == user.id)
+        .with_for_update(of=CartItem)
     ).first()
     if line is None:
         raise NotFound("Cart item not found.")

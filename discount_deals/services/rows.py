@@ -31,23 +31,30 @@ def could_be_id(row_id: Any) -> bool:
     return isinstance(row_id, str) and row_id != "" and "\x00" not in row_id
 
 
-def by_id(session: Session, model: type[Row], row_id: Any) -> Row | None:
-    """The ``model`` row with ``row_id``, or None (:func:`could_be_id`)."""
-    return session.get(model, row_id) if could_be_id(row_id) else None
+def by_id(session: Session, model: type[Row], row_id: Any, *, for_update: bool = False) -> Row | None:
+    """The ``model`` row with ``row_id``, or None (:func:`could_be_id`). ``for_update``: read it
+    again with its lock held (PostgreSQL's ``FOR UPDATE``) until the transaction ends, for a
+    read-then-write: a concurrent delete then answers None here, or waits for this write,
+    instead of the write finding no row. SQLite's one writer at a time needs no row lock."""
+    if not could_be_id(row_id):
+        return None
+    return session.get(model, row_id, with_for_update=True) if for_update else session.get(model, row_id)
 
 
-def found(session: Session, model: type[Row], row_id: Any, not_found: str, *, code: str = "") -> Row:
+def found(session: Session, model: type[Row], row_id: Any, not_found: str, *, code: str = "",
+          for_update: bool = False) -> Row:
     """The ``model`` row with ``row_id``; :class:`NotFound` (``not_found``) when there is none."""
-    row = by_id(session, model, row_id)
+    row = by_id(session, model, row_id, for_update=for_update)
     if row is None:
         raise NotFound(not_found, code=code)
     return row
 
 
-def owned(session: Session, model: type[Row], row_id: Any, owner: User, not_found: str) -> Row:
+def owned(session: Session, model: type[Row], row_id: Any, owner: User, not_found: str, *,
+          for_update: bool = False) -> Row:
     """The ``model`` row with ``row_id`` that belongs to ``owner`` (its ``user_id``); anyone
     else's answers :class:`NotFound` (``not_found``) as a missing one does."""
-    row = found(session, model, row_id, not_found)
+    row = found(session, model, row_id, not_found, for_update=for_update)
     if row.user_id != owner.id:
         raise NotFound(not_found)
     return row

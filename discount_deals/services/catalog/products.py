@@ -139,7 +139,7 @@ def update_product(
     """Update a product (admins only): a full update (PUT) or, with ``partial``, only the given
     fields (PATCH)."""
     require_admin(actor)
-    product = found(session, Product, product_id, "Product not found.")
+    product = found(session, Product, product_id, "Product not found.", for_update=True)  # rows.by_id
     values = _validate_for_write(session, data, current=product, partial=partial)
     typed_rating = values.pop("rating", None)
 

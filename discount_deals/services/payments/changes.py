@@ -24,12 +24,15 @@ from ..rows import owned
 from .charges import CHARGE_IN_PROGRESS, check_new_charge, live_charge
 
 NETWORK_INVALID = "Choose MTN MoMo, Telecel Cash or AirtelTigo Money."
+ORDER_CHANGED = "This order's payment changed meanwhile. Please look at it again."
 
 
 def _changeable(session: Session, user: User | None, order_id: str) -> tuple[User, Order]:
-    """The user's unpaid mobile-money order with no live charge, locked for the change."""
+    """The user's unpaid mobile-money order with no live charge, locked for the change (a late
+    payment's webhook waits, and then finds the order changed; or it came first, and the order
+    is paid here)."""
     user = require_user(user)
-    order = owned(session, Order, order_id, user, "Order not found.")
+    order = owned(session, Order, order_id, user, "Order not found.", for_update=True)
     problem = payment_problem(order)
     if problem:
         raise Conflict(problem, code=ErrorCode.NOT_PAYABLE)
@@ -67,6 +70,7 @@ def switch_to_cash(session: Session, user: User | None, order_id: str) -> Order:
     order.payment_step = None
     order.payment_prompt = ""
     session.add(order)
-    lifecycle.set_payment_status(session, order, PaymentStatus.PAY_ON_DELIVERY.value, actor=user,
-                                 note="Switched to cash")
+    if not lifecycle.set_payment_status(session, order, PaymentStatus.PAY_ON_DELIVERY.value, actor=user,
+                                        note="Switched to cash"):
+        raise Conflict(ORDER_CHANGED, code=ErrorCode.NOT_PAYABLE)  # the caller's rollback undoes the method
     return order

@@ -96,6 +96,20 @@ def list_addresses(session: Session, actor: User | None) -> list[Address]:
     return addresses_of(session, require_user(actor))
 
 
+def _hold_addresses(session: Session, user_id: str) -> None:
+    """Take the user's row lock until the transaction ends (PostgreSQL; SQLite has one writer at
+    a time): one change of a user's addresses at a time, so the count limit and the one default
+    are decided on what the others wrote, never beside them."""
+    session.exec(select(User.id).where(User.id == user_id).with_for_update()).first()
+
+
+def _held_address(session: Session, actor: User | None, address_id: str) -> Address:
+    """One of the actor's own addresses, read after :func:`_hold_addresses`."""
+    actor = require_user(actor)
+    _hold_addresses(session, actor.id)
+    return get_address(session, actor, address_id)
+
+
 def get_address(session: Session, actor: User | None, address_id: str) -> Address:
     """One of the actor's own addresses; anyone else's answers not found."""
     return owned(session, Address, address_id, require_user(actor), "Address not found.")
@@ -113,6 +127,7 @@ def add_address(session: Session, actor: User | None, data: dict[str, Any]) -> A
         _check_region(clean, None, errors)
     if errors:
         raise invalid(errors, code=ErrorCode.REGION_INVALID if "state" in errors else "")
+    _hold_addresses(session, actor.id)
     count = session.exec(select(func.count()).select_from(Address).where(Address.user_id == actor.id)).one()
     if count >= MAX_ADDRESSES:
         raise ValidationFailed(f"You can save at most {MAX_ADDRESSES} addresses.")
@@ -174,7 +189,7 @@ def update_address(session: Session, actor: User | None, address_id: str, change
 
     The default cannot be unset directly (set another address as default instead).
     """
-    address = get_address(session, actor, address_id)
+    address = _held_address(session, actor, address_id)
     errors: Errors = {}
     changes = require_mapping(changes)
     clean = clean_address(changes, tuple(n for n in ADDRESS_MAX_LENGTHS if n in changes), errors)
@@ -196,7 +211,7 @@ def update_address(session: Session, actor: User | None, address_id: str, change
 
 def delete_address(session: Session, actor: User | None, address_id: str) -> None:
     """Delete one of the actor's addresses; if it was the default, the oldest remaining one takes over."""
-    address = get_address(session, actor, address_id)
+    address = _held_address(session, actor, address_id)
     was_default, user_id = address.is_default, address.user_id
     session.delete(address)
     session.flush()
