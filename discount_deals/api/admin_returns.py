@@ -15,18 +15,14 @@ from pydantic import BaseModel, Field
 from ..services import returns
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
-from .pagination import Page, build_page, page_request
-from .returns import ReturnOut, return_json
+from .pagination import build_page, page_request
+from .returns import ReturnOut, ReturnPage, return_json
 from .routing import ApiRouter
 from .schemas import documented
 
 router = ApiRouter(tags=["admin"])
 
 ADMIN_RETURNS_PAGE_SIZE = 20
-
-
-class ReturnPage(Page[ReturnOut]):
-    pass
 
 
 class RejectIn(BaseModel):

@@ -49,11 +49,12 @@ WriteSessionDep = Annotated[Session, Depends(get_write_session, scope="function"
 
 
 def bearer_token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    # "Bearer", any white space, the token: one reading for every route (a tab after "Bearer"
+    # was no token on one route and a guest on another).
+    parts = request.headers.get("authorization", "").split(None, 1)
+    if len(parts) != 2 or parts[0].lower() != "bearer":
         return None
-    return token.strip()
+    return parts[1].strip() or None
 
 
 def current_user(request: Request) -> User:

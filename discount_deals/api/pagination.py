@@ -36,10 +36,8 @@ class PageRequest:
 def _positive_int(raw: str | None, name: str) -> int | None:
     if raw is None or raw == "":
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
+    # ASCII digits only, as every number of the API: int() would take " 2", "+2" and "２".
+    value = int(raw) if raw.isascii() and raw.isdigit() else 0
     if value < 1:
         message = f"A positive whole number is required for {name}."
         raise ValidationFailed("Invalid page." if name == "page" else message, fields={name: [message]})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Response
+from fastapi import Request, Response
 from pydantic import BaseModel, Field
 
 from ..services import returns
@@ -18,7 +18,8 @@ from ..services.pricing import money_str
 from ..services.receipt_pdf import credit_note_pdf
 from ..services.moments import utc_text
 from .deps import CurrentUser, SessionDep, WriteSessionDep
-from .openapi import declares, documents
+from .openapi import declares, documents, paginated
+from .pagination import Page, build_page, page_request
 from .receipts import PDF_RESPONSES, ReceiptLineOut, pdf_answer
 from .response_models import CustomerRef, Money, TaxLineOut
 from .routing import ApiRouter
@@ -77,8 +78,11 @@ class ReturnOut(BaseModel):
     customer: CustomerRef | None = None
 
 
-class ReturnList(BaseModel):
-    results: list[ReturnOut]
+class ReturnPage(Page[ReturnOut]):
+    pass
+
+
+ORDER_RETURNS_PAGE_SIZE = 20
 
 
 def return_json(view: returns.ReturnView) -> dict[str, Any]:
@@ -110,10 +114,14 @@ def request_return(order_id: str, body: ReturnIn, session: WriteSessionDep, user
     return return_json(returns.request_return(session, user, order_id, body.items, body.reason))
 
 
-@router.get("/orders/{order_id:order_id}/returns/", **documents(ReturnList))
-def list_returns(order_id: str, session: SessionDep, user: CurrentUser) -> dict:
-    """The order's returns, newest first."""
-    return {"results": [return_json(view) for view in returns.order_returns(session, user, order_id)]}
+@router.get("/orders/{order_id:order_id}/returns/", **documents(ReturnPage))
+@paginated
+def list_returns(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
+    """The order's returns, newest first, as every list: a page (``page``, ``page_size``)."""
+    page = page_request(request, default_size=ORDER_RETURNS_PAGE_SIZE)
+    views = returns.order_returns(session, user, order_id)
+    chunk = views[page.offset : page.offset + page.page_size]
+    return build_page(request, page, len(views), [return_json(view) for view in chunk])
 
 
 class CreditNoteOut(BaseModel):

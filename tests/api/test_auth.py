@@ -11,7 +11,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 
-from ..builders.accounts import PASSWORD, bearer, expired_access_token, login, stale_headers
+from ..builders.accounts import PASSWORD, auth_headers, bearer, expired_access_token, login, stale_headers
 
 AUTH_PATHS = ("/api/auth/token/", "/api/auth/token/refresh/", "/api/auth/token/verify/", "/api/auth/logout/")
 
@@ -122,6 +122,15 @@ def test_auth_endpoints_ignore_an_expired_bearer(client, customer):
     tokens = login(client, customer.email, headers=headers).json()
     response = client.post("/api/auth/token/refresh/", json={"refresh": tokens["refresh"]}, headers=headers)
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("gap", ["\t", "  ", " \t "])
+def test_any_white_space_after_bearer_is_read_the_same_on_every_route(client, customer, gap):
+    """"Bearer<TAB>token" was no token: 401 "not provided" on /users/me/ and a guest elsewhere."""
+    token = auth_headers(customer)["Authorization"].split(" ", 1)[1]
+    headers = {"Authorization": f"Bearer{gap}{token}"}
+    assert client.get("/api/users/me/", headers=headers).json()["id"] == customer.id
+    assert client.get("/api/favorites/", headers=headers).status_code == 200
 
 
 # --- refresh and verify ------------------------------------------------------------------------------

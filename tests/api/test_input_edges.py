@@ -134,3 +134,27 @@ def test_an_explicit_order_names_every_bad_item_in_sentences(client, customer):
     response = client.post("/api/orders/", json=body, headers=auth_headers(customer))
     assert response.status_code == 400
     assert ".; " not in response.json()["detail"] and response.json()["detail"].count("Item ") == 2
+
+
+@pytest.mark.parametrize("page", ["\uff12", "\u0662", " 2", "+2"])
+def test_page_numbers_are_ascii_digits_too(client, make_product, page):
+    """int() took full-width and Arabic-Indic digits, a space and a plus: "２" served page 2."""
+    make_product()
+    for name in ("page", "page_size"):
+        answer = client.get("/api/products/", params={name: page})
+        assert answer.status_code == 400 and name in answer.json(), answer.text
+
+
+@pytest.mark.parametrize("moment", ["2030", "3", "-5", "1.999", "20301231"])
+@pytest.mark.parametrize("field", ["discount_start", "discount_end"])
+def test_a_bare_number_is_no_discount_moment(client, admin_headers, make_product, field, moment):
+    """pydantic reads a number as seconds since 1970: "2030" typed as the start put a sale meant
+    for 2030 on at once (1970-01-01T00:33:50Z). A moment is written date first."""
+    product = make_product(price="10.00")
+    body = {"discount_price": "5.00", "discount_start": "2030-01-01", "discount_end": "2030-12-31", field: moment}
+    answer = client.patch(f"/api/products/{product.id}/", json=body, headers=admin_headers)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()[field] == ["Enter a valid date and time, e.g. 2026-11-30T10:00."]
+    with session_scope() as session:
+        row = session.get(models.Product, product.id)
+        assert (row.discount_price, row.discount_start) == (None, None)

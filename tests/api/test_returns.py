@@ -45,6 +45,7 @@ def test_the_owner_of_a_delivered_order_asks_to_return_items(client, customer, m
                                                                         Decimal("12.96"))
     listed = client.get(returns_url(order["id"]), headers=auth_headers(customer)).json()
     assert [item["id"] for item in listed["results"]] == [body["id"]]
+    assert (listed["count"], listed["next"], listed["previous"]) == (1, None, None)  # a page, as every list
     assert [event.action for event in audit_actions(body["id"])] == ["return.request"]
     assert {message.channel for message in messages_of("return_requested", order["id"])} == {"email"}
 

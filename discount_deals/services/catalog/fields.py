@@ -84,9 +84,16 @@ def _no_bool(message: str) -> Callable[[Any], Any]:
     return check
 
 
+# A moment is written as a date first (2026-11-30, 2026-11-30T10:00): pydantic would read a bare
+# number ("2030", "-5") as seconds since 1970, and a sale typed for 2030 would start at once.
+_DATE_FIRST = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _text_or_datetime(value: Any) -> Any:
     if isinstance(value, str):
         text = value.strip()
+        if text and not _DATE_FIRST.match(text):
+            raise _fail("Enter a valid date and time, e.g. 2026-11-30T10:00.")
         return f"{text[:-1]}+00:00" if text.endswith(("Z", "z")) else text
     if isinstance(value, datetime):
         return value
