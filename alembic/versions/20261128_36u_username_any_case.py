@@ -29,20 +29,27 @@ USERNAME_LIMIT = 150
 
 def upgrade() -> None:
     connection = op.get_bind()
-    rows = connection.execute(sa.select(_users.c.id, _users.c.username)
+    rows = connection.execute(sa.select(_users.c.id, _users.c.username, sa.func.lower(_users.c.username))
                               .order_by(_users.c.created_at, _users.c.id)).all()
-    # Python's fold, a superset of SQLite's (ASCII only) and PostgreSQL's: the index then builds on both.
-    taken = {name.lower() for _user_id, name in rows}
+
+    def folds(name: str, database_fold: str | None = None) -> set[str]:
+        # Python's fold and the database's own (PostgreSQL's lower() folds by the C library: "İ"
+        # to "i", where Python gives "i̇"; SQLite's folds ASCII only): twins by either are twins.
+        if database_fold is None:
+            database_fold = connection.scalar(sa.select(sa.func.lower(sa.literal(name))))
+        return {name.lower(), database_fold}
+
+    taken = set().union(*(folds(name, fold) for _user_id, name, fold in rows)) if rows else set()
     kept: set[str] = set()
-    for user_id, name in rows:
-        if name.lower() not in kept:
-            kept.add(name.lower())
+    for user_id, name, fold in rows:
+        if not folds(name, fold) & kept:
+            kept |= folds(name, fold)
             continue
         number = 2
-        while (renamed := f"{name[:USERNAME_LIMIT - 8]}-{number}").lower() in taken:
+        while folds(renamed := f"{name[:USERNAME_LIMIT - 8]}-{number}") & taken:
             number += 1
-        taken.add(renamed.lower())
-        kept.add(renamed.lower())
+        taken |= folds(renamed)
+        kept |= folds(renamed)
         connection.execute(_users.update().where(_users.c.id == user_id).values(username=renamed))
         log.warning("user %s: username %r is another account's in another case; renamed %r", user_id, name, renamed)
     op.create_index('ix_user_username_lower', 'user', [sa.text('lower(username)')], unique=True)

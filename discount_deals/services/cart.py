@@ -147,7 +147,10 @@ def _touch(session: Session, cart_id: str) -> None:
 def _own_line(session: Session, user: User, item_id: str) -> CartItem:
     require_user(user)
     # Locked until the change is written (PostgreSQL): a checkout taking the line meanwhile makes
-    # this a 404, as it would be a moment later, rather than a write that finds no row.
+    # this a 404, as it would be a moment later, rather than a write that finds no row. The cart
+    # first, then the line: the order an add takes them in (_get_or_create_cart, then the line),
+    # so a change and an add of one line at once queue instead of deadlocking.
+    session.exec(select(Cart.id).where(Cart.user_id == user.id).with_for_update()).first()
     line = session.exec(
         select(CartItem).join(Cart, Cart.id == CartItem.cart_id).where(CartItem.id == item_id, Cart.user_id == user.id)
         .with_for_update(of=CartItem)

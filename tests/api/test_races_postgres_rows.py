@@ -181,3 +181,28 @@ def test_the_address_limit_holds_under_parallel_adds(api_app, client, make_user)
         count = session.exec(select(func.count()).select_from(models.Address)
                              .where(models.Address.user_id == user.id)).one()
     assert count == MAX_ADDRESSES
+
+
+def test_a_line_changed_while_the_same_product_is_added_does_not_deadlock(api_app, client, make_user, make_product):
+    """An add locks the cart, then its line; a change locked the line, then the cart (its touch):
+    with the add first in the cart's queue, each waited for the other and PostgreSQL killed one
+    (a 503). A change takes the cart first now, so they queue."""
+    product = make_product(stock=10)
+    user = make_user()
+    headers = auth_headers(user)
+    fill_cart(client, headers, (product, 1))
+    item_id = client.get("/api/cart/cartitems/", headers=headers).json()["results"][0]["id"]
+    with session_scope() as session:
+        cart_id = session.exec(select(models.Cart.id).where(models.Cart.user_id == user.id)).one()
+    with row_held(models.Cart, cart_id) as wait_for:
+        adding = start_together(api_app, [lambda own: own.post(
+            "/api/cart/cartitems/", json={"product": product.id, "quantity": 1}, headers=headers)])
+        wait_for(1)  # the add waits first for the cart
+        changing = start_together(api_app, [lambda own: own.patch(
+            f"/api/cart/cartitems/{item_id}/", json={"product": product.id, "quantity": 5}, headers=headers)])
+        wait_for(2)
+    (added,) = adding()
+    (changed,) = changing()
+    assert (added.status_code, changed.status_code) == (201, 200), (added.text, changed.text)
+    with session_scope() as session:
+        assert session.get(models.CartItem, item_id).quantity == 5  # the change came last

@@ -137,7 +137,9 @@ def flush_account(session: Session) -> None:
     try:
         session.flush()
     except IntegrityError as exc:
-        refused = str(exc.orig).lower()
+        # The first line names the index (PostgreSQL's DETAIL line quotes the value, which may
+        # hold "email" in a username).
+        refused = str(exc.orig).splitlines()[0].lower()
         for field, message in TAKEN.items():
             if field in refused:
                 raise invalid({field: [message]}) from None
