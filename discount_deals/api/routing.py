@@ -6,13 +6,13 @@ POST into a GET in some clients. The form written in the route is the one docume
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from fastapi import APIRouter
 from starlette.convertors import Convertor, register_url_convertor
 
+from ..services.rows import canonical_id
 from .bodies import BoundedJSONRoute
 
 
@@ -24,10 +24,11 @@ class ResourceId(Convertor[str]):
 
     def __init__(self, *reserved: str) -> None:
         words = "|".join(re.escape(word) for word in reserved)
-        self.regex = f"(?!(?:{words})(?:/|$))[^/]+"
+        self.regex = f"(?!(?:{words})(?:/|$))[^/]+" if reserved else "[^/]+"
 
     def convert(self, value: str) -> str:
-        return value
+        # Any spelling of a UUID (capitals, no hyphens), as the original server's lookups took it.
+        return canonical_id(value)
 
     def to_string(self, value: str) -> str:
         return value
@@ -37,6 +38,7 @@ class ResourceId(Convertor[str]):
 register_url_convertor("product_id", ResourceId("featured", "bulk-upload", "suggest", "facets"))
 register_url_convertor("order_id", ResourceId("checkout"))
 register_url_convertor("category_id", ResourceId("bulk-upload"))
+register_url_convertor("row_id", ResourceId())  # every other {..._id} (ApiRouter.add_api_route)
 
 
 class ApiRouter(APIRouter):
@@ -47,6 +49,7 @@ class ApiRouter(APIRouter):
         super().__init__(*args, **kwargs)
 
     def add_api_route(self, path: str, endpoint: Any, **kwargs: Any) -> None:
+        path = re.sub(r"\{(\w+_id)\}", r"{\1:row_id}", path)
         super().add_api_route(path, endpoint, **kwargs)
         twin = path[:-1] if path.endswith("/") else f"{path}/"
         if twin and twin != path:

@@ -12,6 +12,7 @@ by a savepoint inside the caller's transaction (the rest of it stands).
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -31,6 +32,18 @@ def could_be_id(row_id: Any) -> bool:
     return isinstance(row_id, str) and row_id != "" and "\x00" not in row_id
 
 
+def canonical_id(row_id: str) -> str:
+    """A UUID as the keys are stored (lower case, hyphens: ``8de148b9-70e8-...``) when ``row_id``
+    is one written another way (upper case, no hyphens, braces), as the original server's UUID
+    lookups took them; anything else as it is."""
+    if len(row_id) == 36 and row_id == row_id.lower():
+        return row_id  # the usual case, without parsing
+    try:
+        return str(uuid.UUID(row_id))
+    except ValueError:
+        return row_id
+
+
 def by_id(session: Session, model: type[Row], row_id: Any, *, for_update: bool = False) -> Row | None:
     """The ``model`` row with ``row_id``, or None (:func:`could_be_id`). ``for_update``: read it
     again with its lock held (PostgreSQL's ``FOR UPDATE``) until the transaction ends, for a
@@ -38,6 +51,7 @@ def by_id(session: Session, model: type[Row], row_id: Any, *, for_update: bool =
     instead of the write finding no row. SQLite's one writer at a time needs no row lock."""
     if not could_be_id(row_id):
         return None
+    row_id = canonical_id(row_id)
     return session.get(model, row_id, with_for_update=True) if for_update else session.get(model, row_id)
 
 

@@ -158,3 +158,21 @@ def test_a_bare_number_is_no_discount_moment(client, admin_headers, make_product
     with session_scope() as session:
         row = session.get(models.Product, product.id)
         assert (row.discount_price, row.discount_start) == (None, None)
+
+
+def test_an_id_in_capitals_or_without_hyphens_finds_its_row(client, customer, make_product):
+    """The original server's UUID lookups took any spelling of a UUID; ours answered 404."""
+    from ..builders.accounts import auth_headers
+    from ..builders.shop import add_address
+
+    product = make_product()
+    address = add_address(customer, line1="Spelt Road")
+    for spelling in (product.id.upper(), product.id.replace("-", ""), "{" + product.id + "}"):
+        answer = client.get(f"/api/products/{spelling}/")
+        assert answer.status_code == 200 and answer.json()["data"]["id"] == product.id, answer.text
+    changed = client.patch(f"/api/users/addresses/{address.id.upper()}/", json={"line1": "Capital Road"},
+                           headers=auth_headers(customer))
+    assert changed.status_code == 200, changed.text
+    with session_scope() as session:
+        assert session.get(models.Address, address.id).line1 == "Capital Road"
+    assert client.get(f"/api/products/{product.id[:-1]}/").status_code == 404  # not a UUID: nothing
