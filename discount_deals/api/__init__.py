@@ -43,6 +43,7 @@ from . import (
 )
 from .admission import write_admission
 from .bodies import refuse_nul_parameters
+from .routing import HeadAsGet
 
 log = logging.getLogger("discount_deals.api")
 
@@ -87,6 +88,7 @@ def create_api() -> FastAPI:
         dependencies=[Depends(refuse_nul_parameters, scope="function"), Depends(write_admission, scope="function")],
     )
     errors.install(api)
+    api.add_middleware(HeadAsGet)
     for router in ROUTERS:
         api.include_router(router)
     openapi.install(api)

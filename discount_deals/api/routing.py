@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from starlette.convertors import Convertor, register_url_convertor
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..services.rows import canonical_id
 from .bodies import BoundedJSONRoute
@@ -57,3 +58,26 @@ class ApiRouter(APIRouter):
             if kwargs.get("operation_id"):
                 twin_kwargs["operation_id"] = f"{kwargs['operation_id']}_alt"
             super().add_api_route(twin, endpoint, **twin_kwargs)
+
+
+class HeadAsGet:
+    """HEAD answered where GET is, with GET's headers and no body (RFC 9110 §9.1 and §9.3.2: an
+    uptime monitor's HEAD /api/live/ was a 405), as the pages and Starlette's own routes do. The
+    routes declare GET only, so HEAD stays out of the OpenAPI document and the 405s' Allow."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body"):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)

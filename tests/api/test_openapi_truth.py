@@ -103,3 +103,18 @@ def test_the_search_helpers_are_documented_and_never_taken_for_ids(client, docum
     assert listing["exact"]["enum"] == ["", "true", "false", "1", "0", "yes", "no"]
     suggest = document["paths"]["/products/suggest/"]["get"]["parameters"][0]
     assert (suggest["name"], suggest["schema"]["maxLength"]) == ("q", 200)
+
+
+@pytest.mark.parametrize("path", ["/api/live/", "/api/health/", "/api/products/", "/api/products/featured",
+                                  "/api/category/"])
+def test_head_is_answered_where_get_is(client, make_product, path):
+    """RFC 9110 §9.1: a server answering GET answers HEAD (an uptime monitor's HEAD was a 405)."""
+    make_product()
+    got, head = client.get(path), client.head(path)
+    assert (head.status_code, got.status_code) == (200, 200), head.text
+    assert head.headers["content-type"] == got.headers["content-type"] and head.content == b""
+
+
+def test_head_where_there_is_no_get_is_still_a_405(client):
+    answer = client.head("/api/orders/checkout/")
+    assert answer.status_code == 405 and answer.headers["allow"] == "POST"
