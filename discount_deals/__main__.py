@@ -134,7 +134,7 @@ def _create_coupon(args: argparse.Namespace) -> str:
     from .db import session_scope
     from .models import CouponKind
     from .services.money import money_text
-    from .services.orders import create_coupon
+    from .services.coupons import create_coupon
 
     with session_scope() as session:
         coupon = create_coupon(

@@ -7,7 +7,7 @@ from datetime import date
 
 from fastapi import Request
 
-from ..services import order_status as lifecycle
+from ..services.orders import status as lifecycle
 from ..services import orders as order_service
 from ..services.exports import DateRange, parse_day
 from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep

@@ -18,11 +18,11 @@ from sqlmodel import Session
 from ..db import session_scope
 from ..models import Order
 from ..services import ValidationFailed, payments
-from ..services import order_status as lifecycle
+from ..services.orders import status as lifecycle
 from ..services import orders as order_service
 from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoice
 from ..services.phones import NETWORKS, display_phone
-from ..services.order_rules import allowed_statuses, can_cancel, is_payable, is_test_payment
+from ..services.orders.rules import allowed_statuses, can_cancel, is_payable, is_test_payment
 from ..services.pricing import money_str, product_price
 from ..services.returns import returns_close_at, returns_open
 from ..services.taxes import stored_tax_lines

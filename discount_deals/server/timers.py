@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..services.order_expiry import release_expired_payments
+from ..services.orders.expiry import release_expired_payments
 from ..config.settings import get_settings
 
 log = logging.getLogger("discount_deals.timers")

@@ -2,7 +2,7 @@
 
 A day's sheet lists the home-delivery orders that can go out that day: placed on or before it,
 not delivered or cancelled yet, and either paid or paid on delivery (a mobile-money order whose
-money has not come in waits: ``services.order_rules.SETTLED``). Ghana keeps GMT all year, so a
+money has not come in waits: ``services.orders.rules.SETTLED``). Ghana keeps GMT all year, so a
 day in UTC is the shop's day. Stops are grouped by the address's region (the checkout's Region,
 stored as ``state``), then ordered by city or town and by when they were placed, so a rider's
 run reads in order. Admins only.
@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 from ..models import DeliveryMethod, Order, OrderStatus, User
 from . import NotFound
 from .moments import after_day
-from .order_rules import SETTLED
+from .orders.rules import SETTLED
 from .orders import OrderLine, items_for_orders
 from .permissions import require_admin
 from .rows import by_id

@@ -7,8 +7,8 @@ out as CSV text a chunk at a time, so memory stays flat however many rows there 
 The product export has the bulk-upload template's columns (services.bulk_import), so an export
 uploads again as it is. The order export has one line per order line, with the customer, the
 status, the payment and the order's totals repeated on each of its lines, whether the payment
-was a test (``order_rules.is_test_payment``: mobile money through the fake provider, no money
-moved), whether the order's money was received (``order_rules.counts_as_revenue``, the
+was a test (``orders.rules.is_test_payment``: mobile money through the fake provider, no money
+moved), whether the order's money was received (``orders.rules.counts_as_revenue``, the
 overview's definition of revenue), what of it was refunded, and the amounts' currency (the
 shop's, ``DD_CURRENCY``: the amounts are plain numbers a spreadsheet can add). The contact phone
 is written the Ghanaian way (``024 123 4567``): a spreadsheet keeps it as text (E.164's leading ``+`` would be
@@ -39,7 +39,7 @@ from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from .csv_cells import escape_cell
 from .moments import after_day, day_start
 from .money import shop_currency
-from .order_rules import counts_as_revenue, is_test_payment
+from .orders.rules import counts_as_revenue, is_test_payment
 from .permissions import require_admin
 from .phones import display_phone
 

@@ -8,7 +8,7 @@ order placement checks again inside the order's transaction (:func:`check_order`
 check that counts: a guest's browser cart meets the limit only there.
 
 Concurrent checkouts of one customer: :func:`check_order` must run after
-``order_placement._locked_products`` has locked the order's product rows (``SELECT ... FOR
+``orders.placement._locked_products`` has locked the order's product rows (``SELECT ... FOR
 UPDATE``, taken for the stock anyway). Every order of a product queues on that row, so of two
 checkouts of the same customer the second counts only once the first has committed or rolled
 back; on PostgreSQL (read committed) its count is a new statement that sees the first order.

@@ -18,7 +18,7 @@ from fpdf import FPDF
 from ..models import DeliveryMethod, Order, PaymentMethod
 from ..config.settings import get_settings
 from .money import Money
-from .order_rules import is_test_payment
+from .orders.rules import is_test_payment
 from .receipts import Receipt, ReceiptLine
 from .returns.credit_notes import CreditNote
 from .taxes import TaxLine

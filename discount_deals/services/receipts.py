@@ -1,8 +1,8 @@
 """Numbered receipts (issue 33): given when an order's money is received, shown as JSON, PDF and a page.
 
 When: the money is in when mobile money is reported paid (payments.report.apply_report) or a
-cash order is delivered (order_status.change_status); both go through
-order_status.set_payment_status(PAID), which calls :func:`issue_receipt` in the transaction
+cash order is delivered (orders.status.change_status); both go through
+orders.status.set_payment_status(PAID), which calls :func:`issue_receipt` in the transaction
 that records the payment. (Delivering a cash order issues it a step earlier, so that the
 "delivered" message, queued with the status change, carries the number.)
 
@@ -30,7 +30,7 @@ from ..config.settings import get_settings
 from . import Conflict
 from .error_codes import ErrorCode
 from .moments import utc_text
-from .order_rules import is_test_payment
+from .orders.rules import is_test_payment
 from .permissions import require_user
 from .rows import owned_or_admin
 from .pricing import money_str

@@ -3,7 +3,7 @@
 Every aggregate runs in SQL. Days are UTC calendar days (Ghana keeps GMT all year, so they are
 also the shop's local days). Cancelled orders count neither as orders nor as revenue; revenue
 (and the best sellers' units and revenue) counts only money received (:func:`revenue_condition`:
-``order_rules.counts_as_revenue`` in SQL): paid mobile money and cash orders once delivered, never
+``orders.rules.counts_as_revenue`` in SQL): paid mobile money and cash orders once delivered, never
 cash still to collect, a failed, awaited, expired or refunded payment, nor a test payment.
 """
 
@@ -18,7 +18,7 @@ from sqlmodel import Session, func, select
 
 from ..models import Order, OrderItem, OrderStatus, PaymentMethod, Product, User
 from .catalog.listing import LOW_STOCK_THRESHOLD
-from .order_rules import REVENUE_PAYMENT_STATES
+from .orders.rules import REVENUE_PAYMENT_STATES
 from .permissions import require_admin
 from .pricing import money
 
@@ -84,7 +84,7 @@ def _counted_orders():
 
 
 def revenue_condition():
-    """SQL for ``order_rules.counts_as_revenue``: the one definition of revenue, for every figure."""
+    """SQL for ``orders.rules.counts_as_revenue``: the one definition of revenue, for every figure."""
     not_a_test = or_(Order.payment_test == false(), Order.payment_method != PaymentMethod.MOBILE_MONEY.value)
     return (Order.status != OrderStatus.CANCELLED.value) & Order.payment_status.in_(REVENUE_PAYMENT_STATES) & not_a_test
 

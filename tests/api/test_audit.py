@@ -10,7 +10,8 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.services import audit, coupons, order_expiry
+from discount_deals.services import audit, coupons
+from discount_deals.services.orders import expiry
 
 from ..builders.accounts import auth_headers
 from ..builders.checkout import MOMO, fill_cart, place
@@ -234,7 +235,7 @@ def test_the_shops_own_timer_is_named_as_the_actor(client, make_user, make_produ
     order = place(client, headers, MOMO)
     with session_scope() as session:
         due = session.get(models.Order, order["id"]).payment_due_at
-    assert order_expiry.release_expired_payments(now=due + timedelta(seconds=1)) == 1
+    assert expiry.release_expired_payments(now=due + timedelta(seconds=1)) == 1
     event = only("order.status")
     assert (event.actor_id, event.actor_label) == (None, "Discount Deals")
 

@@ -59,7 +59,7 @@ def test_cedis_everywhere(client, customer, customer_headers, make_product, curr
 
 
 def test_a_coupon_minimum_is_told_in_the_shops_currency(client, customer, customer_headers, make_product, currency):
-    from discount_deals.services.orders import create_coupon
+    from discount_deals.services.coupons import create_coupon
 
     currency(DD_CURRENCY="GHS")
     with session_scope() as session:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from discount_deals.services import payments
-from discount_deals.services.order_expiry import release_expired_payments
+from discount_deals.services.orders.expiry import release_expired_payments
 
 from ..builders.payments import WEBHOOK, minor, payments_of, signed
 from ..builders.checkout import after_deadline, fill_cart, order_row, place

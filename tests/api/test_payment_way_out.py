@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.services.order_expiry import expired_unpaid_orders
+from discount_deals.services.orders.expiry import expired_unpaid_orders
 from discount_deals.services.payments.charges import CHARGE_IN_PROGRESS
 
 from ..builders.accounts import auth_headers

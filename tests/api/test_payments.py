@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from discount_deals.services import NotFound, payments
-from discount_deals.services.order_expiry import release_expired_payments
+from discount_deals.services.orders.expiry import release_expired_payments
 from discount_deals.config.settings import get_settings
 
 from ..builders.accounts import auth_headers
@@ -191,7 +191,7 @@ def test_another_amount_flags_the_order_instead_of_paying_it(client, admin_heade
     # A replay does not flag it twice, and a correct amount afterwards does not override the check.
     assert post_webhook(client, "charge.success", reference, minor(momo_order["total"])).json()["outcome"] == "duplicate"
     assert [e.to_value for e in events(momo_order["id"], "attention")] == ["amount_mismatch"]
-    # The shopper is not offered to pay it again while our team checks it (services/order_rules.py),
+    # The shopper is not offered to pay it again while our team checks it (services/orders/rules.py),
     # and the API refuses a new charge for the same reason.
     seen = client.get(f"/api/orders/{momo_order['id']}/", headers=customer_headers).json()
     assert (seen["payment_url"], seen["can_cancel"]) == (None, True)

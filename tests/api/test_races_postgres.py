@@ -11,7 +11,7 @@ lets go. Every request has then decided on what it read; only the guard (a condi
 whose row count is checked) can turn the late ones away.
 
 Guards under test: ``services.coupons.redeem`` (``used_count < usage_limit``),
-``services.order_status.change_status`` (``status = <the status it read>``), the receipt counter
+``services.orders.status.change_status`` (``status = <the status it read>``), the receipt counter
 (``services.receipts.next_sequence``: one upsert whose row lock queues concurrent payments), a
 return's steps (``services.returns.steps.move``: receiving puts the stock back once;
 ``returns.refunds``: one refund, one credit note), and a flash sale's limit per customer

@@ -1,4 +1,4 @@
-"""Revenue is money received (services.order_rules.counts_as_revenue, summed in SQL by
+"""Revenue is money received (services.orders.rules.counts_as_revenue, summed in SQL by
 services.reports): paid mobile money and cash orders once delivered, not cancelled; never cash
 still to collect, an awaited, failed, expired or cancelled payment, nor a test payment (the fake
 provider: no money moved). The overview, the best sellers and the orders export agree."""
@@ -11,8 +11,8 @@ from decimal import Decimal
 
 from discount_deals.db import session_scope
 from discount_deals.services import payments, reports
-from discount_deals.services.order_rules import counts_as_revenue
-from discount_deals.services.order_expiry import release_expired_payments
+from discount_deals.services.orders.rules import counts_as_revenue
+from discount_deals.services.orders.expiry import release_expired_payments
 
 from ..builders.checkout import after_deadline, fill_cart, order_row, place
 from ..support.paystack import serve

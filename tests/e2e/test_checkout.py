@@ -206,7 +206,7 @@ def test_a_stock_conflict_is_a_checkout_error(page: Page, live_user, live_produc
 def at_the_cart_with_a_coupon_to_use(page: Page, live_user, live_product, live_server, word: str):
     """A 10 % coupon exists; a shopper with an address has one 20.00 item in the cart and is on
     /cart. Returns (code, user)."""
-    from discount_deals.services.orders import create_coupon
+    from discount_deals.services.coupons import create_coupon
 
     code = unique(word).replace(" ", "").replace("-", "")
     with live_server.session() as session:

@@ -188,7 +188,7 @@ def _api_order(live_server, user, item, phone: str) -> dict:
 def test_screenshots_of_the_other_steps_and_the_back_office(page: Page, new_context, live_user, live_product,
                                                             live_server):
     """The network has not answered (pending), the time ran out (expired), and the back office in test mode."""
-    from discount_deals.services.order_expiry import release_expired_order
+    from discount_deals.services.orders.expiry import release_expired_order
 
     from .account_helpers import add_address
     from .conftest import sign_in

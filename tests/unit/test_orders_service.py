@@ -13,6 +13,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import Conflict, NotAuthenticated, PermissionDenied, ServiceError, ValidationFailed
 from discount_deals.services import cart as cart_service
+from discount_deals.services import coupons
 from discount_deals.services import orders as order_service
 
 from ..builders.shop import add_address
@@ -128,19 +129,19 @@ def test_the_same_idempotency_key_from_many_threads_places_one_order(customer, m
 
 
 def test_create_coupon_stores_an_upper_case_code(session):
-    coupon = order_service.create_coupon(session, " summer-10 ", percent="12.5")
+    coupon = coupons.create_coupon(session, " summer-10 ", percent="12.5")
     assert (coupon.code, coupon.kind, coupon.value, coupon.active, coupon.expires_at) == (
         "SUMMER-10", "percent", Decimal("12.5"), True, None,
     )
-    assert order_service.find_coupon(session, "Summer-10").id == coupon.id
+    assert coupons.find_coupon(session, "Summer-10").id == coupon.id
 
 
 def test_a_coupon_is_valid_through_its_expiry_day(session):
     tomorrow = datetime.now(UTC).date() + timedelta(days=1)
-    coupon = order_service.create_coupon(session, "FIVE", amount="5", expires_on=tomorrow)
+    coupon = coupons.create_coupon(session, "FIVE", amount="5", expires_on=tomorrow)
     assert coupon.kind == "fixed"
     assert coupon.expires_at == datetime.combine(tomorrow + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-    assert order_service.find_coupon(session, "five").id == coupon.id
+    assert coupons.find_coupon(session, "five").id == coupon.id
 
 
 @pytest.mark.parametrize(
@@ -162,14 +163,14 @@ def test_a_coupon_is_valid_through_its_expiry_day(session):
 )
 def test_create_coupon_validation(session, code, kwargs, message):
     with pytest.raises(ValidationFailed, match=message):
-        order_service.create_coupon(session, code, **kwargs)
+        coupons.create_coupon(session, code, **kwargs)
     assert session.exec(select(models.Coupon)).all() == []
 
 
 def test_coupon_codes_are_unique_regardless_of_case(session):
-    order_service.create_coupon(session, "WELCOME", percent="5")
+    coupons.create_coupon(session, "WELCOME", percent="5")
     with pytest.raises(ValidationFailed, match="already exists"):
-        order_service.create_coupon(session, "welcome", amount="2")
+        coupons.create_coupon(session, "welcome", amount="2")
 
 
 def test_find_coupon_refuses_inactive_and_expired(session):
@@ -179,7 +180,7 @@ def test_find_coupon_refuses_inactive_and_expired(session):
     session.flush()
     for code in ("OFF", "GONE", "MISSING", ""):
         with pytest.raises(ValidationFailed, match="^Invalid coupon code$"):
-            order_service.find_coupon(session, code)
+            coupons.find_coupon(session, code)
 
 
 def test_stock_is_taken_for_every_line_at_once_and_a_short_row_refuses_by_name(clean_db, make_product):
@@ -187,12 +188,13 @@ def test_stock_is_taken_for_every_line_at_once_and_a_short_row_refuses_by_name(c
     quantity and the loaded rows read the new stock; a row that has less than its quantity (it
     changed after it was read) refuses with the first such product's name, and the caller's
     rollback leaves every row as it was."""
-    from discount_deals.services import order_placement, pricing
+    from discount_deals.services import pricing
+    from discount_deals.services.orders import placement
 
     rice, oil, soap = make_product("Rice", stock=5), make_product("Oil", stock=3), make_product("Soap", stock=1)
     with session_scope() as session:
         products = [session.get(models.Product, p.id) for p in (rice, oil)]
-        order_placement._take_stock(session, [(p, pricing.priced_line(p, q)) for p, q in zip(products, (2, 3),
+        placement._take_stock(session, [(p, pricing.priced_line(p, q)) for p, q in zip(products, (2, 3),
                                                                                                   strict=True)])
         assert [p.stock for p in products] == [3, 0]
     assert (stock_of(rice.id), stock_of(oil.id)) == (3, 0)
@@ -201,6 +203,6 @@ def test_stock_is_taken_for_every_line_at_once_and_a_short_row_refuses_by_name(c
     first_short = min((soap, salt), key=lambda p: p.id)  # the refusal names the first short row in id order
     with pytest.raises(Conflict) as refused, session_scope() as session:
         lines = [(session.get(models.Product, p.id), 2) for p in (rice, soap, salt)]
-        order_placement._take_stock(session, [(p, pricing.priced_line(p, q)) for p, q in lines])
+        placement._take_stock(session, [(p, pricing.priced_line(p, q)) for p, q in lines])
     assert refused.value.code == "stock_short" and str(refused.value) == f"Not enough stock for {first_short.name}."
     assert (stock_of(rice.id), stock_of(soap.id), stock_of(salt.id)) == (3, 1, 1)

@@ -15,7 +15,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.display import money_text
 from discount_deals.services import delivery_sheet
-from discount_deals.services import order_status as lifecycle
+from discount_deals.services.orders import status as lifecycle
 from discount_deals.state.account.order_detail import OrderDetailState, read_order
 from discount_deals.state.account.orders import OrdersState
 from discount_deals.state.admin.order_views import order_page, order_row

@@ -12,7 +12,7 @@ from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import NotAuthenticated, PermissionDenied
 from discount_deals.services import reports
-from discount_deals.services.order_rules import counts_as_revenue
+from discount_deals.services.orders.rules import counts_as_revenue
 
 NOW = datetime(2026, 11, 22, 15, 30, tzinfo=UTC)
 

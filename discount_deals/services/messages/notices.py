@@ -46,7 +46,7 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
     user = session.get(User, order.user_id) if kind else None
     if kind is None or user is None:
         return []
-    from ..order_rules import refund_due_on_cancel
+    from ..orders.rules import refund_due_on_cancel
 
     refund_due = kind == "order_cancelled" and refund_due_on_cancel(order)
     drafts = []

@@ -15,9 +15,9 @@ from sqlmodel import Session
 
 from ...models import Order, PaymentMethod, PaymentStatus, User
 from .. import Conflict, ValidationFailed
-from .. import order_status as lifecycle
+from ..orders import status as lifecycle
 from ..error_codes import ErrorCode
-from ..order_rules import payment_problem
+from ..orders.rules import payment_problem
 from ..permissions import require_user
 from ..phones import NETWORKS, guess_network, normalise_mobile
 from ..rows import owned

@@ -18,9 +18,9 @@ from datetime import UTC, datetime, timedelta
 from ...db import session_scope, write_session
 from ...models import Order, PaymentStatus, User
 from .. import Conflict, NotFound, ValidationFailed
-from .. import order_status as lifecycle
+from ..orders import status as lifecycle
 from ..error_codes import ErrorCode
-from ..order_rules import owes_payment, payment_problem
+from ..orders.rules import owes_payment, payment_problem
 from ..permissions import require_user
 from ..rows import owned
 from .charges import check_new_charge, mark_unsent

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from ...models import Attention, Order, OrderStatus, Payment, PaymentStatus
 from .. import NotFound
-from .. import order_status as lifecycle
+from ..orders import status as lifecycle
 from ..money import Money
 from ..pricing import from_minor_units, minor_units
 from .interface import FAILED, MISMATCH, SUCCESS, UNKNOWN_CURRENCY, WAITING, ChargeReport

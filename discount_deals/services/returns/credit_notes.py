@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 from ...models import Order, RefundMethod, ReturnRequest, ReturnStatus, User
 from .. import Conflict
 from ..permissions import require_user
-from ..order_rules import is_test_payment
+from ..orders.rules import is_test_payment
 from ..receipts import IssuedDocument, ReceiptLine, buyer_of, lines_json
 from ..rows import owned_or_admin
 from ..taxes import ZERO, TaxLine, rule_of, split_refunded_tax, stored_tax_lines

@@ -43,7 +43,7 @@ from ...models import (
 from ...models.base import utcnow
 from ...config.settings_money import CREDIT_NOTE_PREFIX
 from .. import Conflict, ServiceError, audit
-from .. import order_status as lifecycle
+from ..orders import status as lifecycle
 from ..messages import notices
 from ..payments import FAILED, SUCCESS, RefundReport, get_provider
 from ..permissions import require_admin
@@ -115,7 +115,7 @@ def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
 def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, complete: bool) -> Order:
     """Count the refund on the order; when every item is back, its payment is refunded. A "refund
     due" flag stays: it is for money beyond the goods (a payment that came twice), which an admin
-    gives back and records (``order_status.mark_refunded``)."""
+    gives back and records (``orders.status.mark_refunded``)."""
     session.execute(update(Order).where(Order.id == order.id)
                     .values(refunded_total=Order.refunded_total + amount))
     session.refresh(order)

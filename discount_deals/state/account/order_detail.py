@@ -21,9 +21,9 @@ from ...config.public_url import absolute_url
 from ...models import Attention, Order, PaymentMethod, User
 from ...services import ErrorCode, NotFound, ServiceError, ValidationFailed, payments
 from ...services.phones import display_phone, network_name
-from ...services import order_status as lifecycle
+from ...services.orders import status as lifecycle
 from ...services import orders as order_service
-from ...services.order_rules import can_cancel, is_payable, is_test_payment
+from ...services.orders.rules import can_cancel, is_payable, is_test_payment
 from ...services.payments import changes as payment_changes
 from ...services.payments.flow import clean_otp
 from ..actions import Toast, busy_call, load_list, toast

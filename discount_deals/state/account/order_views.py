@@ -1,7 +1,7 @@
 """How an order reads on screen, for the customer's pages and the back office alike: its badge
 text, its card in a list, its lines and totals, delivery and payment in words, its timeline.
 Plain functions of the stored order; the rules (payable, cancellable, ...) are
-services.order_rules'."""
+services.orders.rules'."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 from ...display import TaxLineView, money_text, tax_line_views
 from ...models import DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
-from ...services import order_status as lifecycle
+from ...services.orders import status as lifecycle
 from ...services import users as user_service
-from ...services.order_rules import is_test_payment
+from ...services.orders.rules import is_test_payment
 from ...services.phones import NETWORKS, display_phone
 from ...services.orders import OrderLine
 from ...services.pricing import money_str

@@ -15,8 +15,8 @@ import math
 from ...models import DeliveryMethod, Order, OrderStatus, PaymentMethod, PaymentStatus
 from ...services import ServiceError, payments
 from ...services.error_codes import ErrorCode
-from ...services.order_rules import is_payable
-from ...services.order_status import EXPIRED_STEP
+from ...services.orders.rules import is_payable
+from ...services.orders.status import EXPIRED_STEP
 from ...config.settings import get_settings
 from ..actions import Toast
 

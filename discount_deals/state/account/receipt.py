@@ -18,7 +18,7 @@ from ...display import ghana_time, money_text
 from ...models import DeliveryMethod, Order, User
 from ...services import NotFound, ServiceError
 from ...services import receipts as receipt_service
-from ...services.order_rules import is_test_payment
+from ...services.orders.rules import is_test_payment
 from ...services.receipt_pdf import receipt_pdf
 from ...config.settings import get_settings
 from ..actions import load_list, toast

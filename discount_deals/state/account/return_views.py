@@ -11,7 +11,7 @@ from typing import Any
 from ...display import ghana_time, money_text
 from ...models import Order, RefundMethod, RefundState, ReturnStatus
 from ...services import returns
-from ...services.order_rules import is_test_payment
+from ...services.orders.rules import is_test_payment
 from ...services.orders import OrderLine
 from ...services.returns.common import REASON_LIMIT
 from ..forms import form_text

@@ -8,8 +8,8 @@ from datetime import date
 
 from ...display import money_text
 from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentStatus, User
-from ...services import order_status as lifecycle
-from ...services.order_rules import allowed_statuses, is_test_payment
+from ...services.orders import status as lifecycle
+from ...services.orders.rules import allowed_statuses, is_test_payment
 from ...services.phones import display_phone, tel_href
 from ..account.order_views import DATE_TIME, address_text, is_pickup, payment_badge, payment_method_text, store_text
 
@@ -137,7 +137,7 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
 
 
 def status_actions(order: Order) -> list[StatusAction]:
-    """The statuses the order may move to next (services.order_rules), as buttons."""
+    """The statuses the order may move to next (services.orders.rules), as buttons."""
     return [
         StatusAction(status=s, label=ACTION_LABELS.get(s, s), danger=s == OrderStatus.CANCELLED.value)
         for s in allowed_statuses(order)

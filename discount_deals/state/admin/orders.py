@@ -1,5 +1,5 @@
 """Admin Orders tab: every order, newest first, filtered and paged in SQL; one order's page with
-its lines, delivery, payment and timeline; status changes through services.order_status.
+its lines, delivery, payment and timeline; status changes through services.orders.status.
 
 Every event is for admins only (:func:`..guards.admin_event`); the services check again.
 """
@@ -15,7 +15,7 @@ from sqlmodel import Session
 from ...db import session_scope, write_session
 from ...models import OrderStatus, PaymentStatus, User
 from ...services import ServiceError, exports
-from ...services import order_status as lifecycle
+from ...services.orders import status as lifecycle
 from ...services import orders as order_service
 from ..account.order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
 from ..actions import busy_call, toast

@@ -16,8 +16,8 @@ from ...db import session_scope
 from ...display import money_text
 from ...models import PaymentStatus, User
 from ...services import delivery_sheet
-from ...services import order_status as lifecycle
-from ...services.order_rules import is_test_payment
+from ...services.orders import status as lifecycle
+from ...services.orders.rules import is_test_payment
 from ...services.phones import display_phone, tel_href
 from ..account.order_views import DATE_TIME, TEST_PAYMENT_NOTE, store_text
 from ..account.receipt import PRINT

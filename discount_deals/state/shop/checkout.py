@@ -26,7 +26,7 @@ from ...display import money_text
 from ...models import Order, User
 from ...services import ErrorCode, ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
-from ...services import phones, pricing
+from ...services import coupons, phones, pricing
 from ...services import orders as order_service
 from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, OrderDetailState, payment_started, read_order
 from ..account.orders import OrdersState
@@ -237,7 +237,7 @@ class CheckoutState(DeliveryDetails, rx.State):
 
     def _apply_coupon(self, user: User, code: str):
         with session_scope() as session:
-            order_service.find_coupon(session, code)
+            coupons.find_coupon(session, code)
         self.coupon_code = code
         self.coupon_error = ""
         self._requote(user)

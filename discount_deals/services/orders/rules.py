@@ -2,13 +2,13 @@
 
 Pure functions of an :class:`~discount_deals.models.Order`, no I/O: the API's order JSON, the
 order page, the admin order view and the services that act (``payments.begin_payment``,
-``order_status.cancel_order`` and ``change_status``) all ask these, so a button is shown
+``orders.status.cancel_order`` and ``change_status``) all ask these, so a button is shown
 exactly when the action behind it would be accepted.
 """
 
 from __future__ import annotations
 
-from ..models import Attention, DeliveryMethod, Order, OrderStatus, PaymentMethod, PaymentStatus
+from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentMethod, PaymentStatus
 
 S = OrderStatus
 
@@ -27,7 +27,7 @@ SETTLED = frozenset({PaymentStatus.PAY_ON_DELIVERY.value, PaymentStatus.PAID.val
 # Payment states in which a mobile-money order still owes its money.
 OWING = frozenset({PaymentStatus.AWAITING_PAYMENT.value, PaymentStatus.FAILED.value})
 # Revenue is money RECEIVED: a paid order (mobile money reported paid, or a cash order marked
-# paid when it was delivered or collected: order_status.change_status) that is not cancelled (a
+# paid when it was delivered or collected: orders.status.change_status) that is not cancelled (a
 # cancelled paid order's money is owed back) and whose money was not a test payment. Cash still
 # with the rider, an awaited, failed, expired or refunded payment is none. services.reports sums
 # it in SQL (revenue_condition) from these same values.

@@ -19,21 +19,20 @@ from sqlalchemy import case, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
-from ..models import Address, Cart, CartItem, Coupon, Order, OrderItem, OrderStatus, PaymentMethod, PaymentStatus
-from ..models import Product, User
-from . import Conflict, ValidationFailed, coupons, flash_sales, pickup_stores, pricing
-from . import order_status as lifecycle
-from .cart import parse_quantity
-from .catalog import is_visible
-from .catalog.fields import MAX_PRICE
-from .error_codes import ErrorCode
-from .form_rules import as_sentences
-from .money import money_text
-from .checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
-from .checkout import resolve_choice
-from .payments import open_payment, payment_deadline
-from .rows import could_be_id, values_of
-from .users import address_dict
+from ...models import Address, Cart, CartItem, Coupon, Order, OrderItem, OrderStatus, PaymentMethod, PaymentStatus
+from ...models import Product, User
+from .. import Conflict, ValidationFailed, coupons, flash_sales, payments, pickup_stores, pricing
+from . import status as lifecycle
+from ..cart import parse_quantity
+from ..catalog import is_visible
+from ..catalog.fields import MAX_PRICE
+from ..error_codes import ErrorCode
+from ..form_rules import as_sentences
+from ..money import money_text
+from ..checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
+from ..checkout import resolve_choice
+from ..rows import could_be_id, values_of
+from ..users import address_dict
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
 # What an order and its lines keep of the prices at the moment it was placed (services.pricing).
@@ -194,8 +193,8 @@ def place_order(
     session.flush()
     lifecycle.record_event(session, order, "status", OrderStatus.PENDING.value, actor=user, note="Order placed")
     if choice.mobile_money:
-        open_payment(session, order)
-        order.payment_due_at = payment_deadline()
+        payments.open_payment(session, order)  # the module: payments imports orders.status in turn
+        order.payment_due_at = payments.payment_deadline()
         session.add(order)
     session.add_all(_order_item(order, product, line) for product, line in lines)
     session.flush()

@@ -8,7 +8,7 @@ transaction; payment and flag changes too, so an order's timeline is its events 
 Changes are guarded updates (``UPDATE ... WHERE status = :previous``): two admins, or an admin
 and the payment timer, can never both cancel an order and restock it twice.
 
-Takes the caller's session (unpaid mobile-money orders whose time is up: services.order_expiry).
+Takes the caller's session (unpaid mobile-money orders whose time is up: services.orders.expiry).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from typing import Any
 from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
-from ..models import (Attention, DeliveryMethod, Order, OrderEvent, OrderItem, OrderStatus, PaymentStatus, Product, User)
-from ..models.base import utcnow
-from . import Conflict, ErrorCode, ValidationFailed, audit, coupons, receipts
-from .messages import deals, notices
-from .moments import after_day, day_start
-from .order_rules import (
+from ...models import (Attention, DeliveryMethod, Order, OrderEvent, OrderItem, OrderStatus, PaymentStatus, Product, User)
+from ...models.base import utcnow
+from .. import Conflict, ErrorCode, ValidationFailed, audit, coupons, receipts
+from ..messages import deals, notices
+from ..moments import after_day, day_start
+from .rules import (
     ADMIN_TRANSITIONS,
     CUSTOMER_TRANSITIONS,
     OWING,
@@ -34,9 +34,9 @@ from .order_rules import (
     refund_due_on_cancel,
     transition_problem,
 )
-from .permissions import require_admin, require_user
-from .rows import found, owned
-from .text_match import contains, starts_with
+from ..permissions import require_admin, require_user
+from ..rows import found, owned
+from ..text_match import contains, starts_with
 
 log = logging.getLogger("discount_deals.orders")
 

@@ -1,57 +1,31 @@
-"""Orders: placing them (in transactions of their own) and reading them.
+"""Placing an order, in a transaction of its own.
 
 Owns its transactions: :func:`checkout` and :func:`create_order`. Placing an order reads
 prices and stock and writes the order, its lines, the stock decrements, the coupon's use and
 the emptied cart as one unit, under the write lock taken up front (``BEGIN IMMEDIATE`` on
 SQLite; a lock on the user's row on PostgreSQL), so that either all of it is stored or nothing
-(the rules themselves are ``services.order_placement``, which takes the session). They own
-that transaction because a repeated ``Idempotency-Key`` that lost a race must be answered
-with the winner's order after its own transaction rolled back, and because a mobile-money
-order then starts its charge with the payment provider, which must happen after the order is
-committed and outside any transaction (``services.payments.flow``). Everything else here takes
-the caller's session.
-
-What happens to an order afterwards (status changes, cancellation, the timeline) lives in
-``services.order_status``.
+(the rules themselves are :mod:`.placement`, which takes the session). They own that
+transaction because a repeated ``Idempotency-Key`` that lost a race must be answered with the
+winner's order after its own transaction rolled back, and because a mobile-money order then
+starts its charge with the payment provider, which must happen after the order is committed
+and outside any transaction (``services.payments.flow``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..db import session_scope, write_session
-from ..models import Order, OrderItem, PaymentMethod, Product, User
-from . import ServiceError, coupons
-from . import order_status as lifecycle
-from .checkout import CheckoutChoice
-from .order_placement import clean_idempotency_key, order_for_key, place_from_cart, place_from_items, wanted_items
-from .payments import send_to_provider
-from .permissions import require_user
-from .rows import owned_or_admin
-
-
-class OrderLine(NamedTuple):
-    """A stored order line and its product (None once the product has been deleted)."""
-
-    item: OrderItem
-    product: Product | None
-
-
-# --- coupons (services.coupons; the names stay here for older callers) --------------------------
-
-create_coupon = coupons.create_coupon
-find_coupon = coupons.find_coupon
-COUPON_CODE_RE = coupons.COUPON_CODE_RE
-INVALID_COUPON = coupons.INVALID_COUPON
-
-
-# --- placing orders (owns its transactions) ---------------------------------------------------
+from ...db import session_scope, write_session
+from ...models import Order, PaymentMethod, User
+from .. import ServiceError, payments  # the module: payments imports orders.status in turn
+from ..checkout import CheckoutChoice
+from ..permissions import require_user
+from .placement import clean_idempotency_key, order_for_key, place_from_cart, place_from_items, wanted_items
 
 
 def _placed_once(user: User, idempotency_key: str | None, place: Callable[[Session], Order]) -> tuple[Order, bool]:
@@ -119,7 +93,7 @@ def checkout(
 
     order, new = _placed_once(user, key, place)
     if new and order.payment_method == PaymentMethod.MOBILE_MONEY.value and order.payment_reference:
-        send_to_provider(order.id, order.payment_reference, site_origin=site_origin)
+        payments.send_to_provider(order.id, order.payment_reference, site_origin=site_origin)
         with session_scope() as session:
             order = session.get(Order, order.id)
     return order
@@ -148,49 +122,3 @@ def create_order(
     return _placed_once(user, key, place)[0]
 
 
-# --- reading and managing orders -------------------------------------------------------------
-
-
-def list_orders(session: Session, user: User, offset: int = 0, limit: int = 100) -> tuple[list[Order], int]:
-    """The user's own orders, newest first, and how many they have in all."""
-    require_user(user)
-    count = session.exec(select(func.count()).select_from(Order).where(Order.user_id == user.id)).one()
-    orders = session.exec(
-        select(Order)
-        .where(Order.user_id == user.id)
-        .order_by(Order.created_at.desc(), Order.id.desc())
-        .offset(offset)
-        .limit(limit)
-    ).all()
-    return list(orders), count
-
-
-def get_order(session: Session, user: User, order_id: str) -> Order:
-    """One of the user's orders (admins may read any); 404 for anyone else's."""
-    return owned_or_admin(session, Order, order_id, require_user(user), "Order not found.")
-
-
-def items_for_orders(session: Session, orders: Sequence[Order]) -> dict[str, list[OrderLine]]:
-    """The lines of several orders in one query, keyed by order id."""
-    by_order: dict[str, list[OrderLine]] = {order.id: [] for order in orders}
-    if not by_order:
-        return by_order
-    rows = session.exec(
-        select(OrderItem, Product)
-        .join(Product, Product.id == OrderItem.product_id, isouter=True)
-        .where(OrderItem.order_id.in_(list(by_order)))
-        .order_by(OrderItem.name, OrderItem.id)
-    ).all()
-    for item, product in rows:
-        by_order[item.order_id].append(OrderLine(item, product))
-    return by_order
-
-
-def order_items(session: Session, order: Order) -> list[OrderLine]:
-    """The snapshotted lines of one order."""
-    return items_for_orders(session, [order])[order.id]
-
-
-def update_status(session: Session, actor: User, order_id: str, status: Any) -> Order:
-    """An admin moves an order along its statuses (see ``services.order_status``)."""
-    return lifecycle.admin_change_status(session, actor, order_id, status)

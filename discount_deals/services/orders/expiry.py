@@ -1,5 +1,5 @@
 """Unpaid mobile-money orders whose time is up go back on sale: cancelled through
-:func:`order_status.change_status` (the stock back, exactly once), the order page told why.
+:func:`orders.status.change_status` (the stock back, exactly once), the order page told why.
 
 Owns its transactions: :func:`release_expired_payments` (the timer's sweep: one transaction per
 order, so one failure neither holds back nor undoes the others).
@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session, select
 
-from ..db import write_session
-from ..models import Order, OrderStatus, PaymentMethod
-from . import Conflict
-from .order_rules import OWING
-from .order_status import CUSTOMER_TRANSITIONS, EXPIRED_STEP, SHOP, change_status
+from ...db import write_session
+from ...models import Order, OrderStatus, PaymentMethod
+from .. import Conflict
+from .rules import OWING
+from .status import CUSTOMER_TRANSITIONS, EXPIRED_STEP, SHOP, change_status
 
 log = logging.getLogger("discount_deals.orders")
 S = OrderStatus
