@@ -116,7 +116,7 @@ def run(runs: int) -> dict:
 
     from discount_deals.db import session_scope
     from discount_deals.models import Profile, Role
-    from discount_deals.services.auth import create_access_token
+    from discount_deals.services.auth.tokens import create_access_token
     from discount_deals.services.users import add_user
 
     users = []

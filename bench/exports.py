@@ -83,7 +83,7 @@ print(f"seeded {count:,} products and {count:,} order lines in {time.perf_counte
 TOKEN_SCRIPT = """
 from discount_deals.db import session_scope
 from discount_deals.models import User
-from discount_deals.services.auth import create_access_token
+from discount_deals.services.auth.tokens import create_access_token
 from sqlmodel import select
 with session_scope() as session:
     print(create_access_token(session.exec(select(User).where(User.email == "bench-admin@example.com")).one()))

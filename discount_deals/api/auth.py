@@ -11,8 +11,9 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..services import auth, login
-from ..services.login import LoginThrottled
+from ..services import auth
+from ..services.auth import login
+from ..services.auth.login import LoginThrottled
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .errors import service_error_response
 from .routing import ApiRouter

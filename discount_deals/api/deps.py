@@ -23,7 +23,7 @@ from sqlmodel import Session
 from ..db import session_scope, write_session
 from ..models import User
 from ..services import NotAuthenticated
-from ..services.auth import user_for_access_token
+from ..services.auth.tokens import user_for_access_token
 from ..services.permissions import require_admin
 from ..config.settings import client_ip
 

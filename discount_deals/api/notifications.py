@@ -19,7 +19,7 @@ from fastapi import Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..services import password_reset
+from ..services.auth import password_reset
 from ..services.messages import preferences
 from ..services.users import contact_change
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address

@@ -238,7 +238,7 @@ def download_token(actor: User | None, kind: str) -> str:
 
 def user_for_download_token(session: Session, token: str, kind: str) -> User:
     """The active admin a download token was made for (this export only), else 401."""
-    from .auth import decode_token
+    from .auth.tokens import decode_token
 
     claims = decode_token(token, _DOWNLOAD)
     if claims.get("export") != kind:

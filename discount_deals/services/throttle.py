@@ -11,7 +11,7 @@ Windows are fixed: the first attempt opens one of ``window`` seconds; the count 
 with the first attempt after it has passed.
 
 Owns its transactions: :func:`count_attempt` (registrations count through it; a login counts
-in a transaction of its own that also reads the account, ``services.login``): an attempt's count is committed at once, since it must outlive the refusal it may cause (the
+in a transaction of its own that also reads the account, ``services.auth.login``): an attempt's count is committed at once, since it must outlive the refusal it may cause (the
 caller's unit of work rolls that back) and its lock must not be held through the slow or
 revealing work it rations.
 """
@@ -33,7 +33,7 @@ from . import ServiceError
 
 LOGIN = "login"
 LOGIN_ACCOUNT = "login_account"  # per account from any address
-LOGIN_DEVICE = "login_device"  # per account and recognised device (services.login)
+LOGIN_DEVICE = "login_device"  # per account and recognised device (services.auth.login)
 REGISTER = "register"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from reflex.state import State
 
 from discount_deals import models
-from discount_deals.services.auth import issue_tokens
+from discount_deals.services.auth.tokens import issue_tokens
 from discount_deals.state.account.session import SessionState
 from discount_deals.state.admin.coupons import AdminCouponsState
 from discount_deals.state.admin.notifications import AdminNotificationsState

@@ -15,7 +15,7 @@ from reflex.state import State
 
 import discount_deals.state as state_package
 from discount_deals import models
-from discount_deals.services.auth import issue_tokens
+from discount_deals.services.auth.tokens import issue_tokens
 from discount_deals.state.account.auth import LoginState, RegisterState
 from discount_deals.state.account.order_detail import OrderDetailState
 from discount_deals.state.account.order_returns import OrderReturnsState

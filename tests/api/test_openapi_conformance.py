@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (
 from discount_deals import models
 from discount_deals.web.site import create_app
 from discount_deals.db import session_scope
-from discount_deals.services.auth import create_access_token
+from discount_deals.services.auth.tokens import create_access_token
 from discount_deals.services.users import add_user
 
 from ..conftest import truncate_all

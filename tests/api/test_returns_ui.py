@@ -16,7 +16,7 @@ from discount_deals.db import session_scope
 from discount_deals.display import money_text
 from discount_deals.services import orders as order_service
 from discount_deals.services import returns
-from discount_deals.services.auth import issue_tokens
+from discount_deals.services.auth.tokens import issue_tokens
 from discount_deals.services.returns.common import returned_quantities
 from discount_deals.state.account.credit_note import CreditNoteState, credit_note_view
 from discount_deals.state.account.order_returns import OrderReturnsState

@@ -14,7 +14,7 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.config.settings import get_settings
 from discount_deals.db import session_scope
-from discount_deals.services.auth import create_access_token
+from discount_deals.services.auth.tokens import create_access_token
 from discount_deals.services.users import add_user
 
 from . import unique_number

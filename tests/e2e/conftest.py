@@ -250,7 +250,7 @@ def shopper(live_user):
 
 def sign_in(page, user) -> None:
     """Put a fresh token pair in the browser's storage, as a completed login would."""
-    from discount_deals.services.auth import issue_tokens
+    from discount_deals.services.auth.tokens import issue_tokens
 
     tokens = issue_tokens(user)
     page.goto("/no-such-page-for-storage")

@@ -262,7 +262,7 @@ def _place_cash_order(live_server, live_user, live_product, quantity: int = 2):
     """A customer places a home-delivery, cash order through the server's API (as the original client does)."""
     import httpx
 
-    from discount_deals.services.auth import create_access_token
+    from discount_deals.services.auth.tokens import create_access_token
 
     customer, _ = live_user()
     item = live_product(price="11.00", stock=5)

@@ -166,7 +166,7 @@ def test_a_line_that_sold_out_in_the_cart_is_marked_with_its_one_tap_fix(page: P
 def _place_order_to(live_server, live_user, live_product, region: str, city: str, phone: str) -> Order:
     import httpx
 
-    from discount_deals.services.auth import create_access_token
+    from discount_deals.services.auth.tokens import create_access_token
 
     customer, _ = live_user(first_name="Akua", last_name=unique("Rider").split()[-1])
     item = live_product(name=unique("Sheet Yam"), price="9.00", stock=5)

@@ -173,7 +173,7 @@ def test_a_declined_payment_has_a_way_out(page: Page, live_user, live_product, l
 
 
 def _api_order(live_server, user, item, phone: str) -> dict:
-    from discount_deals.services.auth import create_access_token
+    from discount_deals.services.auth.tokens import create_access_token
 
     from .test_checkout import fill_cart
 

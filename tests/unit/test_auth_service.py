@@ -9,7 +9,8 @@ from sqlmodel import select
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.services import NotAuthenticated, ValidationFailed
-from discount_deals.services import auth, login
+from discount_deals.services import auth
+from discount_deals.services.auth import login
 from discount_deals.config.settings import get_settings
 
 

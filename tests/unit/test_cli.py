@@ -9,7 +9,7 @@ from sqlmodel import func, select
 
 from discount_deals.db import session_scope
 from discount_deals.models import Category, Product, User
-from discount_deals.services.auth import verify_password
+from discount_deals.services.auth.tokens import verify_password
 
 from ..conftest import ROOT
 

@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope, write_session
-from discount_deals.services import ValidationFailed, auth, users
+from discount_deals.services import NotAuthenticated, ValidationFailed, auth, users
 from discount_deals.services.users import contact_change
 from discount_deals.config.settings import get_settings
 
@@ -78,7 +78,7 @@ def test_a_change_tells_the_old_email_and_phone_and_can_be_undone(ama):
     stored = _reload(ama.id)
     assert (stored.email, stored.phonenumber) == ("ama@example.com", "+233241234567")
     with session_scope() as session:  # every session ended
-        with pytest.raises(auth.NotAuthenticated):
+        with pytest.raises(NotAuthenticated):
             auth.user_for_access_token(session, before.access)
     with pytest.raises(ValidationFailed) as caught, write_session() as session:
         contact_change.undo_contact_change(session, _undo_token(notices["email"]))

@@ -1,5 +1,5 @@
 """Issue 32 item 1: only failed logins count, and a lock keeps the guesser out but not the owner's
-device (services.login; real database, no mocks)."""
+device (services.auth.login; real database, no mocks)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
-from discount_deals.services import NotAuthenticated, auth, login
+from discount_deals.services import NotAuthenticated, auth
+from discount_deals.services.auth import login
 from discount_deals.config.settings import get_settings
 
 

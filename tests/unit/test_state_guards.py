@@ -16,7 +16,7 @@ import discount_deals.state.admin as admin_package
 
 from discount_deals.db import session_scope
 from discount_deals.models import User
-from discount_deals.services.auth import issue_tokens
+from discount_deals.services.auth.tokens import issue_tokens
 from discount_deals.state.account.orders import OrdersState
 from discount_deals.state.account.session import SessionState
 from discount_deals.state.admin.users import AdminUsersState

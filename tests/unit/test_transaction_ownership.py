@@ -19,7 +19,8 @@ from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope, write_session
-from discount_deals.services import NotAuthenticated, ValidationFailed, auth, login, users
+from discount_deals.services import NotAuthenticated, ValidationFailed, auth, users
+from discount_deals.services.auth import login
 from discount_deals.config.settings import get_settings
 
 SERVICES = Path(__file__).resolve().parents[2] / "discount_deals" / "services"

@@ -23,7 +23,7 @@ from sqlalchemy import case, func, literal_column, select, table
 from sqlmodel import Session
 
 from ...models import Product
-from ...services import ValidationFailed
+from .. import ValidationFailed
 
 MAX_QUERY_LENGTH = 200
 TOO_LONG = f"Search text is too long: at most {MAX_QUERY_LENGTH} characters."

@@ -18,10 +18,10 @@ from sqlmodel import Session, func, select
 from ...models import Profile, Role, User
 from ...config.settings import get_settings
 from .. import audit, throttle
-from ..auth import hash_password, retire_password_resets, set_password
+from ..auth.tokens import hash_password, retire_password_resets, set_password
 from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
-from ..passwords import verify_password
+from ..auth.passwords import verify_password
 from ..permissions import is_admin, require_user
 from ..phones import account_phone_text, parse_account_phone
 from ..rows import owned_or_admin

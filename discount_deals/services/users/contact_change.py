@@ -23,7 +23,7 @@ from ... import routes
 from ...models import User
 from ...config.settings import get_settings
 from .. import ValidationFailed
-from ..auth import log_out_everywhere
+from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
 from ..phones import account_phone_text

@@ -38,10 +38,10 @@ from ...models import (
 )
 from ...models.orders import OrderStatus
 from .. import Conflict, ValidationFailed
-from ..auth import log_out_everywhere
+from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..images import delete_stored_image
-from ..passwords import verify_password
+from ..auth.passwords import verify_password
 from ..moments import utc_text
 from ..pricing import money_str
 from .addresses import address_dict

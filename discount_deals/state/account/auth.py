@@ -20,7 +20,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services import ServiceError
 from ...services import auth as auth_service
-from ...services import login as login_service
+from ...services.auth import login as login_service
 from ...services import cart as cart_service
 from ...services import users as user_service
 from ...config.settings import client_ip
@@ -86,7 +86,7 @@ def back_to_note(target: str) -> str:
 
 def _login(email: str, password: str, client: str, proofs: list[str]) -> tuple[User, auth_service.TokenPair, dict]:
     """Runs in a worker thread: the password hash takes tens of milliseconds."""
-    # services.login counts the attempt in a transaction of its own (it stays recorded
+    # services.auth.login counts the attempt in a transaction of its own (it stays recorded
     # whatever happens to this one).
     with session_scope() as session:
         user, tokens = login_service.login(session, email, password, client, proofs)
@@ -123,7 +123,7 @@ async def start_session(state: Any, user: User, tokens: auth_service.TokenPair, 
     async with state:
         session_state = await state.get_state(SessionState)
         await session_state._start(user, tokens.access, tokens.refresh, summary)
-        if tokens.device:  # this browser is the owner's from now on (services.login)
+        if tokens.device:  # this browser is the owner's from now on (services.auth.login)
             session_state.device_token = tokens.device
         entries = read_guest_cart((await state.get_state(CartState)).cart_storage)
     if entries:
@@ -174,7 +174,7 @@ class LoginState(rx.State):
         """Check the password and start the session in this tab (:func:`start_session`)."""
         async with self:
             stored = await self.get_state(SessionState)
-            # What names this browser, if it logged in before (services.login): its device token,
+            # What names this browser, if it logged in before (services.auth.login): its device token,
             # or tokens of a session still stored (one that predates device tokens).
             proofs = [stored.device_token, stored.refresh_token, stored.access_token]
         user, tokens, summary = await asyncio.to_thread(_login, email, password, client, proofs)

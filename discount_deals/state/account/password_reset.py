@@ -1,5 +1,5 @@
 """Forgot password (/reset-password): ask for a link (email) or a code (SMS), then choose a new
-password with the link's token or the code (services.password_reset). Reached from /login's
+password with the link's token or the code (services.auth.password_reset). Reached from /login's
 "Forgot password?"; the email's link opens it with ``?token=...``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import asyncio
 import reflex as rx
 
 from ...db import write_session
-from ...services import password_reset as resets
+from ...services.auth import password_reset as resets
 from ..actions import busy_call
 from ..forms import form_text
 from .auth import _client

@@ -23,7 +23,7 @@ from ... import routes
 from ...db import session_scope, write_session
 from ...models import User
 from ...services import NotAuthenticated, ServiceError, permissions
-from ...services.auth import refresh_tokens, revoke_refresh_token, user_for_access_token
+from ...services.auth.tokens import refresh_tokens, revoke_refresh_token, user_for_access_token
 from ..actions import toast
 
 log = logging.getLogger("discount_deals.session")
@@ -80,7 +80,7 @@ class SessionState(rx.State):
     access_token: str = rx.LocalStorage(name="accessToken", sync=True)
     refresh_token: str = rx.LocalStorage(name="refreshToken", sync=True)
     stored_user: str = rx.LocalStorage(name="user")
-    # Names this browser at its next login (services.login): kept across logouts, so the owner
+    # Names this browser at its next login (services.auth.login): kept across logouts, so the owner
     # still gets in while failed logins from elsewhere lock the account.
     device_token: str = rx.LocalStorage(name="deviceToken")
 

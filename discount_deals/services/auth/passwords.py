@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from passlib.context import CryptContext
 
-from ..config.settings import get_settings
+from ...config.settings import get_settings
 
 # memory in KiB, rounds (t)
 _COSTS = {"owasp": (19 * 1024, 2), "fast": (1024, 1)}

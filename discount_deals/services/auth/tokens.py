@@ -1,10 +1,10 @@
-"""Passwords, tokens and logging in.
+"""Tokens: issuing, rotating, revoking and reading them.
 
-Passwords are hashed with argon2id at OWASP's minimum (19 MiB, t=2, p=1). Tokens are signed
-JWTs (HS256) carrying the user id (``sub``), the token type, a unique id (``jti``) and the
-user's ``token_version`` (``ver``), so that a password change or "log out everywhere" retires
-every access and refresh token at once. Refresh tokens rotate within a family (``fam``,
-``gen``; see :func:`refresh_tokens`). Logging in, and its throttles, is :mod:`.login`.
+Tokens are signed JWTs (HS256) carrying the user id (``sub``), the token type, a unique id
+(``jti``) and the user's ``token_version`` (``ver``), so that a password change or "log out
+everywhere" retires every access and refresh token at once. Refresh tokens rotate within a family (``fam``,
+``gen``; see :func:`refresh_tokens`). Passwords are :mod:`.passwords` (argon2id at OWASP's
+minimum); logging in, and its throttles, is :mod:`.login`.
 
 Every function takes the caller's session and only flushes; a reused refresh token's revocation is kept by :class:`TokenReused`
 (``keeps_writes``), which the face's unit of work commits before answering 401.
@@ -22,11 +22,11 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, delete, select, update
 
-from ..models import PasswordReset, RefreshFamily, User
-from ..models.base import utcnow
-from ..config.settings import get_settings
-from . import NotAuthenticated
-from .moments import as_utc
+from ...models import PasswordReset, RefreshFamily, User
+from ...models.base import utcnow
+from ...config.settings import get_settings
+from .. import NotAuthenticated
+from ..moments import as_utc
 from .passwords import hash_password, password_needs_rehash, verify_password  # noqa: F401 (re-exported)
 
 _ALGORITHM = "HS256"
@@ -34,7 +34,7 @@ ACCESS = "access"
 REFRESH = "refresh"
 DEVICE = "device"
 # How long a device stays known after its last login: a device token's lifetime, and the age of
-# the oldest stale access or refresh token that still names a device (services.login).
+# the oldest stale access or refresh token that still names a device (services.auth.login).
 DEVICE_SECONDS = 90 * 24 * 3600
 
 
@@ -42,7 +42,7 @@ DEVICE_SECONDS = 90 * 24 * 3600
 class TokenPair:
     access: str
     refresh: str
-    device: str = ""  # a login's device token (services.login); empty for a refresh
+    device: str = ""  # a login's device token (services.auth.login); empty for a refresh
 
 
 # A retired refresh token still works this long after a newer one of its family was first
@@ -78,7 +78,7 @@ def _refresh_token(user: User, family: str, generation: int) -> str:
 
 
 def device_token(user: User, device: str) -> str:
-    """The token that names ``device`` as ``user``'s at their next login (services.login)."""
+    """The token that names ``device`` as ``user``'s at their next login (services.auth.login)."""
     return _encode(user, DEVICE, DEVICE_SECONDS, dev=device)
 
 

@@ -23,19 +23,19 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from .. import routes
-from ..models import Channel, PasswordReset, User
-from ..models.base import new_id, utcnow
-from . import ValidationFailed, throttle
-from .auth import log_out_everywhere, retire_password_resets
-from .error_codes import ErrorCode
-from .messages import templates
-from .messages.notices import links_for, password_changed
-from .messages.outbox import Draft, queue_message
-from .moments import as_utc
+from ... import routes
+from ...models import Channel, PasswordReset, User
+from ...models.base import new_id, utcnow
+from .. import ValidationFailed, throttle
+from .tokens import log_out_everywhere, retire_password_resets
+from ..error_codes import ErrorCode
+from ..messages import templates
+from ..messages.notices import links_for, password_changed
+from ..messages.outbox import Draft, queue_message
+from ..moments import as_utc
 from .passwords import hash_password
-from .phones import parse_mobile
-from .users.fields import has_control_characters, is_valid_email, normalize_email, password_problem
+from ..phones import parse_mobile
+from ..users.fields import has_control_characters, is_valid_email, normalize_email, password_problem
 
 LINK_MINUTES = 30
 CODE_MINUTES = 10

@@ -39,11 +39,11 @@ from dataclasses import dataclass, replace
 import jwt
 from sqlmodel import Session, select
 
-from ..db import write_session
-from ..models import AuthThrottle, User
-from ..config.settings import get_settings
-from . import NotAuthenticated, ValidationFailed, throttle
-from .auth import ACCESS, DEVICE, DEVICE_SECONDS, REFRESH, TokenPair, device_token, issue_tokens
+from ...db import write_session
+from ...models import AuthThrottle, User
+from ...config.settings import get_settings
+from .. import NotAuthenticated, ValidationFailed, throttle
+from .tokens import ACCESS, DEVICE, DEVICE_SECONDS, REFRESH, TokenPair, device_token, issue_tokens
 from .passwords import hash_password, password_needs_rehash, verify_password
 
 INVALID_CREDENTIALS = "Invalid credentials"
@@ -175,7 +175,7 @@ def _count_login_attempt(email_key: str, client: str,
         account_key = (throttle.LOGIN_ACCOUNT, email_key)
         per_account = throttle.hit(session, *account_key, window)
         if per_account.hits == settings.login_account_max_failures + 1 and account is not None and account.is_active:
-            from .messages.notices import account_locked
+            from ..messages.notices import account_locked
 
             minutes = max(1, per_account.retry_after() // 60)
             account_locked(session, account, minutes, str(int(per_account.window_start)))
