@@ -8,7 +8,7 @@ from fastapi import Request, Response
 from pydantic import BaseModel, Field
 
 from ..services import cart as cart_service
-from ..services.pricing import money_str
+from ..services.money import money_str
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated

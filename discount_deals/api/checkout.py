@@ -10,7 +10,7 @@ from ..models import DeliveryMethod, PaymentMethod, PickupStore
 from ..services import pickup_stores as store_service
 from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, checkout_options
 from ..services.phones import NETWORKS
-from ..services.pricing import money_str
+from ..services.money import money_str
 from ..services.permissions import require_admin
 from ..config.settings import get_settings
 from .deps import AdminUser, OptionalUser, SessionDep, WriteSessionDep

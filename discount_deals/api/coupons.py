@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from ..models import Coupon, CouponKind
 from ..services import coupons
-from ..services.pricing import money_str
+from ..services.money import money_str
 from .deps import AdminUser, SessionDep, WriteSessionDep
 from .pagination import Page, build_page, page_request
 from .routing import ApiRouter

@@ -23,7 +23,8 @@ from ..services import orders as order_service
 from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoice
 from ..services.phones import NETWORKS, display_phone
 from ..services.orders.rules import allowed_statuses, can_cancel, is_payable, is_test_payment
-from ..services.pricing import money_str, product_price
+from ..services.pricing import product_price
+from ..services.money import money_str
 from ..services.returns import returns_close_at, returns_open
 from ..services.taxes import stored_tax_lines
 from ..config.settings import get_settings

@@ -14,7 +14,8 @@ from sqlmodel import Session
 
 from ..models import User
 from ..services import catalog
-from ..services.pricing import money_str, product_price
+from ..services.pricing import product_price
+from ..services.money import money_str
 from .bodies import free_text
 from .openapi import declares
 from .listing_params import ListingFiltersDep

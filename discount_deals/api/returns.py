@@ -14,7 +14,7 @@ from fastapi import Request, Response
 from pydantic import BaseModel, Field
 
 from ..services import returns
-from ..services.pricing import money_str
+from ..services.money import money_str
 from ..services.receipt_pdf import credit_note_pdf
 from ..services.moments import utc_text
 from .deps import CurrentUser, SessionDep, WriteSessionDep

@@ -16,7 +16,8 @@ from pydantic import BaseModel
 from pydantic import Field
 
 from ..models import Category, Product
-from ..services.pricing import money_str, product_price
+from ..services.pricing import product_price
+from ..services.money import money_str
 
 
 class CategoryRef(BaseModel):

@@ -26,7 +26,8 @@ from ..models import Cart, CartItem, Category, Product, User
 from . import NotFound, ServiceError, ValidationFailed, flash_sales
 from .catalog import is_visible
 from .permissions import require_user
-from .pricing import LineTotal, money, product_price
+from .pricing import LineTotal, product_price
+from .money import round_amount
 from .rows import by_id
 
 log = logging.getLogger("discount_deals.cart")
@@ -187,7 +188,7 @@ def _lines(session: Session, user: User, *where) -> list[CartLine]:
             category=category,
             quantity=item.quantity,
             unit_price=product_price(product, now).unit_price,
-            original_price=money(product.price),
+            original_price=round_amount(product.price),
         )
         for item, product, category in rows
     ]

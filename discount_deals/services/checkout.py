@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 
 from ..models import Address, Coupon, DeliveryMethod, PaymentMethod, PickupStore, User
 from . import NotFound, ValidationFailed, pricing
+from .money import round_amount
 from . import pickup_stores as store_service
 from .cart import CartLine, cart_lines
 from .coupons import check_minimum, given_coupon
@@ -53,8 +54,8 @@ class CheckoutOptions:
 def checkout_options(session: Session) -> CheckoutOptions:
     rule = pricing.delivery_rule()
     return CheckoutOptions(
-        delivery_fee=pricing.money(rule.fee),
-        free_delivery_over=pricing.money(rule.free_over),
+        delivery_fee=round_amount(rule.fee),
+        free_delivery_over=round_amount(rule.free_over),
         stores=store_service.list_stores(session),
     )
 

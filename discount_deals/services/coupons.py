@@ -27,6 +27,7 @@ from sqlmodel import Session, select
 
 from ..models import Coupon, CouponKind, User
 from . import Conflict, ValidationFailed, audit, pricing
+from .money import MONEY_STEP, round_amount
 from .catalog.fields import MAX_PRICE
 from .error_codes import ErrorCode
 from .form_rules import MUST_BE_BOOLEAN, refused, require_object, take_flag
@@ -59,7 +60,7 @@ def _decimal(raw: Any, what: str, field: str) -> Decimal:
     if not value.is_finite():
         raise _fail(field, f"{what} must be a number.")
     try:
-        cents = pricing.money(value)
+        cents = round_amount(value)
     except ValueError:  # too large to count in cents (1e400)
         raise _fail(field, f"{what} is too large.") from None
     if value != cents:
@@ -95,7 +96,7 @@ def clean_min_subtotal(raw: Any) -> Decimal | None:
         raise _fail("min_subtotal", "Minimum basket must be 0 or more.")
     if value >= MAX_PRICE:
         raise _fail("min_subtotal", "Minimum basket is too large.")
-    return value.quantize(pricing.MONEY_STEP) if value > 0 else None
+    return value.quantize(MONEY_STEP) if value > 0 else None
 
 
 def clean_expiry(raw: Any, now: datetime | None = None) -> datetime | None:
@@ -141,7 +142,7 @@ def _kind_and_value(kind: Any, value: Any) -> tuple[str, Decimal]:
             raise _fail("value", "Amount must be above 0.")
         if number >= MAX_PRICE:
             raise _fail("value", "Amount is too large.")
-    return kind, number.quantize(pricing.MONEY_STEP)
+    return kind, number.quantize(MONEY_STEP)
 
 
 def _insert(session: Session, actor: User | None, coupon: Coupon, actor_fallback: str) -> Coupon:

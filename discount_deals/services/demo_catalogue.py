@@ -21,7 +21,7 @@ from ..models.base import utcnow
 from ..config.settings import get_settings
 from .catalog import name_key, refresh_derived, slugify
 from .images import write_product_image
-from .pricing import money
+from .money import round_amount
 
 # (name, description, RGB colour of its pictures)
 CATEGORIES: list[tuple[str, str, tuple[int, int, int]]] = [
@@ -240,7 +240,7 @@ def _demo_fields(name: str, price: Decimal) -> dict:
     rng = _rng(name)
     roll = rng.random()
     percent = 70 if roll > 0.96 else rng.choice(PERCENTS)
-    discount = None if name in FULL_PRICE else money(price * (100 - percent) / 100)
+    discount = None if name in FULL_PRICE else round_amount(price * (100 - percent) / 100)
     stock = 0 if name in SOLD_OUT else rng.choice([3, 5, 8, 12, 20, 25, 40, 60, 100, 150])
     rating = round(rng.uniform(3.0, 5.0), 1)
     return {"discount_price": discount, "stock": stock, "rating": rating}
@@ -251,10 +251,10 @@ def shelf_price(list_price: str, currency: str) -> Decimal:
     50 pesewas under 100, to a cedi under 1,000, to ten cedis above (other currencies: as listed)."""
     rate = SHELF_RATES.get(currency)
     if rate is None or rate == 1:
-        return money(list_price)
+        return round_amount(list_price)
     price = Decimal(list_price) * rate
     step = Decimal("0.5") if price < 100 else Decimal("1") if price < 1000 else Decimal("10")
-    return money((price / step).quantize(Decimal("1")) * step)
+    return round_amount((price / step).quantize(Decimal("1")) * step)
 
 
 def seed_demo(session: Session, currency: str | None = None) -> SeedResult:

@@ -26,7 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from ..config.currency import Currency, parse_currency, symbol_of
 
 MINOR_DIGITS = 2  # cents, pesewas, kobo: the database stores two decimals
-_STEP = Decimal(1).scaleb(-MINOR_DIGITS)
+MONEY_STEP = Decimal(1).scaleb(-MINOR_DIGITS)  # 0.01
 
 Amount = Decimal | int | float | str
 
@@ -39,7 +39,7 @@ def round_amount(value: Amount) -> Decimal:
         number = value if isinstance(value, Decimal) else Decimal(str(value))
         if not number.is_finite():  # NaN would quantize to NaN without a word
             raise InvalidOperation
-        return number.quantize(_STEP, rounding=ROUND_HALF_UP)
+        return number.quantize(MONEY_STEP, rounding=ROUND_HALF_UP)
     except InvalidOperation as exc:
         raise ValueError(f"not a money amount: {value!r}") from exc
 
@@ -47,6 +47,21 @@ def round_amount(value: Amount) -> Decimal:
 def api_amount(value: Amount) -> str:
     """The API's two-decimal string of any amount: ``12.5`` → ``12.50`` (no separator, no symbol)."""
     return f"{round_amount(value):.{MINOR_DIGITS}f}"
+
+
+def money_str(value: Amount | None) -> str | None:
+    """:func:`api_amount`, with None staying None (an optional amount in an answer)."""
+    return None if value is None else api_amount(value)
+
+
+def minor_units(value: Amount) -> int:
+    """An amount in cents or pesewas, as payment providers count it (12.50 → 1250)."""
+    return int(round_amount(value) * 10**MINOR_DIGITS)
+
+
+def from_minor_units(value: int) -> Decimal:
+    """Cents or pesewas back to an amount (1250 → 12.50)."""
+    return round_amount(Decimal(value) / 10**MINOR_DIGITS)
 
 
 def shop_currency() -> Currency:

@@ -21,10 +21,9 @@ from typing import Any, Protocol
 
 from ..models.orders import CouponKind
 from .moments import as_utc as utc  # callers say pricing.utc
-from .money import api_amount, round_amount
+from .money import MONEY_STEP, round_amount
 from .taxes import TaxLine, TaxRule, basket_tax, tax_rule
 
-MONEY_STEP = Decimal("0.01")
 # SPEC §9's defaults; the amounts in force come from settings (DD_FREE_DELIVERY_OVER, DD_DELIVERY_FEE).
 FREE_SHIPPING_OVER = Decimal("50.00")
 SHIPPING_FEE = Decimal("5.99")
@@ -32,33 +31,10 @@ TAX_RATE = Decimal("0.08")  # DD_TAX=spec's rate; the rule in force is services.
 ZERO = Decimal("0.00")
 
 
-def money(value: Decimal | int | float | str) -> Decimal:
-    """Round to cents, half up (as shoppers expect, not banker's rounding): services.money's rule.
-
-    ValueError for what is no amount: not a number, NaN, infinities, and amounts too large to
-    count in cents (``1e400``: Decimal's quantize refuses them with InvalidOperation)."""
-    return round_amount(value)
-
-
-def minor_units(value: Decimal | int | float | str) -> int:
-    """An amount in cents/pesewas, as payment providers count it (12.50 → 1250)."""
-    return int(money(value) * 100)
-
-
-def from_minor_units(value: int) -> Decimal:
-    """Cents/pesewas back to money (1250 → 12.50)."""
-    return money(Decimal(value) / 100)
-
-
-def money_str(value: Decimal | int | float | str | None) -> str | None:
-    """Money as the API's 2-decimal string ("12.50"); None stays None."""
-    return None if value is None else api_amount(value)
-
-
 def effective_price(price: Decimal, discount_price: Decimal | None) -> Decimal:
     """The discount price when there is one, else the price (the window is :func:`price_at`'s
     business: call this only with a discount already known to be in force)."""
-    return money(discount_price if discount_price is not None else price)
+    return round_amount(discount_price if discount_price is not None else price)
 
 
 def discount_percent(price: Decimal | None, discount_price: Decimal | None) -> int:
@@ -145,9 +121,9 @@ def price_at(
     state = discount_state(discount_price, discount_start, discount_end, at)
     active = state == ACTIVE
     return PriceNow(
-        price=money(price),
+        price=round_amount(price),
         unit_price=effective_price(price, discount_price if active else None),
-        discount_price=money(discount_price) if active and discount_price is not None else None,
+        discount_price=round_amount(discount_price) if active and discount_price is not None else None,
         discount_percent=discount_percent(price, discount_price) if active else 0,
         discount_state=state,
         changes_at=next_change(discount_price, discount_start, discount_end, at),
@@ -168,7 +144,7 @@ class LineTotal:
 
     @property
     def line_total(self) -> Decimal:
-        return money(self.unit_price * self.quantity)
+        return round_amount(self.unit_price * self.quantity)
 
 
 @dataclass(frozen=True)
@@ -231,16 +207,16 @@ def shipping_for(subtotal: Decimal, rule: DeliveryRule | None = None) -> Decimal
     rule = rule or delivery_rule()
     if subtotal <= 0:
         return ZERO
-    return ZERO if subtotal > rule.free_over else money(rule.fee)
+    return ZERO if subtotal > rule.free_over else round_amount(rule.fee)
 
 
 def coupon_discount(subtotal: Decimal, coupon: Coupon | None) -> Decimal:
     if coupon is None or subtotal <= 0:
         return ZERO
     if coupon.kind == CouponKind.PERCENT:
-        amount = money(subtotal * Decimal(coupon.value) / 100)
+        amount = round_amount(subtotal * Decimal(coupon.value) / 100)
     else:
-        amount = money(coupon.value)
+        amount = round_amount(coupon.value)
     return min(amount, subtotal)
 
 
@@ -258,21 +234,21 @@ def cart_totals(
     rule = rule or delivery_rule()
     tax_rule_now = tax or tax_rule()
     lines = list(lines)
-    subtotal = money(sum((line.line_total for line in lines), ZERO))
-    original = money(sum((money(line.original_price * line.quantity) for line in lines), ZERO))
+    subtotal = round_amount(sum((line.line_total for line in lines), ZERO))
+    original = round_amount(sum((round_amount(line.original_price * line.quantity) for line in lines), ZERO))
     discount = coupon_discount(subtotal, coupon)
     shipping = ZERO if pickup else shipping_for(subtotal, rule)
     tax_amount, tax_lines = basket_tax(subtotal - discount, tax_rule_now)
     added_tax = ZERO if tax_rule_now.prices_include_tax else tax_amount
-    total = money(subtotal - discount + shipping + added_tax)
+    total = round_amount(subtotal - discount + shipping + added_tax)
     gap = ZERO
     if shipping > 0:
         # Shipping is free only *over* the threshold, so the shopper must reach it plus a cent.
-        gap = money(rule.free_over + MONEY_STEP - subtotal)
+        gap = round_amount(rule.free_over + MONEY_STEP - subtotal)
     return CartTotals(
         item_count=sum(line.quantity for line in lines),
         subtotal=subtotal,
-        savings=max(money(original - subtotal), ZERO),
+        savings=max(round_amount(original - subtotal), ZERO),
         discount=discount,
         shipping=shipping,
         tax=tax_amount,

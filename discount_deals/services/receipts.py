@@ -33,7 +33,7 @@ from .moments import utc_text
 from .orders.rules import is_test_payment
 from .permissions import require_user
 from .rows import owned_or_admin
-from .pricing import money_str
+from .money import money_str
 from .taxes import TaxLine, stored_tax_lines
 
 NOT_PAID = ErrorCode.NOT_PAID

@@ -20,7 +20,7 @@ from ..models import Order, OrderItem, OrderStatus, PaymentMethod, Product, User
 from .catalog.listing import LOW_STOCK_THRESHOLD
 from .orders.rules import REVENUE_PAYMENT_STATES
 from .permissions import require_admin
-from .pricing import money
+from .money import round_amount
 
 
 @dataclass(frozen=True)
@@ -111,17 +111,17 @@ def sales_overview(session: Session, actor: User | None, *, days: int = 30, now:
         .where(_counted_orders())
         .group_by(day)
     ).all()
-    found = {_as_date(d): (int(count), money(total)) for d, count, total in rows}
+    found = {_as_date(d): (int(count), round_amount(total)) for d, count, total in rows}
     per_day = []
     for offset in range(days):
         current = first + timedelta(days=offset)
-        count, total = found.get(current, (0, money(0)))
+        count, total = found.get(current, (0, round_amount(0)))
         per_day.append(DaySales(day=current, orders=count, revenue=total))
     return SalesOverview(
         today_orders=per_day[-1].orders,
         today_revenue=per_day[-1].revenue,
         period_orders=sum(d.orders for d in per_day),
-        period_revenue=money(sum((d.revenue for d in per_day), Decimal(0))),
+        period_revenue=round_amount(sum((d.revenue for d in per_day), Decimal(0))),
         per_day=per_day,
     )
 
@@ -151,7 +151,8 @@ def top_products(
     ids = [product_id for _k, product_id, _n, _u, _r in rows if product_id]
     current = dict(session.exec(select(Product.id, Product.name).where(Product.id.in_(ids))).all()) if ids else {}
     return [
-        TopProduct(product_id=product_id, name=current.get(product_id, name), units=int(count), revenue=money(total))
+        TopProduct(product_id=product_id, name=current.get(product_id, name), units=int(count),
+                   revenue=round_amount(total))
         for _key, product_id, name, count, total in rows
     ]
 

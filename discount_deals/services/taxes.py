@@ -4,7 +4,7 @@ What is taxed: the subtotal less the coupon, never shipping (SPEC §9: "Tax 8% o
 coupon lowers what is taxed). That holds whether prices include tax or not.
 
 Rounding is written once, here: the total tax is computed from the total rate and rounded to
-cents once (half up, as :func:`services.pricing.money`), then split over the rule's parts in
+cents once (half up, as :func:`services.money.round_amount`), then split over the rule's parts in
 proportion to their rates by the largest-remainder method, so the lines always sum to the tax
 exactly. Tax added to prices is ``taxable × rate``; tax inside prices (``prices_include_tax``)
 is ``taxable - taxable / (1 + rate)``, and the total is then what the shelf prices say.
@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
-from .money import api_amount
+from .money import MONEY_STEP, api_amount, round_amount
 
-CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 
 
@@ -85,23 +84,19 @@ def tax_rule() -> TaxRule:
     return TaxRule(parts=TAX_PARTS[tax.scheme], prices_include_tax=tax.prices_include_tax)
 
 
-def _cents(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
-
-
 def tax_on(taxable: Decimal, rule: TaxRule) -> Decimal:
     """The tax on ``taxable`` (added to it, or inside it), rounded once to cents."""
     if taxable <= 0:
         return ZERO
     if rule.prices_include_tax:
-        return _cents(taxable - taxable / (1 + rule.rate))
-    return _cents(taxable * rule.rate)
+        return round_amount(taxable - taxable / (1 + rule.rate))
+    return round_amount(taxable * rule.rate)
 
 
 def split_tax(tax: Decimal, rule: TaxRule) -> tuple[TaxLine, ...]:
     """``tax`` shared over the rule's parts by rate, largest remainder first (ties: the first
     part), so the lines sum to ``tax`` to the cent."""
-    cents = int(_cents(tax) * 100)
+    cents = int(round_amount(tax) * 100)
     total_rate = sum((part.rate for part in rule.parts), Decimal(0))
     if total_rate == 0:
         shares = [Decimal(0)] * len(rule.parts)
@@ -112,7 +107,7 @@ def split_tax(tax: Decimal, rule: TaxRule) -> tuple[TaxLine, ...]:
     for index in by_remainder[: cents - sum(whole)]:
         whole[index] += 1
     return tuple(
-        TaxLine(part.code, part.label, part.rate, (Decimal(amount) / 100).quantize(CENT), rule.prices_include_tax)
+        TaxLine(part.code, part.label, part.rate, (Decimal(amount) / 100).quantize(MONEY_STEP), rule.prices_include_tax)
         for part, amount in zip(rule.parts, whole, strict=True)
     )
 
@@ -130,16 +125,16 @@ def split_refunded_tax(tax: Decimal, charged: tuple[TaxLine, ...], given: tuple[
     charged_cents = [int(line.amount * 100) for line in charged]
     given_cents = [int(amount * 100) for amount in given]
     room = [max(c - g, 0) for c, g in zip(charged_cents, given_cents, strict=True)]
-    after = split_tax(_cents(sum(given, ZERO) + tax), rule)
+    after = split_tax(round_amount(sum(given, ZERO) + tax), rule)
     want = [min(max(int(line.amount * 100) - g, 0), r) for line, g, r in zip(after, given_cents, room, strict=True)]
-    short = int(_cents(tax) * 100) - sum(want)
+    short = int(round_amount(tax) * 100) - sum(want)
     by_rate = sorted(range(len(want)), key=lambda i: (-charged[i].rate, i))
     for index in by_rate if short > 0 else reversed(by_rate):
         move = min(short, room[index] - want[index]) if short > 0 else -min(-short, want[index])
         want[index] += move
         short -= move
     want[by_rate[0]] += short  # only when the refunds outgrow what was charged: the lines still sum to ``tax``
-    return tuple(TaxLine(line.code, line.label, line.rate, (Decimal(cents) / 100).quantize(CENT), line.included)
+    return tuple(TaxLine(line.code, line.label, line.rate, (Decimal(cents) / 100).quantize(MONEY_STEP), line.included)
                  for line, cents in zip(charged, want, strict=True))
 
 
@@ -153,7 +148,7 @@ def legacy_tax_lines(tax: Decimal) -> list[dict[str, Any]]:
     """The lines of an order placed before orders kept theirs: the spec's one 8 % "Tax" (the only
     rule there was), equal to the order's tax. The migration that added the column wrote these.
     An untaxed one reads as a rate of nothing, so that a return of it gives back no tax it never took."""
-    amount = _cents(Decimal(tax))
+    amount = round_amount(Decimal(tax))
     return [TaxLine("tax", "Tax", Decimal("8.00") if amount else Decimal("0.00"), amount).as_json()]
 
 

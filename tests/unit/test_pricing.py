@@ -17,12 +17,11 @@ from discount_deals.services.pricing import (
     discount_percent,
     discount_state,
     effective_price,
-    money,
-    money_str,
     priced_line,
     product_price,
     shipping_for,
 )
+from discount_deals.services.money import money_str, round_amount
 
 D = Decimal
 
@@ -36,12 +35,12 @@ def line(unit: str, quantity: int = 1, original: str | None = None) -> PricedLin
     [("2.005", "2.01"), ("2.004", "2.00"), ("0.125", "0.13"), (1, "1.00"), (2.675, "2.68"), ("-1.005", "-1.01")],
 )
 def test_money_rounds_half_up_to_cents(raw, expected):
-    assert money(raw) == D(expected)
+    assert round_amount(raw) == D(expected)
 
 
 def test_money_refuses_text_that_is_not_a_number():
     with pytest.raises(ValueError):
-        money("abc")
+        round_amount("abc")
 
 
 def test_money_strings():

@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from ... import routes
 from ..money import money_text, plain_money_text
-from ..pricing import LineTotal, money
+from ..pricing import LineTotal
+from ..money import round_amount
 from .templates import Email, Links, _email, _sms_short, ascii_text, fits_one_sms, shop_name
 
 SUBJECT = "You left something in your cart"
@@ -33,7 +34,7 @@ class ReminderLine(LineTotal):
 
 
 def cart_total(lines: list[ReminderLine]) -> Decimal:
-    return money(sum((line.line_total for line in lines), Decimal("0")))
+    return round_amount(sum((line.line_total for line in lines), Decimal("0")))
 
 
 def _sms_core(lines: list[ReminderLine], name_limit: int, links: Links) -> str:

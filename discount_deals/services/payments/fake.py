@@ -36,7 +36,7 @@ from ...db import session_scope, write_session
 from ...models import Order
 from ..phones import display_phone, network_name
 from ..money import Money
-from ..pricing import minor_units
+from ..money import minor_units
 from .interface import (
     FAILED,
     PAY_OFFLINE,

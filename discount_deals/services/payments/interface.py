@@ -26,7 +26,7 @@ from ... import bounded_json
 from ...models import PaymentAttemptStatus
 from .. import ServiceError, ValidationFailed
 from ..error_codes import ErrorCode
-from ..pricing import from_minor_units, minor_units
+from ..money import from_minor_units, minor_units
 
 # A charge's outcomes are Payment.status's values (PaymentAttemptStatus); its waiting steps are the order's.
 SUCCESS, FAILED, PENDING, MISMATCH = (PaymentAttemptStatus.SUCCESS, PaymentAttemptStatus.FAILED,

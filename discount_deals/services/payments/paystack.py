@@ -25,7 +25,7 @@ from urllib.parse import quote
 import httpx
 
 from ..phones import display_phone
-from ..pricing import minor_units
+from ..money import minor_units
 from .interface import (
     FAILED,
     PAY_OFFLINE,

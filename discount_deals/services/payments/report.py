@@ -17,7 +17,7 @@ from ...models import Attention, Order, OrderStatus, Payment, PaymentStatus
 from .. import NotFound
 from ..orders import status as lifecycle
 from ..money import Money
-from ..pricing import from_minor_units, minor_units
+from ..money import from_minor_units, minor_units
 from .interface import FAILED, MISMATCH, SUCCESS, UNKNOWN_CURRENCY, WAITING, ChargeReport
 from .providers import get_provider
 from .records import find_payment

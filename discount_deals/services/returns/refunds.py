@@ -47,7 +47,7 @@ from ..orders import status as lifecycle
 from ..messages import notices
 from ..payments import FAILED, SUCCESS, RefundReport, get_provider
 from ..permissions import require_admin
-from ..pricing import minor_units
+from ..money import minor_units
 from ..receipts import next_sequence, receipt_number
 from .common import (
     REFUND_FAILED,

@@ -27,7 +27,7 @@ from .. import audit
 from ..messages import notices
 from ..permissions import require_user
 from ..plain_text import one_line
-from ..pricing import money
+from ..money import round_amount
 from ..rows import owned, owned_or_admin
 from .common import (
     DUPLICATE_LINE,
@@ -140,7 +140,7 @@ def request_return(session: Session, user: User | None, order_id: str, items: An
     for item, quantity in chosen:
         session.add(ReturnLine(return_id=ret.id, order_item_id=item.id, product_id=item.product_id, name=item.name,
                                quantity=quantity, unit_price=item.unit_price,
-                               amount=money(item.unit_price * quantity)))
+                               amount=round_amount(item.unit_price * quantity)))
     session.flush()
     audit.record(session, user, "return.request", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [None, ret.status], "refund_amount": [None, ret.refund_amount],

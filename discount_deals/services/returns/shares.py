@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ..pricing import money
+from ..money import round_amount
 from ..taxes import ZERO, TaxRule, tax_on
 
 
@@ -58,16 +58,16 @@ class Share:
 
 def returned_share(order: OrderFigures, returned: Mapping[str, int]) -> Share:
     """The share of the order that ``returned`` ({item id: quantity}) makes up (see above)."""
-    goods = money(sum((order.lines[item][0] * quantity for item, quantity in returned.items() if quantity),
+    goods = round_amount(sum((order.lines[item][0] * quantity for item, quantity in returned.items() if quantity),
                       ZERO))
     complete = all(returned.get(item, 0) >= quantity for item, (_price, quantity) in order.lines.items())
     if complete:
         discount, tax, shipping = order.discount, order.tax, order.shipping
     else:
-        discount = money(order.discount * goods / order.subtotal) if order.subtotal > 0 else ZERO
+        discount = round_amount(order.discount * goods / order.subtotal) if order.subtotal > 0 else ZERO
         tax, shipping = tax_on(goods - discount, order.rule), ZERO
     added_tax = ZERO if order.rule.prices_include_tax else tax
-    return Share(goods, discount, tax, shipping, money(goods - discount + added_tax + shipping), complete)
+    return Share(goods, discount, tax, shipping, round_amount(goods - discount + added_tax + shipping), complete)
 
 
 def refund_share(order: OrderFigures, before: Mapping[str, int], this: Mapping[str, int]) -> Share:

@@ -43,7 +43,7 @@ from ..error_codes import ErrorCode
 from ..images import delete_stored_image
 from ..auth.passwords import verify_password
 from ..moments import utc_text
-from ..pricing import money_str
+from ..money import money_str
 from .addresses import address_dict
 
 PASSWORD_WRONG = "Your password is not correct."

@@ -15,7 +15,7 @@ from ...services import users as user_service
 from ...services.orders.rules import is_test_payment
 from ...services.phones import NETWORKS, display_phone
 from ...services.orders import OrderLine
-from ...services.pricing import money_str
+from ...services.money import money_str
 from ...services.taxes import stored_tax_lines
 from ...config.settings import get_settings
 

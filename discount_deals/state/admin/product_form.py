@@ -12,6 +12,7 @@ from ...config.settings import get_settings
 from ...display import ghana_time, money_text
 from ...models import Category, Product
 from ...services import catalog, pricing
+from ...services.money import money_str
 from ..forms import form_checked, form_text
 
 NO_CATEGORY = "none"  # the select's prompt; select items never have an empty value (SPEC §5)
@@ -126,8 +127,8 @@ def form_values(product: Product) -> ProductFormValues:
         name=product.name,
         description=product.description,
         brand=product.brand,
-        price=pricing.money_str(product.price),
-        discount_price=pricing.money_str(product.discount_price) or "",
+        price=money_str(product.price),
+        discount_price=money_str(product.discount_price) or "",
         discount_start=_local_datetime(product.discount_start),
         discount_end=_local_datetime(product.discount_end),
         per_customer_limit="" if product.per_customer_limit is None else str(product.per_customer_limit),

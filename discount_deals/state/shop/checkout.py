@@ -26,7 +26,8 @@ from ...display import money_text
 from ...models import Order, User
 from ...services import ErrorCode, ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
-from ...services import coupons, phones, pricing
+from ...services import coupons, phones
+from ...services.money import money_str
 from ...services import orders as order_service
 from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, OrderDetailState, payment_started, read_order
 from ..account.orders import OrdersState
@@ -111,7 +112,7 @@ class CheckoutState(DeliveryDetails, rx.State):
         self.empty = not quote.lines
         self.totals = totals_view(quote.totals)
         self.home_delivery_text = home_delivery_text(quote.totals)
-        self._total = pricing.money_str(quote.totals.total)
+        self._total = money_str(quote.totals.total)
 
     def _requote(self, user: User) -> None:
         with session_scope() as session:

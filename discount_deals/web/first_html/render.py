@@ -30,7 +30,8 @@ from ...page_slots import SLOT_BRAND_COUNT, SLOT_FEATURED, SLOT_LISTING, SLOT_LI
 from ...server.plugins import PRODUCT_SHELL_PATH
 from ...services import NotFound, catalog, reviews
 from ...services.moments import as_utc
-from ...services.pricing import money_str, product_price
+from ...services.pricing import product_price
+from ...services.money import money_str
 from ...services.related import related_products
 from ...config.settings import get_settings
 from . import head as heads
