@@ -48,7 +48,7 @@ from .state.account.undo_change import UndoChangeState
 from .state.account.unsubscribe import UnsubscribeState
 from .state.account.profile import ProfileState
 from .state.admin.gate import AdminState
-from .state.admin.orders_sheet import DeliverySheetState
+from .state.admin.delivery_sheet import DeliverySheetState
 from .state.shop.cart import CartState
 from .state.shop.catalog import HomeState, ProductsState
 from .state.shop.checkout import CheckoutState

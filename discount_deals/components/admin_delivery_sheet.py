@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.admin.orders_sheet import DeliverySheetState, SheetGroupView, SheetStopView
+from ..state.admin.delivery_sheet import DeliverySheetState, SheetGroupView, SheetStopView
 from .admin_orders import call_link
 from .ui import FIELD_INPUT, FIELD_LABEL, button, button_class, icon, spinner
 

@@ -5,7 +5,7 @@ import reflex as rx
 from ..components.admin_delivery_sheet import delivery_sheet
 from ..components.ui import spinner
 from ..state.account.session import SessionState
-from ..state.admin.orders_sheet import DeliverySheetState
+from ..state.admin.delivery_sheet import DeliverySheetState
 
 
 def delivery_sheet_page() -> rx.Component:

@@ -257,7 +257,7 @@ def _start_message_worker():
     if not get_settings().messages.start_worker:
         _say("Message worker: not started here (DD_START_WORKER=0): run `python -m discount_deals worker`.")
         return None
-    from ..worker.supervisor import WorkerSupervisor
+    from .supervisor import WorkerSupervisor
 
     _say("Message worker: started beside the server (email, SMS, deal alerts).")
     return WorkerSupervisor().start()

@@ -38,7 +38,7 @@ async def worker_in_development() -> AsyncIterator[None]:
 
     supervisor = None
     if is_dev_mode() and get_settings().messages.start_worker:
-        from ..worker.supervisor import WorkerSupervisor
+        from .supervisor import WorkerSupervisor
 
         supervisor = WorkerSupervisor().start()
     try:

@@ -8,7 +8,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..db import session_scope
 from ..config.public_url import public_base_url
-from ..services import sitemap
+from . import sitemap
 
 router = APIRouter(include_in_schema=False)
 

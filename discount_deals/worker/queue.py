@@ -1,4 +1,4 @@
-"""The queue (Huey) and the hook that feeds it after each commit.
+"""The queue (Huey); the hook that feeds it after each commit is :mod:`.hook`.
 
 Huey was chosen for its embedded default: a SQLite file needs no server (``make run`` on one
 machine), and the same tasks run on Redis in production (REFLEX_REDIS_URL, already required for

@@ -24,7 +24,7 @@ from discount_deals.state.account.profile import ProfileState
 from discount_deals.state.account.session import SessionState
 from discount_deals.state.admin.notifications import AdminNotificationsState
 from discount_deals.state.admin.orders import AdminOrdersState
-from discount_deals.state.admin.orders_sheet import DeliverySheetState
+from discount_deals.state.admin.delivery_sheet import DeliverySheetState
 from discount_deals.state.admin.products import AdminProductsState
 from discount_deals.state.admin.returns import AdminReturnsState
 from discount_deals.state.admin.users import AdminUsersState

@@ -10,7 +10,7 @@ from sqlalchemy import event
 
 from discount_deals import models
 from discount_deals.db import get_engine, session_scope
-from discount_deals.services import sitemap
+from discount_deals.web import sitemap
 from discount_deals.state.shop.catalog import MAX_SLUG
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}

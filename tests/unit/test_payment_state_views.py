@@ -19,7 +19,7 @@ from discount_deals.services.orders import status as lifecycle
 from discount_deals.state.account.order_detail import OrderDetailState, read_order
 from discount_deals.state.account.orders import OrdersState
 from discount_deals.state.admin.order_views import order_page, order_row
-from discount_deals.state.admin.orders_sheet import stop_view
+from discount_deals.state.admin.delivery_sheet import stop_view
 from ..support.loops import run_coroutine as run
 
 TOTAL = money_text(Decimal("20.00"))

@@ -1,10 +1,10 @@
-"""services.related: the product page's related products."""
+"""services.catalog.related: the product page's related products."""
 
 from __future__ import annotations
 
 from discount_deals.db import session_scope
 from discount_deals.models import Product
-from discount_deals.services.related import related_products
+from discount_deals.services.catalog.related import related_products
 
 
 def _names(product_id: str, limit: int = 4) -> list[str]:

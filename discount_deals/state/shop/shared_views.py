@@ -25,7 +25,7 @@ from ... import routes
 from ...display import ProductView, product_view
 from ...services import catalog
 from ...services.catalog import FacetValue, ListingQuery
-from ...services.related import related_products
+from ...services.catalog.related import related_products
 from ...config.settings import get_settings
 
 

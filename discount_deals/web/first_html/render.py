@@ -32,7 +32,7 @@ from ...services import NotFound, catalog, reviews
 from ...services.moments import as_utc
 from ...services.pricing import product_price
 from ...services.money import money_str
-from ...services.related import related_products
+from ...services.catalog.related import related_products
 from ...config.settings import get_settings
 from . import head as heads
 from . import markup

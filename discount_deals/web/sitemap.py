@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 
 from .. import routes
 from ..models import Category, Product
-from .catalog import visible_clause
+from ..services.catalog import visible_clause
 
 MAX_AGE_S = 300.0
 URLS_PER_FILE = 50_000

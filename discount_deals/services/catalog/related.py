@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from ..models import Category, Product
-from .catalog import products_by_ids, visible_clause
+from ...models import Category, Product
+from . import products_by_ids, visible_clause
 
 DEFAULT_LIMIT = 4
 
