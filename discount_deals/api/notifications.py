@@ -1,49 +1,27 @@
-"""Password reset, message preferences and the one-click unsubscribe (issue 22).
+"""Message preferences and the one-click unsubscribe (issue 22); the password reset is
+:mod:`.password_reset`.
 
-- ``POST /auth/password-reset/`` ``{"email"}`` or ``{"phone"}``: always 202 with the same body.
-- ``POST /auth/password-reset/confirm/`` ``{"token" | "phone" + "code", "password"}``: 200, then
-  every session and token of the account is revoked; a used, expired or wrong one is a 400.
 - ``GET`` / ``PATCH /users/me/notifications/``: how the caller hears from the shop.
 - ``POST /notifications/unsubscribe/?token=...``: RFC 8058 one-click unsubscribe (no login).
 - ``POST /users/email-change/undo/`` ``{"token"}``: the link a changed email or phone sends to
   the old ones (issue 32): the old ones come back and every session ends (no login).
-
-Like the other auth endpoints, the reset ones ignore any bearer header.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Query, Request
-from fastapi.responses import JSONResponse
+from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..services.auth import password_reset
 from ..services.messages import preferences
 from ..services.users import contact_change
-from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
+from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares
 from .routing import ApiRouter
 from .schemas import SIGNED_OUT, Message, answer, documented
 
 router = ApiRouter(tags=["notifications"])
-
-
-class ResetIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    email: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=254))
-    phone: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=40))
-
-
-class ResetConfirmIn(BaseModel):
-    model_config = ConfigDict(extra="ignore", json_schema_extra={"required": ["password"]})
-
-    token: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=100))
-    phone: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=40))
-    code: str | None = Field(None, json_schema_extra=documented(type="string", maxLength=12))
-    password: str | None = Field(None, json_schema_extra=documented(type="string", minLength=6, maxLength=256))
 
 
 class UndoChangeIn(BaseModel):
@@ -67,30 +45,6 @@ class PreferencesOut(BaseModel):
     account_email: bool = Field(description="Security notices by email (password changed, login paused)")
     cart_reminders: bool = Field(description="One reminder about a cart left untouched (SMS or email); on by default")
     sms_number: str | None = Field(description="Where texts go (E.164), from the profile's phone number")
-
-
-@router.post(
-    "/auth/password-reset/",
-    status_code=202,
-    response_model=Message,
-    responses={400: answer("Neither a valid email nor a valid phone number"),
-               429: answer("Too many requests from this address; see Retry-After")},
-    summary="Send a password reset link (email) or code (SMS); the same answer whether or not an account matches",
-)
-def request_password_reset(body: ResetIn, request: Request, session: WriteSessionDep):
-    password_reset.request_reset(session, body.model_dump(exclude_none=True), client_address(request))
-    return JSONResponse({"detail": password_reset.ACCEPTED}, status_code=202)
-
-
-@router.post(
-    "/auth/password-reset/confirm/",
-    response_model=Message,
-    responses={400: answer("Invalid, used or expired token or code, or an unacceptable password")},
-    summary="Set a new password with a reset token or SMS code; every session of the account ends",
-)
-def confirm_password_reset(body: ResetConfirmIn, session: WriteSessionDep):
-    password_reset.confirm_reset(session, body.model_dump(exclude_none=True))
-    return {"detail": "Your password has been reset. Log in with your new password."}
 
 
 @router.get("/users/me/notifications/", response_model=PreferencesOut, responses=SIGNED_OUT)
