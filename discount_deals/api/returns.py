@@ -17,6 +17,7 @@ from ..services import returns
 from ..services.money import money_str
 from ..services.receipt_pdf import credit_note_pdf
 from ..services.moments import utc_text
+from ..services.users import full_name
 from .deps import CurrentUser, SessionDep, WriteSessionDep
 from .openapi import declares, documents, paginated
 from .pagination import Page, build_page, page_request
@@ -102,7 +103,7 @@ def return_json(view: returns.ReturnView) -> dict[str, Any]:
     }
     if view.customer is not None:
         customer = view.customer
-        name = f"{customer.first_name or ''} {customer.last_name or ''}".strip() or customer.email
+        name = full_name(customer) or customer.email
         data["customer"] = {"id": customer.id, "email": customer.email, "name": name}
     return data
 

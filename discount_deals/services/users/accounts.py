@@ -47,6 +47,15 @@ from .fields import (
 from .profiles import profile_dict, profile_of
 
 
+def full_name(user: User | None) -> str:
+    """"Ama Mensah": the first and last names as the shop writes a person ("" when neither is
+    known, or there is no account any more); each face adds its own fallback (the username,
+    the email)."""
+    if user is None:
+        return ""
+    return f"{user.first_name or ''} {user.last_name or ''}".strip()
+
+
 def add_user(
     session: Session, *, email: str, password: str, username: str, role: Role = Role.CUSTOMER, **fields
 ) -> User:

@@ -14,6 +14,7 @@ from ...services import returns
 from ...services.orders.rules import is_test_payment
 from ...services.orders import OrderLine
 from ...services.returns.common import REASON_LIMIT
+from ...services.users import full_name
 from ..forms import form_text
 
 QUANTITY_FIELD = "qty-"  # + the product's id (the line's, if it was deleted): one select per line of the form
@@ -160,7 +161,7 @@ class AdminReturnRow:
 
 def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminReturnRow:
     ret, customer = view.ret, view.customer
-    name = f"{customer.first_name or ''} {customer.last_name or ''}".strip() if customer else ""
+    name = full_name(customer)
     mobile_money = ret.refund_method == RefundMethod.MOBILE_MONEY.value
     return AdminReturnRow(
         id=ret.id,

@@ -24,6 +24,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services import NotAuthenticated, ServiceError, permissions
 from ...services.auth.tokens import refresh_tokens, revoke_refresh_token, user_for_access_token
+from ...services.users import full_name
 from ..actions import toast
 
 log = logging.getLogger("discount_deals.session")
@@ -64,7 +65,7 @@ SIGNED_OUT_GREETING = "Hi, User"
 def header_words(user: User) -> dict[str, str]:
     """The header's greeting ("Hi, Ama") and the account menu's name (the full name, else the
     username, else the email)."""
-    full = f"{user.first_name} {user.last_name}".strip()
+    full = full_name(user)
     return {"greeting": f"Hi, {user.first_name or 'User'}", "full_name": full or user.username or user.email}
 
 

@@ -19,6 +19,7 @@ from ...services import delivery_sheet
 from ...services.orders import status as lifecycle
 from ...services.orders.rules import is_test_payment
 from ...services.phones import display_phone, tel_href
+from ...services.users import full_name
 from ..account.order_views import DATE_TIME, TEST_PAYMENT_NOTE, store_text
 from ..account.receipt import PRINT
 from ..account.session import per_user
@@ -71,7 +72,7 @@ def _payment_text(order) -> tuple[str, bool]:
 def stop_view(stop: delivery_sheet.Stop) -> SheetStopView:
     order, address = stop.order, stop.order.address or {}
     customer = stop.customer
-    name = f"{customer.first_name} {customer.last_name}".strip() if customer else ""
+    name = full_name(customer)
     payment, collect = _payment_text(order)
     pickup = order.pickup_store is not None and not address
     return SheetStopView(

@@ -11,6 +11,7 @@ from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentStat
 from ...services.orders import status as lifecycle
 from ...services.orders.rules import allowed_statuses, is_test_payment
 from ...services.phones import display_phone, tel_href
+from ...services.users import full_name
 from ..account.order_views import DATE_TIME, address_text, is_pickup, payment_badge, payment_method_text, store_text
 
 ALL = "all"
@@ -115,7 +116,7 @@ class AdminOrderPage(AdminOrderHeading):
 
 
 def order_page(order: Order, customer: User | None) -> AdminOrderPage:
-    name = f"{customer.first_name} {customer.last_name}".strip() if customer else ""
+    name = full_name(customer)
     pickup = is_pickup(order)
     store = order.pickup_store or {}
     return AdminOrderPage(

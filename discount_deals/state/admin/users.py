@@ -13,6 +13,7 @@ from sqlmodel import Session
 from ...db import write_session
 from ...models import Role, User
 from ...services import users as users_service
+from ...services.users import full_name
 from ..actions import busy_call, refusal_detail
 from ..guards import admin_event
 from .gate import admin_tab
@@ -41,7 +42,7 @@ class UserRow:
 
 
 def user_row(user: User) -> UserRow:
-    full = f"{user.first_name} {user.last_name}".strip()
+    full = full_name(user)
     role = user.role if user.role in ROLE_BADGES else Role.CUSTOMER.value  # the select falls back to customer
     return UserRow(
         id=user.id,
