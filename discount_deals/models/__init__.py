@@ -13,7 +13,6 @@ from .messages import (
     MessageStatus,
     NotificationPreference,
     OutboxMessage,
-    PasswordReset,
 )
 from .orders import (
     Attention,
@@ -33,7 +32,7 @@ from .orders import (
 )
 from .reviews import Review
 from .returns import RefundMethod, RefundState, ReturnLine, ReturnRequest, ReturnStatus
-from .users import Address, AuthThrottle, Gender, IdempotentRequest, Profile, RefreshFamily, Role, User
+from .users import Address, AuthThrottle, Gender, IdempotentRequest, PasswordReset, Profile, RefreshFamily, Role, User
 
 metadata = SQLModel.metadata
 

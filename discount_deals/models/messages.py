@@ -1,4 +1,4 @@
-"""Talking to customers: the outbox of messages, their preferences, password resets and deal alerts."""
+"""Talking to customers: the outbox of messages, their preferences and deal alerts."""
 
 from __future__ import annotations
 
@@ -80,22 +80,6 @@ class NotificationPreference(SQLModel, table=True):
     # unsubscribed from those emails (the texts go on). Existing rows got it on (migration 35d).
     deal_emails: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     updated_at: datetime = updated_field()
-
-
-class PasswordReset(SQLModel, table=True):
-    """A password reset asked for: a link (its token's hash) by email or a 6-digit code by SMS."""
-
-    __tablename__ = "password_reset"
-
-    id: str = id_field()
-    user_id: str = parent_field("user")
-    channel: str = Field(max_length=8)
-    # SHA-256 of the link's token (email) or of the code with the reset's id (SMS).
-    secret_hash: str = Field(max_length=64, index=True)
-    expires_at: datetime = Field(nullable=False)
-    attempts: int = Field(default=0)
-    used_at: datetime | None = Field(default=None)
-    created_at: datetime = created_field()
 
 
 class DealEvent(SQLModel, table=True):

@@ -1,4 +1,5 @@
-"""Accounts: users, their profile and addresses, and the auth bookkeeping tables."""
+"""Accounts: users, their profile and addresses, and the auth bookkeeping tables (refresh-token
+families, throttles, password resets, idempotent requests)."""
 
 from __future__ import annotations
 
@@ -137,3 +138,19 @@ class IdempotentRequest(SQLModel, table=True):
     status_code: int
     body: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, nullable=False, index=True)
+
+
+class PasswordReset(SQLModel, table=True):
+    """A password reset asked for: a link (its token's hash) by email or a 6-digit code by SMS."""
+
+    __tablename__ = "password_reset"
+
+    id: str = id_field()
+    user_id: str = parent_field("user")
+    channel: str = Field(max_length=8)
+    # SHA-256 of the link's token (email) or of the code with the reset's id (SMS).
+    secret_hash: str = Field(max_length=64, index=True)
+    expires_at: datetime = Field(nullable=False)
+    attempts: int = Field(default=0)
+    used_at: datetime | None = Field(default=None)
+    created_at: datetime = created_field()
