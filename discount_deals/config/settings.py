@@ -191,15 +191,20 @@ class Settings(EnvironmentSettings):
         return self.database_url.startswith("sqlite")
 
 
+def trusted_hop(header: str | None, hops: int) -> str | None:
+    """What the outermost of ``hops`` trusted proxies wrote in an ``X-Forwarded-*`` header (a
+    comma-separated list each proxy appends to): the ``hops``-th value from the end, never one
+    the client wrote itself; None without such a value."""
+    if hops <= 0 or not header:
+        return None
+    chain = [part.strip() for part in header.split(",") if part.strip()]
+    return chain[-hops] if len(chain) >= hops else None
+
+
 def client_ip(peer: str | None, forwarded_for: str | None) -> str:
     """The client's address for throttling: the socket peer, or behind ``trusted_proxy_hops``
-    proxies the address the outermost trusted proxy saw (never a value the client wrote itself)."""
-    hops = get_settings().trusted_proxy_hops
-    if hops > 0 and forwarded_for:
-        chain = [part.strip() for part in forwarded_for.split(",") if part.strip()]
-        if len(chain) >= hops:
-            return chain[-hops][:64]
-    return (peer or "unknown")[:64]
+    proxies the address the outermost trusted proxy saw (:func:`trusted_hop`)."""
+    return (trusted_hop(forwarded_for, get_settings().trusted_proxy_hops) or peer or "unknown")[:64]
 
 
 @lru_cache(maxsize=1)

@@ -25,17 +25,14 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..config.settings import get_settings
+from ..config.settings import get_settings, trusted_hop
 
 _HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$")
 _SCHEMES = {"http": "ws", "https": "wss"}
 
 
 def _trusted_value(raw: bytes | None, hops: int) -> str | None:
-    if not raw:
-        return None
-    values = [part.strip() for part in raw.decode("latin-1").split(",") if part.strip()]
-    return values[-hops] if len(values) >= hops else None
+    return trusted_hop(raw.decode("latin-1"), hops) if raw else None
 
 
 def _allowed(host: str, allowed: tuple[str, ...]) -> bool:
