@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.account.order_views import TEST_PAYMENT_NOTE
+from ..state.order_views import TEST_PAYMENT_NOTE
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
 from .blocks import line_item, tax_rows, test_payment_badge, timeline, total_row

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.account.return_views import AdminReturnRow
+from ..state.return_views import AdminReturnRow
 from ..state.admin.returns import NOTE_LIMIT, AdminReturnsState
 from .admin_ui import filter_select, heading_bar, list_panel, order_number, showing, status_badge
 from .blocks import test_payment_badge

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.account.order_views import TEST_PAYMENT, TEST_PAYMENT_NOTE
+from ..state.order_views import TEST_PAYMENT, TEST_PAYMENT_NOTE
 from .ui import badge_class, icon, link_button, picture
 
 
@@ -58,7 +58,7 @@ def grand_total_row(value) -> rx.Component:
 
 
 def order_totals_list(totals, *, discount_label: str, label: str) -> rx.Component:
-    """An order's totals (a state/account/order_views.OrderTotals) as a ``dl``: the subtotal, the
+    """An order's totals (a state/order_views.OrderTotals) as a ``dl``: the subtotal, the
     coupon's discount when there is one (``discount_label``), shipping, the taxes and the total."""
     return rx.el.dl(
         total_row("Subtotal", totals.subtotal_text),

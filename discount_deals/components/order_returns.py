@@ -6,7 +6,7 @@ import reflex as rx
 
 from .. import routes
 from ..state.account.order_returns import OrderReturnsState
-from ..state.account.return_views import REASON_FIELD, REASON_LIMIT, ReturnCard, ReturnFormLine
+from ..state.return_views import REASON_FIELD, REASON_LIMIT, ReturnCard, ReturnFormLine
 from .ui import FIELD_INPUT, FIELD_LABEL, badge_class, button, button_class, icon, submit_button
 
 S = OrderReturnsState

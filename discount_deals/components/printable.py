@@ -8,7 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from .. import routes
-from ..state.account.order_views import OrderLineView
+from ..state.order_views import OrderLineView
 from .blocks import order_totals_list
 from .layout import layout
 from .ui import button, button_class, card, icon

@@ -10,7 +10,7 @@ from ..components.payment_step import payment_step
 from ..components.blocks import empty_state, line_item, order_totals_list, test_payment_badge, timeline
 from ..components.ui import badge_class, button, card, icon
 from ..state.account.order_detail import OrderDetailState
-from ..state.account.order_views import OrderCard
+from ..state.order_views import OrderCard
 from ..state.account.orders import OrdersState
 
 D = OrderDetailState

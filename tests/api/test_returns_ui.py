@@ -20,7 +20,7 @@ from discount_deals.services.auth.tokens import issue_tokens
 from discount_deals.services.returns.common import returned_quantities
 from discount_deals.state.account.credit_note import CreditNoteState, credit_note_view
 from discount_deals.state.account.order_returns import OrderReturnsState
-from discount_deals.state.account.return_views import (
+from discount_deals.state.return_views import (
     admin_return_row,
     form_lines,
     open_until_text,

@@ -6,7 +6,7 @@ import pytest
 
 from discount_deals.services import ServiceError
 from discount_deals.state.account.auth import safe_redirect_target
-from discount_deals.state.account.order_views import is_completed, items_text, status_label
+from discount_deals.state.order_views import is_completed, items_text, status_label
 from discount_deals.state.actions import error_text
 
 

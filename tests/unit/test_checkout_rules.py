@@ -13,7 +13,7 @@ from discount_deals.services.phones import normalise_mobile as normalise_phone
 from discount_deals.services.pricing import DeliveryRule, PricedLine, cart_totals
 from discount_deals.services.money import from_minor_units, minor_units
 from discount_deals.config.settings import get_settings
-from discount_deals.state.account.order_views import is_completed, status_label
+from discount_deals.state.order_views import is_completed, status_label
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from discount_deals.services.taxes import (
     tax_rule,
 )
 from discount_deals.config.settings import get_settings
-from discount_deals.state.account.order_views import order_totals
+from discount_deals.state.order_views import order_totals
 from discount_deals.state.shop.totals import totals_view
 
 GHANA = TaxRule(parts=TAX_PARTS["ghana"])

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from discount_deals.display import brand_name, ghana_time
 from discount_deals.models import OrderEvent
 from discount_deals.services.places import place_name
-from discount_deals.state.account.order_views import address_text, timeline_entry
+from discount_deals.state.order_views import address_text, timeline_entry
 
 
 def test_towns_are_written_as_on_a_letter():

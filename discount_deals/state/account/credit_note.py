@@ -17,7 +17,7 @@ from ...display import money_text, tax_line_views
 from ...models import User
 from ...services import NotFound, ServiceError, returns
 from ...services.receipt_pdf import credit_note_pdf
-from .order_views import OrderTotals
+from ..order_views import OrderTotals
 from .receipt import PrintableState, ReceiptView, document_parts
 from .session import per_user
 

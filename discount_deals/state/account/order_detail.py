@@ -29,7 +29,7 @@ from ...services.payments.flow import clean_otp
 from ..actions import Toast, busy_call, load_list, toast
 from ..forms import form_text
 from ..guards import user_event
-from .order_views import (DATE_TIME, OrderLineView, OrderTotals, TimelineEntry, address_text, customer_timeline,
+from ..order_views import (DATE_TIME, OrderLineView, OrderTotals, TimelineEntry, address_text, customer_timeline,
                           is_cancelled, is_completed, is_pickup, line_views, order_totals, payment_badge,
                           payment_method_text, status_label, store_text)
 from .orders import OrdersState

@@ -18,7 +18,7 @@ from ...services import orders as order_service
 from ...services.returns.common import returned_quantities
 from ..actions import busy_call, load_list
 from ..guards import user_event
-from .return_views import (
+from ..return_views import (
     ITEM_CODES,
     REASON_CODES,
     ReturnCard,

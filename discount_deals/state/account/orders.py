@@ -16,7 +16,7 @@ from ...models import Order, User
 from ...services import orders as order_service
 from ..actions import load_list
 from ..guards import user_event
-from .order_views import OrderCard, order_card
+from ..order_views import OrderCard, order_card
 from .session import per_user
 
 FILTERS = ("all", "pending", "completed")

@@ -23,7 +23,7 @@ from ...services.receipt_pdf import receipt_pdf
 from ...config.settings import get_settings
 from ..actions import load_list, toast
 from ..guards import user_event
-from .order_views import OrderLineView, OrderTotals, address_text, order_totals, payment_method_text, store_text
+from ..order_views import OrderLineView, OrderTotals, address_text, order_totals, payment_method_text, store_text
 from .session import per_user
 
 PRINT = rx.call_script("window.print()")  # every printable page's "Print" (receipt, credit note, delivery sheet)

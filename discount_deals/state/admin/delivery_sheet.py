@@ -20,7 +20,7 @@ from ...services.orders import status as lifecycle
 from ...services.orders.rules import is_test_payment
 from ...services.phones import display_phone, tel_href
 from ...services.users import full_name
-from ..account.order_views import DATE_TIME, TEST_PAYMENT_NOTE, store_text
+from ..order_views import DATE_TIME, TEST_PAYMENT_NOTE, store_text
 from ..account.receipt import PRINT
 from ..account.session import per_user
 from ..actions import load_list

@@ -12,7 +12,7 @@ from ...services.orders import status as lifecycle
 from ...services.orders.rules import allowed_statuses, is_test_payment
 from ...services.phones import display_phone, tel_href
 from ...services.users import full_name
-from ..account.order_views import DATE_TIME, address_text, is_pickup, payment_badge, payment_method_text, store_text
+from ..order_views import DATE_TIME, address_text, is_pickup, payment_badge, payment_method_text, store_text
 
 ALL = "all"
 STATUS_FILTERS = [(ALL, "All statuses")] + [

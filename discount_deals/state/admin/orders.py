@@ -17,7 +17,7 @@ from ...models import OrderStatus, PaymentStatus, User
 from ...services import ServiceError, exports
 from ...services.orders import status as lifecycle
 from ...services import orders as order_service
-from ..account.order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
+from ..order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
 from ..actions import busy_call, toast
 from ..forms import text_arg
 from ..guards import admin_event

@@ -21,7 +21,7 @@ from ...models import ReturnStatus, User
 from ...services import ServiceError, returns
 from ...services import orders as order_service
 from ...services.returns.common import NOTE_LIMIT
-from ..account.return_views import AdminReturnRow, admin_return_row
+from ..return_views import AdminReturnRow, admin_return_row
 from ..actions import busy_call
 from ..forms import form_text, text_arg
 from ..guards import admin_event

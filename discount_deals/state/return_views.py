@@ -8,14 +8,14 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...display import ghana_time, money_text
-from ...models import Order, RefundMethod, RefundState, ReturnStatus
-from ...services import returns
-from ...services.orders.rules import is_test_payment
-from ...services.orders import OrderLine
-from ...services.returns.common import REASON_LIMIT
-from ...services.users import full_name
-from ..forms import form_text
+from ..display import ghana_time, money_text
+from ..models import Order, RefundMethod, RefundState, ReturnStatus
+from ..services import returns
+from ..services.orders.rules import is_test_payment
+from ..services.orders import OrderLine
+from ..services.returns.common import REASON_LIMIT
+from ..services.users import full_name
+from .forms import form_text
 
 QUANTITY_FIELD = "qty-"  # + the product's id (the line's, if it was deleted): one select per line of the form
 REASON_FIELD = "reason"

@@ -8,16 +8,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ...display import TaxLineView, money_text, tax_line_views
-from ...models import DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
-from ...services.orders import status as lifecycle
-from ...services import users as user_service
-from ...services.orders.rules import is_test_payment
-from ...services.phones import NETWORKS, display_phone
-from ...services.orders import OrderLine
-from ...services.money import money_str
-from ...services.taxes import stored_tax_lines
-from ...config.settings import get_settings
+from ..display import TaxLineView, money_text, tax_line_views
+from ..models import DeliveryMethod, Order, OrderEvent, OrderStatus, PaymentMethod, PaymentStatus
+from ..services.orders import status as lifecycle
+from ..services import users as user_service
+from ..services.orders.rules import is_test_payment
+from ..services.phones import NETWORKS, display_phone
+from ..services.orders import OrderLine
+from ..services.money import money_str
+from ..services.taxes import stored_tax_lines
+from ..config.settings import get_settings
 
 DATE = "%d %b %Y"
 DATE_TIME = "%d %b %Y, %H:%M"
