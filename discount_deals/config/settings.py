@@ -26,7 +26,8 @@ from .setting_values import (  # noqa: F401 (parse_origins, redact_url, ...: imp
     redact_url,
 )
 from .settings_base import GIVEN, EnvironmentSettings, SettingsError, env_name, read, replace  # noqa: F401
-from .settings_checkout import PAYMENT_PROVIDERS, CheckoutSettings, SecuritySettings  # noqa: F401
+from .settings_checkout import PAYMENT_PROVIDERS, CheckoutSettings  # noqa: F401
+from .settings_security import SecuritySettings
 from .settings_messages import MessagingSettings, messaging_settings  # noqa: F401
 from .settings_money import ReceiptSettings, ReturnSettings, TaxSettings
 from .settings_server import (  # noqa: F401 (the server's settings, imported from here by others)
@@ -159,7 +160,7 @@ class Settings(EnvironmentSettings):
         "SQLite: writing requests allowed to wait at once; more get a 503 at once"))
     # The sections, each read by a model of its own (get_settings): see their modules.
     checkout: CheckoutSettings = Field(None, repr=False, json_schema_extra=GIVEN, description="settings_checkout.py")
-    security: SecuritySettings = Field(None, json_schema_extra=GIVEN, description="settings_checkout.py")
+    security: SecuritySettings = Field(None, json_schema_extra=GIVEN, description="settings_security.py")
     messages: MessagingSettings = Field(None, json_schema_extra=GIVEN, description="settings_messages.py")
     ui: UiSettings = Field(None, json_schema_extra=GIVEN, description="settings_ui.py")
     tax: TaxSettings = Field(None, json_schema_extra=GIVEN, description="settings_money.py")
