@@ -1,5 +1,5 @@
-"""Page arithmetic shared by the paged screens: one rule for "how many pages", its label, and
-which page may be asked for."""
+"""Page arithmetic shared by the paged screens: one rule for "how many pages", its label, which
+page may be asked for, and which page buttons a pager shows."""
 
 from __future__ import annotations
 
@@ -22,3 +22,16 @@ def page_label(page: int, pages: int) -> str:
 def clamp_page(page: Any, pages: int) -> int:
     """A requested page number kept between 1 and the last page."""
     return max(1, min(int_arg(page, 1), max(pages, 1)))
+
+
+def page_window(page: int, total_pages: int) -> list[str]:
+    """Page 1, the last page and two pages either side of the current, with "…" for gaps."""
+    if total_pages <= 1:
+        return []
+    shown = sorted({1, total_pages, *range(max(1, page - 2), min(total_pages, page + 2) + 1)})
+    items: list[str] = []
+    for number in shown:
+        if items and number - int(items[-1]) > 1:
+            items.append("…")
+        items.append(str(number))
+    return items

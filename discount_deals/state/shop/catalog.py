@@ -15,6 +15,7 @@ from ...display import ProductView, brand_name
 from ...models import Category
 from ...services import catalog
 from ..actions import load_list, toast
+from ..paging import page_window
 from .filter_options import FilterOption, counted
 from .header import with_header
 from .shared_views import filter_choices, home_data, listing_facets, listing_page
@@ -41,19 +42,6 @@ def push_url(url: str):
     """Put ``url`` in the address bar as a new history entry, without a navigation (no on-load
     events); Reflex's next events read the query string from the bar."""
     return rx.call_script(f"window.history.pushState(null, '', {json.dumps(url)})")
-
-
-def page_window(page: int, total_pages: int) -> list[str]:
-    """Page 1, the last page and two pages either side of the current, with "…" for gaps."""
-    if total_pages <= 1:
-        return []
-    shown = sorted({1, total_pages, *range(max(1, page - 2), min(total_pages, page + 2) + 1)})
-    items: list[str] = []
-    for number in shown:
-        if items and number - int(items[-1]) > 1:
-            items.append("…")
-        items.append(str(number))
-    return items
 
 
 def sort_in_force(listing: catalog.ListingQuery) -> str:
