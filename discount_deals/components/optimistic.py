@@ -104,3 +104,26 @@ def expect_favourite_toggle(product_id: rx.Var) -> rx.Var:
     return js(template, int, expected=FAVOURITES_EXPECTED.value,
               pending=_pending(FAVOURITES_EXPECTED, FavoritesState.acked_seq), set=FAVOURITES_EXPECTED.set,
               count=favourites_count(), id=product_id, was=is_favourite(product_id))
+
+
+# --- a form's submit -----------------------------------------------------------------------------
+
+# {form key: the time of its last submit}. A form's button says it is busy ("Logging in...") from
+# the tap, not one round trip later: the state that answers records the tap's number it has seen
+# (``answered_tap``, in the same update that turns its own busy flag on, or that refuses at once).
+SUBMITS = ClientStateVar.create("dd_submits", default={})
+
+
+def submit_tap(key: str) -> rx.Var:
+    """At a submit: note the form ``key`` as sent now; the tap's number, for the event to carry."""
+    template = (
+        "((key) => { const sent = ($submits) || {}; const seq = Math.max(Date.now(), (sent[key] || 0) + 1);"
+        " $set({ ...sent, [key]: seq }); return seq; })($key)"
+    )
+    return js(template, int, submits=SUBMITS.value, set=SUBMITS.set, key=key)
+
+
+def sent_unanswered(key: str, answered: rx.Var) -> rx.Var:
+    """Whether the form ``key``'s last submit has yet to be seen by its state."""
+    return js("((($submits) || {})[$key] || 0) > $answered", bool, submits=SUBMITS.value, key=key,
+              answered=answered)

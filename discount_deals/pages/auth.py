@@ -8,6 +8,7 @@ import reflex as rx
 
 from .. import routes
 from ..components.layout import layout
+from ..components.optimistic import sent_unanswered, submit_tap
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, button, card, icon
 from ..state.account.auth import LoginState, RegisterState
 
@@ -53,12 +54,15 @@ def _input(label: str, name: str, input_id: str, error=None, **props) -> rx.Comp
     )
 
 
-def _submit(state, idle: str, busy: str) -> rx.Component:
+def _submit(state, idle: str, busy: str, key: str | None = None) -> rx.Component:
+    """The form's button, busy ("Logging in...") while the state is at work and, with ``key``,
+    from the tap: the form's submit sent and unanswered (components/optimistic.submit_tap)."""
+    busy_now = state.loading | sent_unanswered(key, state.answered_tap) if key else state.loading
     return button(
-        rx.cond(state.loading, busy, idle),
+        rx.cond(busy_now, busy, idle),
         type="submit",
         size="lg",
-        disabled=state.loading | ~rx.State.is_hydrated,
+        disabled=busy_now | ~rx.State.is_hydrated,
         class_name="w-full justify-center",
     )
 
@@ -93,8 +97,8 @@ def login() -> rx.Component:
                         LoginState.error, role="alert", class_name="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800"
                     ),
                 ),
-                _submit(LoginState, "Login", "Logging in..."),
-                on_submit=LoginState.submit,
+                _submit(LoginState, "Login", "Logging in...", "login"),
+                on_submit=lambda form: LoginState.submit(form, submit_tap("login")),
                 no_validate=True,  # the spec's own message, not the browser's, for empty fields
                 class_name="mt-6 space-y-4",
             ),
@@ -156,9 +160,9 @@ def register() -> rx.Component:
                 *[_input(label, name, input_id, _error(name), **props)
                   for label, name, input_id, props in REGISTER_INPUTS],
                 _gender_field(),
-                _submit(RegisterState, "Create Account", "Creating account..."),
+                _submit(RegisterState, "Create Account", "Creating account...", "register"),
                 key=RegisterState.form_version,
-                on_submit=RegisterState.submit,
+                on_submit=lambda form: RegisterState.submit(form, submit_tap("register")),
                 no_validate=True,  # the spec's messages, shown per field, instead of the browser's
                 class_name="mt-6 space-y-4",
             ),

@@ -19,6 +19,7 @@ from ..components.ui import (
     tab_button,
 )
 from ..components.notification_prefs import notification_preferences
+from ..components.optimistic import sent_unanswered, submit_tap
 from ..components.your_data import your_data
 from ..services.users import GHANA_REGIONS
 from ..state.account.profile import AVATAR_UPLOAD_ID, MAX_PHOTO_BYTES, AddressView, ProfileState
@@ -126,9 +127,10 @@ def personal_info() -> rx.Component:
             ),
             class_name="mt-4",
         ),
-        submit_button(ProfileState.saving, "Save Changes", "Saving...", class_name="mt-6"),
+        submit_button(ProfileState.saving | sent_unanswered("profile", ProfileState.answered_tap), "Save Changes",
+                      "Saving...", class_name="mt-6"),
         key=ProfileState.form_version,
-        on_submit=ProfileState.save,
+        on_submit=lambda form: ProfileState.save(form, submit_tap("profile")),
     )
 
 
@@ -203,9 +205,10 @@ def address_form() -> rx.Component:
             rx.el.label("Set as default", html_for="address-default", class_name="text-sm text-gray-800"),
             class_name="mt-4 flex items-center gap-2",
         ),
-        submit_button(ProfileState.adding, "Add Address", "Adding...", class_name="mt-4"),
+        submit_button(ProfileState.adding | sent_unanswered("address", ProfileState.answered_tap), "Add Address",
+                      "Adding...", class_name="mt-4"),
         key=ProfileState.address_form_version,
-        on_submit=ProfileState.add_address,
+        on_submit=lambda form: ProfileState.add_address(form, submit_tap("address")),
         class_name="mt-6 border-t border-gray-200 pt-6",
     )
 

@@ -4,6 +4,8 @@ steady 200 ms round trip, and none fetches code."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from playwright.sync_api import Page, expect
 
 from .account_helpers import toast
@@ -85,3 +87,55 @@ def test_asking_for_a_return_is_one_round_trip(page: Page, slow_network, live_se
     slow_network.wait_quiet()
     one_round_trip(slow_network, mark, "return request")
     assert opened <= 1, f"opening the return form: {opened} round trips"
+
+
+def test_login_and_register_say_they_are_busy_from_the_tap(page: Page, slow_network, live_user):
+    """On a phone network the shop's answer comes 100-800 ms after a tap: the button says
+    "Logging in..." (and takes no second tap) from the tap itself, not one round trip later,
+    and goes back once the answer is in, a refusal too."""
+    user, password = live_user()
+    page.set_viewport_size(PHONE)
+    page.goto("/register")
+    ready_for_taps(page, slow_network)
+    slow_network.hold()
+    page.get_by_role("button", name="Create Account").click()
+    expect(page.get_by_role("button", name="Creating account...")).to_be_disabled()
+    slow_network.release()
+    expect(page.get_by_text("First name is required", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Create Account")).to_be_enabled()
+
+    page.goto("/login")
+    ready_for_taps(page, slow_network)
+    page.get_by_label("Email").fill(user.email)
+    page.get_by_label("Password").fill(password)
+    slow_network.hold()
+    page.get_by_role("button", name="Login", exact=True).click()
+    expect(page.get_by_role("button", name="Logging in...")).to_be_disabled()
+    slow_network.release()
+    expect(toast(page, "Welcome back!")).to_be_visible()
+
+
+def test_the_profile_forms_say_they_are_busy_from_the_tap(page: Page, slow_network, live_user):
+    user, _ = live_user(date_of_birth=date(1994, 3, 6), gender="female")  # the form requires every field
+    page.set_viewport_size(PHONE)
+    sign_in(page, user)
+    page.goto("/profile")
+    expect(page.get_by_label("First Name")).to_have_value(user.first_name)
+    ready_for_taps(page, slow_network)
+    slow_network.hold()
+    page.get_by_role("button", name="Save Changes").click()
+    expect(page.get_by_role("button", name="Saving...")).to_be_disabled()
+    slow_network.release()
+    expect(toast(page, "Profile updated")).to_be_visible()
+    expect(page.get_by_role("button", name="Save Changes")).to_be_enabled()
+
+    page.get_by_role("tab", name="Addresses").click()
+    page.get_by_label("Line 1").fill("7 Slow Lane")
+    page.get_by_label("City").fill("Kumasi")
+    page.get_by_label("Country").fill("Ghana")
+    slow_network.hold()
+    page.get_by_role("button", name="Add Address").click()
+    expect(page.get_by_role("button", name="Adding...")).to_be_disabled()
+    slow_network.release()
+    expect(toast(page, "Address added")).to_be_visible()
+    expect(page.get_by_text("7 Slow Lane")).to_be_visible()

@@ -24,7 +24,7 @@ from ...services.auth import login as login_service
 from ...services import cart as cart_service
 from ...services import users as user_service
 from ...config.settings import client_ip
-from ..actions import busy_call
+from ..actions import busy_call, seq_number
 from ..forms import form_fields, form_text
 from ..shop.cart import CartState, read_guest_cart
 from ..shop.favorites import FavoritesState
@@ -143,6 +143,7 @@ async def start_session(state: Any, user: User, tokens: auth_service.TokenPair, 
 
 class LoginState(rx.State):
     loading: bool = False
+    answered_tap: int = 0  # the last submit's number seen (components/optimistic.submit_tap)
     error: str = ""
     redirect_to: str = ""
     # The address just registered in this tab, filled in for its first login.
@@ -182,11 +183,13 @@ class LoginState(rx.State):
         return user
 
     @rx.event(background=True)
-    async def submit(self, form: dict):
+    async def submit(self, form: dict, seq: Any = 0):
         """A background event: the password check (tens of milliseconds of hashing) and copying the
-        guest cart run without the state lock; the lock is taken only to read and change state."""
+        guest cart run without the state lock; the lock is taken only to read and change state.
+        ``seq``: the tap (the button said "Logging in..." from it), answered in the first update."""
         email, password = form_text(form, "email"), form_text(form, "password")
         async with self:
+            self.answered_tap = max(self.answered_tap, seq_number(seq))
             if self.loading:
                 return
             if not email.strip() or not password:
@@ -205,6 +208,7 @@ class LoginState(rx.State):
 
 class RegisterState(rx.State):
     loading: bool = False
+    answered_tap: int = 0  # the last submit's number seen (components/optimistic.submit_tap)
     errors: dict[str, str] = {}
     # Bumped after a successful registration so the uncontrolled form is emptied.
     form_version: int = 0
@@ -251,10 +255,12 @@ class RegisterState(rx.State):
             self.form_version += 1
 
     @rx.event(background=True)
-    async def submit(self, form: dict):
-        """A background event, like logging in: the password is hashed without the state lock."""
+    async def submit(self, form: dict, seq: Any = 0):
+        """A background event, like logging in: the password is hashed without the state lock;
+        ``seq`` as for logging in."""
         data = form_fields(form, REGISTER_FIELDS)
         async with self:
+            self.answered_tap = max(self.answered_tap, seq_number(seq))
             if self.loading:
                 return
             self.errors = self._local_errors(data)

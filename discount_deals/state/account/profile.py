@@ -17,7 +17,7 @@ from ...db import session_scope, write_session
 from ...models import User
 from ...services import users as user_service
 from ...config.settings import get_settings
-from ..actions import busy_call, error_text, toast
+from ..actions import busy_call, error_text, seq_number, toast
 from ..forms import form_checked, form_fields, form_text, show_form_values
 from ..guards import user_event
 from .session import SessionState, per_user
@@ -76,6 +76,7 @@ class ProfileState(rx.State):
     saving: bool = False
     adding: bool = False
     uploading: bool = False
+    answered_tap: int = 0  # the last submit's number seen (components/optimistic.submit_tap)
     address_busy: str = ""  # id of the address being changed
     # Bumped whenever saved data replaces what the (uncontrolled) forms show.
     form_version: int = 0
@@ -138,7 +139,9 @@ class ProfileState(rx.State):
         self.tab = _tab_value(tab)
 
     @user_event
-    async def save(self, user: User, form: dict):
+    async def save(self, user: User, form: dict, seq: Any = 0):
+        """Save the personal details (``seq``: the tap; "Saving..." showed from it)."""
+        self.answered_tap = max(self.answered_tap, seq_number(seq))
         changes: dict[str, Any] = form_fields(form, PERSONAL_FIELDS)
         changes["profile"] = {"bio": form_text(form, "bio"), "website": form_text(form, "website")}
         current_password = form_text(form, "current_password")
@@ -185,7 +188,9 @@ class ProfileState(rx.State):
         return toast(("Update failed", PHOTO_REJECTED, "error"))
 
     @user_event
-    async def add_address(self, user: User, form: dict):
+    async def add_address(self, user: User, form: dict, seq: Any = 0):
+        """Add an address (``seq``: the tap; "Adding..." showed from it)."""
+        self.answered_tap = max(self.answered_tap, seq_number(seq))
         data: dict[str, Any] = form_fields(form, ADDRESS_FIELDS)
         data["is_default"] = form_checked(form, "is_default")
 
