@@ -7,7 +7,8 @@ from ..components.layout import layout
 from ..components.blocks import empty_state, grand_total_row, list_or_note, tax_rows, total_row
 from ..components.checkout_details import address_form, contact_phone_field, review_line
 from ..components.ui import FIELD_INPUT, FIELD_LABEL, PHONE_AS_WRITTEN, browser_owned, button, button_class, card, icon, spinner
-from ..state.shop.checkout import CheckoutState
+from ..components.optimistic import sent_unanswered, submit_tap
+from ..state.shop.checkout import PLACING, CheckoutState
 from ..state.shop.checkout_details import PICKUP_CONTACT_HINT, PLACE_FORM_ID
 from ..state.shop.checkout_options import NETWORK_CHOICES, AddressOption, StoreOption
 from ..state.account.session import SessionState
@@ -233,6 +234,8 @@ def coupon_field() -> rx.Component:
 
 
 def review() -> rx.Component:
+    # Busy from the tap (components/optimistic.submit_tap), then while the state places the order.
+    placing = C.busy | sent_unanswered("place", C.answered_tap)
     return card(
         rx.el.h2("Review your order", class_name="text-lg font-bold text-gray-900"),
         rx.el.ul(rx.foreach(C.lines, review_line), aria_label="Order lines",
@@ -251,22 +254,22 @@ def review() -> rx.Component:
         # The page's phone fields belong to this form (their form attribute), wherever they are.
         rx.el.form(
             button(
-                rx.cond(C.busy, rx.el.span(class_name="h-4 w-4 animate-spin rounded-full border-2 border-white/40 "
-                                                      "border-t-white")),
+                rx.cond(placing, rx.el.span(class_name="h-4 w-4 animate-spin rounded-full border-2 border-white/40 "
+                                                       "border-t-white")),
                 "Place order",
                 size="lg",
                 type="submit",
-                disabled=C.busy,
-                aria_busy=rx.cond(C.busy, "true", "false"),
+                disabled=placing,
+                aria_busy=rx.cond(placing, "true", "false"),
                 class_name="mt-5 w-full justify-center",
             ),
             id=PLACE_FORM_ID,
-            on_submit=C.place_order,
+            on_submit=lambda form: C.place_order(form, submit_tap("place")),
             no_validate=True,  # the server's messages, under the fields
         ),
         rx.el.p(
-            rx.cond(C.busy, C.place_label, rx.cond(C.mobile_money, "You will approve the payment with your network next.",
-                                                    C.cash_hint)),
+            rx.cond(placing, rx.cond(C.busy, C.place_label, PLACING),
+                    rx.cond(C.mobile_money, "You will approve the payment with your network next.", C.cash_hint)),
             aria_live="polite",
             class_name="mt-2 text-center text-sm text-gray-600",
         ),

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from .account_helpers import toast
 from .conftest import sign_in, unique
+from .test_checkout import at_checkout
 from .test_returns import delivered_momo_order
 from .test_reviews import delivered
 from .test_slow_network import PHONE, STEADY, one_round_trip, ready_for_taps
@@ -139,3 +140,16 @@ def test_the_profile_forms_say_they_are_busy_from_the_tap(page: Page, slow_netwo
     slow_network.release()
     expect(toast(page, "Address added")).to_be_visible()
     expect(page.get_by_text("7 Slow Lane")).to_be_visible()
+
+
+def test_place_order_says_it_is_busy_from_the_tap(page: Page, slow_network, live_user, live_product, live_server):
+    page.set_viewport_size(PHONE)
+    at_checkout(page, live_user, live_product, live_server, price="9.00", stock=5, quantity=1)
+    ready_for_taps(page, slow_network)
+    slow_network.hold()
+    place = page.get_by_role("button", name="Place order")
+    place.click()
+    expect(place).to_be_disabled()
+    expect(page.get_by_text("Placing order...")).to_be_visible()
+    slow_network.release()
+    expect(toast(page, "Order placed")).to_be_visible()

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import asyncio
 import logging
 import uuid
+from typing import Any
 from decimal import Decimal
 
 import reflex as rx
@@ -31,7 +32,7 @@ from ...services.money import money_str
 from ...services import orders as order_service
 from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, OrderDetailState, payment_started, read_order
 from ..account.orders import OrdersState
-from ..actions import busy_call, load_list, toast
+from ..actions import busy_call, load_list, seq_number, toast
 from ..forms import form_text
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
@@ -41,6 +42,7 @@ from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, Re
 from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
+PLACING = "Placing order..."
 # Drops the query from the address bar without a navigation (no new load, no round trip).
 TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.location.pathname)"
 
@@ -76,6 +78,7 @@ class CheckoutState(DeliveryDetails, rx.State):
 
     # "" (idle), "placing", "redirecting" (to the payment page), "done"
     stage: str = ""
+    answered_tap: int = 0  # the last submit's number seen (components/optimistic.submit_tap)
     _attempt_key: str = ""
 
     @rx.var
@@ -99,7 +102,7 @@ class CheckoutState(DeliveryDetails, rx.State):
     @rx.var
     def place_label(self) -> str:
         if self.stage == "placing":
-            return "Placing order..."
+            return PLACING
         if self.stage == "redirecting":
             return "Redirecting to payment..."
         return f"Place order · {self.totals.total_text}" if self.totals.total_text else "Place order"
@@ -382,8 +385,10 @@ class CheckoutState(DeliveryDetails, rx.State):
             self.contact_phone = form_text(form, "contact_phone", limit=20)
 
     @user_event(background=True, notice=LOGIN_REQUIRED)
-    async def place_order(self, user: User, form: dict):
+    async def place_order(self, user: User, form: dict, seq: Any = 0):
+        """Place the order (``seq``: the tap; the button said "Placing order..." from it)."""
         async with self:
+            self.answered_tap = max(self.answered_tap, seq_number(seq))
             if self.stage:
                 return  # this tab is already placing the order
             self._take_fields(form)
