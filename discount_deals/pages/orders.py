@@ -58,8 +58,11 @@ def order_card(order: OrderCard) -> rx.Component:
         card(
             rx.el.div(
                 rx.el.div(
-                    rx.el.h2("Order #", order.short_id, class_name="font-mono text-base font-bold text-gray-900"),
+                    # One line: at 390 px beside the badges "Order" and "#87a2c449" fell on two.
+                    rx.el.h2("Order #", order.short_id,
+                             class_name="whitespace-nowrap font-mono text-base font-bold text-gray-900"),
                     rx.el.p(order.date_text, class_name="text-sm text-gray-600"),
+                    class_name="shrink-0",
                 ),
                 rx.el.div(
                     status_badge(order.status_text, order.completed, order.cancelled),

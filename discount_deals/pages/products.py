@@ -11,12 +11,13 @@ from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned
 from ..state.shop.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
 
-def _select(label: str, input_id: str, value, on_change, options) -> rx.Component:
+def _select(label: str, input_id: str, value, on_change, options, class_name: str = "") -> rx.Component:
     """A filter: the browser shows the choice at once; the page it names follows in one round trip."""
     return rx.el.div(
         rx.el.label(label, html_for=input_id, class_name=FIELD_LABEL),
         rx.el.select(*options, id=input_id, on_change=on_change, class_name=FIELD_INPUT,
                      **browser_owned(input_id, value, ProductsState.filters_version)),
+        class_name=class_name,
     )
 
 
@@ -58,6 +59,7 @@ def filters() -> rx.Component:
                         rx.fragment(*[rx.el.option(price_label(v), value=v) for v in PRICE_RANGES]),
                     ),
                 ],
+                class_name="col-span-2 lg:col-span-1",  # its choices carry counts: "$25 - $50 (12)"
             ),
             _select(
                 "Sort By", "filter-sort", ProductsState.sort_value, ProductsState.set_sort,
@@ -65,6 +67,8 @@ def filters() -> rx.Component:
                     rx.cond(ProductsState.search != "", rx.el.option(BEST_MATCH[1], value=BEST_MATCH[0])),
                     *[rx.el.option(text, value=value) for value, text in SORT_OPTIONS],
                 ],
+                # The whole row on a phone: half of 390 px cut "Price: Low to High" to "Price: Low to Hig".
+                class_name="col-span-2 lg:col-span-1",
             ),
             class_name="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4",
         ),

@@ -71,16 +71,17 @@ def toast_id(title: str) -> str:
     return "toast-" + _SUBJECT_OF.get(title, title)
 
 
-def toast(spec: Toast | None):
+def toast(spec: Toast | None, subject: str | None = None):
     """A toast event from (title, description[, kind]) (kind: success, error, warning, info);
-    it replaces the toast of its subject on screen (:data:`TOAST_SUBJECTS`)."""
+    it replaces the toast of its subject on screen (:data:`TOAST_SUBJECTS`, or ``subject`` for
+    titles made of data, such as /test-home's "Shoprite Selected")."""
     if spec is None:
         return None
     title, description, *kind = spec
     show = getattr(rx.toast, kind[0] if kind else "success")
-    if description is None:
-        return show(title, id=toast_id(title))
-    return show(title, description=description, id=toast_id(title))
+    # A toast that replaces another keeps what it does not say: "Quantity updated successfully!"
+    # showed the add's "... has been added to your cart." under it. No description is an empty one.
+    return show(title, description=description or "", id=f"toast-{subject}" if subject else toast_id(title))
 
 
 def refusal_detail(exc: ServiceError) -> str:

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from discount_deals.services import catalog
 
 from ..conftest import ROOT
+from .conftest import unique
 
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 
@@ -65,6 +66,9 @@ def test_partner_tiles_show_a_toast(page: Page):
     page.get_by_role("button", name="Pick n Pay").click()
     expect(toast(page, "Pick n Pay Selected")).to_be_visible()
     expect(toast(page, "Browsing products from Pick n Pay")).to_be_visible()
+    page.get_by_role("button", name="Shoprite").click()  # replaces it: taps do not pile toasts over the tiles
+    expect(toast(page, "Shoprite Selected")).to_be_visible()
+    expect(page.locator("[data-sonner-toast]").filter(has_text="Selected")).to_have_count(1)
 
 
 # --- products listing ----------------------------------------------------------------------------
@@ -362,3 +366,17 @@ def test_screenshots(page: Page, live_product, width: int):
     page.goto("/cart")
     expect(page.get_by_role("heading", name="Order Summary")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / f"cart-{width}.png"), full_page=True)
+
+
+def test_a_toast_that_replaces_another_says_only_its_own_words(page: Page, live_product):
+    """Toasts of one subject replace each other; the new one kept the old one's description:
+    "Quantity updated successfully!" over "... has been added to your cart." (SPEC §8: none)."""
+    item = live_product(name=unique("Toast Rice"), stock=5)
+    page.goto(f"/products?search={item.name}")
+    page.locator("main article").filter(has_text=item.name).get_by_role("button", name=re.compile("^Add to Cart")).click()
+    expect(toast(page, f"{item.name} has been added to your cart.")).to_be_visible()
+    page.locator("header").get_by_role("link", name=re.compile("^Cart")).click()
+    page.get_by_role("button", name=f"Increase quantity of {item.name}").click()
+    updated = page.locator("[data-sonner-toast]").filter(has_text="Quantity updated successfully!")
+    expect(updated).to_be_visible()
+    expect(updated).not_to_contain_text("has been added")

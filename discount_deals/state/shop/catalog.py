@@ -314,5 +314,6 @@ class HomeState(rx.State):
 
     @rx.event
     def select_partner(self, brand: str):
-        """/test-home's partner tiles only acknowledge the choice."""
-        return toast((f"{brand} Selected", f"Browsing products from {brand}", "info"))
+        """/test-home's partner tiles only acknowledge the choice; a tile's toast replaces the
+        last one (three taps stacked three toasts over the tiles on a phone)."""
+        return toast((f"{brand} Selected", f"Browsing products from {brand}", "info"), subject="partner")
