@@ -36,7 +36,7 @@ from ..actions import busy_call, load_list, seq_number, toast
 from ..forms import form_text
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
-from .checkout_details import SAVE_ADDRESS_FIRST, STORE_REQUIRED, DeliveryDetails
+from .checkout_details import SAVE_ADDRESS_FIRST, STORE_REQUIRED, DeliveryDetails, MobileMoneyNumber
 from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, ReviewLine, StoreOption, network_for,
                                phone_guess, review_lines, store_option)
 from .totals import TotalsView, home_delivery_text, totals_view
@@ -47,7 +47,7 @@ PLACING = "Placing order..."
 TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.location.pathname)"
 
 
-class CheckoutState(DeliveryDetails, rx.State):
+class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     loaded: bool = False
     empty: bool = False
     lines: list[ReviewLine] = []
@@ -63,11 +63,6 @@ class CheckoutState(DeliveryDetails, rx.State):
     store_error: str = ""  # "Pickup store required" at the store list, after a try without one
 
     payment_method: str = CASH
-    network: str = "mtn"
-    network_picked: bool = False  # the shopper chose the network: the number no longer decides it
-    phone: str = ""
-    phone_error: str = ""
-    network_version: int = 0  # bumped when the number's guess changes the network shown
 
     coupon: str = ""
     coupon_code: str = ""  # the code applied to the totals
@@ -206,38 +201,6 @@ class CheckoutState(DeliveryDetails, rx.State):
             self.phone_error = ""
         else:
             self._refuse_choice()
-
-    @rx.event
-    def set_network(self, network: str):
-        if isinstance(network, str) and network in phones.NETWORKS:
-            self.network = network
-            self.network_picked = True
-
-    def _take_phone(self, value: str) -> None:
-        """The mobile money number as typed; the network follows it until the shopper picks one."""
-        self.phone = str(value or "")[:20]
-        guessed = network_for(self.phone, self.network, self.network_picked)
-        if guessed != self.network:
-            self.network = guessed
-            self.network_version += 1  # the select shows the guess (the shopper has not picked)
-
-    @rx.event
-    def set_phone(self, value: str):
-        """The number after a pause in typing: the network guessed from it."""
-        self._take_phone(value)
-        self.phone_error = ""
-
-    @rx.event
-    def check_phone(self, value: str):
-        """On leaving the field (the browser has written the number the usual way): say at once
-        when it cannot be a Ghanaian mobile number."""
-        self._take_phone(value)
-        self.phone_error = ""
-        if self.phone.strip():
-            try:
-                phones.normalise_mobile(self.phone)
-            except ValidationFailed as exc:
-                self.phone_error = exc.detail
 
     def _apply_coupon(self, user: User, code: str):
         with session_scope() as session:

@@ -20,7 +20,7 @@ from ...services import users as user_service
 from ..actions import busy_call, toast
 from ..forms import form_checked, form_fields, form_text
 from ..guards import user_event
-from .checkout_options import AddressOption, address_option
+from .checkout_options import AddressOption, address_option, network_for
 
 ADDRESS_FORM_ID = "checkout-address-form"
 PLACE_FORM_ID = "checkout-place"  # "Place order" submits it, with the page's phone fields
@@ -194,3 +194,46 @@ class DeliveryDetails(rx.State, mixin=True):
         return busy_call(self, "fixing", fix, success=lambda text: (text, None),
                          failure=("Error", "Failed to update quantity. Please try again."),
                          on_refusal=lambda _exc: self._requote(user))
+
+
+class MobileMoneyNumber(rx.State, mixin=True):
+    """The number mobile money is paid from, and its network: guessed from the number until the
+    shopper picks one."""
+
+    network: str = "mtn"
+    network_picked: bool = False  # the shopper chose the network: the number no longer decides it
+    phone: str = ""
+    phone_error: str = ""
+    network_version: int = 0  # bumped when the number's guess changes the network shown
+
+    @rx.event
+    def set_network(self, network: str):
+        if isinstance(network, str) and network in phones.NETWORKS:
+            self.network = network
+            self.network_picked = True
+
+    def _take_phone(self, value: str) -> None:
+        """The mobile money number as typed; the network follows it until the shopper picks one."""
+        self.phone = str(value or "")[:20]
+        guessed = network_for(self.phone, self.network, self.network_picked)
+        if guessed != self.network:
+            self.network = guessed
+            self.network_version += 1  # the select shows the guess (the shopper has not picked)
+
+    @rx.event
+    def set_phone(self, value: str):
+        """The number after a pause in typing: the network guessed from it."""
+        self._take_phone(value)
+        self.phone_error = ""
+
+    @rx.event
+    def check_phone(self, value: str):
+        """On leaving the field (the browser has written the number the usual way): say at once
+        when it cannot be a Ghanaian mobile number."""
+        self._take_phone(value)
+        self.phone_error = ""
+        if self.phone.strip():
+            try:
+                phones.normalise_mobile(self.phone)
+            except ValidationFailed as exc:
+                self.phone_error = exc.detail
