@@ -20,7 +20,7 @@ from ..models import Category, Product
 from ..models.base import utcnow
 from ..config.settings import get_settings
 from .catalog import name_key, refresh_derived, slugify
-from .images import write_product_image
+from .demo_pictures import write_product_image
 from .money import round_amount
 
 # (name, description, RGB colour of its pictures)
