@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import itertools
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -71,6 +72,14 @@ def toast_id(title: str) -> str:
     return "toast-" + _SUBJECT_OF.get(title, title)
 
 
+# How long a toast stays (sonner's default, 4 s) and a count that makes each toast's lifetime a
+# little different: sonner restarts a toast's timer only when its duration changes, so a toast
+# that replaced another in the last moments of its life inherited them and vanished at once
+# ("Quantity updated successfully!" gone within 0.2 s). A new duration gives it its full time.
+TOAST_MS = 4000
+_toast_count = itertools.count()
+
+
 def toast(spec: Toast | None, subject: str | None = None):
     """A toast event from (title, description[, kind]) (kind: success, error, warning, info);
     it replaces the toast of its subject on screen (:data:`TOAST_SUBJECTS`, or ``subject`` for
@@ -81,7 +90,8 @@ def toast(spec: Toast | None, subject: str | None = None):
     show = getattr(rx.toast, kind[0] if kind else "success")
     # A toast that replaces another keeps what it does not say: "Quantity updated successfully!"
     # showed the add's "... has been added to your cart." under it. No description is an empty one.
-    return show(title, description=description or "", id=f"toast-{subject}" if subject else toast_id(title))
+    return show(title, description=description or "", id=f"toast-{subject}" if subject else toast_id(title),
+                duration=TOAST_MS + next(_toast_count) % 100)
 
 
 def refusal_detail(exc: ServiceError) -> str:

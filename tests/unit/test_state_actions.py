@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from discount_deals.services import ServiceError
-from discount_deals.state.actions import busy_call
+from discount_deals.state.actions import busy_call, toast
 from ..support.loops import run_coroutine
 
 
@@ -106,3 +106,14 @@ def test_toasts_of_one_subject_replace_each_other():
     # A tap's number as the browser sent it (components/optimistic.py), or 0.
     assert seq_number(1764233000123) == 1764233000123
     assert seq_number("12") == 12 and seq_number("x") == 0 and seq_number(-5) == 0 and seq_number(2**60) == 0
+
+
+def test_a_toast_that_replaces_another_gets_its_whole_lifetime():
+    """sonner restarts a toast's timer only when its duration changes: a replacement shown in the
+    last moments of the toast it replaced vanished with it. Each toast's duration differs from the
+    one before; each clears the description it does not have."""
+    shown = [toast((title, None)).args[0][1]._return_expr._args[1]._var_value
+             for title in ("Added to cart!", "Quantity updated successfully!")]
+    assert shown[0]["duration"] != shown[1]["duration"]
+    assert all(4000 <= props["duration"] < 4100 for props in shown)
+    assert shown[1]["id"] == "toast-cart" and shown[1]["description"] == ""
