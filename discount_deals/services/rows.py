@@ -52,7 +52,9 @@ def by_id(session: Session, model: type[Row], row_id: Any, *, for_update: bool =
     if not could_be_id(row_id):
         return None
     row_id = canonical_id(row_id)
-    return session.get(model, row_id, with_for_update=True) if for_update else session.get(model, row_id)
+    if for_update:  # read again under the lock, even when this session holds the row already
+        return session.get(model, row_id, with_for_update=True, populate_existing=True)
+    return session.get(model, row_id)
 
 
 def found(session: Session, model: type[Row], row_id: Any, not_found: str, *, code: str = "",

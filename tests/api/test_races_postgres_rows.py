@@ -206,3 +206,18 @@ def test_a_line_changed_while_the_same_product_is_added_does_not_deadlock(api_ap
     assert (added.status_code, changed.status_code) == (201, 200), (added.text, changed.text)
     with session_scope() as session:
         assert session.get(models.CartItem, item_id).quantity == 5  # the change came last
+
+
+def test_a_locked_read_sees_the_row_as_it_stands_now(client, make_product):
+    """rows.found(for_update=True) reads the row again under its lock, even when the session holds
+    it already: a write between a plain read and the locked one is not hidden by the identity map."""
+    from discount_deals.services import rows
+
+    product = make_product(stock=5)
+    with session_scope() as session:
+        held = session.get(models.Product, product.id)
+        assert held.stock == 5
+        with session_scope() as other:
+            other.get(models.Product, product.id).stock = 9  # committed meanwhile
+        fresh = rows.found(session, models.Product, product.id, "Product not found.", for_update=True)
+        assert fresh is held and fresh.stock == 9
