@@ -123,12 +123,16 @@ def test_the_profile_forms_say_they_are_busy_from_the_tap(page: Page, slow_netwo
     page.goto("/profile")
     expect(page.get_by_label("First Name")).to_have_value(user.first_name)
     ready_for_taps(page, slow_network)
+    slow_network.wait_quiet()
+    mark = slow_network.mark()
     slow_network.hold()
     page.get_by_role("button", name="Save Changes").click()
     expect(page.get_by_role("button", name="Saving...")).to_be_disabled()
     slow_network.release()
     expect(toast(page, "Profile updated")).to_be_visible()
     expect(page.get_by_role("button", name="Save Changes")).to_be_enabled()
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "save changes")  # busy at the tap costs no exchange of its own
 
     page.get_by_role("tab", name="Addresses").click()
     page.get_by_label("Line 1").fill("7 Slow Lane")
