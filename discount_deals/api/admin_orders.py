@@ -9,8 +9,9 @@ from fastapi import Request
 
 from ..services.orders import status as lifecycle
 from ..services import orders as order_service
+from ..services import returns
 from ..services.exports import DateRange, parse_day
-from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep
+from .deps import AdminUser, CurrentUser, SessionDep
 from .orders import one_order_json, order_json
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
@@ -64,8 +65,10 @@ def get_order(order_id: str, request: Request, session: SessionDep, user: AdminU
 
 
 @router.post("/admin/orders/{order_id}/refunded/", **documents(OrderOut))
-@declares(403)
-def mark_refunded(order_id: str, request: Request, session: WriteSessionDep, user: CurrentUser) -> dict:
-    """Record that a customer owed a refund (order flagged "refund_due") was refunded."""
-    order = lifecycle.mark_refunded(session, user, order_id)
-    return one_order_json(request, session, order, admin=True)
+@declares(403, 502)
+def mark_refunded(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
+    """Settle an order flagged "refund_due": a cancelled, paid order is refunded whole (mobile
+    money through the provider) with a credit note, as a return is; money beyond an order's total
+    is recorded as given back. 502 ``refund_failed`` when the provider refuses."""
+    settled = returns.settle_refund_due(user, order_id)
+    return one_order_json(request, session, order_service.get_order(session, user, settled.id), admin=True)

@@ -145,12 +145,13 @@ def _order_header() -> rx.Component:
 
 
 def _attention() -> rx.Component:
-    """The order's flag (e.g. a refund is due), with "Mark refunded" when it is."""
+    """The order's flag (e.g. a refund is due), with "Refund GH₵…" (a cancelled, paid order: the
+    money goes back with a credit note) or "Mark refunded" (money beyond its total) when it is."""
     return rx.cond(
         P.attention_text != "",
         rx.el.div(
             rx.el.p(icon("triangle-alert", 16), P.attention_text, class_name="flex items-start gap-2"),
-            rx.cond(P.refund_due, button("Mark refunded", variant="outline", on_click=ORDERS.mark_refunded,
+            rx.cond(P.refund_due, button(P.refund_label, variant="outline", on_click=ORDERS.mark_refunded,
                                          disabled=ORDERS.working)),
             role="alert",
             class_name="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 "

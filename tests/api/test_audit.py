@@ -224,7 +224,8 @@ def test_order_status_changes_and_refunds_are_recorded(client, admin, admin_head
     assert refunded.status_code == 200, refunded.text
     event = only("order.refund")
     assert_by(event, admin)
-    assert event.changes == {"payment_status": ["paid", "refunded"], "refunded_total": ["0.00", paid["total"]]}
+    assert event.changes == {"payment_status": ["paid", "refunded"], "refunded_total": ["0.00", paid["total"]],
+                             "credit_note_number": [None, f"CN-{datetime.now(UTC).year}-000001"]}
 
 
 def test_the_shops_own_timer_is_named_as_the_actor(client, make_user, make_product):

@@ -51,7 +51,11 @@ def test_a_cancel_after_a_double_payment_keeps_both_refunds_in_the_note(client, 
     row = order_row(order["id"])
     assert row.attention == "refund_due"
     assert row.attention_note.startswith("Paid twice") and "cancelled after money was received" in row.attention_note
-    refunded(client, admin_headers, order["id"])
+    refunded(client, admin_headers, order["id"])  # the order's total goes back, with a credit note
+    row = order_row(order["id"])
+    assert (row.payment_status, row.attention) == ("refunded", "refund_due")  # the second payment is still owed
+    assert "credit note CN-" in row.attention_note and "More money came than its total" in row.attention_note
+    refunded(client, admin_headers, order["id"])  # the second payment, given back and recorded
     assert (order_row(order["id"]).payment_status, order_row(order["id"]).attention) == ("refunded", None)
 
 
@@ -63,6 +67,8 @@ def test_a_payment_of_another_amount_never_hides_a_refund_due(client, customer, 
     post_webhook(client, "charge.success", first, 5)  # the first charge, late and for 0.05
     row = order_row(order["id"])
     assert row.attention == "refund_due" and "0.05" in row.attention_note, row.attention_note
+    refunded(client, admin_headers, order["id"])  # the total, with a credit note; the 0.05 stays owed
+    assert (order_row(order["id"]).payment_status, order_row(order["id"]).attention) == ("refunded", "refund_due")
     refunded(client, admin_headers, order["id"])
     assert (order_row(order["id"]).payment_status, order_row(order["id"]).attention) == ("refunded", None)
 
@@ -73,4 +79,4 @@ def test_the_back_office_says_what_the_refund_did(client, customer, make_product
     state = AdminOrdersState(_reflex_internal_init=True)
     with session_scope() as session:
         state.shown = order_page(session.get(Order, order["id"]), customer)
-    assert state._refund_text().endswith("stays paid: the payment beyond its total was given back.")
+    assert state._refund_text(order_row(order["id"])).endswith("stays paid: the payment beyond its total was given back.")

@@ -186,3 +186,41 @@ def test_a_line_whose_product_was_deleted_goes_back_from_the_order_page(page: Pa
     form.get_by_role("button", name="Send return request").click()
     expect(toast(page, "Return requested")).to_be_visible()
     expect(page.locator("section[aria-label='Returns']")).to_contain_text(f"2 × {gone.name}")
+
+
+def test_a_cancelled_paid_order_is_refunded_from_its_page_with_a_credit_note(page: Page, browser: Browser,
+                                                                               live_server, live_user, live_product):
+    """The back office's "Refund GH₵…" on a cancelled, paid order sends the money (the fake
+    provider) and issues a credit note, which the shopper then opens from the order's page."""
+    shopper, _password = live_user()
+    admin, _admin_password = live_user(role="admin")
+    milo = live_product(name=unique("Milo 400g tin"), price="12.00", stock=5)
+    order = delivered_momo_order(live_server, shopper, [(milo, 2)])
+    with live_server.session() as session:  # cancelled after it was paid: its money is owed back
+        row = session.get(Order, order.id)
+        row.status, row.delivered_at = "cancelled", None
+        row.attention, row.attention_note = "refund_due", "The order was cancelled after money was received."
+        session.add(row)
+    short = order.id[:8]
+    back_office = admin_page(browser, live_server, admin)
+    back_office.goto("/admin?tab=orders")
+    back_office.get_by_label("Search orders").fill(short)
+    back_office.get_by_role("button", name=f"View order #{short}").click()
+    refund_button = back_office.get_by_role("button", name=re.compile(r"^Refund \$25\.92$"))
+    expect(refund_button).to_be_visible()
+    fits_the_screen(back_office)
+    shot(back_office, "admin-cancelled-refund-390.png")
+    refund_button.click()
+    expect(toast(back_office, "Refund recorded")).to_be_visible()
+    expect(refund_button).to_have_count(0)
+    back_office.context.close()
+
+    page.set_viewport_size(PHONE)
+    sign_in(page, shopper)
+    page.goto(f"/orders/{order.id}")
+    returns_box = page.locator("section[aria-label='Returns']")
+    expect(returns_box).to_contain_text("Refunded: $25.92")
+    returns_box.get_by_role("link", name=re.compile(r"Credit note CN-")).click()
+    expect(page.get_by_role("heading", name=re.compile(r"Credit note CN-\d{4}-\d{6}"))).to_be_visible()
+    expect(page.get_by_text(f"Corrects receipt {order.receipt_number}")).to_be_visible()
+    expect(page.locator("dl[aria-label='Credit note total']")).to_contain_text("$25.92")

@@ -5,12 +5,13 @@
 - :mod:`.refunds`: the refund, by the way the order was paid, and its credit note's number
 - :mod:`.shares`: what a return refunds (its lines' share of the order, written once)
 - :mod:`.credit_notes`: a refunded return's credit note (JSON and PDF are made from it)
+- :mod:`.cancellations`: a cancelled, paid order refunded whole, as a return, with its credit note
 - :mod:`.common`: refusal codes, finding a return, quantities already returned
 
 Each step is in the audit trail and messages the customer in its own transaction.
 
-Owns its transactions: ``refunds.refund_return`` (a mobile-money refund calls the payment
-provider over the network, outside any transaction). Everything else takes the caller's session.
+Owns its transactions: ``refunds.refund_return`` and ``cancellations.settle_refund_due`` (a
+mobile-money refund calls the payment provider over the network, outside any transaction). Everything else takes the caller's session.
 """
 
 from .common import (
@@ -32,6 +33,7 @@ from .common import (
     may_take,
     returnable,
 )
+from .cancellations import refunds_by_credit_note, settle_refund_due
 from .credit_notes import CreditNote, return_credit_note
 from .refunds import refund_return
 from .requests import order_returns, request_return, returns_close_at, returns_open
@@ -61,6 +63,8 @@ __all__ = [
     "order_returns",
     "receive",
     "refund_return",
+    "refunds_by_credit_note",
+    "settle_refund_due",
     "reject",
     "request_return",
     "returns_close_at",

@@ -32,6 +32,7 @@ from sqlmodel import Session, select
 from ...db import write_session
 from ...models import (
     Order,
+    OrderStatus,
     Payment,
     PaymentStatus,
     RefundMethod,
@@ -120,8 +121,10 @@ def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, 
                     .values(refunded_total=Order.refunded_total + amount))
     session.refresh(order)
     if complete and order.payment_status == PaymentStatus.PAID.value:
+        cancelled = order.status == OrderStatus.CANCELLED.value  # .cancellations: the whole order at once
         lifecycle.set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor,
-                                     note="Every item was returned and refunded")
+                                     note="The cancelled order was refunded" if cancelled
+                                     else "Every item was returned and refunded")
     return order
 
 

@@ -10,6 +10,7 @@ from ...display import money_text
 from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentStatus, User
 from ...services.orders import status as lifecycle
 from ...services.orders.rules import allowed_statuses, is_test_payment
+from ...services.returns import refunds_by_credit_note
 from ...services.phones import display_phone, tel_href
 from ...services.users import full_name
 from ..order_views import DATE_TIME, address_text, is_pickup, payment_badge, payment_method_text, store_text
@@ -113,6 +114,7 @@ class AdminOrderPage(AdminOrderHeading):
     delivery_detail: str = ""
     attention_text: str = ""
     refund_due: bool = False
+    refund_label: str = "Mark refunded"  # "Refund GH₵…" when the press sends the money (services.returns)
 
 
 def order_page(order: Order, customer: User | None) -> AdminOrderPage:
@@ -134,6 +136,7 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
             if order.attention else ""
         ),
         refund_due=order.attention == Attention.REFUND_DUE.value,
+        refund_label=f"Refund {money_text(order.total)}" if refunds_by_credit_note(order) else "Mark refunded",
     )
 
 

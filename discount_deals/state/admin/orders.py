@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from ...db import session_scope, write_session
 from ...models import OrderStatus, PaymentStatus, User
-from ...services import ServiceError, exports
+from ...services import ServiceError, exports, returns
 from ...services.orders import status as lifecycle
 from ...services import orders as order_service
 from ..order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
@@ -208,17 +208,24 @@ class AdminOrdersState(AdminList, rx.State):
         finally:
             self.confirming = ""
 
-    def _refund_text(self) -> str:
-        """A cancelled order's payment went back; an order that goes on gave back only what came
-        beyond its total (a payment that came twice) and stays paid."""
-        if self.shown.payment_status_text == lifecycle.PAYMENT_LABELS[PaymentStatus.REFUNDED.value]:
-            return f"Order #{self.shown.short_id} is marked as refunded."
+    def _refund_text(self, order) -> str:
+        """A cancelled order's payment went back (with a credit note when it was paid); an order
+        that goes on gave back only what came beyond its total (a payment that came twice) and
+        stays paid."""
+        if order.payment_status == PaymentStatus.REFUNDED.value:
+            return f"Order #{self.shown.short_id} is refunded."
         return f"Order #{self.shown.short_id} stays paid: the payment beyond its total was given back."
 
     @admin_event
     def mark_refunded(self, admin: User):
-        return self._change(
-            admin, lambda session: lifecycle.mark_refunded(session, admin, self.order_id),
-            lambda _none: ("Refund recorded", self._refund_text()),
-            "Could not record the refund",
+        """Settle the order's "refund due" (services.returns.settle_refund_due owns its
+        transactions: a mobile-money refund asks the provider, with no transaction open)."""
+        def run():
+            settled = returns.settle_refund_due(admin, self.order_id)
+            self._show(admin, self.order_id)
+            return settled
+
+        return busy_call(
+            self, "working", run, success=lambda order: ("Refund recorded", self._refund_text(order)),
+            failure=("Could not record the refund", "Please try again."),
         )

@@ -1,0 +1,141 @@
+"""A paid order that is cancelled gets its money back as a refunded return does: through the
+payment provider for mobile money, with a credit note (``CN-…``) against its receipt.
+
+Before, "Mark refunded" on such an order only recorded that the money went back: the provider was
+never asked, no credit note was issued (the receipt stood alone in the books) and the customer
+heard nothing after "a refund is due to you".
+
+The refund is a return of every line of the order, opened by the admin who refunds and already
+received (a cancelled order's stock went back when it was cancelled, so nothing is received
+twice), then refunded by :func:`.refunds.refund_return`: one refund of an order at a time, the
+provider's refusal as 502 ``refund_failed`` with the return left to be tried again, the credit
+note's number in the refund's transaction, the order's ``refunded_total``, its payment moved to
+``refunded`` and the customer's "refund sent" message. A return on a cancelled order is always
+this one: returns are asked for delivered orders only.
+
+Money that came beyond the order's total (a second charge, one of another amount) is no part of
+the credit note: the order's "refund due" flag stays for it, with a note saying so, until an admin
+records that it was given back (``orders.status.mark_refunded``).
+
+Owns its transactions: :func:`settle_refund_due` (the provider is called over the network, with
+no transaction open).
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from ...db import write_session
+from ...models import (
+    Attention,
+    Order,
+    OrderStatus,
+    Payment,
+    PaymentAttemptStatus,
+    PaymentMethod,
+    PaymentStatus,
+    RefundMethod,
+    ReturnLine,
+    ReturnRequest,
+    ReturnStatus,
+    User,
+)
+from ...models.base import utcnow
+from .. import audit
+from ..money import round_amount
+from ..orders import status as lifecycle
+from ..permissions import require_admin
+from ..rows import found
+from .common import figures_of, order_items, returnable, returned_quantities
+from .refunds import paid_reference, refund_return
+from .shares import refund_share
+
+CANCELLED_REASON = "The order was cancelled after it was paid: all of it is refunded."
+BEYOND_TOTAL_NOTE = ("The order's total was refunded (credit note {number}). More money came than its total: "
+                     "give that back too, then mark it refunded.")
+
+
+def refunds_by_credit_note(order: Order) -> bool:
+    """Whether the order's "refund due" is its whole payment going back with a credit note (a
+    cancelled, paid order) rather than money beyond its total that an admin records."""
+    return order.status == OrderStatus.CANCELLED.value and order.payment_status == PaymentStatus.PAID.value
+
+
+def open_cancellation_refund(session: Session, order: Order, actor: User) -> str:
+    """The return that refunds the whole of a cancelled, paid order: the one an earlier try left
+    (its refund refused), or a new one, received now. Its id."""
+    waiting = session.exec(select(ReturnRequest.id).where(
+        ReturnRequest.order_id == order.id, ReturnRequest.status == ReturnStatus.RECEIVED.value)).first()
+    if waiting is not None:
+        return waiting
+    items = order_items(session, order.id)
+    taken = returned_quantities(session, order.id)
+    lines = {item.id: returnable(item, taken) for item in items if returnable(item, taken) > 0}
+    share = refund_share(figures_of(order, items), taken, lines)
+    method = RefundMethod.MOBILE_MONEY if order.payment_method == PaymentMethod.MOBILE_MONEY.value else RefundMethod.CASH
+    now = utcnow()
+    ret = ReturnRequest(order_id=order.id, user_id=order.user_id, status=ReturnStatus.RECEIVED.value,
+                        reason=CANCELLED_REASON, refund_amount=share.amount, refund_discount=share.discount,
+                        refund_tax=share.tax, refund_shipping=share.shipping, refund_method=method.value,
+                        received_at=now, created_at=now, updated_at=now)
+    session.add(ret)
+    session.flush()
+    for item in items:
+        if item.id in lines:
+            session.add(ReturnLine(return_id=ret.id, order_item_id=item.id, product_id=item.product_id,
+                                   name=item.name, quantity=lines[item.id], unit_price=item.unit_price,
+                                   amount=round_amount(item.unit_price * lines[item.id])))
+    audit.record(session, actor, "return.open", "return", ret.id, label=f"Return for order #{order.id[:8]}",
+                 changes={"status": [None, ret.status], "refund_amount": [None, ret.refund_amount],
+                          "reason": [None, CANCELLED_REASON]})
+    return ret.id
+
+
+def _money_beyond_total(session: Session, order: Order, refunded_reference: str) -> bool:
+    """Whether another charge than the one refunded brought money in (paid twice, or another amount)."""
+    received = (PaymentAttemptStatus.SUCCESS.value, PaymentAttemptStatus.MISMATCH.value)
+    other = session.exec(select(Payment.id).where(Payment.order_id == order.id, Payment.status.in_(received),
+                                                  Payment.reference != refunded_reference)).first()
+    return other is not None
+
+
+def _after_refund(session: Session, actor: User, order_id: str, return_id: str, reference: str) -> Order:
+    """The flag is cleared, or says what is still owed; the refund is in the order's audit trail."""
+    order = found(session, Order, order_id, "Order not found.", for_update=True)
+    ret = session.get(ReturnRequest, return_id)
+    if order.attention == Attention.REFUND_DUE.value:
+        if _money_beyond_total(session, order, reference):
+            lifecycle.flag(session, order, None, "", actor=actor)
+            lifecycle.flag(session, order, Attention.REFUND_DUE.value,
+                           BEYOND_TOTAL_NOTE.format(number=ret.credit_note_number), actor=actor)
+        else:
+            lifecycle.flag(session, order, None, "", actor=actor)
+    audit.record(session, actor, "order.refund", "order", order.id, label=lifecycle.order_label(order),
+                 changes={"payment_status": [PaymentStatus.PAID.value, order.payment_status],
+                          "refunded_total": [round_amount(order.refunded_total - ret.refund_amount),
+                                             order.refunded_total],
+                          "credit_note_number": [None, ret.credit_note_number]})
+    session.flush()
+    session.refresh(order)
+    return order
+
+
+def settle_refund_due(actor: User | None, order_id: str) -> Order:
+    """An admin settles an order's "refund due" (the back office's "Refund" / "Mark refunded"):
+    a cancelled, paid order is refunded with a credit note (the module docstring); money beyond an
+    order's total is recorded as given back. 409 ``no_refund_due`` without the flag; 502
+    ``refund_failed`` when the provider refuses (nothing else changes; try again).
+
+    Owns its transactions: the return is opened in one, :func:`.refunds.refund_return` claims and
+    records the refund in its own (the provider's call between them, outside any), and the flag
+    is settled in a last one."""
+    actor = require_admin(actor)
+    with write_session() as session:
+        order = found(session, Order, order_id, "Order not found.", for_update=True)
+        if order.attention != Attention.REFUND_DUE.value or not refunds_by_credit_note(order):
+            return lifecycle.mark_refunded(session, actor, order.id)
+        return_id = open_cancellation_refund(session, order, actor)
+        reference = paid_reference(session, order)
+    refund_return(actor, return_id)
+    with write_session() as session:
+        return _after_refund(session, actor, order_id, return_id, reference)
