@@ -6,6 +6,7 @@ Every event is for admins only (:func:`..guards.admin_event`); the services chec
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 from urllib.parse import urlencode
 
@@ -216,16 +217,21 @@ class AdminOrdersState(AdminList, rx.State):
             return f"Order #{self.shown.short_id} is refunded."
         return f"Order #{self.shown.short_id} stays paid: the payment beyond its total was given back."
 
-    @admin_event
-    def mark_refunded(self, admin: User):
-        """Settle the order's "refund due" (services.returns.settle_refund_due owns its
-        transactions: a mobile-money refund asks the provider, with no transaction open)."""
-        def run():
-            settled = returns.settle_refund_due(admin, self.order_id)
-            self._show(admin, self.order_id)
+    @admin_event(background=True)
+    async def mark_refunded(self, admin: User):
+        """Settle the order's "refund due": a cancelled, paid order's money goes back through the
+        provider (services.returns.settle_refund_due, which owns its transactions), so the call
+        runs without the tab's lock, as the Returns tab's refund does."""
+        order_id = self.order_id
+
+        async def run():
+            settled = await asyncio.to_thread(returns.settle_refund_due, admin, order_id)
+            async with self:
+                self._show(admin, order_id)
             return settled
 
-        return busy_call(
+        async for update in busy_call(
             self, "working", run, success=lambda order: ("Refund recorded", self._refund_text(order)),
             failure=("Could not record the refund", "Please try again."),
-        )
+        ):
+            yield update
