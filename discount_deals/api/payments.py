@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..db import write_session
-from ..services import NotFound, ValidationFailed, payments
+from ..services import NotFound, ValidationFailed, payments, returns
 from ..services.error_codes import ErrorCode
 from .deps import SessionDep
 from .openapi import declares, documents
@@ -33,7 +33,7 @@ MAX_WEBHOOK_BYTES = 64 * 1024  # a charge event is a few kilobytes
 @router.post("/payments/webhook/", **documents(WebhookOut))
 @declares(400, 401, 413)
 async def webhook(request: Request) -> dict:
-    """A payment provider reports a charge (signed; see the module docstring)."""
+    """A payment provider reports a charge, or a refund's final word (signed; see the module docstring)."""
     raw = b""
     async for chunk in request.stream():
         raw += chunk
@@ -45,7 +45,7 @@ async def webhook(request: Request) -> dict:
 
 def _apply(raw: bytes, headers: dict[str, str]) -> str:
     with write_session() as session:
-        return payments.handle_webhook(session, raw, headers)
+        return payments.handle_webhook(session, raw, headers, on_refund=returns.refund_reported)
 
 
 # --- the fake provider's page ---------------------------------------------------------------------

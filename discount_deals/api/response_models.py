@@ -140,6 +140,7 @@ class OrderOut(BaseModel):
     )
     refunded_total: Money = Field(description="What refunds of its returns gave back (a cancelled order's "
                                   "payment refunded: its total)")
+    receipt_number: str | None = Field(description="Its receipt's number once the money is in (GET receipt/)")
     created_at: datetime
     updated_at: datetime
     history: list[OrderEventOut] | None = Field(None, description="One order's answers only: its timeline")
@@ -215,7 +216,8 @@ class CheckoutOptionsOut(BaseModel):
 
 class WebhookOut(BaseModel):
     detail: str
-    outcome: str
+    outcome: str = Field(description="A charge's: paid, failed, mismatch, unknown, ...; a refund's: refunded, "
+                         "refund_failed, pending; ignored for an event not used or already applied")
 
 
 class SuggestedProductOut(BaseModel):

@@ -67,8 +67,8 @@ class ReturnOut(BaseModel):
     refund_tax: Money
     refund_shipping: Money
     refund_method: str | None = Field(description="mobile_money or cash: the way the order was paid")
-    refund_state: str = Field(description="'' , sending, failed (the provider refused: see refund_provider_status) "
-                              "or done")
+    refund_state: str = Field(description="'' , sending, pending (the provider queued it: no credit note until it "
+                              "confirms), failed (the provider refused: see refund_provider_status) or done")
     refund_provider_status: str
     credit_note_number: str | None = Field(description="CN-{year}-{6-digit sequence}, once refunded")
     received_at: str | None

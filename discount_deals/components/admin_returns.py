@@ -46,9 +46,10 @@ def _refund_button(row: AdminReturnRow) -> rx.Component:
     return rx.el.button(
         rx.cond(busy, rx.el.span(class_name="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white",
                                  aria_hidden="true")),
-        rx.cond(busy, "Refunding...", "Refund"),
+        rx.cond(busy, "Refunding...", rx.cond(row.refund_pending, "Check refund", "Refund")),
         type="button", on_click=RETURNS.refund(row.id), disabled=RETURNS.working != "",
-        aria_label=rx.cond(busy, "Refunding", "Refund return for order #" + row.short_order),
+        aria_label=rx.cond(busy, "Refunding", rx.cond(row.refund_pending, "Check refund", "Refund")
+                           + " return for order #" + row.short_order),
         class_name=button_class("primary", "sm"),
     )
 

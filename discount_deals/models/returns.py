@@ -35,6 +35,9 @@ class RefundState(StrEnum):
 
     NONE = ""
     SENDING = "sending"  # claimed: the provider is being asked (one refund of an order at a time)
+    # The provider accepted it and sends it later (Paystack's "pending"): the return stays received,
+    # with no credit note, until its final word (a webhook, or the admin's "Check refund").
+    PENDING = "pending"
     FAILED = "failed"  # the provider refused or could not be reached: the return stays received
     DONE = "done"
 

@@ -114,13 +114,21 @@ def item_texts(view: returns.ReturnView) -> list[str]:
     return [f"{line.quantity} × {line.name}" for line in view.lines]
 
 
+PENDING_TEXT = "Refund on its way"  # the provider queued the refund; its credit note follows
+
+
+def refund_pending(ret) -> bool:
+    """The provider queued the return's refund and has not confirmed it yet."""
+    return ret.status == ReturnStatus.RECEIVED.value and ret.refund_state == RefundState.PENDING.value
+
+
 def return_card(view: returns.ReturnView) -> ReturnCard:
     ret = view.ret
     refunded = ret.status == ReturnStatus.REFUNDED.value
     return ReturnCard(
         id=ret.id,
         status=ret.status,
-        status_text=returns.STATUS_LABELS.get(ret.status, ret.status),
+        status_text=PENDING_TEXT if refund_pending(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
         date_text=day_text(ret.created_at) if ret.created_at else "",
         item_lines=item_texts(view),
@@ -153,6 +161,7 @@ class AdminReturnRow:
     badge: str = "secondary"
     note: str = ""
     refund_problem: str = ""  # the provider's words on a refund that did not go through
+    refund_pending: bool = False  # queued by the provider: "Check refund" asks how it stands
     credit_note: str = ""
     can_decide: bool = False  # Approve / Reject
     can_receive: bool = False
@@ -177,9 +186,10 @@ def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminRetu
         mobile_money=mobile_money,
         test_payment=bool(order is not None and is_test_payment(order)),
         status=ret.status,
-        status_text=returns.STATUS_LABELS.get(ret.status, ret.status),
+        status_text=PENDING_TEXT if refund_pending(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
         note=ret.admin_note,
+        refund_pending=refund_pending(ret),
         refund_problem=(ret.refund_provider_status if ret.refund_state == RefundState.FAILED.value else ""),
         credit_note=ret.credit_note_number or "",
         can_decide=returns.may_take(ret, "approve"),

@@ -17,8 +17,8 @@ from discount_deals.services.returns.cancellations import CANCELLED_REASON
 
 from ..builders.accounts import auth_headers
 from ..builders.checkout import MOMO, fill_cart, order_row, place
-from ..builders.payments import minor, payments_of, post_webhook
-from ..builders.returns import messages_of
+from ..builders.payments import minor, payments_of, post_refund_webhook, post_webhook
+from ..builders.returns import audit_actions, messages_of
 from ..builders.shop import add_address, add_coupon
 from ..support.paystack import serve
 from .test_order_tax_lines import tax_settings
@@ -157,10 +157,24 @@ def paystack(monkeypatch):
 
 def test_paystack_is_asked_to_refund_the_whole_charge(client, customer, make_product, admin_headers, paystack):
     order = paid_then_cancelled(client, customer, (make_product(price="20.00", stock=5), 2))
-    refund(client, admin_headers, order["id"])
+    body = refund(client, admin_headers, order["id"])
     assert paystack.calls("/refund") == [{"transaction": order["payment_reference"], "amount": minor(order["total"])}]
+    # Queued by Paystack: still owed until it confirms (the flag stays, no credit note, no message).
+    assert (body["payment_status"], body["attention"], body["refunded_total"]) == ("paid", "refund_due", "0.00")
     (ret,) = returns_of(order["id"])
-    assert ret.credit_note_number == f"CN-{YEAR}-000001"
+    assert (ret.status, ret.refund_state, ret.credit_note_number) == ("received", "pending", None)
+    assert messages_of("return_refunded", order["id"]) == []
+    again = refund(client, admin_headers, order["id"], expect=409)  # asks Paystack how it stands: not a second refund
+    assert again["code"] == returns.REFUND_IN_PROGRESS and len(paystack.calls("/refund")) == 1
+    confirmed = post_refund_webhook(client, "refund.processed", order["payment_reference"], ret.refund_reference,
+                                    minor(order["total"]), secret=paystack.secret_key)
+    assert confirmed.json()["outcome"] == "refunded"
+    (ret,) = returns_of(order["id"])
+    assert (ret.status, ret.credit_note_number) == ("refunded", f"CN-{YEAR}-000001")
+    row = order_row(order["id"])
+    assert (row.payment_status, row.attention, row.refunded_total) == ("refunded", None, Decimal(order["total"]))
+    assert len(messages_of("return_refunded", order["id"])) >= 1
+    assert [e.action for e in audit_actions(order["id"])][-1:] == ["order.refund"]
 
 
 def test_only_admins_may_refund(client, customer, make_product, admin_headers):

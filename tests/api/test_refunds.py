@@ -22,7 +22,7 @@ from discount_deals.config.settings import get_settings
 from ..builders.accounts import auth_headers
 from ..unit.test_receipt_documents import page_text
 from ..builders.checkout import order_row
-from ..builders.payments import minor, paid_by_a_second_charge, payments_of, post_webhook
+from ..builders.payments import minor, paid_by_a_second_charge, payments_of, post_refund_webhook, post_webhook
 from ..builders.messaging import set_preferences
 from ..builders.shop import add_coupon
 from ..support.paystack import serve
@@ -208,7 +208,17 @@ def test_paystack_refunds_are_posted_to_its_refund_api(client, customer, make_pr
     first = received_return(client, customer, admin_headers, order, [(product.id, 1)])
     body = step(client, admin_headers, first["id"], "refund")
     assert paystack.calls("/refund") == [{"transaction": order["payment_reference"], "amount": 2160}]
-    assert body["refund_provider_status"] == "pending" and body["status"] == "refunded"
+    # Queued, not yet given back: no credit note and the order's totals untouched until Paystack confirms.
+    assert (body["status"], body["refund_state"], body["refund_provider_status"], body["credit_note_number"]) == (
+        "received", "pending", "pending", None)
+    assert order_row(order["id"]).refunded_total == Decimal("0.00")
+    refund_id = return_row(first["id"]).refund_reference
+    for outcome in ("refunded", "ignored"):  # Paystack may send an event twice
+        confirmed = post_refund_webhook(client, "refund.processed", order["payment_reference"], refund_id, 2160,
+                                        secret=paystack.secret_key)
+        assert confirmed.json()["outcome"] == outcome, confirmed.text
+    row = return_row(first["id"])
+    assert (row.status, row.refund_state, row.credit_note_number) == ("refunded", "done", f"CN-{YEAR}-000001")
     second = received_return(client, customer, admin_headers, order, [(product.id, 1)])
     paystack.refunds_down = True
     down = step(client, admin_headers, second["id"], "refund", expect=502)
@@ -221,6 +231,7 @@ def test_paystack_refunds_are_posted_to_its_refund_api(client, customer, make_pr
     assert (row.status, row.refund_state, row.refund_provider_status) == ("received", "failed",
                                                                           "Transaction has been fully reversed")
     assert order_row(order["id"]).refunded_total == Decimal(body["refund_amount"])
+    assert [e.action for e in audit_actions(first["id"])][-2:] == ["return.refund_sent", "return.refund"]
 
 
 def test_a_refund_of_nothing_is_recorded_without_asking_the_provider(client, customer, make_product, admin_headers,
@@ -239,6 +250,8 @@ def test_a_refund_of_nothing_is_recorded_without_asking_the_provider(client, cus
     last = received_return(client, customer, admin_headers, order, [(product.id, 1)])
     assert step(client, admin_headers, last["id"], "refund")["refund_amount"] == "5.99"
     assert paystack.calls("/refund") == [{"transaction": order["payment_reference"], "amount": 599}]
+    post_refund_webhook(client, "refund.processed", order["payment_reference"], return_row(last["id"]).refund_reference,
+                        599, secret=paystack.secret_key)
     placed = order_row(order["id"])
     assert (placed.refunded_total, placed.payment_status) == (Decimal("5.99"), "refunded")
 

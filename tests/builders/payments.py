@@ -31,6 +31,16 @@ def post_webhook(client, event: str, reference: str, amount, *, secret: str | No
     return client.post(WEBHOOK, content=raw, headers=headers if headers is not None else signed_headers)
 
 
+def post_refund_webhook(client, event: str, reference: str, refund_id, amount: int, *, secret: str | None = None):
+    """A provider's signed ``refund.processed`` / ``refund.failed`` event, shaped as Paystack's."""
+    raw = json.dumps({"event": event, "data": {
+        "transaction_reference": reference, "id": refund_id, "amount": amount, "currency": "GHS",
+        "status": event.split(".", 1)[1]}}).encode()
+    headers = {"X-Signature": sign(raw, secret or get_settings().checkout.webhook_secret),
+               "Content-Type": "application/json"}
+    return client.post(WEBHOOK, content=raw, headers=headers)
+
+
 def minor(total: str) -> int:
     """An API total ("12.50") in pesewas, as the provider reports amounts."""
     whole, cents = total.split(".")

@@ -3,7 +3,8 @@
 ``POST /charge`` answers with the state the test chose for the number (``answers``; by default
 ``send_otp`` for Telecel's ``vod``, ``pay_offline`` otherwise), ``POST /charge/submit_otp`` pays
 with :data:`VOUCHER` and declines any other code, ``GET /charge/{reference}`` answers
-``status[reference]`` (the last state by default), ``POST /refund`` queues a refund (``pending``)
+``status[reference]`` (the last state by default), ``POST /refund`` queues a refund (``pending``;
+``GET /refund/{id}`` says ``refund_states[id]``)
 unless ``refuse_refunds`` holds the transaction's reference (400, as Paystack refuses one) or
 ``refunds_down`` is set (500).
 Every request is recorded.
@@ -40,6 +41,7 @@ class PaystackStub(ThreadingHTTPServer):
         self.currency = "GHS"  # what every charge says it was made in
         self.refuse_refunds: set[str] = set()
         self.refunds_down = False  # POST /refund answers 500 (Paystack unreachable)
+        self.refund_states: dict[str, str] = {}  # refund id -> what GET /refund/{id} says ("pending" by default)
 
     @property
     def url(self) -> str:
@@ -99,6 +101,7 @@ class _Handler(BaseHTTPRequestHandler):
         if reference in self.server.refuse_refunds or reference not in self.server.status:
             return self._reply(400, {"status": False, "message": "Transaction has been fully reversed"})
         refund_id = len(self.server.calls("/refund"))
+        self.server.refund_states.setdefault(str(refund_id), "pending")
         self._reply(200, {"status": True, "message": "Refund has been queued for processing", "data": {
             "transaction": {"reference": reference}, "amount": amount, "currency": "GHS", "status": "pending",
             "id": refund_id}})
@@ -107,6 +110,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.requests.append(("GET", self.path, {}))
         if self.headers.get("Authorization") != f"Bearer {self.server.secret_key}":
             return self._reply(401, {"status": False, "message": "Invalid key"})
+        if self.path.startswith("/refund/"):
+            refund_id = self.path.removeprefix("/refund/")
+            if refund_id not in self.server.refund_states:
+                return self._reply(404, {"status": False, "message": "Refund not found"})
+            return self._reply(200, {"status": True, "message": "Refund retrieved", "data": {
+                "id": int(refund_id), "status": self.server.refund_states[refund_id], "currency": "GHS"}})
         if not self.path.startswith("/charge/"):
             return self._reply(404, {"status": False, "message": "Not found"})
         reference = self.path.removeprefix("/charge/")

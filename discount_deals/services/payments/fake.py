@@ -16,7 +16,8 @@ charge took, except for a charge paid from a number ending in :data:`REFUND_REFU
 refuses a refund it cannot make.
 
 Owns its transactions: :meth:`FakeProvider.start_charge`, :meth:`~FakeProvider.submit_otp` and
-:meth:`~FakeProvider.verify` and :meth:`~FakeProvider.refund`. They play a remote service, called by ``payments.flow`` between
+:meth:`~FakeProvider.verify`, :meth:`~FakeProvider.refund` and :meth:`~FakeProvider.refund_status`. They play a
+remote service, called by ``payments.flow`` between
 its transactions, so they keep the provider's records (callback URL, state, the shopper's
 decision) in the payment row's ``provider_data["fake"]`` through transactions of their own, as
 a remote service would in its own database. The page's two steps (:meth:`~FakeProvider.page`,
@@ -152,6 +153,17 @@ class FakeProvider:
             payment.provider_data = {**payment.provider_data, "fake": record}
             session.add(payment)
         return RefundReport(reference, SUCCESS, amount_minor, refund_id=refund_id, provider_status="processed")
+
+    def refund_status(self, refund_id: str, reference: str) -> RefundReport:
+        """Owns its transactions: its refunds are processed at once; one it never made failed."""
+        with session_scope() as session:
+            record = find_payment(session, reference).provider_data.get("fake") or {}
+        made = [item for item in record.get("refunds", []) if item.get("id") == refund_id]
+        if not made:
+            return RefundReport(reference, FAILED, None, refund_id=refund_id, provider_status="failed",
+                                message="No such refund.")
+        return RefundReport(reference, SUCCESS, int(made[0].get("amount", 0)), refund_id=refund_id,
+                            provider_status="processed")
 
     def page(self, session: Session, reference: str) -> dict[str, Any]:
         """What the test phone shows (404 once the charge is unknown)."""

@@ -10,6 +10,8 @@ or voucher back: Telecel Cash), ``pay_offline`` (the shopper approves a prompt o
 body is ``{"event": "charge.success" | "charge.failed", "data": {"reference", "amount", "currency"}}``
 where ``amount`` is in minor units (pesewas), as Paystack sends it (a decimal string such as
 ``"36.77"`` is read as cedis), and ``currency`` (optional) is the ISO code the charge was made in.
+A refund's final word comes as ``refund.processed`` or ``refund.failed`` with ``{"transaction_reference"
+(the charge), "id" or "refund_reference" (the refund), "amount", "status"}``: a :class:`RefundReport`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ SEND_OTP, PAY_OFFLINE = "send_otp", "pay_offline"
 # A charge in one of these waits for the shopper or their network; the order shows which.
 WAITING = (SEND_OTP, PAY_OFFLINE, PENDING)
 EVENTS = {"charge.success": SUCCESS, "charge.failed": FAILED}
+REFUND_EVENTS = {"refund.processed": SUCCESS, "refund.failed": FAILED}
 UNKNOWN_CURRENCY = "?"  # a provider named a currency by something that is not an ISO 4217 code
 
 
@@ -83,8 +86,9 @@ class ChargeReport:
 
 @dataclass(frozen=True)
 class RefundReport:
-    """What a provider says about a refund: ``success`` (accepted: the money is on its way; its
-    ``provider_status`` says how far, e.g. Paystack's ``pending`` or ``processed``) or ``failed``."""
+    """What a provider says about a refund: ``success`` (the money went back: Paystack's
+    ``processed``), ``pending`` (accepted and queued: its final word comes later, by webhook or
+    :meth:`PaymentProvider.refund_status`) or ``failed``; ``provider_status`` is its own word."""
 
     reference: str  # the charge refunded
     status: str
@@ -112,6 +116,9 @@ class PaymentProvider(Protocol):
     def refund(self, reference: str, amount_minor: int) -> RefundReport:
         """Give back ``amount_minor`` of the charge ``reference`` to the number it came from."""
 
+    def refund_status(self, refund_id: str, reference: str) -> RefundReport:
+        """Ask how a refund (of the charge ``reference``) that was ``pending`` stands now."""
+
 
 def sign(raw: bytes, secret: str) -> str:
     """The webhook signature: hex HMAC-SHA512 of the raw body."""
@@ -136,17 +143,21 @@ def amount_minor(value: Any) -> int:
 
 
 def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, header_names: tuple[str, ...]):
-    """A signed ``charge.*`` event as a ChargeReport (401 for a bad signature, 400 for a bad body)."""
+    """A signed ``charge.*`` event as a ChargeReport, a ``refund.*`` one as a RefundReport, None for
+    another event (401 for a bad signature, 400 for a bad body)."""
     lowered = {key.lower(): value for key, value in headers.items()}
     given = next((lowered[name] for name in header_names if lowered.get(name)), "")
     if not given or not hmac.compare_digest(given.strip().lower(), sign(raw, secret)):
         raise BadSignature()
     try:
         body = bounded_json.parse(raw)
-        event = body["event"]
-        data = body["data"]
+        event, data = body["event"], body["data"]
+        if not isinstance(event, str) or not isinstance(data, dict):
+            raise ValueError("event")
+        if event in REFUND_EVENTS:
+            return _refund_event(event, data)
         reference = data["reference"]
-        if not isinstance(event, str) or not isinstance(reference, str) or not reference:
+        if not isinstance(reference, str) or not reference:
             raise ValueError("event")
     except (ValueError, KeyError, TypeError):
         raise ValidationFailed("Invalid webhook body.", code=ErrorCode.WEBHOOK_INVALID) from None
@@ -158,6 +169,27 @@ def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, head
         raise ValidationFailed("Invalid webhook amount.", code=ErrorCode.WEBHOOK_INVALID) from None
     return ChargeReport(reference=reference, status=EVENTS[event], amount_minor=amount,
                         currency=currency_code(data.get("currency")))
+
+
+def _text(value: Any) -> str:
+    return str(value).strip()[:64] if isinstance(value, str | int) and not isinstance(value, bool) else ""
+
+
+def _refund_event(event: str, data: dict[str, Any]) -> RefundReport:
+    """A ``refund.*`` event's data: the charge it refunds and the refund's id (ValueError without both)."""
+    transaction = data.get("transaction")
+    reference = _text(data.get("transaction_reference")) or (
+        _text(transaction.get("reference")) if isinstance(transaction, dict) else "")
+    refund_id = _text(data.get("id")) or _text(data.get("refund_reference"))
+    if not reference and not refund_id:
+        raise ValueError("refund")
+    status = str(data.get("status") or event.split(".", 1)[1])[:32]
+    try:
+        amount = amount_minor(data["amount"]) if data.get("amount") is not None else None
+    except ValueError:
+        amount = None
+    return RefundReport(reference, REFUND_EVENTS[event], amount, refund_id=refund_id, provider_status=status,
+                        message=str(data.get("reason") or data.get("message") or "")[:300])
 
 
 def currency_code(value: Any) -> str | None:

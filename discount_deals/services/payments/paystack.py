@@ -138,9 +138,20 @@ class PaystackProvider:
         return parse_signed_event(raw, headers, self._secret, ("x-paystack-signature", "x-signature"))
 
     def refund(self, reference: str, amount_minor: int) -> RefundReport:
-        """``POST /refund`` ``{transaction, amount}``: Paystack queues it (``pending``, later
-        ``processed``) or refuses it (``status: false`` and why, or a refund ``failed``)."""
+        """``POST /refund`` ``{transaction, amount}``: Paystack queues it (``pending``: its
+        ``refund.processed`` or ``refund.failed`` webhook follows) or refuses it (``status: false``
+        and why, or a refund ``failed``)."""
         status_code, body = self._send("POST", "/refund", json={"transaction": reference, "amount": amount_minor})
+        return self._refund_report(reference, status_code, body, amount_minor)
+
+    def refund_status(self, refund_id: str, reference: str) -> RefundReport:
+        """``GET /refund/{id}``: where a queued refund stands."""
+        status_code, body = self._send("GET", f"/refund/{quote(refund_id, safe='')}")
+        return self._refund_report(reference, status_code, body, None, refund_id)
+
+    @staticmethod
+    def _refund_report(reference: str, status_code: int, body: Any, amount_minor: int | None,
+                       refund_id: str = "") -> RefundReport:
         data = body.get("data") if isinstance(body, dict) else None
         if status_code >= 500:
             raise ProviderUnavailable()
@@ -149,6 +160,6 @@ class PaystackProvider:
             log.warning("paystack refund of %s refused (%s): %s", reference, status_code, message)
             return RefundReport(reference, FAILED, amount_minor, message=str(message or "Refund refused.")[:300])
         state = str(data.get("status") or "pending")
-        return RefundReport(reference, FAILED if state == "failed" else SUCCESS, amount_minor,
-                            refund_id=str(data.get("id") or "")[:64], provider_status=state[:32],
-                            message=str(body.get("message") or "")[:300])
+        outcome = {"processed": SUCCESS, "failed": FAILED}.get(state, PENDING)
+        return RefundReport(reference, outcome, amount_minor, refund_id=str(data.get("id") or refund_id)[:64],
+                            provider_status=state[:32], message=str(body.get("message") or "")[:300])

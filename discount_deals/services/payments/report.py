@@ -8,7 +8,7 @@ payment's (when the provider names one). Everything happens in the caller's sess
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
 from sqlmodel import Session, select
@@ -18,7 +18,7 @@ from .. import NotFound
 from ..orders import status as lifecycle
 from ..money import Money
 from ..money import from_minor_units, minor_units
-from .interface import FAILED, MISMATCH, SUCCESS, UNKNOWN_CURRENCY, WAITING, ChargeReport
+from .interface import FAILED, MISMATCH, SUCCESS, UNKNOWN_CURRENCY, WAITING, ChargeReport, RefundReport
 from .providers import get_provider
 from .records import find_payment
 
@@ -123,9 +123,14 @@ def _paid(session: Session, payment: Payment, order: Order) -> str:
     return PAID
 
 
-def handle_webhook(session: Session, raw: bytes, headers: Mapping[str, str]) -> str:
-    """Check and apply one webhook (401 for a bad signature: nothing changes)."""
+def handle_webhook(session: Session, raw: bytes, headers: Mapping[str, str],
+                   on_refund: Callable[[Session, RefundReport], str] | None = None) -> str:
+    """Check and apply one webhook (401 for a bad signature: nothing changes). A refund's final
+    word goes to ``on_refund`` (services.returns.refund_reported: refunds are the returns'; this
+    package does not import them)."""
     report = get_provider().parse_webhook(raw, headers)
+    if isinstance(report, RefundReport):
+        return on_refund(session, report) if on_refund is not None else "ignored"
     if report is None:
         return "ignored"
     try:

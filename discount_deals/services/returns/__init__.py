@@ -35,7 +35,7 @@ from .common import (
 )
 from .cancellations import refunds_by_credit_note, settle_refund_due
 from .credit_notes import CreditNote, return_credit_note
-from .refunds import refund_return
+from .refunds import refund_reported, refund_return
 from .requests import order_returns, request_return, returns_close_at, returns_open
 from .steps import admin_returns, approve, receive, reject
 
@@ -62,6 +62,7 @@ __all__ = [
     "approve",
     "order_returns",
     "receive",
+    "refund_reported",
     "refund_return",
     "refunds_by_credit_note",
     "settle_refund_due",

@@ -30,8 +30,6 @@ from ...models import (
     Attention,
     Order,
     OrderStatus,
-    Payment,
-    PaymentAttemptStatus,
     PaymentMethod,
     PaymentStatus,
     RefundMethod,
@@ -47,12 +45,10 @@ from ..orders import status as lifecycle
 from ..permissions import require_admin
 from ..rows import found
 from .common import figures_of, order_items, returnable, returned_quantities
-from .refunds import paid_reference, refund_return
+from .refunds import refund_return
 from .shares import refund_share
 
 CANCELLED_REASON = "The order was cancelled after it was paid: all of it is refunded."
-BEYOND_TOTAL_NOTE = ("The order's total was refunded (credit note {number}). More money came than its total: "
-                     "give that back too, then mark it refunded.")
 
 
 def refunds_by_credit_note(order: Order) -> bool:
@@ -91,51 +87,22 @@ def open_cancellation_refund(session: Session, order: Order, actor: User) -> str
     return ret.id
 
 
-def _money_beyond_total(session: Session, order: Order, refunded_reference: str) -> bool:
-    """Whether another charge than the one refunded brought money in (paid twice, or another amount)."""
-    received = (PaymentAttemptStatus.SUCCESS.value, PaymentAttemptStatus.MISMATCH.value)
-    other = session.exec(select(Payment.id).where(Payment.order_id == order.id, Payment.status.in_(received),
-                                                  Payment.reference != refunded_reference)).first()
-    return other is not None
-
-
-def _after_refund(session: Session, actor: User, order_id: str, return_id: str, reference: str) -> Order:
-    """The flag is cleared, or says what is still owed; the refund is in the order's audit trail."""
-    order = found(session, Order, order_id, "Order not found.", for_update=True)
-    ret = session.get(ReturnRequest, return_id)
-    if order.attention == Attention.REFUND_DUE.value:
-        if _money_beyond_total(session, order, reference):
-            lifecycle.flag(session, order, None, "", actor=actor)
-            lifecycle.flag(session, order, Attention.REFUND_DUE.value,
-                           BEYOND_TOTAL_NOTE.format(number=ret.credit_note_number), actor=actor)
-        else:
-            lifecycle.flag(session, order, None, "", actor=actor)
-    audit.record(session, actor, "order.refund", "order", order.id, label=lifecycle.order_label(order),
-                 changes={"payment_status": [PaymentStatus.PAID.value, order.payment_status],
-                          "refunded_total": [round_amount(order.refunded_total - ret.refund_amount),
-                                             order.refunded_total],
-                          "credit_note_number": [None, ret.credit_note_number]})
-    session.flush()
-    session.refresh(order)
-    return order
-
-
 def settle_refund_due(actor: User | None, order_id: str) -> Order:
     """An admin settles an order's "refund due" (the back office's "Refund" / "Mark refunded"):
-    a cancelled, paid order is refunded with a credit note (the module docstring); money beyond an
-    order's total is recorded as given back. 409 ``no_refund_due`` without the flag; 502
-    ``refund_failed`` when the provider refuses (nothing else changes; try again).
+    a cancelled, paid order is refunded with a credit note (the module docstring; the flag is
+    settled when the refund is recorded: ``refunds.record_refund``); money beyond an order's total
+    is recorded as given back. 409 ``no_refund_due`` without the flag; 409 ``refund_in_progress``
+    while the provider is still sending it; 502 ``refund_failed`` when the provider refuses
+    (nothing else changes; try again). The order as it stands after.
 
     Owns its transactions: the return is opened in one, :func:`.refunds.refund_return` claims and
-    records the refund in its own (the provider's call between them, outside any), and the flag
-    is settled in a last one."""
+    records the refund in its own (the provider's call between them, outside any)."""
     actor = require_admin(actor)
     with write_session() as session:
         order = found(session, Order, order_id, "Order not found.", for_update=True)
         if order.attention != Attention.REFUND_DUE.value or not refunds_by_credit_note(order):
             return lifecycle.mark_refunded(session, actor, order.id)
         return_id = open_cancellation_refund(session, order, actor)
-        reference = paid_reference(session, order)
     refund_return(actor, return_id)
     with write_session() as session:
-        return _after_refund(session, actor, order_id, return_id, reference)
+        return found(session, Order, order_id, "Order not found.")

@@ -15,9 +15,19 @@ reached) leaves the return received, with its words in ``refund_provider_status`
 admin gets 502 ``refund_failed``; nothing else changes. A claim older than
 :data:`CLAIM_LIFETIME` (a server stopped mid-call) may be taken again.
 
-Owns its transactions: :func:`refund_return` (no transaction may stay open across the
-provider's call over the network: it claims the return in one, calls, and records the outcome
-in a second).
+A refund the provider only queued (Paystack's ``pending``) is not yet money given back: the
+return stays received (``refund_state = pending``), with no credit note and the order's totals
+untouched, until the provider's final word: its ``refund.processed`` / ``refund.failed`` webhook
+(:func:`refund_reported`) or, pressed again, "Check refund" (``PaymentProvider.refund_status``).
+Processed, it is recorded as above; failed, the return is left to be refunded again. Meanwhile no
+other refund of the order is sent (each one's share counts the refunds before it).
+
+A cancelled, paid order's refund (:mod:`.cancellations`) also settles the order's "refund due"
+flag when it is recorded, or leaves it saying what is still owed (money beyond the total).
+
+Owns its transactions: :func:`refund_return` and :func:`_check_pending` (no transaction may stay
+open across the provider's call over the network: it claims the return in one, calls, and
+records the outcome in a second).
 """
 
 from __future__ import annotations
@@ -31,9 +41,11 @@ from sqlmodel import Session, select
 
 from ...db import write_session
 from ...models import (
+    Attention,
     Order,
     OrderStatus,
     Payment,
+    PaymentAttemptStatus,
     PaymentStatus,
     RefundMethod,
     RefundState,
@@ -46,7 +58,7 @@ from ...config.settings_money import CREDIT_NOTE_PREFIX
 from .. import Conflict, ServiceError, audit
 from ..orders import status as lifecycle
 from ..messages import notices
-from ..payments import FAILED, SUCCESS, RefundReport, get_provider
+from ..payments import FAILED, PENDING, SUCCESS, RefundReport, get_provider
 from ..permissions import require_admin
 from ..money import minor_units
 from ..receipts import next_sequence, receipt_number
@@ -69,7 +81,11 @@ from .shares import Share, refund_share
 
 CLAIM_LIFETIME = timedelta(minutes=15)
 IN_PROGRESS_TEXT = "A refund for this order is being sent. Wait a moment and reload."
+PENDING_TEXT = ("The payment provider is still sending this refund: the credit note follows when it confirms. "
+                "Check again later.")
 FAILED_TEXT = "The refund did not go through: {why}"
+BEYOND_TOTAL_NOTE = ("The order's total was refunded (credit note {number}). More money came than its total: "
+                     "give that back too, then mark it refunded.")
 
 
 @dataclass(frozen=True)
@@ -87,6 +103,13 @@ def paid_reference(session: Session, order: Order) -> str:
     return paid or order.payment_reference or ""
 
 
+def _share_of(session: Session, order: Order, ret: ReturnRequest) -> Share:
+    """What ``ret`` gives back, counted after the order's refunds recorded before it."""
+    items = order_items(session, order.id)
+    before = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
+    return refund_share(figures_of(order, items), before, quantities_of(lines_of(session, [ret.id])[ret.id]))
+
+
 def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
     """Check the return may be refunded now, claim it, and say how much goes back and how."""
     if not may_take(ret, "refund"):
@@ -96,15 +119,15 @@ def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
     now = utcnow()
     live = ((ReturnRequest.refund_state != RefundState.SENDING.value)
             | (ReturnRequest.refund_started_at < now - CLAIM_LIFETIME))
-    sending = session.exec(select(ReturnRequest.id).where(ReturnRequest.order_id == order.id, ~live)).first()
+    waiting = ReturnRequest.refund_state == RefundState.PENDING.value
+    sending = session.exec(select(ReturnRequest.id).where(ReturnRequest.order_id == order.id,
+                                                          ~live | waiting)).first()
     if sending is not None:
         raise Conflict(IN_PROGRESS_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
-    items = order_items(session, order.id)
-    before = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
-    share = refund_share(figures_of(order, items), before, quantities_of(lines_of(session, [ret.id])[ret.id]))
+    share = _share_of(session, order, ret)
     claimed = session.execute(
         update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
-                                    live)
+                                    live, ~waiting)
         .values(refund_state=RefundState.SENDING.value, refund_started_at=now, updated_at=now)
     )
     if claimed.rowcount != 1:
@@ -128,21 +151,24 @@ def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, 
     return order
 
 
-def record_refund(session: Session, actor: User, plan: RefundPlan, report: RefundReport | None) -> ReturnView:
-    """Mark the claimed return refunded, number its credit note, and settle the order (above)."""
+def record_refund(session: Session, actor: User | None, plan: RefundPlan, report: RefundReport | None) -> ReturnView:
+    """Mark the claimed (or pending) return refunded, number its credit note, and settle the order
+    (above). ``actor``: who refunded (None: a provider's webhook for a refund whose admin's account
+    is gone; the name kept when it was asked stays)."""
     ret = find_return(session, plan.return_id)
     order = session.get(Order, ret.order_id)
     before_total = order.refunded_total
     now, share = utcnow(), plan.share
     number = receipt_number(CREDIT_NOTE_PREFIX, now.year, next_sequence(session, CREDIT_NOTE_PREFIX, now.year))
+    by = ({"refunded_by_id": actor.id, "refunded_by_label": audit.actor_label(actor)} if actor is not None else {})
     done = session.execute(
         update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
-                                    ReturnRequest.refund_state == RefundState.SENDING.value)
+                                    ReturnRequest.refund_state.in_([RefundState.SENDING.value,
+                                                                    RefundState.PENDING.value]))
         .values(status=ReturnStatus.REFUNDED.value, refund_state=RefundState.DONE.value, updated_at=now,
                 refund_amount=share.amount, refund_discount=share.discount, refund_tax=share.tax,
-                refund_shipping=share.shipping, credit_note_number=number, refunded_at=now,
-                refunded_by_id=actor.id, refunded_by_label=audit.actor_label(actor),
-                refund_reference=(report.refund_id or None) if report else None,
+                refund_shipping=share.shipping, credit_note_number=number, refunded_at=now, **by,
+                refund_reference=((report.refund_id if report else "") or ret.refund_reference or None),
                 refund_provider_status=(report.provider_status if report else "")[:300])
     )
     if done.rowcount != 1:
@@ -156,16 +182,98 @@ def record_refund(session: Session, actor: User, plan: RefundPlan, report: Refun
     audit.record(session, actor, "return.refund", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [ReturnStatus.RECEIVED.value, ret.status], "refund_amount": [None, ret.refund_amount],
                           "refund_method": [None, ret.refund_method], "credit_note_number": [None, number],
-                          "order_refunded_total": [before_total, order.refunded_total]})
+                          "order_refunded_total": [before_total, order.refunded_total]},
+                 actor_fallback=ret.refunded_by_label or lifecycle.PROVIDER)
+    if order.status == OrderStatus.CANCELLED.value:
+        _settle_cancelled(session, actor, order, ret, plan.reference, before_total)
     notices.return_step(session, order, ret, "return_refunded")
     return view_of(session, ret)
 
 
-def release_claim(session: Session, return_id: str, why: str) -> None:
-    """The provider refused: the return stays received, with the provider's words."""
+def _money_beyond_total(session: Session, order: Order, refunded_reference: str) -> bool:
+    """Whether a charge other than the one refunded brought money in (paid twice, or another amount)."""
+    received = (PaymentAttemptStatus.SUCCESS.value, PaymentAttemptStatus.MISMATCH.value)
+    other = session.exec(select(Payment.id).where(Payment.order_id == order.id, Payment.status.in_(received),
+                                                  Payment.reference != refunded_reference)).first()
+    return other is not None
+
+
+def _settle_cancelled(session: Session, actor: User | None, order: Order, ret: ReturnRequest, reference: str,
+                      before_total: Decimal) -> None:
+    """A cancelled order refunded whole (:mod:`.cancellations`): its "refund due" flag is cleared,
+    or says what is still owed; the refund is in the order's audit trail too."""
+    if order.attention == Attention.REFUND_DUE.value:
+        lifecycle.flag(session, order, None, "", actor=actor)
+        if _money_beyond_total(session, order, reference):
+            lifecycle.flag(session, order, Attention.REFUND_DUE.value,
+                           BEYOND_TOTAL_NOTE.format(number=ret.credit_note_number), actor=actor)
+    audit.record(session, actor, "order.refund", "order", order.id, label=lifecycle.order_label(order),
+                 changes={"payment_status": [PaymentStatus.PAID.value, order.payment_status],
+                          "refunded_total": [before_total, order.refunded_total],
+                          "credit_note_number": [None, ret.credit_note_number]},
+                 actor_fallback=ret.refunded_by_label or lifecycle.PROVIDER)
+    session.flush()
+
+
+def mark_pending(session: Session, actor: User, plan: RefundPlan, report: RefundReport) -> ReturnView:
+    """The provider queued the refund: the return waits for its final word (no credit note yet)."""
     session.execute(
-        update(ReturnRequest).where(ReturnRequest.id == return_id,
+        update(ReturnRequest).where(ReturnRequest.id == plan.return_id,
                                     ReturnRequest.refund_state == RefundState.SENDING.value)
+        .values(refund_state=RefundState.PENDING.value, refund_reference=report.refund_id or None,
+                refund_provider_status=report.provider_status[:300], refunded_by_id=actor.id,
+                refunded_by_label=audit.actor_label(actor), updated_at=utcnow())
+    )
+    ret = find_return(session, plan.return_id)
+    audit.record(session, actor, "return.refund_sent", "return", ret.id, label=f"Return for order #{ret.order_id[:8]}",
+                 changes={"refund_state": [RefundState.SENDING.value, ret.refund_state],
+                          "refund_reference": [None, ret.refund_reference], "refund_amount": [None, plan.share.amount]})
+    return view_of(session, ret)
+
+
+def settle_pending(session: Session, ret: ReturnRequest, report: RefundReport,
+                   actor: User | None = None) -> ReturnView | None:
+    """The provider's final word on a pending refund: processed is recorded (credit note and all),
+    failed leaves the return to be refunded again; still pending changes nothing. None when
+    ``ret`` waits for no word (already settled: a webhook sent twice)."""
+    order = session.get(Order, ret.order_id)
+    session.refresh(order, with_for_update=True)  # one settlement of an order's refunds at a time
+    session.refresh(ret)
+    if ret.refund_state != RefundState.PENDING.value or not may_take(ret, "refund"):
+        return None
+    if report.status == SUCCESS:
+        plan = RefundPlan(ret.id, ret.refund_method or RefundMethod.MOBILE_MONEY.value,
+                          report.reference or paid_reference(session, order), _share_of(session, order, ret))
+        who = actor or (session.get(User, ret.refunded_by_id) if ret.refunded_by_id else None)
+        return record_refund(session, who, plan, report)
+    if report.status == FAILED:
+        why = report.message or f"The provider reported the refund {report.provider_status or 'failed'}."
+        release_claim(session, ret.id, why, state=RefundState.PENDING.value)
+        session.refresh(ret)
+    return view_of(session, ret)
+
+
+def refund_reported(session: Session, report: RefundReport) -> str:
+    """A provider's ``refund.*`` webhook: settle the pending refund it names (by the refund's id,
+    else the charge it refunds); its outcome for the webhook's answer."""
+    pending = select(ReturnRequest).where(ReturnRequest.refund_state == RefundState.PENDING.value)
+    ret = session.exec(pending.where(ReturnRequest.refund_reference == report.refund_id)).first() \
+        if report.refund_id else None
+    if ret is None and report.reference:
+        charged = select(Payment.order_id).where(Payment.reference == report.reference)
+        ret = session.exec(pending.where(ReturnRequest.order_id.in_(charged))).first()
+    view = settle_pending(session, ret, report) if ret is not None else None
+    if view is None:
+        return "ignored"
+    return {ReturnStatus.REFUNDED.value: "refunded"}.get(
+        view.ret.status, "refund_failed" if view.ret.refund_state == RefundState.FAILED.value else "pending")
+
+
+def release_claim(session: Session, return_id: str, why: str, *, state: str = RefundState.SENDING.value) -> None:
+    """The provider refused (or its queued refund failed): the return stays received, with the
+    provider's words, to be refunded again."""
+    session.execute(
+        update(ReturnRequest).where(ReturnRequest.id == return_id, ReturnRequest.refund_state == state)
         .values(refund_state=RefundState.FAILED.value, refund_provider_status=why[:300], updated_at=utcnow())
     )
 
@@ -179,10 +287,29 @@ def _ask_provider(plan: RefundPlan) -> RefundReport:
         return RefundReport(plan.reference, FAILED, message=exc.detail)
 
 
+def _check_pending(actor: User, return_id: str, refund_id: str, reference: str) -> ReturnView:
+    """Ask the provider how a pending refund stands and settle it (409 while still pending, 502
+    when it failed).
+
+    Owns its transactions: the provider is asked over the network with none open; its answer is
+    settled in one."""
+    report = get_provider().refund_status(refund_id, reference)  # unreachable: 502, nothing changes
+    with write_session() as session:
+        ret = find_return(session, return_id)
+        view = settle_pending(session, ret, report, actor) or view_of(session, ret)
+    if view.ret.status == ReturnStatus.REFUNDED.value:  # by this word, or by a webhook meanwhile
+        return view
+    if view.ret.refund_state == RefundState.FAILED.value:
+        raise ServiceError(FAILED_TEXT.format(why=view.ret.refund_provider_status), status=502,
+                           code=REFUND_FAILED, expose_code=True)
+    raise Conflict(PENDING_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
+
+
 def refund_return(actor: User | None, return_id: str) -> ReturnView:
     """Refund a received return (see the module docstring): 409 ``return_status`` unless it is
-    received, 409 ``refund_in_progress`` while another refund of its order is being sent, 502
-    ``refund_failed`` when the provider refuses.
+    received, 409 ``refund_in_progress`` while another refund of its order is being sent (or this
+    one is still pending at the provider), 502 ``refund_failed`` when the provider refuses. A
+    pending return's refund is checked with the provider rather than sent again.
 
     Owns its transactions: claims the return and plans the refund in one; a cash refund is
     recorded in that same one, a mobile-money refund after the provider's answer in a second
@@ -190,11 +317,18 @@ def refund_return(actor: User | None, return_id: str) -> ReturnView:
     """
     actor = require_admin(actor)
     with write_session() as session:
-        plan = plan_refund(session, find_return(session, return_id))
-        # Nothing to send back (a free line, a coupon that covered the goods): the provider is not
-        # asked to move 0.00 (Paystack reads a missing or zero amount as the whole charge).
-        if plan.method != RefundMethod.MOBILE_MONEY.value or plan.share.amount <= 0:
-            return record_refund(session, actor, plan, None)
+        ret = find_return(session, return_id)
+        if ret.refund_state == RefundState.PENDING.value and may_take(ret, "refund"):
+            waiting = (ret.refund_reference or "", paid_reference(session, session.get(Order, ret.order_id)))
+        else:
+            waiting = None
+            plan = plan_refund(session, ret)
+            # Nothing to send back (a free line, a coupon that covered the goods): the provider is not
+            # asked to move 0.00 (Paystack reads a missing or zero amount as the whole charge).
+            if plan.method != RefundMethod.MOBILE_MONEY.value or plan.share.amount <= 0:
+                return record_refund(session, actor, plan, None)
+    if waiting is not None:
+        return _check_pending(actor, return_id, *waiting)
     try:
         report = _ask_provider(plan)
     except Exception:  # a bug, not an answer: let the refund be tried again at once
@@ -204,6 +338,8 @@ def refund_return(actor: User | None, return_id: str) -> ReturnView:
     with write_session() as session:
         if report.status == SUCCESS:
             return record_refund(session, actor, plan, report)
+        if report.status == PENDING:
+            return mark_pending(session, actor, plan, report)
         release_claim(session, plan.return_id, report.message or "Refund refused.")
     raise ServiceError(FAILED_TEXT.format(why=report.message or "the provider refused it."), status=502,
                        code=REFUND_FAILED, expose_code=True)

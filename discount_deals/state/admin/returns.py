@@ -125,7 +125,9 @@ class AdminReturnsState(AdminList, rx.State):
             return view
 
         def refunded(view: returns.ReturnView) -> tuple[str, str]:
-            return "Refund made", f"Credit note {view.ret.credit_note_number} is ready for the customer."
+            if view.ret.credit_note_number:
+                return "Refund made", f"Credit note {view.ret.credit_note_number} is ready for the customer."
+            return "Refund sent", "The payment provider is sending it: the credit note follows when it confirms."
 
         async for update in busy_call(self, "working", run, busy=return_id, success=refunded,
                                       failure=("Refund not made", STEP_FAILED),

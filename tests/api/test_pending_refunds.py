@@ -1,0 +1,135 @@
+"""A refund Paystack only queued ("pending") is not money given back until Paystack says so
+(services/returns/refunds.py). Before, it was booked as done at once: credit note, refunded total,
+"we refunded" message; its later ``refund.failed`` webhook answered "ignored" and changed nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+
+from discount_deals.services import returns
+
+from ..builders.checkout import order_row
+from ..builders.payments import post_refund_webhook
+from ..builders.returns import ask_return, audit_actions, messages_of, momo_order, return_row, returned_and_received
+from ..builders.returns import step
+from ..support.paystack import serve
+
+YEAR = datetime.now(UTC).year
+
+
+@pytest.fixture
+def paystack(monkeypatch):
+    yield from serve(monkeypatch)
+
+
+@pytest.fixture
+def pending(client, customer, make_product, admin_headers, paystack):
+    """A mobile-money order of two units (21.60 each, with tax) with one unit's refund queued by Paystack."""
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 2))
+    ret = ask_return(client, customer, order["id"], [(product.id, 1)])
+    returned_and_received(client, admin_headers, ret["id"])
+    body = step(client, admin_headers, ret["id"], "refund")
+    assert (body["status"], body["refund_state"]) == ("received", "pending")
+    return {"order": order, "return": ret, "product": product,
+            "refund_id": return_row(ret["id"]).refund_reference}
+
+
+def webhook(client, paystack, pending, event: str, **overrides):
+    fields = {"reference": pending["order"]["payment_reference"], "refund_id": pending["refund_id"], "amount": 2160,
+              **overrides}
+    answer = post_refund_webhook(client, event, fields["reference"], fields["refund_id"], fields["amount"],
+                                 secret=paystack.secret_key)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["outcome"]
+
+
+def test_a_failed_refund_leaves_the_return_to_be_refunded_again(client, admin_headers, paystack, pending):
+    order, ret = pending["order"], pending["return"]
+    assert webhook(client, paystack, pending, "refund.failed") == "refund_failed"
+    row = return_row(ret["id"])
+    assert (row.status, row.refund_state, row.credit_note_number) == ("received", "failed", None)
+    assert "failed" in row.refund_provider_status
+    placed = order_row(order["id"])
+    assert (placed.refunded_total, placed.payment_status) == (Decimal("0.00"), "paid")
+    assert messages_of("return_refunded", order["id"]) == []
+    # Refunded again: a new refund is asked for, and this one is confirmed.
+    again = step(client, admin_headers, ret["id"], "refund")
+    assert (again["refund_state"], len(paystack.calls("/refund"))) == ("pending", 2)
+    assert webhook(client, paystack, pending, "refund.processed", refund_id=again_id(ret)) == "refunded"
+    row = return_row(ret["id"])
+    assert (row.status, row.credit_note_number) == ("refunded", f"CN-{YEAR}-000001")
+    assert order_row(order["id"]).refunded_total == Decimal("21.60")
+    assert len(messages_of("return_refunded", order["id"])) >= 1
+
+
+def again_id(ret: dict) -> str:
+    return return_row(ret["id"]).refund_reference
+
+
+def test_check_refund_asks_paystack_and_never_refunds_twice(client, admin_headers, paystack, pending):
+    ret = pending["return"]
+    waiting = step(client, admin_headers, ret["id"], "refund", expect=409)
+    assert waiting["code"] == returns.REFUND_IN_PROGRESS and "still sending" in waiting["detail"]
+    assert len(paystack.calls("/refund")) == 1  # asked how it stands (GET), not sent again
+    assert paystack.requests[-1][:2] == ("GET", f"/refund/{pending['refund_id']}")
+    paystack.refund_states[pending["refund_id"]] = "processed"
+    done = step(client, admin_headers, ret["id"], "refund")
+    assert (done["status"], done["credit_note_number"]) == ("refunded", f"CN-{YEAR}-000001")
+    assert webhook(client, paystack, pending, "refund.processed") == "ignored"  # its late webhook changes nothing
+    assert return_row(ret["id"]).credit_note_number == f"CN-{YEAR}-000001"
+    actions = [event.action for event in audit_actions(ret["id"])]
+    assert actions.count("return.refund_sent") == 1 and actions.count("return.refund") == 1
+
+
+def test_check_refund_that_failed_says_so(client, admin_headers, paystack, pending):
+    paystack.refund_states[pending["refund_id"]] = "failed"
+    failed = step(client, admin_headers, pending["return"]["id"], "refund", expect=502)
+    assert failed["code"] == returns.REFUND_FAILED
+    assert return_row(pending["return"]["id"]).refund_state == "failed"
+
+
+def test_no_other_refund_of_the_order_goes_while_one_is_pending(client, customer, admin_headers, paystack, pending):
+    other = ask_return(client, customer, pending["order"]["id"], [(pending["product"].id, 1)])
+    returned_and_received(client, admin_headers, other["id"])
+    refused = step(client, admin_headers, other["id"], "refund", expect=409)
+    assert refused["code"] == returns.REFUND_IN_PROGRESS and len(paystack.calls("/refund")) == 1
+    assert webhook(client, paystack, pending, "refund.processed") == "refunded"
+    step(client, admin_headers, other["id"], "refund")  # now it may go (its share counts the first)
+    assert paystack.calls("/refund")[-1]["amount"] == 2160 + 599  # the last unit back brings the delivery
+
+
+def test_a_webhook_found_by_the_charge_when_its_refund_id_is_not_ours(client, paystack, pending):
+    assert webhook(client, paystack, pending, "refund.processed", refund_id="elsewhere-9") == "refunded"
+    assert return_row(pending["return"]["id"]).status == "refunded"
+
+
+def test_refund_webhooks_for_nothing_of_ours_change_nothing(client, paystack, pending):
+    assert webhook(client, paystack, pending, "refund.processed", reference="DD-unknown", refund_id="77") == "ignored"
+    assert return_row(pending["return"]["id"]).refund_state == "pending"
+    bad = post_refund_webhook(client, "refund.processed", "", "", 100, secret=paystack.secret_key)
+    assert bad.status_code == 400 and bad.json()["detail"] == "Invalid webhook body."
+    assert return_row(pending["return"]["id"]).refund_state == "pending"
+
+
+def test_the_pages_say_the_refund_is_on_its_way(client, paystack, pending):
+    """The customer's Returns box and the back office's row, while Paystack sends it and after."""
+    from discount_deals.db import session_scope
+    from discount_deals.models import Order
+    from discount_deals.state.return_views import admin_return_row, return_card
+
+    def views():
+        with session_scope() as session:
+            view = returns.common.view_of(session, returns.common.find_return(session, pending["return"]["id"]))
+            return return_card(view), admin_return_row(view, session.get(Order, pending["order"]["id"]))
+
+    card, row = views()
+    assert (card.status_text, card.credit_note, row.status_text, row.refund_pending, row.can_refund) == (
+        "Refund on its way", "", "Refund on its way", True, True)
+    webhook(client, paystack, pending, "refund.processed")
+    card, row = views()
+    assert (card.status_text, card.credit_note, row.refund_pending, row.can_refund) == (
+        "Refunded", f"CN-{YEAR}-000001", False, False)
