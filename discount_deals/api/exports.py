@@ -1,6 +1,7 @@
 """CSV exports for admins, streamed: ``/admin/exports/products.csv`` (re-uploads through the
-bulk upload as it is) and ``/admin/exports/orders.csv?date_from=&date_to=`` (one line per order
-line).
+bulk upload as it is), ``/admin/exports/orders.csv?date_from=&date_to=`` (one line per order
+line, by the day the order was placed) and ``/admin/exports/documents.csv?date_from=&date_to=`` (the
+register of receipts and credit notes, by the day each was issued: services.register).
 
 Admins authenticate with the bearer header, or with a short-lived download token in ``token``
 (what the back office's Export buttons use: a link cannot carry the header).
@@ -16,7 +17,7 @@ from fastapi.responses import StreamingResponse
 
 from ..db import session_scope
 from ..models import User
-from ..services import NotAuthenticated, exports
+from ..services import NotAuthenticated, exports, register
 from ..services.bulk_import import PRODUCT_TEMPLATE_COLUMNS
 from ..services.permissions import require_admin
 from .deps import _Unauthorized, current_user
@@ -83,3 +84,17 @@ def export_orders(
     days = exports.DateRange(exports.parse_day(date_from, "date_from"), exports.parse_day(date_to, "date_to"))
     return _stream(exports.ORDER_COLUMNS, lambda session: exports.order_rows(session, user, days),
                    exports.export_filename("orders", days))
+
+
+@router.get("/admin/exports/documents.csv", response_class=StreamingResponse, responses=CSV_RESPONSES)
+def export_documents(
+    user: Annotated[User, Depends(_exporter("documents"))],
+    date_from: Annotated[str, Query(description="First day of issue (UTC, YYYY-MM-DD), included")] = "",
+    date_to: Annotated[str, Query(description="Last day of issue (UTC, YYYY-MM-DD), included")] = "",
+):
+    """The register of receipts and credit notes issued in the date range, in the order of issue
+    (credit notes' amounts negative, so each column sums to what the shop kept)."""
+    require_admin(user)
+    days = exports.DateRange(exports.parse_day(date_from, "date_from"), exports.parse_day(date_to, "date_to"))
+    return _stream(register.COLUMNS, lambda session: register.document_rows(session, user, days),
+                   exports.export_filename("documents", days))

@@ -189,6 +189,7 @@ def order_json(request: Request, order: Order, lines: list[order_service.OrderLi
         "delivered_at": utc_text(order.delivered_at),
         "returns_open_until": utc_text(returns_close_at(order)) if returns_open(order) else None,
         "refunded_total": money_str(order.refunded_total),
+        "receipt_number": order.receipt_number,
         "created_at": utc_text(order.created_at),
         "updated_at": utc_text(order.updated_at),
     }

@@ -51,7 +51,7 @@ ORDER_COLUMNS = (
     "original_price", "line_total", "order_subtotal", "order_savings", "order_discount", "order_shipping",
     "order_tax", "order_total", "order_refunded", "payment_test", "counts_as_revenue", "currency",
 )
-EXPORTS = ("products", "orders")
+EXPORTS = ("products", "orders", "documents")  # documents: services.register
 DOWNLOAD_TOKEN_SECONDS = 120
 _DOWNLOAD = "export"
 
@@ -209,9 +209,9 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
 
 def export_filename(kind: str, days: DateRange = DateRange(), today: date | None = None) -> str:
     today = today or datetime.now(UTC).date()
-    if kind == "orders" and (days.first or days.last):
+    if kind != "products" and (days.first or days.last):
         span = f"{days.first or 'start'}-to-{days.last or today}"
-        return f"orders-{span}.csv"
+        return f"{kind}-{span}.csv"
     return f"{kind}-{today.isoformat()}.csv"
 
 

@@ -132,18 +132,25 @@ class AdminOrdersState(AdminList, rx.State):
         self.filters_version += 1
         return self._refetch(admin)
 
-    @admin_event
-    def export(self, admin: User):
-        """Download the order lines of the orders placed in the chosen dates as CSV (all dates
-        when none are chosen)."""
+    def _download(self, admin: User, kind: str):
         try:
             days = exports.DateRange(day(self.date_from), day(self.date_to))
         except ServiceError as exc:
             return toast(("Error", exc.detail, "error"))
         query = urlencode({"date_from": self.date_from, "date_to": self.date_to,
-                           "token": exports.download_token(admin, "orders")})
-        return rx.download(url=f"/api/admin/exports/orders.csv?{query}",
-                           filename=exports.export_filename("orders", days))
+                           "token": exports.download_token(admin, kind)})
+        return rx.download(url=f"/api/admin/exports/{kind}.csv?{query}", filename=exports.export_filename(kind, days))
+
+    @admin_event
+    def export(self, admin: User):
+        """Download the order lines of the orders placed in the chosen dates as CSV (all dates
+        when none are chosen)."""
+        return self._download(admin, "orders")
+
+    @admin_event
+    def export_documents(self, admin: User):
+        """Download the receipts and credit notes issued in the chosen dates (services.register)."""
+        return self._download(admin, "documents")
 
     # --- one order ----------------------------------------------------------------------------
 
@@ -215,6 +222,9 @@ class AdminOrdersState(AdminList, rx.State):
         stays paid."""
         if order.payment_status == PaymentStatus.REFUNDED.value:
             return f"Order #{self.shown.short_id} is refunded."
+        if returns.refunds_by_credit_note(order):  # still paid: the provider queued the refund
+            return (f"The refund of order #{self.shown.short_id} is on its way: the credit note follows when the "
+                    "payment provider confirms it.")
         return f"Order #{self.shown.short_id} stays paid: the payment beyond its total was given back."
 
     @admin_event(background=True)
