@@ -186,3 +186,14 @@ def test_the_products_export_downloads_a_csv(page: Page, live_user, live_product
     text = (tmp_path / "export.csv").read_text()
     assert text.splitlines()[0].startswith("name,description,brand,price,discount_price")
     assert f"'{product.name}," in text  # formula-like names are escaped
+
+
+def test_the_register_of_receipts_and_credit_notes_downloads_from_the_orders_tab(page: Page, live_user, tmp_path):
+    open_admin(page, live_user, "Orders")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Receipts & credit notes").click()
+    download = info.value
+    assert re.fullmatch(r"documents-\d{4}-\d{2}-\d{2}\.csv", download.suggested_filename)
+    download.save_as(tmp_path / "documents.csv")
+    header = (tmp_path / "documents.csv").read_text().splitlines()[0]
+    assert header.startswith("number,kind,issued_at,corrects,order_id")
