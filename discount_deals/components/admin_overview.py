@@ -59,7 +59,10 @@ def _top_products() -> rx.Component:
                     rx.el.tr(
                         rx.el.th("Product", scope="col", class_name=cell + " text-left font-medium text-gray-600"),
                         rx.el.th("Units sold", scope="col", class_name=cell + " text-right font-medium text-gray-600"),
-                        rx.el.th("Revenue", scope="col", class_name=cell + " text-right font-medium text-gray-600"),
+                        # The lines as sold: before the order's coupon and tax and its refunds, which
+                        # the overview's revenue takes into account; so not called revenue beside it.
+                        rx.el.th("Sold for", scope="col", class_name=cell + " text-right font-medium text-gray-600",
+                                 title="The lines' totals as sold, before coupons, tax and refunds"),
                     )
                 ),
                 rx.el.tbody(

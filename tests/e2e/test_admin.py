@@ -669,6 +669,8 @@ def test_overview_figures_match_seeded_orders(page: Page, live_user, live_server
 
     table = page.get_by_role("table", name="Top products")
     expect(table.locator("tbody tr")).to_have_count(len(top))
+    # Before coupons, tax and refunds: not called "Revenue" beside the overview's revenue.
+    expect(table.get_by_role("columnheader")).to_have_text(["Product", "Units sold", "Sold for"])
     best = table.locator("tbody tr").filter(has_text=item.name)
     expect(best).to_contain_text("70")
     expect(best).to_contain_text("$875.00")
