@@ -175,25 +175,25 @@ def test_deal_windows_status_filter_and_one_step_restock(page: Page, live_user, 
     assert (event.action, event.changes) == ("product.restock", {"stock": [2, 20]})
 
 
+def downloaded(page: Page, button: str, tmp_path) -> tuple[str, str]:
+    """What pressing ``button`` downloads: its file name and its text."""
+    with page.expect_download() as info:
+        page.get_by_role("button", name=button).click()
+    info.value.save_as(tmp_path / "download.csv")
+    return info.value.suggested_filename, (tmp_path / "download.csv").read_text()
+
+
 def test_the_products_export_downloads_a_csv(page: Page, live_user, live_product, tmp_path):
     product = live_product(unique("=Exported"))
     open_admin(page, live_user, "Products")
-    with page.expect_download() as info:
-        page.get_by_role("button", name="Export CSV").click()
-    download = info.value
-    assert re.fullmatch(r"products-\d{4}-\d{2}-\d{2}\.csv", download.suggested_filename)
-    download.save_as(tmp_path / "export.csv")
-    text = (tmp_path / "export.csv").read_text()
+    filename, text = downloaded(page, "Export CSV", tmp_path)
+    assert re.fullmatch(r"products-\d{4}-\d{2}-\d{2}\.csv", filename)
     assert text.splitlines()[0].startswith("name,description,brand,price,discount_price")
     assert f"'{product.name}," in text  # formula-like names are escaped
 
 
 def test_the_register_of_receipts_and_credit_notes_downloads_from_the_orders_tab(page: Page, live_user, tmp_path):
     open_admin(page, live_user, "Orders")
-    with page.expect_download() as info:
-        page.get_by_role("button", name="Receipts & credit notes").click()
-    download = info.value
-    assert re.fullmatch(r"documents-\d{4}-\d{2}-\d{2}\.csv", download.suggested_filename)
-    download.save_as(tmp_path / "documents.csv")
-    header = (tmp_path / "documents.csv").read_text().splitlines()[0]
-    assert header.startswith("number,kind,issued_at,corrects,order_id")
+    filename, text = downloaded(page, "Receipts & credit notes", tmp_path)
+    assert re.fullmatch(r"documents-\d{4}-\d{2}-\d{2}\.csv", filename)
+    assert text.splitlines()[0].startswith("number,kind,issued_at,corrects,order_id")
