@@ -83,13 +83,13 @@ def _return(card: ReturnCard) -> rx.Component:
 
 
 def returns_box() -> rx.Component:
-    """The order's returns, when it has any."""
+    """The order's returns, when it has any (a cancelled order's: its refund)."""
     return rx.cond(
         S.returns.length() > 0,
         rx.el.section(
-            rx.el.h2(icon("undo-2", 16), "Returns", class_name="flex items-center gap-2 text-sm font-bold text-gray-900"),
-            rx.el.ul(rx.foreach(S.returns, _return), aria_label="Returns"),
-            aria_label="Returns",
+            rx.el.h2(icon("undo-2", 16), S.box_title, class_name="flex items-center gap-2 text-sm font-bold text-gray-900"),
+            rx.el.ul(rx.foreach(S.returns, _return), aria_label=S.box_title),
+            aria_label=S.box_title,
             class_name="mt-6 rounded-md border border-gray-200 p-4 text-sm text-gray-700",
         ),
     )

@@ -218,9 +218,12 @@ def test_a_cancelled_paid_order_is_refunded_from_its_page_with_a_credit_note(pag
     page.set_viewport_size(PHONE)
     sign_in(page, shopper)
     page.goto(f"/orders/{order.id}")
-    returns_box = page.locator("section[aria-label='Returns']")
+    returns_box = page.locator("section[aria-label='Refund']")  # a cancelled order's: no "Returns"
+    expect(returns_box.get_by_role("heading", name="Refund")).to_be_visible()
     expect(returns_box).to_contain_text("Refunded: $25.92")
     returns_box.get_by_role("link", name=re.compile(r"Credit note CN-")).click()
     expect(page.get_by_role("heading", name=re.compile(r"Credit note CN-\d{4}-\d{6}"))).to_be_visible()
     expect(page.get_by_text(f"Corrects receipt {order.receipt_number}")).to_be_visible()
+    expect(page.get_by_text("Reason for the refund: The order was cancelled after it was paid.")).to_be_visible()
     expect(page.locator("dl[aria-label='Credit note total']")).to_contain_text("$25.92")
+    shot(page, "cancelled-refund-credit-note-390.png")

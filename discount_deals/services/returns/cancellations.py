@@ -48,7 +48,7 @@ from .common import figures_of, order_items, returnable, returned_quantities
 from .refunds import refund_return
 from .shares import refund_share
 
-CANCELLED_REASON = "The order was cancelled after it was paid: all of it is refunded."
+CANCELLED_REASON = "The order was cancelled after it was paid."
 
 
 def refunds_by_credit_note(order: Order) -> bool:

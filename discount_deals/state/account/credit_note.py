@@ -14,7 +14,7 @@ import reflex as rx
 
 from ...db import session_scope
 from ...display import money_text, tax_line_views
-from ...models import User
+from ...models import OrderStatus, User
 from ...services import NotFound, ServiceError, returns
 from ...services.receipt_pdf import credit_note_pdf
 from ..order_views import OrderTotals
@@ -28,7 +28,8 @@ def credit_note_view(note: returns.CreditNote) -> ReceiptView:
         **document_parts(note.number, note.issued_at, order, note.buyer_name, note.buyer_email, note.lines),
         title="Credit note",
         reference_text=f"Corrects receipt {order.receipt_number}" if order.receipt_number else "",
-        where_label="Reason for the return",
+        # a cancelled order's refund is a return of all of it (services.returns.cancellations)
+        where_label="Reason for the refund" if order.status == OrderStatus.CANCELLED.value else "Reason for the return",
         where_text=ret.reason,
         totals=OrderTotals(
             subtotal_text=money_text(note.goods),

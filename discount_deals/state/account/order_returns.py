@@ -12,7 +12,7 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...models import User
+from ...models import OrderStatus, User
 from ...services import NotFound, ServiceError, returns
 from ...services import orders as order_service
 from ...services.returns.common import returned_quantities
@@ -40,6 +40,7 @@ class OrderReturnsState(rx.State):
     open_until: str = ""  # "Returns open until 27 Dec 2026" while they are open
     lines: list[ReturnFormLine] = []  # what may still go back
     returns: list[ReturnCard] = []
+    box_title: str = "Returns"  # "Refund" on a cancelled order (its money given back: services.returns.cancellations)
     form_open: bool = False
     form_version: int = 0  # bumped to empty the form (components.ui.browser_owned)
     sending: bool = False
@@ -76,6 +77,7 @@ class OrderReturnsState(rx.State):
             views = returns.order_returns(session, user, order.id)
             offered = form_lines(order_service.order_items(session, order), returned_quantities(session, order.id))
             self.open_until = open_until_text(order)
+            self.box_title = "Refund" if order.status == OrderStatus.CANCELLED.value else "Returns"
         self.lines = offered
         self.returns = [return_card(view) for view in views]
         if not self.can_return:
