@@ -48,6 +48,17 @@ def returns_of(order_id: str) -> list[models.ReturnRequest]:
         return list(session.exec(select(models.ReturnRequest).where(models.ReturnRequest.order_id == order_id)).all())
 
 
+def admin_order_page(order_id: str):
+    """The back office's order page as it would show the order (its refund button's words)."""
+    from discount_deals.state.admin.orders import AdminOrdersState
+
+    with session_scope() as session:
+        admin = session.exec(select(models.User).where(models.User.role == "admin")).first()
+    state = AdminOrdersState(_reflex_internal_init=True)
+    state._show(admin, order_id)
+    return state.shown
+
+
 def stock_of(product_id: str) -> int:
     with session_scope() as session:
         return session.get(models.Product, product_id).stock
@@ -58,6 +69,7 @@ def test_a_cancelled_paid_order_is_refunded_with_a_credit_note(client, customer,
     order = paid_then_cancelled(client, customer, (milo, 3), (rice, 7))
     stock = (stock_of(milo.id), stock_of(rice.id))
     assert stock == (10, 10)  # the cancellation put it back
+    assert admin_order_page(order["id"]).refund_label == f"Refund ${Decimal(order['total']):.2f}"
     body = refund(client, admin_headers, order["id"])
     assert (body["payment_status"], body["attention"], body["refunded_total"]) == ("refunded", None, order["total"])
     row = order_row(order["id"])
@@ -164,6 +176,7 @@ def test_paystack_is_asked_to_refund_the_whole_charge(client, customer, make_pro
     (ret,) = returns_of(order["id"])
     assert (ret.status, ret.refund_state, ret.credit_note_number) == ("received", "pending", None)
     assert messages_of("return_refunded", order["id"]) == []
+    assert admin_order_page(order["id"]).refund_label == "Check refund"
     again = refund(client, admin_headers, order["id"], expect=409)  # asks Paystack how it stands: not a second refund
     assert again["code"] == returns.REFUND_IN_PROGRESS and len(paystack.calls("/refund")) == 1
     confirmed = post_refund_webhook(client, "refund.processed", order["payment_reference"], ret.refund_reference,

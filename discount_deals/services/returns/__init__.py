@@ -33,7 +33,7 @@ from .common import (
     may_take,
     returnable,
 )
-from .cancellations import refunds_by_credit_note, settle_refund_due
+from .cancellations import refund_on_its_way, refunds_by_credit_note, settle_refund_due
 from .credit_notes import CreditNote, return_credit_note
 from .refunds import refund_reported, refund_return
 from .requests import order_returns, request_return, returns_close_at, returns_open
@@ -62,6 +62,7 @@ __all__ = [
     "approve",
     "order_returns",
     "receive",
+    "refund_on_its_way",
     "refund_reported",
     "refund_return",
     "refunds_by_credit_note",

@@ -33,6 +33,7 @@ from ...models import (
     PaymentMethod,
     PaymentStatus,
     RefundMethod,
+    RefundState,
     ReturnLine,
     ReturnRequest,
     ReturnStatus,
@@ -55,6 +56,14 @@ def refunds_by_credit_note(order: Order) -> bool:
     """Whether the order's "refund due" is its whole payment going back with a credit note (a
     cancelled, paid order) rather than money beyond its total that an admin records."""
     return order.status == OrderStatus.CANCELLED.value and order.payment_status == PaymentStatus.PAID.value
+
+
+def refund_on_its_way(session: Session, order_id: str) -> bool:
+    """Whether a refund of the order waits for the provider's word (Paystack queued it)."""
+    waiting = session.exec(select(ReturnRequest.id).where(
+        ReturnRequest.order_id == order_id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
+        ReturnRequest.refund_state == RefundState.PENDING.value)).first()
+    return waiting is not None
 
 
 def open_cancellation_refund(session: Session, order: Order, actor: User) -> str:

@@ -160,8 +160,11 @@ class AdminOrdersState(AdminList, rx.State):
             lines = order_service.order_items(session, order)
             events = lifecycle.timeline(session, order)
             customer = lifecycle.customer_of(session, order)
+            on_its_way = order.attention is not None and returns.refund_on_its_way(session, order.id)
         self.order_id = order.id
         self.shown = order_page(order, customer)
+        if on_its_way:  # Paystack queued it: pressing again asks how it stands
+            self.shown.refund_label = "Check refund"
         self.lines = line_views(lines)
         self.totals = order_totals(order)
         self.timeline = customer_timeline(order, events, admin=True)
