@@ -17,7 +17,7 @@ from discount_deals.services.returns.cancellations import CANCELLED_REASON
 
 from ..builders.accounts import auth_headers
 from ..builders.checkout import MOMO, fill_cart, order_row, place
-from ..builders.payments import minor, payments_of, post_refund_webhook, post_webhook
+from ..builders.payments import minor, paid_by_a_second_charge, payments_of, post_refund_webhook, post_webhook
 from ..builders.returns import audit_actions, messages_of
 from ..builders.shop import add_address, add_coupon
 from ..support.paystack import serve
@@ -196,3 +196,23 @@ def test_only_admins_may_refund(client, customer, make_product, admin_headers):
                        headers=auth_headers(customer)).status_code == 403
     assert client.post(f"/api/admin/orders/{order['id']}/refunded/").status_code == 401
     assert returns_of(order["id"]) == [] and order_row(order["id"]).payment_status == "paid"
+
+
+def test_a_charge_after_the_refund_is_owed_back_without_a_credit_note_of_nothing(client, customer, make_product,
+                                                                                admin_headers):
+    """Review: a first charge that came through after the cancelled order was refunded moved it
+    back to "paid"; "Refund" then issued a 0.00 credit note and told the customer "we refunded
+    0.00", while the late money was never given back."""
+    order, first = paid_by_a_second_charge(client, customer, make_product(price="20.00", stock=5))
+    assert client.post(f"/api/orders/{order['id']}/cancel/", headers=auth_headers(customer)).status_code == 200
+    refund(client, admin_headers, order["id"])
+    post_webhook(client, "charge.success", first, minor(order["total"]))  # late
+    row = order_row(order["id"])
+    assert (row.payment_status, row.attention) == ("refunded", "refund_due")
+    assert row.attention_note.startswith("Paid after it was refunded")
+    assert admin_order_page(order["id"]).refund_label == "Mark refunded"  # recorded by the admin, no credit note
+    refund(client, admin_headers, order["id"])
+    assert order_row(order["id"]).attention is None
+    (ret,) = returns_of(order["id"])  # one credit note, of the order's total
+    assert ret.refund_amount == Decimal(order["total"])
+    assert len(messages_of("return_refunded", order["id"])) == 1

@@ -4,12 +4,16 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
 
-from discount_deals.services import returns
+from discount_deals.db import session_scope
+from discount_deals.models import ReturnRequest
+from discount_deals.services import ServiceError, returns
+from discount_deals.services.payments import sign
 
 from ..builders.checkout import order_row
 from ..builders.payments import post_refund_webhook
@@ -102,9 +106,106 @@ def test_no_other_refund_of_the_order_goes_while_one_is_pending(client, customer
     assert paystack.calls("/refund")[-1]["amount"] == 2160 + 599  # the last unit back brings the delivery
 
 
-def test_a_webhook_found_by_the_charge_when_its_refund_id_is_not_ours(client, paystack, pending):
-    assert webhook(client, paystack, pending, "refund.processed", refund_id="elsewhere-9") == "refunded"
-    assert return_row(pending["return"]["id"]).status == "refunded"
+def test_a_refund_id_we_do_not_know_never_settles_ours(client, admin_headers, paystack, pending):
+    """Review: a refund made elsewhere on the same charge (Paystack's dashboard) failed, and our
+    queued refund was marked failed by it: the next press sent the money a second time."""
+    assert webhook(client, paystack, pending, "refund.failed", refund_id="dashboard-99", amount=500) == "ignored"
+    assert webhook(client, paystack, pending, "refund.processed", refund_id="dashboard-98") == "ignored"
+    assert return_row(pending["return"]["id"]).refund_state == "pending"
+    step(client, admin_headers, pending["return"]["id"], "refund", expect=409)  # "Check refund", not a new one
+    assert len(paystack.calls("/refund")) == 1
+
+
+def test_an_old_refunds_webhook_sent_again_never_settles_the_next_one(client, customer, admin_headers, paystack,
+                                                                       pending):
+    """Review: Paystack sent the first refund's event again while the second was queued; the
+    second got a credit note though no money had moved, and its real failure was then ignored."""
+    assert webhook(client, paystack, pending, "refund.processed") == "refunded"
+    second = ask_return(client, customer, pending["order"]["id"], [(pending["product"].id, 1)])
+    returned_and_received(client, admin_headers, second["id"])
+    assert step(client, admin_headers, second["id"], "refund")["refund_state"] == "pending"
+    assert webhook(client, paystack, pending, "refund.processed", amount=2160 + 599) == "ignored"  # the first's id
+    row = return_row(second["id"])
+    assert (row.status, row.refund_state, row.credit_note_number) == ("received", "pending", None)
+    assert webhook(client, paystack, pending, "refund.failed", refund_id=row.refund_reference,
+                   amount=2160 + 599) == "refund_failed"
+
+
+def test_a_refund_without_an_id_is_matched_by_its_charge_and_amount(client, paystack, pending):
+    with session_scope() as session:  # as if Paystack had queued it without saying its id
+        row = session.get(ReturnRequest, pending["return"]["id"])
+        row.refund_reference = None
+        session.add(row)
+    assert webhook(client, paystack, pending, "refund.processed", refund_id="", amount=999) == "ignored"
+    assert webhook(client, paystack, pending, "refund.processed", refund_id="") == "refunded"
+    assert return_row(pending["return"]["id"]).credit_note_number == f"CN-{YEAR}-000001"
+
+
+@pytest.mark.parametrize("trouble", ["key refused", "unknown id", "no id kept"])
+def test_check_refund_that_cannot_ask_changes_nothing(client, admin_headers, paystack, pending, trouble):
+    """Review: any 4xx of GET /refund/{id} was read as "failed", and the next press sent the
+    money again while Paystack still held the first refund."""
+    if trouble == "key refused":
+        paystack.secret_key = "sk_rotated"
+    elif trouble == "unknown id":
+        del paystack.refund_states[pending["refund_id"]]
+    else:
+        with session_scope() as session:
+            row = session.get(ReturnRequest, pending["return"]["id"])
+            row.refund_reference = None
+            session.add(row)
+    answer = client.post(f"/api/admin/returns/{pending['return']['id']}/refund/", headers=admin_headers)
+    assert answer.status_code in (409, 502), answer.text
+    assert return_row(pending["return"]["id"]).refund_state == "pending"
+    paystack.secret_key = "sk_test_stub"
+    client.post(f"/api/admin/returns/{pending['return']['id']}/refund/", headers=admin_headers)
+    assert len(paystack.calls("/refund")) == 1  # never sent twice
+
+
+def test_a_refund_marked_failed_that_paystack_processed_after_all_gets_its_credit_note(client, paystack, pending):
+    assert webhook(client, paystack, pending, "refund.failed") == "refund_failed"
+    assert webhook(client, paystack, pending, "refund.processed") == "refunded"  # the money left after all
+    row = return_row(pending["return"]["id"])
+    assert (row.status, row.credit_note_number) == ("refunded", f"CN-{YEAR}-000001")
+
+
+def test_a_webhook_before_the_refund_is_written_is_asked_again(client, customer, make_product, admin_headers,
+                                                               paystack, monkeypatch):
+    """Review: Paystack's event came while our answer to POST /refund was not yet written; it was
+    answered "ignored" (200), so never sent again, and the refund waited for ever."""
+    from discount_deals.api.payments import _apply  # the webhook's work, from the stub's thread
+
+    from ..support import paystack as stub_module
+
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 2))
+    ret = ask_return(client, customer, order["id"], [(product.id, 1)])
+    returned_and_received(client, admin_headers, ret["id"])
+    early, send = [], stub_module._Handler._refund
+
+    def refund_then_webhook(handler, body):
+        raw = json.dumps({"event": "refund.processed", "data": {
+            "transaction_reference": body["transaction"], "id": len(handler.server.calls("/refund")),
+            "amount": body["amount"], "status": "processed"}}).encode()
+        try:
+            early.append(_apply(raw, {"x-paystack-signature": sign(raw, paystack.secret_key)}))
+        except ServiceError as refused:  # the webhook's answer: 409, so the provider sends it again
+            early.append((refused.status, refused.code))
+        send(handler, body)
+
+    monkeypatch.setattr(stub_module._Handler, "_refund", refund_then_webhook)
+    assert step(client, admin_headers, ret["id"], "refund")["refund_state"] == "pending"
+    assert early == [(409, returns.REFUND_IN_PROGRESS)]
+    again = post_refund_webhook(client, "refund.processed", order["payment_reference"], 1, 2160,
+                                secret=paystack.secret_key)  # the provider sends it again
+    assert again.json()["outcome"] == "refunded" and return_row(ret["id"]).status == "refunded"
+
+
+def test_refund_events_without_a_final_word_are_ignored(client, paystack, pending):
+    raw = json.dumps({"event": "refund.pending", "data": {"transaction_reference": "x", "status": "pending"}})
+    answer = client.post("/api/payments/webhook/", content=raw.encode(), headers={
+        "X-Signature": sign(raw.encode(), paystack.secret_key), "Content-Type": "application/json"})
+    assert answer.status_code == 200 and answer.json()["outcome"] == "ignored"
 
 
 def test_refund_webhooks_for_nothing_of_ours_change_nothing(client, paystack, pending):

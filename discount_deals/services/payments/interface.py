@@ -156,6 +156,8 @@ def parse_signed_event(raw: bytes, headers: Mapping[str, str], secret: str, head
             raise ValueError("event")
         if event in REFUND_EVENTS:
             return _refund_event(event, data)
+        if event.startswith("refund."):  # refund.pending, refund.processing: no final word yet
+            return None
         reference = data["reference"]
         if not isinstance(reference, str) or not reference:
             raise ValueError("event")

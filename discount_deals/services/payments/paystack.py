@@ -145,8 +145,14 @@ class PaystackProvider:
         return self._refund_report(reference, status_code, body, amount_minor)
 
     def refund_status(self, refund_id: str, reference: str) -> RefundReport:
-        """``GET /refund/{id}``: where a queued refund stands."""
+        """``GET /refund/{id}``: where a queued refund stands. Only Paystack's ``failed`` says it
+        failed: an answer that is not the refund (a refused key, an unknown id, a rate limit, an
+        odd body) tells nothing, and is :class:`ProviderUnavailable` (the refund stays queued)."""
         status_code, body = self._send("GET", f"/refund/{quote(refund_id, safe='')}")
+        data = body.get("data") if isinstance(body, dict) else None
+        if status_code >= 400 or not isinstance(data, dict) or not data.get("status"):
+            log.warning("paystack refund %s could not be read (%s)", refund_id, status_code)
+            raise ProviderUnavailable("The payment provider did not say how the refund stands. Please try again.")
         return self._refund_report(reference, status_code, body, None, refund_id)
 
     @staticmethod

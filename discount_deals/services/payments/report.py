@@ -112,6 +112,11 @@ def _paid(session: Session, payment: Payment, order: Order) -> str:
         lifecycle.flag(session, order, Attention.REFUND_DUE.value,
                        f"Paid twice: payment {payment.reference} came after the order was paid.", label=label)
         return PAID
+    if order.payment_status == PaymentStatus.REFUNDED.value:  # its refund stands: this money is owed back too
+        lifecycle.flag(session, order, Attention.REFUND_DUE.value,
+                       f"Paid after it was refunded: payment {payment.reference} is to be given back too.",
+                       label=label)
+        return PAID
     lifecycle.set_payment_status(session, order, PaymentStatus.PAID.value, label=label,
                                  note=f"Payment {payment.reference} received")
     if order.status == OrderStatus.CANCELLED.value:

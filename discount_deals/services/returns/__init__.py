@@ -2,7 +2,9 @@
 
 - :mod:`.requests`: a customer asks to return items (who, when, how many), reads their returns
 - :mod:`.steps`: the back office approves, rejects, receives (stock back exactly once)
-- :mod:`.refunds`: the refund, by the way the order was paid, and its credit note's number
+- :mod:`.refunds`: the refund's plan, claim and record, by the way the order was paid, and its credit note's number
+- :mod:`.sending`: the refund sent to the payment provider (or recorded: cash), and "Check refund"
+- :mod:`.pending`: a queued refund's final word (the provider's webhook)
 - :mod:`.shares`: what a return refunds (its lines' share of the order, written once)
 - :mod:`.credit_notes`: a refunded return's credit note (JSON and PDF are made from it)
 - :mod:`.cancellations`: a cancelled, paid order refunded whole, as a return, with its credit note
@@ -10,7 +12,7 @@
 
 Each step is in the audit trail and messages the customer in its own transaction.
 
-Owns its transactions: ``refunds.refund_return`` and ``cancellations.settle_refund_due`` (a
+Owns its transactions: ``sending.refund_return`` and ``cancellations.settle_refund_due`` (a
 mobile-money refund calls the payment provider over the network, outside any transaction). Everything else takes the caller's session.
 """
 
@@ -35,7 +37,8 @@ from .common import (
 )
 from .cancellations import refund_on_its_way, refunds_by_credit_note, settle_refund_due
 from .credit_notes import CreditNote, return_credit_note
-from .refunds import refund_reported, refund_return
+from .pending import refund_reported
+from .sending import refund_return
 from .requests import order_returns, request_return, returns_close_at, returns_open
 from .steps import admin_returns, approve, receive, reject
 

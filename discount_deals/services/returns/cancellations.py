@@ -7,7 +7,7 @@ heard nothing after "a refund is due to you".
 
 The refund is a return of every line of the order, opened by the admin who refunds and already
 received (a cancelled order's stock went back when it was cancelled, so nothing is received
-twice), then refunded by :func:`.refunds.refund_return`: one refund of an order at a time, the
+twice), then refunded by :func:`.sending.refund_return`: one refund of an order at a time, the
 provider's refusal as 502 ``refund_failed`` with the return left to be tried again, the credit
 note's number in the refund's transaction, the order's ``refunded_total``, its payment moved to
 ``refunded`` and the customer's "refund sent" message. A return on a cancelled order is always
@@ -40,22 +40,25 @@ from ...models import (
     User,
 )
 from ...models.base import utcnow
-from .. import audit
+from .. import Conflict, ErrorCode, audit
 from ..money import round_amount
 from ..orders import status as lifecycle
 from ..permissions import require_admin
 from ..rows import found
 from .common import figures_of, order_items, returnable, returned_quantities
-from .refunds import refund_return
+from .sending import refund_return
 from .shares import refund_share
 
 CANCELLED_REASON = "The order was cancelled after it was paid."
+NOTHING_LEFT_TEXT = "Everything this order was paid for has been refunded already."
 
 
 def refunds_by_credit_note(order: Order) -> bool:
     """Whether the order's "refund due" is its whole payment going back with a credit note (a
-    cancelled, paid order) rather than money beyond its total that an admin records."""
-    return order.status == OrderStatus.CANCELLED.value and order.payment_status == PaymentStatus.PAID.value
+    cancelled, paid order not yet refunded) rather than money beyond its total that an admin
+    records."""
+    return (order.status == OrderStatus.CANCELLED.value and order.payment_status == PaymentStatus.PAID.value
+            and order.refunded_total < order.total)
 
 
 def refund_on_its_way(session: Session, order_id: str) -> bool:
@@ -76,6 +79,8 @@ def open_cancellation_refund(session: Session, order: Order, actor: User) -> str
     items = order_items(session, order.id)
     taken = returned_quantities(session, order.id)
     lines = {item.id: returnable(item, taken) for item in items if returnable(item, taken) > 0}
+    if not lines:  # refunded already: never a credit note of nothing
+        raise Conflict(NOTHING_LEFT_TEXT, code=ErrorCode.NO_REFUND_DUE, expose_code=True)
     share = refund_share(figures_of(order, items), taken, lines)
     method = RefundMethod.MOBILE_MONEY if order.payment_method == PaymentMethod.MOBILE_MONEY.value else RefundMethod.CASH
     now = utcnow()
@@ -104,7 +109,7 @@ def settle_refund_due(actor: User | None, order_id: str) -> Order:
     while the provider is still sending it; 502 ``refund_failed`` when the provider refuses
     (nothing else changes; try again). The order as it stands after.
 
-    Owns its transactions: the return is opened in one, :func:`.refunds.refund_return` claims and
+    Owns its transactions: the return is opened in one, :func:`.sending.refund_return` claims and
     records the refund in its own (the provider's call between them, outside any)."""
     actor = require_admin(actor)
     with write_session() as session:

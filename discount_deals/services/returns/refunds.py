@@ -1,33 +1,24 @@
-"""Refunding a received return, by the way the order was paid.
+"""A return's refund as the shop records it: its plan, its claim, and its record.
 
 The amount is the return's share of the order (:mod:`.shares`), counted after the returns of
 the order refunded before it. Mobile money goes back through the payment provider's refund
-(``PaymentProvider.refund``) to the charge that paid the order; cash is recorded as handed back
-by the admin who refunds, and when. A refund gets its credit note's number
-(``CN-{year}-{000001}``, services.receipts' gap-free counter) in the transaction that marks the
-return refunded, adds its amount to ``Order.refunded_total``, and, once the whole order is back
-and refunded, moves the order's payment to ``refunded`` and clears a "refund due" flag.
+(:mod:`.sending`) to the charge that paid the order; cash is recorded as handed back by the
+admin who refunds, and when. A refund gets its credit note's number (``CN-{year}-{000001}``,
+services.receipts' gap-free counter) in the transaction that marks the return refunded, adds
+its amount to ``Order.refunded_total``, and, once the whole order is back and refunded, moves the
+order's payment to ``refunded`` and clears a "refund due" flag.
 
 One refund of an order at a time: the return is claimed (``refund_state = sending``, a guarded
 update under the order's lock) before the provider is called, so a second admin gets 409
 ``refund_in_progress`` rather than a second refund. A provider that refuses (or cannot be
-reached) leaves the return received, with its words in ``refund_provider_status``, and the
-admin gets 502 ``refund_failed``; nothing else changes. A claim older than
-:data:`CLAIM_LIFETIME` (a server stopped mid-call) may be taken again.
-
-A refund the provider only queued (Paystack's ``pending``) is not yet money given back: the
-return stays received (``refund_state = pending``), with no credit note and the order's totals
-untouched, until the provider's final word: its ``refund.processed`` / ``refund.failed`` webhook
-(:func:`refund_reported`) or, pressed again, "Check refund" (``PaymentProvider.refund_status``).
-Processed, it is recorded as above; failed, the return is left to be refunded again. Meanwhile no
-other refund of the order is sent (each one's share counts the refunds before it).
+reached) leaves the return received, with its words in ``refund_provider_status``
+(:func:`release_claim`); nothing else changes. A claim older than :data:`CLAIM_LIFETIME` (a
+server stopped mid-call) may be taken again. A refund the provider only queued waits as
+``pending`` (:func:`mark_pending`; :mod:`.pending` settles it), and no other refund of the
+order goes meanwhile (each one's share counts the refunds before it).
 
 A cancelled, paid order's refund (:mod:`.cancellations`) also settles the order's "refund due"
 flag when it is recorded, or leaves it saying what is still owed (money beyond the total).
-
-Owns its transactions: :func:`refund_return` and :func:`_check_pending` (no transaction may stay
-open across the provider's call over the network: it claims the return in one, calls, and
-records the outcome in a second).
 """
 
 from __future__ import annotations
@@ -39,7 +30,6 @@ from decimal import Decimal
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from ...db import write_session
 from ...models import (
     Attention,
     Order,
@@ -55,15 +45,12 @@ from ...models import (
 )
 from ...models.base import utcnow
 from ...config.settings_money import CREDIT_NOTE_PREFIX
-from .. import Conflict, ServiceError, audit
+from .. import Conflict, audit
 from ..orders import status as lifecycle
 from ..messages import notices
-from ..payments import FAILED, PENDING, SUCCESS, RefundReport, get_provider
-from ..permissions import require_admin
-from ..money import minor_units
+from ..payments import SUCCESS, RefundReport
 from ..receipts import next_sequence, receipt_number
 from .common import (
-    REFUND_FAILED,
     REFUND_IN_PROGRESS,
     ReturnView,
     figures_of,
@@ -103,7 +90,7 @@ def paid_reference(session: Session, order: Order) -> str:
     return paid or order.payment_reference or ""
 
 
-def _share_of(session: Session, order: Order, ret: ReturnRequest) -> Share:
+def share_of(session: Session, order: Order, ret: ReturnRequest) -> Share:
     """What ``ret`` gives back, counted after the order's refunds recorded before it."""
     items = order_items(session, order.id)
     before = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
@@ -124,7 +111,7 @@ def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
                                                           ~live | waiting)).first()
     if sending is not None:
         raise Conflict(IN_PROGRESS_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
-    share = _share_of(session, order, ret)
+    share = share_of(session, order, ret)
     claimed = session.execute(
         update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
                                     live, ~waiting)
@@ -163,8 +150,10 @@ def record_refund(session: Session, actor: User | None, plan: RefundPlan, report
     by = ({"refunded_by_id": actor.id, "refunded_by_label": audit.actor_label(actor)} if actor is not None else {})
     done = session.execute(
         update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
+                                    # failed: a refund the provider processed after all (.pending)
                                     ReturnRequest.refund_state.in_([RefundState.SENDING.value,
-                                                                    RefundState.PENDING.value]))
+                                                                    RefundState.PENDING.value,
+                                                                    RefundState.FAILED.value]))
         .values(status=ReturnStatus.REFUNDED.value, refund_state=RefundState.DONE.value, updated_at=now,
                 refund_amount=share.amount, refund_discount=share.discount, refund_tax=share.tax,
                 refund_shipping=share.shipping, credit_note_number=number, refunded_at=now, **by,
@@ -221,6 +210,7 @@ def mark_pending(session: Session, actor: User, plan: RefundPlan, report: Refund
         update(ReturnRequest).where(ReturnRequest.id == plan.return_id,
                                     ReturnRequest.refund_state == RefundState.SENDING.value)
         .values(refund_state=RefundState.PENDING.value, refund_reference=report.refund_id or None,
+                refund_amount=plan.share.amount,  # what was sent (its webhook is matched by it)
                 refund_provider_status=report.provider_status[:300], refunded_by_id=actor.id,
                 refunded_by_label=audit.actor_label(actor), updated_at=utcnow())
     )
@@ -231,44 +221,6 @@ def mark_pending(session: Session, actor: User, plan: RefundPlan, report: Refund
     return view_of(session, ret)
 
 
-def settle_pending(session: Session, ret: ReturnRequest, report: RefundReport,
-                   actor: User | None = None) -> ReturnView | None:
-    """The provider's final word on a pending refund: processed is recorded (credit note and all),
-    failed leaves the return to be refunded again; still pending changes nothing. None when
-    ``ret`` waits for no word (already settled: a webhook sent twice)."""
-    order = session.get(Order, ret.order_id)
-    session.refresh(order, with_for_update=True)  # one settlement of an order's refunds at a time
-    session.refresh(ret)
-    if ret.refund_state != RefundState.PENDING.value or not may_take(ret, "refund"):
-        return None
-    if report.status == SUCCESS:
-        plan = RefundPlan(ret.id, ret.refund_method or RefundMethod.MOBILE_MONEY.value,
-                          report.reference or paid_reference(session, order), _share_of(session, order, ret))
-        who = actor or (session.get(User, ret.refunded_by_id) if ret.refunded_by_id else None)
-        return record_refund(session, who, plan, report)
-    if report.status == FAILED:
-        why = report.message or f"The provider reported the refund {report.provider_status or 'failed'}."
-        release_claim(session, ret.id, why, state=RefundState.PENDING.value)
-        session.refresh(ret)
-    return view_of(session, ret)
-
-
-def refund_reported(session: Session, report: RefundReport) -> str:
-    """A provider's ``refund.*`` webhook: settle the pending refund it names (by the refund's id,
-    else the charge it refunds); its outcome for the webhook's answer."""
-    pending = select(ReturnRequest).where(ReturnRequest.refund_state == RefundState.PENDING.value)
-    ret = session.exec(pending.where(ReturnRequest.refund_reference == report.refund_id)).first() \
-        if report.refund_id else None
-    if ret is None and report.reference:
-        charged = select(Payment.order_id).where(Payment.reference == report.reference)
-        ret = session.exec(pending.where(ReturnRequest.order_id.in_(charged))).first()
-    view = settle_pending(session, ret, report) if ret is not None else None
-    if view is None:
-        return "ignored"
-    return {ReturnStatus.REFUNDED.value: "refunded"}.get(
-        view.ret.status, "refund_failed" if view.ret.refund_state == RefundState.FAILED.value else "pending")
-
-
 def release_claim(session: Session, return_id: str, why: str, *, state: str = RefundState.SENDING.value) -> None:
     """The provider refused (or its queued refund failed): the return stays received, with the
     provider's words, to be refunded again."""
@@ -276,70 +228,3 @@ def release_claim(session: Session, return_id: str, why: str, *, state: str = Re
         update(ReturnRequest).where(ReturnRequest.id == return_id, ReturnRequest.refund_state == state)
         .values(refund_state=RefundState.FAILED.value, refund_provider_status=why[:300], updated_at=utcnow())
     )
-
-
-def _ask_provider(plan: RefundPlan) -> RefundReport:
-    if not plan.reference:
-        return RefundReport("", FAILED, message="The order has no mobile-money payment to refund.")
-    try:
-        return get_provider().refund(plan.reference, minor_units(plan.share.amount))
-    except ServiceError as exc:  # unreachable (ProviderUnavailable), or a charge it does not know
-        return RefundReport(plan.reference, FAILED, message=exc.detail)
-
-
-def _check_pending(actor: User, return_id: str, refund_id: str, reference: str) -> ReturnView:
-    """Ask the provider how a pending refund stands and settle it (409 while still pending, 502
-    when it failed).
-
-    Owns its transactions: the provider is asked over the network with none open; its answer is
-    settled in one."""
-    report = get_provider().refund_status(refund_id, reference)  # unreachable: 502, nothing changes
-    with write_session() as session:
-        ret = find_return(session, return_id)
-        view = settle_pending(session, ret, report, actor) or view_of(session, ret)
-    if view.ret.status == ReturnStatus.REFUNDED.value:  # by this word, or by a webhook meanwhile
-        return view
-    if view.ret.refund_state == RefundState.FAILED.value:
-        raise ServiceError(FAILED_TEXT.format(why=view.ret.refund_provider_status), status=502,
-                           code=REFUND_FAILED, expose_code=True)
-    raise Conflict(PENDING_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
-
-
-def refund_return(actor: User | None, return_id: str) -> ReturnView:
-    """Refund a received return (see the module docstring): 409 ``return_status`` unless it is
-    received, 409 ``refund_in_progress`` while another refund of its order is being sent (or this
-    one is still pending at the provider), 502 ``refund_failed`` when the provider refuses. A
-    pending return's refund is checked with the provider rather than sent again.
-
-    Owns its transactions: claims the return and plans the refund in one; a cash refund is
-    recorded in that same one, a mobile-money refund after the provider's answer in a second
-    (no transaction stays open across the network).
-    """
-    actor = require_admin(actor)
-    with write_session() as session:
-        ret = find_return(session, return_id)
-        if ret.refund_state == RefundState.PENDING.value and may_take(ret, "refund"):
-            waiting = (ret.refund_reference or "", paid_reference(session, session.get(Order, ret.order_id)))
-        else:
-            waiting = None
-            plan = plan_refund(session, ret)
-            # Nothing to send back (a free line, a coupon that covered the goods): the provider is not
-            # asked to move 0.00 (Paystack reads a missing or zero amount as the whole charge).
-            if plan.method != RefundMethod.MOBILE_MONEY.value or plan.share.amount <= 0:
-                return record_refund(session, actor, plan, None)
-    if waiting is not None:
-        return _check_pending(actor, return_id, *waiting)
-    try:
-        report = _ask_provider(plan)
-    except Exception:  # a bug, not an answer: let the refund be tried again at once
-        with write_session() as session:
-            release_claim(session, plan.return_id, "The refund could not be sent.")
-        raise
-    with write_session() as session:
-        if report.status == SUCCESS:
-            return record_refund(session, actor, plan, report)
-        if report.status == PENDING:
-            return mark_pending(session, actor, plan, report)
-        release_claim(session, plan.return_id, report.message or "Refund refused.")
-    raise ServiceError(FAILED_TEXT.format(why=report.message or "the provider refused it."), status=502,
-                       code=REFUND_FAILED, expose_code=True)

@@ -246,5 +246,6 @@ class AdminOrdersState(AdminList, rx.State):
         async for update in busy_call(
             self, "working", run, success=lambda order: ("Refund recorded", self._refund_text(order)),
             failure=("Could not record the refund", "Please try again."),
+            on_refusal=lambda _refusal: self._show(admin, order_id),  # what the refusal left, as it stands
         ):
             yield update

@@ -1,0 +1,104 @@
+"""Sending a return's refund: the one way a refund reaches the payment provider.
+
+A received return is claimed and planned (:mod:`.refunds`), the provider is asked with no
+transaction open, and its answer recorded: processed (or a cash refund, or 0.00, which asks no
+one) is recorded at once with its credit note; queued (Paystack's ``pending``) waits for the
+provider's final word (:mod:`.pending`), which "Check refund" (this refund pressed again) asks for
+rather than sending the money twice; refused or unreachable, the return is released to be
+refunded again and the admin gets 502 ``refund_failed``.
+
+Owns its transactions: :func:`refund_return` and :func:`check_pending` (no transaction may stay
+open across the provider's call over the network: the claim is written in one, the answer in a
+second).
+"""
+
+from __future__ import annotations
+
+from ...db import write_session
+from ...models import Order, RefundMethod, RefundState, ReturnStatus, User
+from .. import Conflict, ServiceError
+from ..money import minor_units
+from ..payments import FAILED, PENDING, SUCCESS, RefundReport, get_provider
+from ..permissions import require_admin
+from .common import REFUND_FAILED, REFUND_IN_PROGRESS, ReturnView, find_return, may_take, view_of
+from .pending import settle_pending
+from .refunds import (
+    FAILED_TEXT,
+    PENDING_TEXT,
+    RefundPlan,
+    mark_pending,
+    paid_reference,
+    plan_refund,
+    record_refund,
+    release_claim,
+)
+
+
+def _ask_provider(plan: RefundPlan) -> RefundReport:
+    if not plan.reference:
+        return RefundReport("", FAILED, message="The order has no mobile-money payment to refund.")
+    try:
+        return get_provider().refund(plan.reference, minor_units(plan.share.amount))
+    except ServiceError as exc:  # unreachable (ProviderUnavailable), or a charge it does not know
+        return RefundReport(plan.reference, FAILED, message=exc.detail)
+
+
+def check_pending(actor: User, return_id: str, refund_id: str, reference: str) -> ReturnView:
+    """Ask the provider how a pending refund stands and settle it (409 while still pending or when
+    it cannot be asked, 502 when it failed; the provider unreachable or not answering: 502 and
+    nothing changes).
+
+    Owns its transactions: the provider is asked over the network with none open; its answer is
+    settled in one."""
+    if not refund_id:  # the provider gave the refund no id: its webhook will say, by the charge
+        raise Conflict(PENDING_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
+    report = get_provider().refund_status(refund_id, reference)
+    with write_session() as session:
+        ret = find_return(session, return_id)
+        view = settle_pending(session, ret, report, actor) or view_of(session, ret)
+    if view.ret.status == ReturnStatus.REFUNDED.value:  # by this word, or by a webhook meanwhile
+        return view
+    if view.ret.refund_state == RefundState.FAILED.value:
+        raise ServiceError(FAILED_TEXT.format(why=view.ret.refund_provider_status), status=502,
+                           code=REFUND_FAILED, expose_code=True)
+    raise Conflict(PENDING_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
+
+
+def refund_return(actor: User | None, return_id: str) -> ReturnView:
+    """Refund a received return (see the module docstring): 409 ``return_status`` unless it is
+    received, 409 ``refund_in_progress`` while another refund of its order is being sent (or this
+    one is still pending at the provider), 502 ``refund_failed`` when the provider refuses. A
+    pending return's refund is checked with the provider rather than sent again.
+
+    Owns its transactions: claims the return and plans the refund in one; a cash refund is
+    recorded in that same one, a mobile-money refund after the provider's answer in a second
+    (no transaction stays open across the network).
+    """
+    actor = require_admin(actor)
+    with write_session() as session:
+        ret = find_return(session, return_id)
+        if ret.refund_state == RefundState.PENDING.value and may_take(ret, "refund"):
+            waiting = (ret.refund_reference or "", paid_reference(session, session.get(Order, ret.order_id)))
+        else:
+            waiting = None
+            plan = plan_refund(session, ret)
+            # Nothing to send back (a free line, a coupon that covered the goods): the provider is not
+            # asked to move 0.00 (Paystack reads a missing or zero amount as the whole charge).
+            if plan.method != RefundMethod.MOBILE_MONEY.value or plan.share.amount <= 0:
+                return record_refund(session, actor, plan, None)
+    if waiting is not None:
+        return check_pending(actor, return_id, *waiting)
+    try:
+        report = _ask_provider(plan)
+    except Exception:  # a bug, not an answer: let the refund be tried again at once
+        with write_session() as session:
+            release_claim(session, plan.return_id, "The refund could not be sent.")
+        raise
+    with write_session() as session:
+        if report.status == SUCCESS:
+            return record_refund(session, actor, plan, report)
+        if report.status == PENDING:
+            return mark_pending(session, actor, plan, report)
+        release_claim(session, plan.return_id, report.message or "Refund refused.")
+    raise ServiceError(FAILED_TEXT.format(why=report.message or "the provider refused it."), status=502,
+                       code=REFUND_FAILED, expose_code=True)
