@@ -2,8 +2,10 @@
 
 :func:`release_unpaid_orders` runs for the life of the server (``app.register_lifespan_task``):
 every minute (``DD_PAYMENT_RELEASE_INTERVAL_SECONDS``) it gives back the stock of mobile-money orders that were not paid in time
-(``DD_PAYMENT_TIMEOUT_MINUTES``). With several workers each runs it; the releases are guarded
-updates, so an order is released once whoever gets there first.
+(``DD_PAYMENT_TIMEOUT_MINUTES``), and asks the payment provider about refunds it queued and has
+not confirmed for a while (``services.returns.check_waiting_refunds``: a webhook lost on the
+way). With several workers each runs it; the releases and settlements are guarded updates under
+the order's lock, so each happens once whoever gets there first.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import logging
 
 from ..services.orders.expiry import release_expired_payments
+from ..services.returns import check_waiting_refunds
 from ..config.settings import get_settings
 
 log = logging.getLogger("discount_deals.timers")
@@ -33,4 +36,10 @@ async def release_unpaid_orders(interval: float | None = None) -> None:
                 log.info("released %d unpaid mobile-money orders", released)
         except Exception:
             log.exception("releasing unpaid orders failed")
+        try:
+            settled = await asyncio.to_thread(check_waiting_refunds)
+            if settled:
+                log.info("settled %d refunds the payment provider had queued", settled)
+        except Exception:
+            log.exception("checking queued refunds failed")
         await asyncio.sleep(interval)

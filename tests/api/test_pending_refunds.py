@@ -234,3 +234,51 @@ def test_the_pages_say_the_refund_is_on_its_way(client, paystack, pending):
     card, row = views()
     assert (card.status_text, card.credit_note, row.refund_pending, row.can_refund) == (
         "Refunded", f"CN-{YEAR}-000001", False, False)
+
+
+def test_the_shops_clock_asks_about_refunds_whose_word_never_came(client, paystack, pending):
+    """A webhook lost on the way: the timer asks Paystack as "Check refund" would, every 5 minutes."""
+    from datetime import timedelta
+
+    def asked() -> int:
+        return len([call for call in paystack.requests if call[:2] == ("GET", f"/refund/{pending['refund_id']}")])
+
+    now = datetime.now(UTC)
+    assert returns.check_waiting_refunds(now) == 0 and asked() == 0  # just sent: not asked yet
+    later = now + timedelta(minutes=6)
+    assert returns.check_waiting_refunds(later) == 0 and asked() == 1  # still queued at Paystack
+    assert returns.check_waiting_refunds(later + timedelta(minutes=1)) == 0 and asked() == 1  # not every minute
+    paystack.secret_key = "sk_rotated"  # Paystack will not say: nothing changes, asked again next time
+    assert returns.check_waiting_refunds(later + timedelta(minutes=6)) == 0
+    assert return_row(pending["return"]["id"]).refund_state == "pending"
+    paystack.secret_key = "sk_test_stub"
+    paystack.refund_states[pending["refund_id"]] = "processed"
+    assert returns.check_waiting_refunds(later + timedelta(minutes=12)) == 1
+    row = return_row(pending["return"]["id"])
+    assert (row.status, row.credit_note_number) == ("refunded", f"CN-{YEAR}-000001")
+    assert len(messages_of("return_refunded", pending["order"]["id"])) >= 1
+    assert order_row(pending["order"]["id"]).refunded_total == Decimal("21.60")
+
+
+def test_the_servers_timer_runs_the_check(client, paystack, pending):
+    import asyncio
+    from datetime import timedelta
+
+    from discount_deals.server import timers
+
+    with session_scope() as session:  # sent ten minutes ago; Paystack has processed it since
+        row = session.get(ReturnRequest, pending["return"]["id"])
+        row.updated_at = datetime.now(UTC) - timedelta(minutes=10)
+        session.add(row)
+    paystack.refund_states[pending["refund_id"]] = "processed"
+
+    async def run_briefly():
+        task = asyncio.create_task(timers.release_unpaid_orders(interval=0.05))
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if return_row(pending["return"]["id"]).status == "refunded":
+                break
+        task.cancel()
+
+    asyncio.run(run_briefly())
+    assert return_row(pending["return"]["id"]).status == "refunded"

@@ -38,7 +38,7 @@ from .common import (
 from .cancellations import refund_on_its_way, refunds_by_credit_note, settle_refund_due
 from .credit_notes import CreditNote, return_credit_note
 from .pending import refund_reported
-from .sending import refund_return
+from .sending import check_waiting_refunds, refund_return
 from .requests import order_returns, request_return, returns_close_at, returns_open
 from .steps import admin_returns, approve, receive, reject
 
@@ -63,6 +63,7 @@ __all__ = [
     "may_take",
     "returnable",
     "approve",
+    "check_waiting_refunds",
     "order_returns",
     "receive",
     "refund_on_its_way",

@@ -7,15 +7,26 @@ provider's final word (:mod:`.pending`), which "Check refund" (this refund press
 rather than sending the money twice; refused or unreachable, the return is released to be
 refunded again and the admin gets 502 ``refund_failed``.
 
-Owns its transactions: :func:`refund_return` and :func:`check_pending` (no transaction may stay
-open across the provider's call over the network: the claim is written in one, the answer in a
-second).
+The shop's clock asks too (:func:`check_waiting_refunds`, from ``server.timers``): a refund
+still queued :data:`CHECK_AFTER` after it was sent or last asked about (its webhook lost on the
+way) is asked about as "Check refund" would, so none waits for a press nobody makes.
+
+Owns its transactions: :func:`refund_return`, :func:`check_pending` and
+:func:`check_waiting_refunds` (no transaction may stay open across the provider's call over the
+network: the claim is written in one, the answer in a second).
 """
 
 from __future__ import annotations
 
-from ...db import write_session
-from ...models import Order, RefundMethod, RefundState, ReturnStatus, User
+import logging
+from datetime import datetime, timedelta
+
+from sqlalchemy import update
+from sqlmodel import select
+
+from ...db import session_scope, write_session
+from ...models import Order, RefundMethod, RefundState, ReturnRequest, ReturnStatus, User
+from ...models.base import utcnow
 from .. import Conflict, ServiceError
 from ..money import minor_units
 from ..payments import FAILED, PENDING, SUCCESS, RefundReport, get_provider
@@ -32,6 +43,8 @@ from .refunds import (
     record_refund,
     release_claim,
 )
+
+log = logging.getLogger("discount_deals.payments")
 
 
 def _ask_provider(plan: RefundPlan) -> RefundReport:
@@ -102,3 +115,41 @@ def refund_return(actor: User | None, return_id: str) -> ReturnView:
         release_claim(session, plan.return_id, report.message or "Refund refused.")
     raise ServiceError(FAILED_TEXT.format(why=report.message or "the provider refused it."), status=502,
                        code=REFUND_FAILED, expose_code=True)
+
+
+CHECK_AFTER = timedelta(minutes=5)
+
+
+def check_waiting_refunds(now: datetime | None = None) -> int:
+    """Ask the provider about each refund it queued and has not confirmed for :data:`CHECK_AFTER`,
+    and settle what it says (a refund still queued is asked about again :data:`CHECK_AFTER`
+    later; an unreachable provider, next time). How many were settled.
+
+    Owns its transactions: the waiting refunds are read in one, each is asked about with none
+    open and settled in its own (one refund's trouble never stops the others')."""
+    now = now or utcnow()
+    with session_scope() as session:
+        waiting = session.exec(
+            select(ReturnRequest.id, ReturnRequest.refund_reference, Order)
+            .join(Order, Order.id == ReturnRequest.order_id)
+            .where(ReturnRequest.status == ReturnStatus.RECEIVED.value,
+                   ReturnRequest.refund_state == RefundState.PENDING.value,
+                   ReturnRequest.refund_reference.is_not(None), ReturnRequest.updated_at < now - CHECK_AFTER)
+        ).all()
+        asks = [(return_id, refund_id, paid_reference(session, order)) for return_id, refund_id, order in waiting]
+    settled = 0
+    for return_id, refund_id, reference in asks:
+        try:
+            report = get_provider().refund_status(refund_id, reference)
+        except ServiceError as exc:
+            log.warning("refund %s could not be checked: %s", refund_id, exc.detail)
+            continue
+        with write_session() as session:
+            ret = find_return(session, return_id)
+            view = settle_pending(session, ret, report)
+            if view is not None and view.ret.refund_state == RefundState.PENDING.value:
+                session.execute(update(ReturnRequest).where(ReturnRequest.id == return_id)
+                                .values(updated_at=now))  # asked again CHECK_AFTER from now
+            else:
+                settled += view is not None
+    return settled
