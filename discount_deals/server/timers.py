@@ -30,16 +30,15 @@ async def release_unpaid_orders(interval: float | None = None) -> None:
             "Set DD_PAYMENT_PROVIDER=paystack (and DD_PAYSTACK_SECRET_KEY) before taking real orders."
         )
     while True:
-        try:
-            released = await asyncio.to_thread(release_expired_payments)
-            if released:
-                log.info("released %d unpaid mobile-money orders", released)
-        except Exception:
-            log.exception("releasing unpaid orders failed")
-        try:
-            settled = await asyncio.to_thread(check_waiting_refunds)
-            if settled:
-                log.info("settled %d refunds the payment provider had queued", settled)
-        except Exception:
-            log.exception("checking queued refunds failed")
+        # Each job's trouble is logged and never stops the next one (nor the next minute's run).
+        for work, done, failed in ((release_expired_payments, "released %d unpaid mobile-money orders",
+                                    "releasing unpaid orders failed"),
+                                   (check_waiting_refunds, "settled %d refunds the payment provider had queued",
+                                    "checking queued refunds failed")):
+            try:
+                count = await asyncio.to_thread(work)
+                if count:
+                    log.info(done, count)
+            except Exception:
+                log.exception(failed)
         await asyncio.sleep(interval)
