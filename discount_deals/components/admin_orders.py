@@ -111,8 +111,8 @@ def order_list() -> rx.Component:
             button(icon("file-spreadsheet", 16), "Receipts & credit notes", variant="outline", size="sm",
                    on_click=ORDERS.export_documents,
                    title="Every receipt and credit note issued in the chosen dates, for the accounts"),
-            class_name="flex flex-wrap justify-end gap-2",
-        ), class_name=""),
+            class_name="flex flex-wrap gap-2 sm:justify-end",  # a phone: one row under the heading
+        ), class_name="flex-wrap"),
         filters(),
         rx.el.ul(rx.foreach(ORDERS.rows, _row), aria_label="Orders", class_name="mt-4"),
         "orders", rx.cond(ORDERS.filtered, "No orders match these filters", "No orders yet"),
