@@ -117,18 +117,13 @@ def item_texts(view: returns.ReturnView) -> list[str]:
 PENDING_TEXT = "Refund on its way"  # the provider queued the refund; its credit note follows
 
 
-def refund_pending(ret) -> bool:
-    """The provider queued the return's refund and has not confirmed it yet."""
-    return ret.status == ReturnStatus.RECEIVED.value and ret.refund_state == RefundState.PENDING.value
-
-
 def return_card(view: returns.ReturnView) -> ReturnCard:
     ret = view.ret
     refunded = ret.status == ReturnStatus.REFUNDED.value
     return ReturnCard(
         id=ret.id,
         status=ret.status,
-        status_text=PENDING_TEXT if refund_pending(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
+        status_text=PENDING_TEXT if returns.refund_waiting(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
         date_text=day_text(ret.created_at) if ret.created_at else "",
         item_lines=item_texts(view),
@@ -186,10 +181,10 @@ def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminRetu
         mobile_money=mobile_money,
         test_payment=bool(order is not None and is_test_payment(order)),
         status=ret.status,
-        status_text=PENDING_TEXT if refund_pending(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
+        status_text=PENDING_TEXT if returns.refund_waiting(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
         note=ret.admin_note,
-        refund_pending=refund_pending(ret),
+        refund_pending=returns.refund_waiting(ret),
         refund_problem=(ret.refund_provider_status if ret.refund_state == RefundState.FAILED.value else ""),
         credit_note=ret.credit_note_number or "",
         can_decide=returns.may_take(ret, "approve"),

@@ -33,6 +33,7 @@ from .common import (
     WRONG_STATUS,
     ReturnView,
     may_take,
+    refund_waiting,
     returnable,
 )
 from .cancellations import refund_on_its_way, refunds_by_credit_note, settle_refund_due
@@ -61,6 +62,7 @@ __all__ = [
     "ReturnView",
     "admin_returns",
     "may_take",
+    "refund_waiting",
     "returnable",
     "approve",
     "check_waiting_refunds",

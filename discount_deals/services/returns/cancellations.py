@@ -25,27 +25,23 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from ...db import write_session
+from ...db import session_scope, write_session
 from ...models import (
     Attention,
     Order,
     OrderStatus,
-    PaymentMethod,
     PaymentStatus,
-    RefundMethod,
     RefundState,
-    ReturnLine,
     ReturnRequest,
     ReturnStatus,
     User,
 )
 from ...models.base import utcnow
 from .. import Conflict, ErrorCode, audit
-from ..money import round_amount
 from ..orders import status as lifecycle
 from ..permissions import require_admin
 from ..rows import found
-from .common import figures_of, order_items, returnable, returned_quantities
+from .common import figures_of, open_return, order_items, returnable, returned_quantities
 from .sending import refund_return
 from .shares import refund_share
 
@@ -78,23 +74,13 @@ def open_cancellation_refund(session: Session, order: Order, actor: User) -> str
         return waiting
     items = order_items(session, order.id)
     taken = returned_quantities(session, order.id)
-    lines = {item.id: returnable(item, taken) for item in items if returnable(item, taken) > 0}
-    if not lines:  # refunded already: never a credit note of nothing
+    chosen = [(item, returnable(item, taken)) for item in items if returnable(item, taken) > 0]
+    if not chosen:  # refunded already: never a credit note of nothing
         raise Conflict(NOTHING_LEFT_TEXT, code=ErrorCode.NO_REFUND_DUE, expose_code=True)
-    share = refund_share(figures_of(order, items), taken, lines)
-    method = RefundMethod.MOBILE_MONEY if order.payment_method == PaymentMethod.MOBILE_MONEY.value else RefundMethod.CASH
+    share = refund_share(figures_of(order, items), taken, {item.id: quantity for item, quantity in chosen})
     now = utcnow()
-    ret = ReturnRequest(order_id=order.id, user_id=order.user_id, status=ReturnStatus.RECEIVED.value,
-                        reason=CANCELLED_REASON, refund_amount=share.amount, refund_discount=share.discount,
-                        refund_tax=share.tax, refund_shipping=share.shipping, refund_method=method.value,
-                        received_at=now, created_at=now, updated_at=now)
-    session.add(ret)
-    session.flush()
-    for item in items:
-        if item.id in lines:
-            session.add(ReturnLine(return_id=ret.id, order_item_id=item.id, product_id=item.product_id,
-                                   name=item.name, quantity=lines[item.id], unit_price=item.unit_price,
-                                   amount=round_amount(item.unit_price * lines[item.id])))
+    ret = open_return(session, order, order.user_id, chosen, share, CANCELLED_REASON,
+                      status=ReturnStatus.RECEIVED.value, received_at=now, created_at=now, updated_at=now)
     audit.record(session, actor, "return.open", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [None, ret.status], "refund_amount": [None, ret.refund_amount],
                           "reason": [None, CANCELLED_REASON]})
@@ -118,5 +104,5 @@ def settle_refund_due(actor: User | None, order_id: str) -> Order:
             return lifecycle.mark_refunded(session, actor, order.id)
         return_id = open_cancellation_refund(session, order, actor)
     refund_return(actor, return_id)
-    with write_session() as session:
+    with session_scope() as session:
         return found(session, Order, order_id, "Order not found.")

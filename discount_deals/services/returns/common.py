@@ -9,11 +9,12 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from ...models import Order, OrderItem, ReturnLine, ReturnRequest, ReturnStatus, User
+from ...models import Order, OrderItem, PaymentMethod, RefundMethod, RefundState, ReturnLine, ReturnRequest, ReturnStatus, User
 from .. import Conflict, ErrorCode, NotFound, ValidationFailed
+from ..money import round_amount
 from ..rows import by_id
 from ..taxes import rule_of, stored_tax_lines
-from .shares import OrderFigures
+from .shares import OrderFigures, Share
 
 # Refusal codes (``ServiceError.code``, in the API's body too): services.error_codes's, by the
 # names this package reads them by.
@@ -129,6 +130,11 @@ def may_take(ret: ReturnRequest, step: str) -> bool:
     return ret.status == STEP_FROM[step]
 
 
+def refund_waiting(ret: ReturnRequest) -> bool:
+    """The provider queued the return's refund and has not said yet that it went through."""
+    return ret.status == ReturnStatus.RECEIVED.value and ret.refund_state == RefundState.PENDING.value
+
+
 def returnable(item: OrderItem, taken: dict[str, int]) -> int:
     """How many of an order's line may still go back: bought less what its live returns take
     (``taken``: :func:`returned_quantities`)."""
@@ -137,3 +143,21 @@ def returnable(item: OrderItem, taken: dict[str, int]) -> int:
 
 def quantities_of(lines: Iterable[ReturnLine]) -> dict[str, int]:
     return {line.order_item_id: line.quantity for line in lines}
+
+
+def open_return(session: Session, order: Order, user_id: str, chosen: Iterable[tuple[OrderItem, int]],
+                share: Share, reason: str, **fields) -> ReturnRequest:
+    """A new return of ``chosen`` ((order line, quantity), ...) refunding ``share``, to be refunded
+    the way the order was paid (``fields``: more of its columns, e.g. a status); flushed."""
+    method = RefundMethod.MOBILE_MONEY if order.payment_method == PaymentMethod.MOBILE_MONEY.value else RefundMethod.CASH
+    ret = ReturnRequest(order_id=order.id, user_id=user_id, reason=reason, refund_amount=share.amount,
+                        refund_discount=share.discount, refund_tax=share.tax, refund_shipping=share.shipping,
+                        refund_method=method.value, **fields)
+    session.add(ret)
+    session.flush()
+    for item, quantity in chosen:
+        session.add(ReturnLine(return_id=ret.id, order_item_id=item.id, product_id=item.product_id, name=item.name,
+                               quantity=quantity, unit_price=item.unit_price,
+                               amount=round_amount(item.unit_price * quantity)))
+    session.flush()
+    return ret

@@ -20,16 +20,16 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ...models import Order, OrderItem, OrderStatus, PaymentMethod, RefundMethod, ReturnLine, ReturnRequest, User
+from ...models import Order, OrderItem, OrderStatus, ReturnRequest, User
 from ...models.base import utcnow
 from ...config.settings import get_settings
 from .. import audit
 from ..messages import notices
 from ..permissions import require_user
 from ..plain_text import one_line
-from ..money import round_amount
 from ..rows import owned, owned_or_admin
 from .common import (
+    open_return,
     DUPLICATE_LINE,
     ITEMS_INVALID,
     NO_ITEMS,
@@ -131,17 +131,7 @@ def request_return(session: Session, user: User | None, order_id: str, items: An
     reason_text = clean_reason(reason)
     this = {item.id: quantity for item, quantity in chosen}
     share = refund_share(figures_of(order, order_lines), taken, this)
-    method = RefundMethod.MOBILE_MONEY if order.payment_method == PaymentMethod.MOBILE_MONEY.value else RefundMethod.CASH
-    ret = ReturnRequest(order_id=order.id, user_id=user.id, reason=reason_text, refund_amount=share.amount,
-                        refund_discount=share.discount, refund_tax=share.tax, refund_shipping=share.shipping,
-                        refund_method=method.value)
-    session.add(ret)
-    session.flush()
-    for item, quantity in chosen:
-        session.add(ReturnLine(return_id=ret.id, order_item_id=item.id, product_id=item.product_id, name=item.name,
-                               quantity=quantity, unit_price=item.unit_price,
-                               amount=round_amount(item.unit_price * quantity)))
-    session.flush()
+    ret = open_return(session, order, user.id, chosen, share, reason_text)
     audit.record(session, user, "return.request", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [None, ret.status], "refund_amount": [None, ret.refund_amount],
                           "items": [None, {item.name: quantity for item, quantity in chosen}]})

@@ -31,7 +31,7 @@ from .. import Conflict, ServiceError
 from ..money import minor_units
 from ..payments import FAILED, PENDING, SUCCESS, RefundReport, get_provider
 from ..permissions import require_admin
-from .common import REFUND_FAILED, REFUND_IN_PROGRESS, ReturnView, find_return, may_take, view_of
+from .common import REFUND_FAILED, REFUND_IN_PROGRESS, ReturnView, find_return, refund_waiting, view_of
 from .pending import settle_pending
 from .refunds import (
     FAILED_TEXT,
@@ -90,7 +90,7 @@ def refund_return(actor: User | None, return_id: str) -> ReturnView:
     actor = require_admin(actor)
     with write_session() as session:
         ret = find_return(session, return_id)
-        if ret.refund_state == RefundState.PENDING.value and may_take(ret, "refund"):
+        if refund_waiting(ret):
             waiting = (ret.refund_reference or "", paid_reference(session, session.get(Order, ret.order_id)))
         else:
             waiting = None
