@@ -157,3 +157,35 @@ def test_place_order_says_it_is_busy_from_the_tap(page: Page, slow_network, live
     expect(page.get_by_text("Placing order...")).to_be_visible()
     slow_network.release()
     expect(toast(page, "Order placed")).to_be_visible()
+
+
+def test_refunding_a_cancelled_paid_order_is_one_round_trip(page: Page, slow_network, live_server, live_user,
+                                                            live_product):
+    """The admin's "Refund $…" on a phone network: busy at once, then refunded, in one round trip
+    (the provider's call runs on the server, off the tab's lock)."""
+    from discount_deals.models import Order
+
+    admin, _ = live_user(role="admin")
+    shopper, _ = live_user()
+    order = delivered_momo_order(live_server, shopper, [(live_product(price="12.00", stock=5), 1)])
+    with live_server.session() as session:
+        row = session.get(Order, order.id)
+        row.status, row.delivered_at, row.attention = "cancelled", None, "refund_due"
+        row.attention_note = "The order was cancelled after money was received."
+        session.add(row)
+    page.set_viewport_size(PHONE)
+    sign_in(page, admin)
+    page.goto("/admin?tab=orders")
+    page.get_by_label("Search orders").fill(order.id[:8])
+    page.get_by_role("button", name=f"View order #{order.id[:8]}").click()
+    refund = page.get_by_role("button", name="Refund $12.96")
+    expect(refund).to_be_visible()
+    ready_for_taps(page, slow_network)
+    slow_network.use(STEADY)
+
+    mark = slow_network.mark()
+    refund.click()
+    expect(toast(page, "Refund recorded")).to_be_visible()
+    expect(refund).to_have_count(0)
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "refund a cancelled order")
