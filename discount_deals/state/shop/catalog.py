@@ -75,6 +75,10 @@ class ProductsState(rx.State):
     # address, a filter removed or cleared, a choice the server did not take).
     search_box_version: int = 0
     filters_version: int = 0
+    # A tap on the listing (search, filter, sort, pager) ran before this page's on-load event:
+    # the browser connected and sent it while the server was still hydrating. That on-load
+    # carries the address from before the tap and must not put the old listing back.
+    _tapped_before_load: bool = False
 
     @rx.var
     def search(self) -> str:
@@ -192,7 +196,7 @@ class ProductsState(rx.State):
         if self._listing.page > max(shown.total_pages, 1):
             self._listing = replace(self._listing, page=max(shown.total_pages, 1))
             shown = listing_page(self._query())
-        self._keep(products=list(shown.products), count=shown.count, total_pages=shown.total_pages,
+        self._keep(products=list(shown.products), count=shown.count, total_pages=shown.total_pages, loading=False,
                    corrected_query=shown.corrected_query,
                    exact_url=self._url(exact="1", page=1) if shown.corrected_query else "")
         self._show_counts()
@@ -204,7 +208,10 @@ class ProductsState(rx.State):
         the list stays and loading ends). The address bar keeps what the shopper typed when it
         named a page past the end."""
         searched = self._listing.search
-        self._read_query()
+        if self._tapped_before_load:
+            self._tapped_before_load = False  # the listing is the tap's, its address already in the bar
+        else:
+            self._read_query()
         if self._listing.search != searched:
             self.search_box_version += 1
         first = not self.products
@@ -221,6 +228,8 @@ class ProductsState(rx.State):
         """A click on a filter, the sort, the search or the pager: change the filters, show that
         page and put its address in the browser's bar, all in this one event (no redirect and
         no second round of on-load events; Back returns through the router's on-load)."""
+        if not self.is_hydrated:
+            self._tapped_before_load = True
         self._listing = replace(self._listing, **changes)
         yield from load_list(self, self._load_page, "product list", loading=None, failed=None)
         yield push_url(self._url())
