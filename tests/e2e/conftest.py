@@ -114,6 +114,7 @@ def slow_network(phone_network: SlowNetwork) -> Iterator[SlowNetwork]:
     yield phone_network
     phone_network.use(PROFILES["loopback"])
     phone_network.go_online()
+    phone_network.release()  # a test that failed while the answers were held must not hold the next one's
 
 
 @pytest.fixture(scope="session")

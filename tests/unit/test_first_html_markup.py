@@ -111,8 +111,13 @@ def test_card_markup_escapes_and_says_what_the_app_says():
     # Buttons are inert until the app takes over, without looking disabled.
     add = re.search(r'<button type="button" aria-label="Add to Cart: [^"]*"[^>]*>', html).group(0)
     assert " disabled " in add and "disabled:bg-gray-400" not in add
+    # A tap on them is kept for the app's button of the same name (the boot loader's replay).
+    assert ' data-ssr-tap=""' in add
+    assert html.count("data-ssr-tap") == 2  # and on the heart
     out = markup.product_card(_view(stock=0, stock_text="Out of stock", has_discount=False), 5)
     assert "Out of Stock</button>" in out and "disabled:bg-gray-400" in out and 'loading="lazy"' in out
+    sold_out = re.search(r'<button type="button" aria-label="Out of Stock: [^"]*"[^>]*>', out).group(0)
+    assert "data-ssr-tap" not in sold_out  # really disabled: a tap there is not for later
     assert "Save" not in out and "-45%" not in out
 
 
@@ -172,6 +177,24 @@ def test_whatsapp_link_carries_the_name_price_and_url():
     link = whatsapp_share_url("Rice & Beans", "$10.18", "https://shop.example/products/p1")
     assert link.startswith("https://wa.me/?text=")
     assert "Rice%20%26%20Beans%20for%20%2410.18" in link and "https%3A%2F%2Fshop.example%2Fproducts%2Fp1" in link
+
+
+def test_the_product_pages_buttons_keep_a_tap_except_copy_link():
+    html = markup.product_detail(_view(), tags=[], category_href="/products?category=rice",
+                                 whatsapp_url="https://wa.me/?text=x", related=[])
+    kept = re.findall(r'<button type="button"(?: aria-label="([^"]*)")?[^>]* data-ssr-tap=""', html)
+    name = "Rice &quot;Gold&quot; &lt;5kg&gt;"
+    assert sorted(kept) == sorted(["Increase quantity", f"Add to Cart: {name}", f"Add {name} to favorites"])
+    copy = re.search(r"<button[^>]*>(?:(?!</button>).)*Copy link</button>", html, re.S).group(0)
+    assert "data-ssr-tap" not in copy  # copying needs the tap itself
+    decrease = re.search(r'<button type="button" aria-label="Decrease quantity"[^>]*>', html).group(0)
+    assert "data-ssr-tap" not in decrease  # disabled at 1: nothing to do later
+
+
+def test_the_loader_keeps_a_tap_on_a_waiting_button_and_not_a_drag():
+    loader = re.search(r"<script>(\(function\(preloads, code\).*?)</script>", defer_boot(SHELL), re.S).group(1)
+    assert "addEventListener('pointerup'" in loader and "'pointercancel'" in loader
+    assert "button[disabled]" in loader and "data-ssr-tap" in loader and "aria-busy" in loader
 
 
 def test_controls_wait_disabled_until_the_app_has_hydrated_them():

@@ -20,12 +20,16 @@ def _e(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _button(inner: str, classes: str, *, label: str = "", disabled: bool = False, extra: str = "") -> str:
+def _button(inner: str, classes: str, *, label: str = "", disabled: bool = False, extra: str = "",
+            kept: bool = True) -> str:
     """A button of the server's markup. Buttons do nothing until the app takes over, so they are
-    disabled until then (a tap is not silently lost, and browser tests wait for the live one);
-    looking enabled unless really disabled: their ``disabled:`` styles are left out."""
+    disabled until then (browser tests wait for the live one), looking enabled unless really
+    disabled: their ``disabled:`` styles are left out. A tap on one is kept (``data-ssr-tap``):
+    the page's boot loader shows it busy and taps the app's button of the same name once it is
+    there (``kept=False`` for one whose action needs the tap itself, as copying to the clipboard)."""
     if not disabled:
         classes = " ".join(token for token in classes.split() if not token.startswith("disabled:"))
+        extra += ' data-ssr-tap=""' if kept else ""
     aria = f' aria-label="{_e(label)}"' if label else ""
     return f'<button type="button"{aria}{extra} disabled class="{classes}">{inner}</button>'
 
@@ -221,7 +225,7 @@ def product_detail(
         f'<a href="{_e(whatsapp_url)}" target="_blank" rel="noopener noreferrer" '
         f'aria-label="Share {_e(product.name)} on WhatsApp" class="{S.SHARE_LINK}">'
         f'{S.icon_svg("message-circle", 16, "text-green-700")}WhatsApp</a>'
-        + _button(S.icon_svg("link", 16) + "Copy link", S.SHARE_LINK)
+        + _button(S.icon_svg("link", 16) + "Copy link", S.SHARE_LINK, kept=False)
         + "</div>"
         + whatsapp_chat(chat_url)
         + f'<h2 class="mt-2 text-lg font-semibold text-gray-900">Description</h2>'

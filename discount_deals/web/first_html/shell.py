@@ -64,7 +64,7 @@ _BOOT_LOADER = """(function(preloads, code) {
   function release(tries) {
     var pending = document.querySelectorAll('[data-ssr-inert]');
     pending.forEach(function (el) {
-      if (Object.keys(el).some(function (key) { return key.indexOf('__reactProps$') === 0; })) {
+      if (hydrated(el)) {
         el.removeAttribute('disabled');
         el.removeAttribute('data-ssr-inert');
       }
@@ -74,6 +74,70 @@ _BOOT_LOADER = """(function(preloads, code) {
   ['pointerdown', 'keydown', 'touchstart'].forEach(function (type) {
     window.addEventListener(type, boot, { once: true, passive: true });
   });
+  // A tap on a button that waits (disabled: the browser still reports the pointer) is kept,
+  // shown busy, and done on the live button once there is one: the same element once React has
+  // hydrated it, or, for the server's markup in a slot (data-ssr-tap), the app's button of the
+  // same name. A drag (a scroll) is no tap; a button already waiting takes no second tap.
+  var down = null;
+  function held(target) {
+    var el = target && target.closest ? target.closest('button[disabled]') : null;
+    return el && (el.hasAttribute('data-ssr-inert') || el.hasAttribute('data-ssr-tap')) ? el : null;
+  }
+  function hydrated(el) {
+    return Object.keys(el).some(function (key) { return key.indexOf('__reactProps$') === 0; });
+  }
+  function nameOf(el) {
+    return el.getAttribute('aria-label') || el.textContent.trim();
+  }
+  function liveButton(tap) {
+    if (!tap.el.hasAttribute('data-ssr-tap')) {
+      return tap.el.isConnected && !tap.el.disabled && hydrated(tap.el) ? tap.el : null;
+    }
+    var buttons = document.querySelectorAll('button');
+    for (var i = 0; i < buttons.length; i++) {
+      var button = buttons[i];
+      if (!button.disabled && !button.closest('[data-ssr-slot]') && nameOf(button) === tap.name && hydrated(button)) {
+        return button;
+      }
+    }
+    return null;
+  }
+  function done(tap) {
+    tap.el.removeAttribute('aria-busy');
+    tap.el.classList.remove('animate-pulse');
+    tap.el.style.opacity = '';
+    tap.el.style.cursor = '';
+  }
+  function replay(tap, tries) {
+    var button = liveButton(tap);
+    if (button) {
+      done(tap);
+      button.click();
+    } else if (tries < 1200) {
+      setTimeout(function () { replay(tap, tries + 1); }, 50);
+    } else {
+      done(tap);
+    }
+  }
+  document.addEventListener('pointerdown', function (e) {
+    down = { el: held(e.target), x: e.clientX, y: e.clientY };
+  }, true);
+  document.addEventListener('pointercancel', function () { down = null; }, true);
+  document.addEventListener('pointerup', function (e) {
+    var start = down, el = held(e.target);
+    down = null;
+    if (!el || !start || start.el !== el || Math.abs(e.clientX - start.x) > 10 || Math.abs(e.clientY - start.y) > 10
+        || el.getAttribute('aria-busy') === 'true') return;
+    el.setAttribute('aria-busy', 'true');
+    if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
+      el.style.opacity = '0.6';
+    } else {
+      el.classList.add('animate-pulse');  // the build's pulse, as the page's skeletons
+    }
+    el.style.cursor = 'progress';
+    boot();
+    replay({ el: el, name: nameOf(el) }, 0);
+  }, true);
   // After the first frame is painted (two animation frames), not while the page is parsed.
   requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(boot, 0); }); });
 })(%s, %s);"""
