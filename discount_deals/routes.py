@@ -75,6 +75,11 @@ def products_path(**parameters: str | int) -> str:
     return f"{PRODUCTS}?{urlencode(query)}" if query else PRODUCTS
 
 
+def admin_path(tab: str = "") -> str:
+    """The back office, opened on ``tab`` (the default tab when blank)."""
+    return f"{ADMIN}?{urlencode({'tab': tab})}" if tab else ADMIN
+
+
 def category_path(slug: str) -> str:
     """The product listing filtered to one category."""
     return f"{PRODUCTS}?category={quote(slug)}"

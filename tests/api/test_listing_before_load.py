@@ -11,11 +11,18 @@ The handlers run here as Reflex runs them, in the order the server's queue gave 
 
 from __future__ import annotations
 
+import pytest
 from reflex.state import State
 
 from discount_deals.state.shop.catalog import ProductsState
 
 from ..support.loops import run_coroutine as run
+
+
+@pytest.fixture(autouse=True)
+def _emptied(clean_db, use_settings) -> None:
+    """Each test counts only its own products (none from the listing cache)."""
+    use_settings(DD_LISTING_CACHE_SECONDS="0")
 
 
 def _at(root: State, address: str) -> None:
@@ -86,3 +93,67 @@ def test_once_loaded_a_page_load_reads_the_address(make_product):
                     ("at", "/products"), ("hydrated", False), ("load",), ("hydrated", True))  # Back
     assert state.search == ""
     assert state.search_box_version == 1  # the box is emptied with the search
+
+
+# A helper's review of the first fix found these: the early tap was applied to a listing that had not
+# read the address yet, so the address's own filters were lost instead of the tap.
+
+
+@pytest.fixture
+def rice_and_oil(make_product, make_category) -> None:
+    rice = make_category("Rice")
+    make_product(name="Jasmine Rice 5kg", price="30.00", category=rice)
+    make_product(name="Basmati Rice 1kg", price="8.00", category=rice)
+    make_product(name="Palm Oil 1L", price="5.00")
+
+
+def test_an_early_sort_on_a_shared_filtered_address_keeps_the_addresss_filter(rice_and_oil):
+    state = _events(("at", "/products?category=rice"), ("hydrated", False), ("set_sort", "price-low"), ("load",),
+                    ("hydrated", True))
+    assert (state.category, state.sort_value) == ("rice", "price-low")
+    assert [p.name for p in state.products] == ["Basmati Rice 1kg", "Jasmine Rice 5kg"]
+    assert state._url() == "/products?category=rice&sort=price-low"
+
+
+def test_an_early_filter_on_a_searched_address_keeps_the_search_and_shows_it_in_the_box(make_product):
+    make_product(name="Zanzibar Clove Tea 50 bags", price="4.00")
+    make_product(name="Zanzibar Spice Mix", price="30.00")
+    state = _events(("at", "/products?search=zanzibar"), ("hydrated", False), ("set_price_range", "0-25"),
+                    ("load",), ("hydrated", True))
+    assert (state.search, state.price_range) == ("zanzibar", "0-25")
+    assert [p.name for p in state.products] == ["Zanzibar Clove Tea 50 bags"]
+    assert state.search_box_version == 1  # the box shows the address's search
+
+
+def test_two_early_taps_keep_both(rice_and_oil):
+    # The second tap left before the first one's address reached the bar: it carries the page's.
+    state = _events(("at", "/products"), ("hydrated", False), ("set_category", "rice"),
+                    ("set_sort", "price-high"), ("load",), ("hydrated", True))
+    assert (state.category, state.sort_value) == ("rice", "price-high")
+    assert [p.name for p in state.products] == ["Jasmine Rice 5kg", "Basmati Rice 1kg"]
+
+
+def test_a_header_search_then_an_early_sort_keeps_the_search(rice_and_oil, make_product):
+    make_product(name="Olive Oil 500ml", price="9.00")
+    state = _events(("at", "/products?category=rice"), ("hydrated", False), ("load",), ("hydrated", True),
+                    ("at", "/products?search=oil"), ("hydrated", False),  # the header's search, its on-load pending
+                    ("set_sort", "price-low"), ("load",), ("hydrated", True))
+    assert (state.search, state.category) == ("oil", "")
+    assert [p.name for p in state.products] == ["Palm Oil 1L", "Olive Oil 500ml"]
+
+
+def test_an_early_tap_whose_load_never_came_does_not_hide_the_next_address(rice_and_oil):
+    state = _events(("at", "/products"), ("hydrated", False), ("apply_search", "oil"),
+                    # the page's on-load was cancelled (the shopper went to a product page)
+                    ("at", "/products/abc"), ("hydrated", False), ("hydrated", True),
+                    ("at", "/products?category=rice"), ("hydrated", False), ("load",), ("hydrated", True))
+    assert (state.search, state.category) == ("", "rice")
+    assert [p.name for p in state.products] == ["Basmati Rice 1kg", "Jasmine Rice 5kg"]
+
+
+def test_an_early_next_page_tap_is_not_bounded_by_pages_not_yet_counted(make_product):
+    for n in range(12):
+        make_product(name=f"Page Item {n:02d}")
+    state = _events(("at", "/products"), ("hydrated", False), ("go_to_page", 2), ("load",),
+                    ("hydrated", True))
+    assert state.page == 2

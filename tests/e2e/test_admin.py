@@ -74,6 +74,21 @@ def test_admins_see_the_tabs_overview_first_and_can_log_out(page: Page, live_use
     assert page.evaluate("localStorage.getItem('accessToken')") in (None, "")
 
 
+def test_the_address_follows_the_tab_so_a_reload_keeps_it(page: Page, live_user):
+    """The page's on-load opens the tab the address names, and runs again after every reconnect
+    (a phone losing its signal) as on a reload: it put back the tab the admin had come in on."""
+    admin, _password = live_user(role="admin")
+    sign_in(page, admin)
+    page.goto("/admin?tab=orders")
+    expect(page.get_by_role("tab", name="Orders", exact=True)).to_have_attribute("aria-selected", "true")
+    choose_tab(page, "Products")
+    expect(page).to_have_url(re.compile(r"/admin\?tab=products$"))
+    page.reload()
+    expect(page.get_by_role("tab", name="Products", exact=True)).to_have_attribute("aria-selected", "true")
+    page.go_back()  # the tabs make no history entries of their own: Back leaves the back office
+    expect(page).not_to_have_url(re.compile(r"/admin"))
+
+
 def test_phone_layout_puts_the_tabs_in_a_top_bar(page: Page, live_user):
     page.set_viewport_size({"width": 375, "height": 740})
     open_admin(page, live_user)

@@ -91,3 +91,35 @@ def test_a_scroll_that_starts_on_a_waiting_button_is_no_tap(page: Page, slow_net
     expect(page.get_by_role("button", name=f"Add to Cart: {item.name}").and_(
         page.locator(":not([data-ssr-slot] *)"))).to_be_enabled(timeout=30_000)
     expect(badge(page, "Cart")).to_have_accessible_name("Cart")
+
+
+def test_early_taps_are_done_in_their_order_and_each_plus_counts(page: Page, slow_network, live_product):
+    item = live_product(name=unique("Early Palm Oil"), stock=9)
+    parsed_and_held(page, slow_network, f"/products/{item.id}")
+    slot = page.locator("[data-ssr-slot]")
+    plus = slot.get_by_role("button", name="Increase quantity")
+    tap(page, plus)
+    tap(page, plus)
+    tap(page, slot.get_by_role("button", name=f"Add to Cart: {item.name}"))
+    live_again(slow_network)
+
+    expect(toast(page, f"{item.name} has been added to your cart.")).to_be_visible(timeout=30_000)
+    expect(badge(page, "Cart")).to_have_accessible_name("Cart, 3 items")  # + + then Add: three, not one
+
+
+def test_an_early_tap_the_live_page_has_no_button_for_is_dropped(page: Page, slow_network, live_product):
+    item = live_product(name=unique("Early Saved Tea"), stock=9)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/products/{item.id}")
+    page.get_by_role("button", name=f"Add {item.name} to favorites").click()  # saved on an earlier visit
+    expect(badge(page, "Favorites")).to_have_accessible_name("Favorites, 1 saved item")
+
+    parsed_and_held(page, slow_network, f"/products/{item.id}")
+    tap(page, page.locator(f'[data-ssr-slot] button[aria-label="Add {item.name} to favorites"]'))
+    live_again(slow_network)
+    saved = page.get_by_role("button", name=f"Remove {item.name} from favorites")
+    expect(saved).to_have_attribute("aria-pressed", "true", timeout=30_000)  # the tap had nothing to do
+    saved.click()  # the shopper changes their mind: the old tap must not save it again
+    slow_network.wait_quiet()
+    expect(page.get_by_role("button", name=f"Add {item.name} to favorites")).to_have_attribute("aria-pressed", "false")
+    expect(badge(page, "Favorites")).to_have_accessible_name("Favorites")

@@ -182,13 +182,17 @@ def test_whatsapp_link_carries_the_name_price_and_url():
 def test_the_product_pages_buttons_keep_a_tap_except_copy_link():
     html = markup.product_detail(_view(), tags=[], category_href="/products?category=rice",
                                  whatsapp_url="https://wa.me/?text=x", related=[])
-    kept = re.findall(r'<button type="button"(?: aria-label="([^"]*)")?[^>]* data-ssr-tap=""', html)
+    kept = re.findall(r'<button type="button"(?: aria-label="([^"]*)")?[^>]* data-ssr-tap="(?:repeat)?"', html)
+    assert 'aria-label="Increase quantity" data-ssr-tap="repeat"' in html  # each tap on + counts
     name = "Rice &quot;Gold&quot; &lt;5kg&gt;"
     assert sorted(kept) == sorted(["Increase quantity", f"Add to Cart: {name}", f"Add {name} to favorites"])
     copy = re.search(r"<button[^>]*>(?:(?!</button>).)*Copy link</button>", html, re.S).group(0)
     assert "data-ssr-tap" not in copy  # copying needs the tap itself
     decrease = re.search(r'<button type="button" aria-label="Decrease quantity"[^>]*>', html).group(0)
     assert "data-ssr-tap" not in decrease  # disabled at 1: nothing to do later
+    last_one = markup.product_detail(_view(stock=1), tags=[], category_href="", whatsapp_url="", related=[])
+    increase = re.search(r'<button type="button" aria-label="Increase quantity"[^>]*>', last_one).group(0)
+    assert " disabled " in increase and "data-ssr-tap" not in increase  # as the app's: no more than the stock
 
 
 def test_the_loader_keeps_a_tap_on_a_waiting_button_and_not_a_drag():

@@ -9,10 +9,12 @@ the services check the role again.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import reflex as rx
 
+from ... import routes
 from ...config.settings import get_settings
 from ...models import User
 from ..account.session import per_user
@@ -91,7 +93,12 @@ class AdminState(rx.State):
 
     @admin_event
     def set_tab(self, admin: User, tab: str):
+        """The address follows the tab (replaced, no new history entry): the page's on-load,
+        which runs again after every reconnect and on a reload, opens the tab it names."""
         if tab not in TAB_IDS:
             return None
         self.tab = tab
-        return self._tab_load()
+        address = rx.call_script(
+            f"window.history.replaceState(window.history.state, '', {json.dumps(routes.admin_path(tab))})")
+        load = self._tab_load()
+        return [address, load] if load is not None else address

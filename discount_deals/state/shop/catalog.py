@@ -75,10 +75,11 @@ class ProductsState(rx.State):
     # address, a filter removed or cleared, a choice the server did not take).
     search_box_version: int = 0
     filters_version: int = 0
-    # A tap on the listing (search, filter, sort, pager) ran before this page's on-load event:
-    # the browser connected and sent it while the server was still hydrating. That on-load
-    # carries the address from before the tap and must not put the old listing back.
-    _tapped_before_load: bool = False
+    # The address a tap on the listing (search, filter, sort, pager) was made on when the server
+    # ran it before this page's on-load event (the browser connected and sent it while the
+    # server was still hydrating); "" otherwise. That on-load carries the same address, from
+    # before the tap, and must not put the old listing back (see _catch_up).
+    _tapped_on: str = ""
 
     @rx.var
     def search(self) -> str:
@@ -208,10 +209,10 @@ class ProductsState(rx.State):
         the list stays and loading ends). The address bar keeps what the shopper typed when it
         named a page past the end."""
         searched = self._listing.search
-        if self._tapped_before_load:
-            self._tapped_before_load = False  # the listing is the tap's, its address already in the bar
-        else:
+        if not self._tapped_on or self._tapped_on != self._address():
             self._read_query()
+        # else: the listing is the early tap's, read from this address first; its own is in the bar
+        self._tapped_on = ""
         if self._listing.search != searched:
             self.search_box_version += 1
         first = not self.products
@@ -224,12 +225,30 @@ class ProductsState(rx.State):
         self._load_page()
         self.filters_version += 1
 
+    def _address(self) -> str:
+        url = self.router.url
+        return f"{url.path}?{url.query}"
+
+    def _catch_up(self, typed: bool = False) -> None:
+        """Every tap on the listing starts here. A tap the server runs before this page's on-load
+        event first reads the listing from the address it was made on (the page's, which that
+        on-load has not read yet), once; the on-load then keeps the tap's listing. ``typed``: the
+        tap is the search box's own (its text stays as typed)."""
+        if self.is_hydrated:
+            self._tapped_on = ""
+            return
+        if self._tapped_on:
+            return  # a second early tap: the first one's listing, not yet in this tap's address
+        searched = self._listing.search
+        self._read_query()
+        if self._listing.search != searched and not typed:
+            self.search_box_version += 1
+        self._tapped_on = self._address()
+
     def _show(self, *extra, **changes):
         """A click on a filter, the sort, the search or the pager: change the filters, show that
         page and put its address in the browser's bar, all in this one event (no redirect and
         no second round of on-load events; Back returns through the router's on-load)."""
-        if not self.is_hydrated:
-            self._tapped_before_load = True
         self._listing = replace(self._listing, **changes)
         yield from load_list(self, self._load_page, "product list", loading=None, failed=None)
         yield push_url(self._url())
@@ -237,6 +256,7 @@ class ProductsState(rx.State):
 
     @rx.event
     def apply_search(self, value: str):
+        self._catch_up(typed=True)
         value = str(value or "").strip()[: catalog.MAX_QUERY_LENGTH]
         listing = self._listing
         if value == listing.search:
@@ -249,23 +269,28 @@ class ProductsState(rx.State):
     @rx.event
     def search_exactly(self):
         """'Search instead for …': what the shopper typed, without typo correction."""
+        self._catch_up()
         if self._listing.search and not self._listing.exact:
             yield from self._show(exact=True, page=1)
 
     @rx.event
     def set_category(self, value: str):
+        self._catch_up()
         yield from self._show(category="" if value == ALL else value, page=1)
 
     @rx.event
     def set_brand(self, value: str):
+        self._catch_up()
         yield from self._show(brand="" if value == ALL else value, page=1)
 
     @rx.event
     def set_price_range(self, value: str):
+        self._catch_up()
         yield from self._show(price_range="" if value == ALL else value, page=1)
 
     @rx.event
     def set_sort(self, value: str):
+        self._catch_up()
         searching = bool(self._listing.search)
         if value == BEST_MATCH[0] and not searching:
             value = ""
@@ -277,6 +302,7 @@ class ProductsState(rx.State):
 
     @rx.event
     def remove_filter(self, name: str):
+        self._catch_up()
         if name not in ("search", "category", "brand", "price_range"):
             return
         changes = {name: "", "page": 1}
@@ -288,17 +314,19 @@ class ProductsState(rx.State):
 
     @rx.event
     def clear_all(self):
+        self._catch_up()
         self.search_box_version += 1
         self.filters_version += 1
         yield from self._show(search="", category="", brand="", price_range="", page=1, exact=False)
 
     @rx.event
     def go_to_page(self, page: int):
+        self._catch_up()
         try:
             page = int(page)
         except (TypeError, ValueError):
             return
-        page = max(1, min(page, max(self.total_pages, 1)))
+        page = max(1, min(page, self.total_pages or page))  # none counted yet (an early tap): _load_page bounds it
         yield from self._show(rx.call_script("window.scrollTo({top: 0, behavior: 'smooth'})"), page=page)
 
 

@@ -20,16 +20,20 @@ def _e(value: object) -> str:
     return escape(str(value), quote=True)
 
 
+KEEP_TAP, COUNT_TAPS, DROP_TAP = "", "repeat", None
+
+
 def _button(inner: str, classes: str, *, label: str = "", disabled: bool = False, extra: str = "",
-            kept: bool = True) -> str:
+            tap: str | None = KEEP_TAP) -> str:
     """A button of the server's markup. Buttons do nothing until the app takes over, so they are
     disabled until then (browser tests wait for the live one), looking enabled unless really
     disabled: their ``disabled:`` styles are left out. A tap on one is kept (``data-ssr-tap``):
     the page's boot loader shows it busy and taps the app's button of the same name once it is
-    there (``kept=False`` for one whose action needs the tap itself, as copying to the clipboard)."""
+    there; ``COUNT_TAPS`` keeps every tap (the quantity's +), ``DROP_TAP`` none (an action that
+    needs the tap itself, as copying to the clipboard)."""
     if not disabled:
         classes = " ".join(token for token in classes.split() if not token.startswith("disabled:"))
-        extra += ' data-ssr-tap=""' if kept else ""
+        extra += f' data-ssr-tap="{tap}"' if tap is not None else ""
     aria = f' aria-label="{_e(label)}"' if label else ""
     return f'<button type="button"{aria}{extra} disabled class="{classes}">{inner}</button>'
 
@@ -117,14 +121,14 @@ def product_grid(products: list[ProductView]) -> str:
     return f'<div class="{S.GRID}">{cards}</div>'
 
 
-def _quantity_stepper() -> str:
+def _quantity_stepper(stock: int) -> str:
     minus = S.icon_svg("minus", 16)
     plus = S.icon_svg("plus", 16)
     return (
         f'<div role="group" aria-label="Quantity" class="{S.STEPPER}">'
         + _button(minus, S.STEPPER_BUTTON, label="Decrease quantity", disabled=True)
         + f'<output aria-live="polite" aria-label="Quantity" class="{S.STEPPER_VALUE}">1</output>'
-        + _button(plus, S.STEPPER_BUTTON, label="Increase quantity")
+        + _button(plus, S.STEPPER_BUTTON, label="Increase quantity", disabled=stock <= 1, tap=COUNT_TAPS)
         + "</div>"
     )
 
@@ -196,7 +200,7 @@ def product_detail(
         if product.has_discount
         else ""
     )
-    stepper = "" if out else _quantity_stepper()
+    stepper = "" if out else _quantity_stepper(product.stock)  # + as the app's: off at the stock (one)
     tag_list = ""
     if tags:
         items = "".join(f'<li class="{S.TAG}">{_e(tag)}</li>' for tag in tags)
@@ -225,7 +229,7 @@ def product_detail(
         f'<a href="{_e(whatsapp_url)}" target="_blank" rel="noopener noreferrer" '
         f'aria-label="Share {_e(product.name)} on WhatsApp" class="{S.SHARE_LINK}">'
         f'{S.icon_svg("message-circle", 16, "text-green-700")}WhatsApp</a>'
-        + _button(S.icon_svg("link", 16) + "Copy link", S.SHARE_LINK, kept=False)
+        + _button(S.icon_svg("link", 16) + "Copy link", S.SHARE_LINK, tap=DROP_TAP)
         + "</div>"
         + whatsapp_chat(chat_url)
         + f'<h2 class="mt-2 text-lg font-semibold text-gray-900">Description</h2>'

@@ -75,10 +75,14 @@ _BOOT_LOADER = """(function(preloads, code) {
     window.addEventListener(type, boot, { once: true, passive: true });
   });
   // A tap on a button that waits (disabled: the browser still reports the pointer) is kept,
-  // shown busy, and done on the live button once there is one: the same element once React has
-  // hydrated it, or, for the server's markup in a slot (data-ssr-tap), the app's button of the
-  // same name. A drag (a scroll) is no tap; a button already waiting takes no second tap.
-  var down = null;
+  // shown busy, and done on the live button once there is one, the taps in the order made: the
+  // same element once React has hydrated it, or, for the server's markup in a slot
+  // (data-ssr-tap), the app's button of the same name. Once the server's button is gone, a tap
+  // the app shows no such button for (a saved favourite says "Remove ...", a sold-out product
+  // "Out of Stock") is dropped, and one whose button stays disabled 2 s more too. A drag (a
+  // scroll) is no tap; a waiting button takes no second tap unless it counts them
+  // (data-ssr-tap="repeat": the quantity's +).
+  var down = null, taps = [], pumping = false;
   function held(target) {
     var el = target && target.closest ? target.closest('button[disabled]') : null;
     return el && (el.hasAttribute('data-ssr-inert') || el.hasAttribute('data-ssr-tap')) ? el : null;
@@ -93,30 +97,47 @@ _BOOT_LOADER = """(function(preloads, code) {
     if (!tap.el.hasAttribute('data-ssr-tap')) {
       return tap.el.isConnected && !tap.el.disabled && hydrated(tap.el) ? tap.el : null;
     }
-    var buttons = document.querySelectorAll('button');
+    var buttons = document.querySelectorAll('button'), named = false;
     for (var i = 0; i < buttons.length; i++) {
       var button = buttons[i];
-      if (!button.disabled && !button.closest('[data-ssr-slot]') && nameOf(button) === tap.name && hydrated(button)) {
-        return button;
+      if (!button.closest('[data-ssr-slot]') && nameOf(button) === tap.name && hydrated(button)) {
+        if (!button.disabled) return button;
+        named = true;  // busy a moment (the cart answering): wait for it
       }
     }
-    return null;
+    return named || tap.el.isConnected ? null : false;  // false: the app shows no such button
   }
-  function done(tap) {
-    tap.el.removeAttribute('aria-busy');
-    tap.el.classList.remove('animate-pulse');
-    tap.el.style.opacity = '';
-    tap.el.style.cursor = '';
+  function mark(el, busy) {
+    if (busy) {
+      el.setAttribute('aria-busy', 'true');
+      if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
+        el.style.opacity = '0.6';
+      } else {
+        el.classList.add('animate-pulse');  // the build's pulse, as the page's skeletons
+      }
+      el.style.cursor = 'progress';
+    } else if (!taps.some(function (tap) { return tap.el === el; })) {
+      el.removeAttribute('aria-busy');
+      el.classList.remove('animate-pulse');
+      el.style.opacity = '';
+      el.style.cursor = '';
+    }
   }
-  function replay(tap, tries) {
+  function pump(tries, grace) {
+    var tap = taps[0];
+    if (!tap) {
+      pumping = false;
+      return;
+    }
     var button = liveButton(tap);
-    if (button) {
-      done(tap);
-      button.click();
-    } else if (tries < 1200) {
-      setTimeout(function () { replay(tap, tries + 1); }, 50);
+    var gone = !tap.el.isConnected;
+    if (button || button === false || (gone && grace >= 40) || tries >= 1200) {
+      taps.shift();
+      mark(tap.el, false);
+      if (button) button.click();
+      setTimeout(function () { pump(0, 0); }, 50);
     } else {
-      done(tap);
+      setTimeout(function () { pump(tries + 1, gone ? grace + 1 : 0); }, 50);
     }
   }
   document.addEventListener('pointerdown', function (e) {
@@ -127,16 +148,14 @@ _BOOT_LOADER = """(function(preloads, code) {
     var start = down, el = held(e.target);
     down = null;
     if (!el || !start || start.el !== el || Math.abs(e.clientX - start.x) > 10 || Math.abs(e.clientY - start.y) > 10
-        || el.getAttribute('aria-busy') === 'true') return;
-    el.setAttribute('aria-busy', 'true');
-    if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
-      el.style.opacity = '0.6';
-    } else {
-      el.classList.add('animate-pulse');  // the build's pulse, as the page's skeletons
-    }
-    el.style.cursor = 'progress';
+        || (el.getAttribute('aria-busy') === 'true' && el.getAttribute('data-ssr-tap') !== 'repeat')) return;
+    taps.push({ el: el, name: nameOf(el) });
+    mark(el, true);
     boot();
-    replay({ el: el, name: nameOf(el) }, 0);
+    if (!pumping) {
+      pumping = true;
+      pump(0, 0);
+    }
   }, true);
   // After the first frame is painted (two animation frames), not while the page is parsed.
   requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(boot, 0); }); });
