@@ -117,13 +117,18 @@ def item_texts(view: returns.ReturnView) -> list[str]:
 PENDING_TEXT = "Refund on its way"  # the provider queued the refund; its credit note follows
 
 
+def status_text(ret) -> str:
+    """A return's status in words, for the customer's card and the back office alike."""
+    return PENDING_TEXT if returns.refund_waiting(ret) else returns.STATUS_LABELS.get(ret.status, ret.status)
+
+
 def return_card(view: returns.ReturnView) -> ReturnCard:
     ret = view.ret
     refunded = ret.status == ReturnStatus.REFUNDED.value
     return ReturnCard(
         id=ret.id,
         status=ret.status,
-        status_text=PENDING_TEXT if returns.refund_waiting(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
+        status_text=status_text(ret),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
         date_text=day_text(ret.created_at) if ret.created_at else "",
         item_lines=item_texts(view),
@@ -181,7 +186,7 @@ def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminRetu
         mobile_money=mobile_money,
         test_payment=bool(order is not None and is_test_payment(order)),
         status=ret.status,
-        status_text=PENDING_TEXT if returns.refund_waiting(ret) else returns.STATUS_LABELS.get(ret.status, ret.status),
+        status_text=status_text(ret),
         badge=STATUS_BADGES.get(ret.status, "secondary"),
         note=ret.admin_note,
         refund_pending=returns.refund_waiting(ret),

@@ -9,7 +9,6 @@ the services check the role again.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import reflex as rx
@@ -18,6 +17,7 @@ from ... import routes
 from ...config.settings import get_settings
 from ...models import User
 from ..account.session import per_user
+from ..address_bar import replace_url
 from ..guards import admin_event
 
 TABS: list[tuple[str, str, str]] = [
@@ -98,7 +98,6 @@ class AdminState(rx.State):
         if tab not in TAB_IDS:
             return None
         self.tab = tab
-        address = rx.call_script(
-            f"window.history.replaceState(window.history.state, '', {json.dumps(routes.admin_path(tab))})")
+        address = replace_url(routes.admin_path(tab))
         load = self._tab_load()
         return [address, load] if load is not None else address

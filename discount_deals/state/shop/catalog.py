@@ -6,7 +6,6 @@ products on screen.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 import reflex as rx
 
@@ -15,6 +14,7 @@ from ...display import ProductView, brand_name
 from ...models import Category
 from ...services import catalog
 from ..actions import load_list, toast
+from ..address_bar import push_url
 from ..paging import page_window
 from .filter_options import FilterOption, counted
 from .header import with_header
@@ -36,12 +36,6 @@ BRANDS_SHOWN = ("shoprite", "melcom")
 
 # The price filter's words, in the shop's currency (one definition: services.catalog).
 price_label = catalog.price_range_label
-
-
-def push_url(url: str):
-    """Put ``url`` in the address bar as a new history entry, without a navigation (no on-load
-    events); Reflex's next events read the query string from the bar."""
-    return rx.call_script(f"window.history.pushState(null, '', {json.dumps(url)})")
 
 
 def sort_in_force(listing: catalog.ListingQuery) -> str:
@@ -209,7 +203,7 @@ class ProductsState(rx.State):
         the list stays and loading ends). The address bar keeps what the shopper typed when it
         named a page past the end."""
         searched = self._listing.search
-        if not self._tapped_on or self._tapped_on != self._address():
+        if self._tapped_on != self._address():
             self._read_query()
         # else: the listing is the early tap's, read from this address first; its own is in the bar
         self._tapped_on = ""
