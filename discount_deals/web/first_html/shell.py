@@ -77,12 +77,12 @@ _BOOT_LOADER = """(function(preloads, code) {
   // A tap on a button that waits (disabled: the browser still reports the pointer) is kept,
   // shown busy, and done on the live button once there is one, the taps in the order made: the
   // same element once React has hydrated it, or, for the server's markup in a slot
-  // (data-ssr-tap), the app's button of the same name. Once the server's button is gone, a tap
-  // the app shows no such button for (a saved favourite says "Remove ...", a sold-out product
+  // (data-ssr-tap), the app's button of the same name when the server's button leaves (bind). A
+  // tap the app shows no such button for (a saved favourite says "Remove ...", a sold-out product
   // "Out of Stock") is dropped, and one whose button stays disabled 2 s more too. A drag (a
   // scroll) is no tap; a waiting button takes no second tap unless it counts them
   // (data-ssr-tap="repeat": the quantity's +).
-  var down = null, taps = [], pumping = false;
+  var down = null, taps = [], pumping = false, observer = null;
   function held(target) {
     var el = target && target.closest ? target.closest('button[disabled]') : null;
     return el && (el.hasAttribute('data-ssr-inert') || el.hasAttribute('data-ssr-tap')) ? el : null;
@@ -93,19 +93,31 @@ _BOOT_LOADER = """(function(preloads, code) {
   function nameOf(el) {
     return el.getAttribute('aria-label') || el.textContent.trim();
   }
+  function named(name) {
+    var buttons = document.querySelectorAll('button');
+    for (var i = 0; i < buttons.length; i++) {
+      if (!buttons[i].closest('[data-ssr-slot]') && nameOf(buttons[i]) === name && hydrated(buttons[i])) return buttons[i];
+    }
+    return null;
+  }
+  // The app's button for a slot's tap is chosen once, when the slot's markup leaves the page (a
+  // mutation observer sees it before any new input): a later tap of the shopper's own, which
+  // may rename a button (Remove ... / Add ... to favorites), never makes an old tap match.
+  function bind() {
+    taps.forEach(function (tap) {
+      if (tap.live === undefined && tap.el.hasAttribute('data-ssr-tap') && !tap.el.isConnected) {
+        tap.live = named(tap.name);
+      }
+    });
+  }
   function liveButton(tap) {
     if (!tap.el.hasAttribute('data-ssr-tap')) {
       return tap.el.isConnected && !tap.el.disabled && hydrated(tap.el) ? tap.el : null;
     }
-    var buttons = document.querySelectorAll('button'), named = false;
-    for (var i = 0; i < buttons.length; i++) {
-      var button = buttons[i];
-      if (!button.closest('[data-ssr-slot]') && nameOf(button) === tap.name && hydrated(button)) {
-        if (!button.disabled) return button;
-        named = true;  // busy a moment (the cart answering): wait for it
-      }
-    }
-    return named || tap.el.isConnected ? null : false;  // false: the app shows no such button
+    bind();
+    if (tap.live === undefined) return null;  // the server's markup is still there
+    if (!tap.live || !tap.live.isConnected) return false;  // the app shows no such button
+    return tap.live.disabled ? null : tap.live;  // busy a moment (the cart answering): wait
   }
   function mark(el, busy) {
     if (busy) {
@@ -127,6 +139,8 @@ _BOOT_LOADER = """(function(preloads, code) {
     var tap = taps[0];
     if (!tap) {
       pumping = false;
+      if (observer) observer.disconnect();
+      observer = null;
       return;
     }
     var button = liveButton(tap);
@@ -151,6 +165,10 @@ _BOOT_LOADER = """(function(preloads, code) {
         || (el.getAttribute('aria-busy') === 'true' && el.getAttribute('data-ssr-tap') !== 'repeat')) return;
     taps.push({ el: el, name: nameOf(el) });
     mark(el, true);
+    if (!observer && window.MutationObserver) {
+      observer = new MutationObserver(bind);
+      observer.observe(document.body, { childList: true, subtree: true });
+    }
     boot();
     if (!pumping) {
       pumping = true;
