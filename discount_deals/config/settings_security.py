@@ -31,7 +31,8 @@ class SecuritySettings(EnvironmentSettings):
     cors_origins: tuple[str, ...] = Field((), validation_alias="DD_CORS_ORIGINS", json_schema_extra=GIVEN,
                                           description="DD_CORS_ORIGINS (ServerSettings), checked")
     register_max_attempts: int = Field(50, ge=1, validation_alias="DD_REGISTER_MAX_ATTEMPTS", description=(
-        "well-formed registrations allowed per client address within `DD_REGISTER_WINDOW_SECONDS`"))
+        "well-formed registrations allowed per client address, and new emails or usernames tried per "
+        "account, within `DD_REGISTER_WINDOW_SECONDS`"))
     register_window_seconds: int = Field(3600, ge=1, validation_alias="DD_REGISTER_WINDOW_SECONDS",
                                          description="the window of `DD_REGISTER_MAX_ATTEMPTS`")
     password_hashing: Annotated[Literal["owasp", "fast"], CaseBlind] = Field(

@@ -41,6 +41,9 @@ class User(SQLModel, table=True):
     is_active: bool = Field(default=True)
     # Bumped when the password changes: refresh tokens carry it and older ones stop working.
     token_version: int = Field(default=0)
+    # Bumped by every change of email or phone and by its undo: an undo link names the one it
+    # follows, so it works once (services/users/contact_change.py).
+    contact_version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = created_field()
     updated_at: datetime = updated_field()
 

@@ -14,9 +14,11 @@ from enum import StrEnum
 
 class ErrorCode(StrEnum):
     # accounts, sign-in and passwords
+    ACCOUNT_CLOSED = "account_closed"  # an account its owner closed cannot be changed or reopened
     ADMIN_ACCOUNT = "admin_account"  # an admin's account is closed by another admin, not by its owner
     CURRENT_PASSWORD_REQUIRED = "current_password_required"
     LAST_ADMIN = "last_admin"  # the last active admin cannot be demoted or deactivated
+    NAME_CHECKS_THROTTLED = "name_checks_throttled"  # too many new emails or usernames tried by one account
     ORDERS_OPEN = "orders_open"  # an account with open orders cannot be closed
     PASSWORD_COMMON = "password_common"
     PASSWORD_WRONG = "password_wrong"

@@ -19,6 +19,8 @@ import warnings
 from pathlib import Path
 
 from PIL import Image, ImageOps
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 
 from ..config.settings import get_settings
 from . import ServiceError, ValidationFailed
@@ -45,6 +47,27 @@ def delete_stored_image(url: str | None) -> None:
     path = (root / url[len(prefix) :]).resolve()
     if path.parent.parent == root and path.parent.name in UPLOAD_FOLDERS:
         path.unlink(missing_ok=True)
+
+
+_DELETE_AFTER_COMMIT = "dd_images_to_delete"
+
+
+def delete_after_commit(session: Session, url: str | None) -> None:
+    """Remove an uploaded picture (as :func:`delete_stored_image`) once ``session``'s transaction
+    commits: a change that is refused or fails later keeps the row pointing at its file, and the file."""
+    if url:
+        session.info.setdefault(_DELETE_AFTER_COMMIT, []).append(url)
+
+
+@event.listens_for(Session, "after_commit")
+def _delete_committed(session: Session) -> None:
+    for url in session.info.pop(_DELETE_AFTER_COMMIT, ()):
+        delete_stored_image(url)
+
+
+@event.listens_for(Session, "after_rollback")
+def _keep_rolled_back(session: Session) -> None:
+    session.info.pop(_DELETE_AFTER_COMMIT, None)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -35,6 +35,7 @@ LOGIN = "login"
 LOGIN_ACCOUNT = "login_account"  # per account from any address
 LOGIN_DEVICE = "login_device"  # per account and recognised device (services.auth.login)
 REGISTER = "register"
+NAME_CHECKS = "name_checks"  # per account: new emails and usernames tried (services.users.accounts)
 
 
 class Throttled(ServiceError):

@@ -53,3 +53,30 @@ def test_the_old_email_can_undo_a_change_and_every_session_ends(client, make_use
     assert client.post("/api/auth/token/refresh/", json={"refresh": tokens["refresh"]}).status_code == 401
     again = client.post("/api/users/email-change/undo/", json={"token": token})
     assert again.status_code == 400 and reload_user(user.id).email == "ama@example.com"
+
+
+def test_an_undo_link_works_once_even_after_the_same_change_again(client, make_user):
+    """The link was refused only while the account lacked the values it undoes: after a change, its
+    undo and the same change again, the first link pulled the account back a second time."""
+    user = make_user(email="a@example.com", phonenumber="")
+
+    def move_to_b() -> None:
+        headers = bearer(login(client, reload_user(user.id).email).json()["access"])
+        moved = client.patch(f"/api/users/users/{user.id}/", json={"email": "b@example.com",
+                                                                    "current_password": "secret123"}, headers=headers)
+        assert moved.status_code == 200, moved.text
+
+    move_to_b()
+    [first] = [m for m in _contact_notices() if m.channel == "email"]
+    token = re.search(r"token=([\w.-]+)", first.body_text).group(1)
+    assert client.post("/api/users/email-change/undo/", json={"token": token}).status_code == 200
+    move_to_b()
+    replayed = client.post("/api/users/email-change/undo/", json={"token": token})
+    assert replayed.status_code == 400 and replayed.json()["detail"] == "This undo link is invalid or has expired."
+    assert reload_user(user.id).email == "b@example.com"
+    # The second change's own link still works, once.
+    second = [m for m in _contact_notices() if m.channel == "email" and m.id != first.id][0]
+    fresh = re.search(r"token=([\w.-]+)", second.body_text).group(1)
+    assert client.post("/api/users/email-change/undo/", json={"token": fresh}).status_code == 200
+    assert reload_user(user.id).email == "a@example.com"
+    assert client.post("/api/users/email-change/undo/", json={"token": fresh}).status_code == 400

@@ -7,8 +7,12 @@ import os
 
 import pytest
 from PIL import Image
+from sqlmodel import select
 
-from ..builders.accounts import auth_headers
+from discount_deals import models
+from discount_deals.db import session_scope
+
+from ..builders.accounts import PASSWORD, auth_headers
 from ..builders.accounts import bearer, expired_access_token, image_bytes, profile_id_of, reload_user, stale_headers
 
 ACCOUNT_CHANGES = {
@@ -144,6 +148,12 @@ def test_patching_a_user_without_a_token_is_401(client, customer):
         ({"gender": "robot"}, "gender", "Gender must be male, female or other"),
         ({"date_of_birth": "2999-01-01"}, "date_of_birth", "Date of birth must be in the past"),
         ({"profile": {"website": "not a url"}}, "profile.website", "Enter a valid URL."),
+        ({"profile": {"website": "https://ama.example.com/\tshop"}}, "profile.website", "Enter a valid URL."),
+        ({"profile": {"website": "https://example.com/\u202emoc.evil"}}, "profile.website",
+         "Must not contain control characters."),
+        ({"profile": {"bio": "Hi\u200b"}}, "profile.bio", "Must not contain control characters."),
+        ({"last_name": "Mensah\u202e"}, "last_name", "Must not contain control characters."),
+        ({"username": "\uff41ma"}, "username", "Username may contain only letters, digits and @ . + - _"),
         ({"password": ""}, "password", "Password is required"),
     ],
 )
@@ -157,7 +167,7 @@ def test_email_and_username_stay_unique_on_update(client, make_user):
     me, other = make_user(), make_user()
     response = client.patch(
         f"/api/users/users/{me.id}/",
-        json={"email": other.email.upper(), "username": other.username},
+        json={"email": other.email.upper(), "username": other.username, "current_password": PASSWORD},
         headers=auth_headers(me),
     )
     assert response.status_code == 400
@@ -168,6 +178,46 @@ def test_email_and_username_stay_unique_on_update(client, make_user):
         f"/api/users/users/{me.id}/", json={"email": me.email, "username": me.username}, headers=auth_headers(me)
     )
     assert same.status_code == 200
+
+
+def test_whether_an_email_is_taken_is_told_only_with_the_password(client, make_user):
+    """A stolen or throwaway session asked, without the password, whether any email had an account:
+    "already exists" for a taken one, only the password's message for a free one."""
+    me, other = make_user(), make_user()
+    for email in (other.email, "nobody-yet@example.com"):
+        answer = client.patch(f"/api/users/users/{me.id}/", json={"email": email}, headers=auth_headers(me))
+        assert answer.status_code == 400 and set(answer.json()) == {"detail", "current_password"}, answer.text
+    assert reload_user(me.id).email == me.email
+
+
+def test_new_usernames_and_emails_tried_are_rationed_per_account(client, make_user, use_settings, admin_headers):
+    """Registration rations the "already exists" answer; a profile change asked it without limit."""
+    me, other = make_user(), make_user()
+    url, headers = f"/api/users/users/{me.id}/", auth_headers(me)
+    use_settings(DD_REGISTER_MAX_ATTEMPTS="3")
+    tried = [client.patch(url, json={"username": name}, headers=headers).status_code
+             for name in (other.username, "free-one", other.username)]
+    assert tried == [400, 200, 400]
+    refused = client.patch(url, json={"username": "free-two"}, headers=headers)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert reload_user(me.id).username == "free-one"
+    # Sending one's own values back asks nothing, and an admin is not rationed.
+    assert client.patch(url, json={"username": "free-one", "email": me.email}, headers=headers).status_code == 200
+    for _ in range(4):
+        assert client.patch(url, json={"username": other.username}, headers=admin_headers).status_code == 400
+    with session_scope() as session:
+        [count] = session.exec(select(models.AuthThrottle).where(models.AuthThrottle.key == me.id)).all()
+        assert count.hits == 4
+
+
+def test_an_email_from_before_todays_rules_does_not_block_saving(client, make_user):
+    """The original client sends the email back with every save: one stored before the look-alike
+    rules (a trailing dot) is kept as it is, and the rest of the form is saved."""
+    me = make_user(email="ama@example.com.")
+    saved = client.patch(f"/api/users/users/{me.id}/", json={"email": "ama@example.com.", "first_name": "Ama"},
+                         headers=auth_headers(me))
+    assert saved.status_code == 200, saved.text
+    assert (reload_user(me.id).email, reload_user(me.id).first_name) == ("ama@example.com.", "Ama")
 
 
 @pytest.mark.parametrize(

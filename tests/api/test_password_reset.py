@@ -207,3 +207,36 @@ def test_an_email_with_a_nul_is_not_an_email(client, messaging, make_user):
     answer = client.post(RESET, json={"email": "ama@example.com\u0000"})
     assert answer.status_code == 400 and answer.json()["email"] == ["Please enter a valid email"]
     assert outbox(kind="password_reset") == []
+
+
+def test_a_reset_link_dies_when_an_admin_suspends_the_account(client, messaging, make_user, admin_headers):
+    """An admin suspending an account (a takeover suspected) left its reset link alive: the link
+    set a password during the suspension, and that password opened the account once reactivated."""
+    user = make_user(email="ama@example.com", phonenumber="")
+    client.post(RESET, json={"email": "ama@example.com"})
+    messaging.deliver()
+    token = reset_link(messaging)
+    admin_url = f"/api/users/admin/users/{user.id}/"
+    assert client.patch(admin_url, json={"is_active": False}, headers=admin_headers).status_code == 200
+    with session_scope() as session:
+        assert all(row.used_at is not None for row in session.exec(select(models.PasswordReset)).all())
+    refused = client.post(CONFIRM, json={"token": token, "password": "Suspended-pass-1"})
+    assert refused.status_code == 400 and "token" in refused.json()
+    assert client.patch(admin_url, json={"is_active": True}, headers=admin_headers).status_code == 200
+    assert client.post(CONFIRM, json={"token": token, "password": "Suspended-pass-1"}).status_code == 400
+    assert login(client, "ama@example.com", "Suspended-pass-1").status_code == 401
+    assert login(client, "ama@example.com", "secret123").status_code == 200
+
+
+def test_a_link_for_an_account_suspended_after_it_was_sent_sets_nothing(client, messaging, make_user):
+    """The confirm step itself refuses an inactive account, whatever retired its links or not."""
+    user = make_user(email="kofi@example.com", phonenumber="")
+    client.post(RESET, json={"email": "kofi@example.com"})
+    messaging.deliver()
+    token = reset_link(messaging)
+    with session_scope() as session:
+        session.exec(update(models.User).where(models.User.id == user.id).values(is_active=False))
+    assert client.post(CONFIRM, json={"token": token, "password": "Suspended-pass-2"}).status_code == 400
+    with session_scope() as session:
+        [reset] = session.exec(select(models.PasswordReset)).all()
+        assert reset.used_at is None and session.get(models.User, user.id).password_hash == user.password_hash

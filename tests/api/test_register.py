@@ -127,6 +127,16 @@ def test_whitespace_password_is_not_empty(client):
         ("phonenumber", "call me", "Please enter a valid phone number"),
         ("username", "has space", "Username may contain only letters, digits and @ . + - _"),
         ("first_name", "x" * 151, "Ensure this field has at most 150 characters."),
+        # Look-alikes of another account (a probe registered all of these beside ama@example.com):
+        # an invisible character, a full-width letter, a domain's trailing dot, the closed
+        # accounts' reserved domain, a right-to-left override in a name.
+        ("email", "ama\u200b@example.com", "Please enter a valid email"),
+        ("email", "\uff41ma@example.com", "Please enter a valid email"),
+        ("email", "ama@example.com.", "Please enter a valid email"),
+        ("email", "ama@example..com", "Please enter a valid email"),
+        ("email", "ama@shop.invalid", "Please enter a valid email"),
+        ("username", "\uff41ma", "Username may contain only letters, digits and @ . + - _"),
+        ("first_name", "Ama\u202egnap", "Must not contain control characters."),
     ],
 )
 def test_invalid_values_give_a_field_message(client, field, value, message):

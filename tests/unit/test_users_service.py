@@ -87,6 +87,8 @@ def test_update_profile_with_image_bytes(session, customer):
     users.update_profile(session, customer, profile.id, website="https://example.org")
     assert updated.bio == "Hello" and updated.profile_image
     users.update_profile(session, customer, profile.id, image=_png((20, 20)))
+    assert stored.exists()  # until the change commits: a refused one keeps the row's picture
+    session.commit()
     assert not stored.exists()
 
 

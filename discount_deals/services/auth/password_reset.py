@@ -179,7 +179,8 @@ def _reset_by_code(session: Session, phone: Any, code: Any) -> PasswordReset:
 
 def confirm_reset(session: Session, data: Any) -> User:
     """Set the new password from a valid link token or SMS code, once; then every session and
-    token of the account is revoked and the owner is told. 400 for a used, expired or wrong one."""
+    token of the account is revoked and the owner is told. 400 for a used, expired or wrong one,
+    and for an account suspended since (suspending retires its links too: ``admin.set_active``)."""
     if not isinstance(data, dict):
         raise ValidationFailed("Send the token (or phone and code) and the new password.")
     problem = password_problem(data.get("password"))
@@ -190,11 +191,13 @@ def confirm_reset(session: Session, data: Any) -> User:
         reset = _reset_by_token(session, data.get("token"))
     else:
         reset = _reset_by_code(session, data.get("phone"), data.get("code"))
+    user = session.get(User, reset.user_id)
+    if user is None or not user.is_active:  # suspended since the link was sent: no new password
+        raise ValidationFailed(INVALID, fields={"token": [INVALID]}, code=ErrorCode.RESET_INVALID)
     used = session.execute(update(PasswordReset).where(PasswordReset.id == reset.id, PasswordReset.used_at.is_(None))
                            .values(used_at=utcnow()).execution_options(synchronize_session=False))
     if used.rowcount != 1:
         raise ValidationFailed(INVALID, code=ErrorCode.RESET_INVALID)
-    user = session.get(User, reset.user_id)
     user.password_hash = new_hash
     log_out_everywhere(session, user)  # bumps the token version: access and refresh tokens die
     throttle.reset(session, throttle.LOGIN_ACCOUNT, user.email)  # a paused login starts over

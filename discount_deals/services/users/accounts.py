@@ -26,6 +26,7 @@ from ..permissions import is_admin, require_user
 from ..phones import account_phone_text, parse_account_phone
 from ..rows import owned_or_admin
 from .addresses import address_dict, addresses_of
+from .admin import refuse_closed
 from .contact_change import changed_contacts, fields_to_clean, tell_old_contacts
 from .fields import (
     ACCOUNT_FIELDS,
@@ -207,6 +208,40 @@ def _password_errors(user: User, changes: dict[str, Any], contacts: tuple[str, .
             errors["current_password"] = [problem]
 
 
+class NameChecksThrottled(throttle.Throttled):
+    """Too many new emails or usernames tried by one account (HTTP 429); the count is kept."""
+
+    keeps_writes = True
+
+    def __init__(self, retry_after: int):
+        super().__init__("new emails and usernames", retry_after, code=ErrorCode.NAME_CHECKS_THROTTLED)
+
+
+def _refuse_taken(session: Session, actor: User | None, user: User, clean: dict[str, Any]) -> None:
+    """400 when the new email or username (``clean`` holds only changed ones) is another account's.
+
+    That answer tells whether someone has an account, so it is asked last, once the rest of the
+    change is valid (a new email's current password included), and an owner's own changes are
+    rationed as registrations are (``DD_REGISTER_MAX_ATTEMPTS`` a window, per account; admins see
+    every account anyway). The count is written in ``session`` before the answer, and a refusal
+    keeps it (``keeps_writes``): nothing else has been written yet.
+    """
+    names = [name for name in ("email", "username") if name in clean]
+    if not names:
+        return
+    if not is_admin(actor):
+        limits = get_settings().security
+        count = throttle.hit(session, throttle.NAME_CHECKS, user.id, limits.register_window_seconds)
+        if count.over(limits.register_max_attempts):
+            raise NameChecksThrottled(count.retry_after())
+    taken = {"email": email_taken, "username": username_taken}
+    errors: Errors = {name: [TAKEN[name]] for name in names if taken[name](session, clean[name], exclude_id=user.id)}
+    if errors:
+        refusal = invalid(errors)
+        refusal.keeps_writes = True
+        raise refusal
+
+
 def update_user(session: Session, actor: User | None, user_id: str, changes: dict[str, Any]) -> User:
     """Change account fields of ``user_id`` (the actor themselves, or anyone for an admin).
 
@@ -215,12 +250,15 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     ``current_password`` (400 otherwise; it retires every token of the user and tells them). A
     new email or phone needs ``current_password`` too (400, ``current_password_required``) and
     tells the old ones, with a way to undo (:mod:`.contact_change`); the same values sent again
-    need nothing. ``role`` and unknown keys are ignored; absent keys stay as they are.
+    need nothing. ``role`` and unknown keys are ignored; absent keys stay as they are. A new email
+    or username already taken is refused last (:func:`_refuse_taken`); a closed account is not
+    changed (409, ``account_closed``).
     """
     user = get_user(session, actor, user_id)
+    refuse_closed(user)
     changes = require_mapping(changes)
     errors: Errors = {}
-    clean = clean_account(session, changes, fields_to_clean(user, changes), user.id, errors)
+    clean = clean_account(session, changes, fields_to_clean(user, changes), user.id, errors, check_unique=False)
     profile_changes: dict[str, str | None] = {}
     nested = changes.get("profile")
     if isinstance(nested, dict):
@@ -231,6 +269,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     _password_errors(user, changes, contacts, errors)
     if errors:
         raise invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED if "current_password" in errors else "")
+    _refuse_taken(session, actor, user, clean)
     before = audit.snapshot(user, ACCOUNT_FIELDS)
     if password is not None:
         # The owner is told, whoever changed it, at the email and phone the account had until now

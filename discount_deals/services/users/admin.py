@@ -7,13 +7,16 @@ from typing import Any
 from sqlmodel import Session, col, func, or_, select
 
 from ...models import Role, User
-from .. import ValidationFailed, audit
+from .. import Conflict, ValidationFailed, audit
+from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..form_rules import MUST_BE_BOOLEAN
 from ..permissions import require_admin
 from ..rows import found
 from ..text_match import contains
-from .fields import ROLES
+from .fields import ROLES, is_closed
+
+CLOSED = "This account was closed by its owner: it cannot be changed or reopened."
 
 
 def _valid_role(role: Any, field: str = "role") -> str:
@@ -21,6 +24,14 @@ def _valid_role(role: Any, field: str = "role") -> str:
         message = "Select a valid role: admin, seller, manager, customer or user."
         raise ValidationFailed(message, fields={field: [message]})
     return role.strip().lower()
+
+
+def refuse_closed(user: User) -> None:
+    """409 ``account_closed`` for an account its owner closed: what is left of it is the orders'
+    record, which no role or reactivation may turn back into an account (a closed "admin" would
+    count as the active admin that lets the last real one go)."""
+    if is_closed(user):
+        raise Conflict(CLOSED, code=ErrorCode.ACCOUNT_CLOSED, expose_code=True)
 
 
 def _last_active_admin(session: Session) -> bool:
@@ -67,10 +78,11 @@ def list_users(
 
 def change_role(session: Session, actor: User | None, user_id: str, role: str) -> User:
     """Admin only: give ``user_id`` one of the roles. The last active admin cannot be demoted
-    (400, ``last_admin``); an inactive admin can."""
+    (400, ``last_admin``); an inactive admin can; a closed account takes none (409, ``account_closed``)."""
     require_admin(actor)
     role = _valid_role(role)
     user = found(session, User, user_id, "User not found.")
+    refuse_closed(user)
     # Only an active admin's demotion can leave the shop without one (an inactive admin may go).
     if user.role == Role.ADMIN.value and user.is_active and role != Role.ADMIN.value:
         if _last_active_admin(session):
@@ -86,12 +98,14 @@ def change_role(session: Session, actor: User | None, user_id: str, role: str) -
 
 
 def set_active(session: Session, actor: User | None, user_id: str, active: Any) -> User:
-    """Admin only: deactivate an account (it can no longer log in, and its tokens stop working)
-    or reactivate it. Admins cannot deactivate themselves, and the last active admin stays."""
+    """Admin only: deactivate an account (it can no longer log in, and its tokens and reset links
+    stop working) or reactivate it. Admins cannot deactivate themselves, and the last active admin
+    stays; a closed account is neither (409, ``account_closed``)."""
     actor = require_admin(actor)
     if not isinstance(active, bool):
         raise ValidationFailed(MUST_BE_BOOLEAN, fields={"is_active": [MUST_BE_BOOLEAN]})
     user = found(session, User, user_id, "User not found.")
+    refuse_closed(user)
     if user.is_active == active:
         return user
     if not active:
@@ -101,7 +115,7 @@ def set_active(session: Session, actor: User | None, user_id: str, active: Any) 
         if user.role == Role.ADMIN.value and _last_active_admin(session):
             message = "The last admin cannot be deactivated."
             raise ValidationFailed(message, fields={"is_active": [message]}, code=ErrorCode.LAST_ADMIN)
-        user.token_version += 1  # its refresh tokens stop working too
+        log_out_everywhere(session, user)  # its tokens and its reset links not used yet stop working
     user.is_active = active
     session.add(user)
     session.flush()

@@ -6,8 +6,9 @@ password when the email or phone *changes* (the original client sends both, unch
 every profile save: those need nothing). The old email, and the old phone by SMS, are told in
 the same transaction; the email carries an undo link valid :data:`UNDO_DAYS` days. The link's
 token is signed and names the old and the new values: undoing puts the old ones back and ends
-every session of the account, and only while the account still has the new ones (so a link
-works once, and not after a later change).
+every session of the account, and only while the account still has the new ones and has seen
+no other change or undo since (``User.contact_version``, which the token names): a link works
+once, and not after a later change.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
 from ..phones import account_phone_text
 from ..rows import by_id
-from .fields import ACCOUNT_FIELDS, email_taken
+from .fields import ACCOUNT_FIELDS, email_taken, normalize_email
 
 UNDO_DAYS = 7
 UNDO_PATH = routes.UNDO_CHANGE  # the storefront's page that asks before undoing (pages/undo_change.py)
@@ -43,14 +44,18 @@ _WHAT = {("email",): "email address", ("phonenumber",): "phone number",
 
 
 def fields_to_clean(user: User, changes: dict[str, Any]) -> tuple[str, ...]:
-    """The account fields ``changes`` sends, less a phone number sent back exactly as the API shows
-    it: the original client sends it with every profile save, and it stays as stored (so an old
-    number the E.164 migration could not convert does not block saving the rest of the form)."""
-    names = tuple(name for name in ACCOUNT_FIELDS if name in changes)
-    sent, stored = changes.get("phonenumber"), user.phonenumber
-    if stored and isinstance(sent, str) and sent.strip() == account_phone_text(stored):
-        names = tuple(name for name in names if name != "phonenumber")
-    return names
+    """The account fields ``changes`` sends, less the email, username and phone number sent back as
+    the account has them (the phone exactly as the API shows it): the original client sends them
+    with every profile save, and they stay as stored. So an old number the E.164 migration could
+    not convert, or an email from before today's rules (:func:`.fields.is_new_email`), does not
+    block saving the rest of the form, and nobody is asked whether their own email is taken."""
+    same = {
+        "email": lambda sent: normalize_email(sent) == user.email,
+        "username": lambda sent: sent.strip() == user.username,
+        "phonenumber": lambda sent: bool(user.phonenumber) and sent.strip() == account_phone_text(user.phonenumber),
+    }
+    return tuple(name for name in ACCOUNT_FIELDS if name in changes
+                 and not (name in same and isinstance(changes[name], str) and same[name](changes[name])))
 
 
 def changed_contacts(user: User, clean: dict[str, Any]) -> tuple[str, ...]:
@@ -62,7 +67,7 @@ def changed_contacts(user: User, clean: dict[str, Any]) -> tuple[str, ...]:
 def _undo_token(user: User, old: dict[str, Any], new: dict[str, Any]) -> str:
     now = datetime.now(UTC)
     claims = {"sub": user.id, "type": _TOKEN_TYPE, "jti": uuid.uuid4().hex, "iat": now,
-              "exp": now + timedelta(days=UNDO_DAYS), "old": old, "new": new}
+              "exp": now + timedelta(days=UNDO_DAYS), "old": old, "new": new, "v": user.contact_version}
     return jwt.encode(claims, get_settings().secret_key, algorithm="HS256")
 
 
@@ -70,6 +75,7 @@ def tell_old_contacts(session: Session, user: User, old: dict[str, Any], changed
     """After ``user`` took its new values: queue the notice with the undo link to the old ones."""
     new = {name: getattr(user, name) for name in changed}
     old = {name: old[name] for name in changed}
+    user.contact_version += 1  # the links sent before this change stop working
     path = routes.undo_change_path(_undo_token(user, old, new))
     contact_changed(session, user, _before(user, old, "email"), _before(user, old, "phonenumber"),
                     _WHAT[changed], path, UNDO_DAYS)
@@ -96,19 +102,21 @@ def undo_contact_change(session: Session, token: Any) -> User:
     """Put back the email and phone an undo link names, and end every session of the account.
 
     Refused (400, ``undo_invalid``) for a bad or expired token, or once the account no longer has
-    the new values (already undone, or changed again since); ``undo_email_taken`` when another
+    the new values or has changed or undone since (``contact_version``); ``undo_email_taken`` when another
     account took the old email in between.
     """
     claims = _undo_claims(token)
     old, new = claims["old"], claims["new"]
     user = by_id(session, User, claims["sub"])
     names = [name for name in CONTACT_FIELDS if name in old and name in new]
-    if user is None or not names or any(getattr(user, name) != new[name] for name in names):
+    if (user is None or not names or any(getattr(user, name) != new[name] for name in names)
+            or claims.get("v", 0) != user.contact_version):  # a link sent before the migration names none
         raise ValidationFailed(INVALID_UNDO, code=ErrorCode.UNDO_INVALID)
     if "email" in names and email_taken(session, old["email"], exclude_id=user.id):
         raise ValidationFailed(EMAIL_TAKEN_SINCE, code=ErrorCode.UNDO_EMAIL_TAKEN)
     for name in names:
         setattr(user, name, old[name])
+    user.contact_version += 1  # this link, and any other sent before, is spent
     session.add(user)
     session.flush()
     log_out_everywhere(session, user)

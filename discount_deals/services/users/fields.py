@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,41 @@ def normalize_email(email: str) -> str:
 
 def is_valid_email(email: str) -> bool:
     return bool(EMAIL_RE.match(email or "")) and len(email) <= 254
+
+
+# A closed account keeps its row under a placeholder email in this domain (services.users.privacy):
+# ``.invalid`` is reserved (RFC 6761), and no account may take an email in it.
+CLOSED_DOMAIN = "deleted.invalid"
+# The zero-width joiner and non-joiner: some scripts and emoji need them; other "format"
+# characters (bidirectional overrides, zero-width spaces, the BOM) only make one text look like another.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def has_invisible_characters(text: str) -> bool:
+    """True when ``text`` holds a Unicode format character other than the two joiners: a right-to-left
+    override in a name, a zero-width space in an email (refused with :data:`CONTROL_CHARACTERS`)."""
+    return any(unicodedata.category(char) == "Cf" and char not in _JOINERS for char in text)
+
+
+def _look_alike(text: str) -> bool:
+    """True when ``text`` is not written as NFKC writes it (a full-width "ａ" for "a", a ligature)
+    or holds any format character: an email or username that looks like another account's."""
+    return unicodedata.normalize("NFKC", text) != text or any(unicodedata.category(c) == "Cf" for c in text)
+
+
+def is_new_email(email: str) -> bool:
+    """Whether an account may take ``email`` (normalized): a valid one without look-alike characters
+    (:func:`_look_alike`), whose domain has no empty label (``example.com.``, ``a..b``) and is not
+    in ``.invalid``. Lookups (login, reset) keep :func:`is_valid_email`, so no account is locked out."""
+    if not is_valid_email(email) or _look_alike(email):
+        return False
+    labels = email.rpartition("@")[2].split(".")
+    return all(labels) and labels[-1] != CLOSED_DOMAIN.rpartition(".")[2]
+
+
+def is_closed(user: User) -> bool:
+    """Whether ``user`` is an account its owner closed (its row stays, emptied, for the orders)."""
+    return user.email.endswith(f"@{CLOSED_DOMAIN}")
 
 
 COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess."
@@ -195,7 +231,8 @@ def _account_value(
     text = clean_text(raw)
     if text is None:
         return None, NOT_TEXT
-    if has_control_characters(text):
+    # An email or username with an invisible character gets its own field's message (below).
+    if has_control_characters(text) or (name not in ("email", "username") and has_invisible_characters(text)):
         return None, CONTROL_CHARACTERS
     if not text:
         return None, REQUIRED_MESSAGES[name]
@@ -204,12 +241,12 @@ def _account_value(
         return None, too_long(limit)
     if name == "email":
         text = normalize_email(text)
-        if not is_valid_email(text):
+        if not is_new_email(text):
             return None, INVALID_EMAIL
         if check_unique and email_taken(session, text, exclude_id=exclude_id):
             return None, TAKEN["email"]
     elif name == "username":
-        if not USERNAME_RE.match(text):
+        if not USERNAME_RE.match(text) or _look_alike(text):
             return None, "Username may contain only letters, digits and @ . + - _"
         if check_unique and username_taken(session, text, exclude_id=exclude_id):
             return None, TAKEN["username"]
@@ -258,7 +295,7 @@ def clean_profile_changes(changes: dict[str, Any], errors: Errors, prefix: str =
         if text is None:
             errors[prefix + name] = [NOT_TEXT]
             continue
-        if has_control_characters(text):
+        if has_control_characters(text) or has_invisible_characters(text):
             errors[prefix + name] = [CONTROL_CHARACTERS]
             continue
         if len(text) > PROFILE_MAX_LENGTHS[name]:
@@ -277,7 +314,8 @@ def _is_web_url(text: str) -> bool:
     except ValueError:
         return False
     host = parts.hostname or ""
-    return parts.scheme in ("http", "https") and ("." in host or host == "localhost") and " " not in text
+    return (parts.scheme in ("http", "https") and ("." in host or host == "localhost")
+            and not any(char.isspace() for char in text))
 
 
 

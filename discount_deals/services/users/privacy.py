@@ -40,11 +40,12 @@ from ...models.orders import OrderStatus
 from .. import Conflict, ValidationFailed
 from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
-from ..images import delete_stored_image
+from ..images import delete_after_commit
 from ..auth.passwords import verify_password
 from ..moments import utc_text
 from ..money import money_str
 from .addresses import address_dict
+from .fields import CLOSED_DOMAIN
 
 PASSWORD_WRONG = "Your password is not correct."
 ORDERS_OPEN = "Your open orders must be delivered or cancelled before the account is closed."
@@ -143,7 +144,7 @@ def close_account(session: Session, user: User, password: object) -> None:
         raise Conflict(ORDERS_OPEN, code=ErrorCode.ORDERS_OPEN)
     profile = session.exec(select(Profile).where(Profile.user_id == user.id)).first()
     if profile is not None:
-        delete_stored_image(profile.profile_image)
+        delete_after_commit(session, profile.profile_image)
         session.delete(profile)
     cart_ids = select(Cart.id).where(Cart.user_id == user.id)
     session.execute(delete(CartItem).where(col(CartItem.cart_id).in_(cart_ids)))
@@ -153,8 +154,9 @@ def close_account(session: Session, user: User, password: object) -> None:
     session.execute(delete(OutboxMessage).where(mine, col(OutboxMessage.status).not_in(FINISHED)))
     session.execute(update(OutboxMessage).where(mine).values(recipient="", body_text="", body_html="", user_id=None))
     _forget_orders(session, user)
-    gone = f"deleted-{user.id}"
-    user.email, user.username = f"{gone}@deleted.invalid", gone[:150]
+    # Placeholders nobody can take first (which would make this closing fail): no account may
+    # have an email in CLOSED_DOMAIN, nor a username with ":" in it.
+    user.email, user.username = f"deleted-{user.id}@{CLOSED_DOMAIN}", f"deleted:{user.id}"
     user.first_name = user.last_name = user.phonenumber = user.gender = ""
     user.date_of_birth = None
     user.password_hash = "!"  # no password matches it

@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 
 from ...models import Profile, User
 from ...config.settings import get_settings
-from ..images import delete_stored_image, prepare_uploaded_image, save_prepared_image
+from ..images import delete_after_commit, prepare_uploaded_image, save_prepared_image
 from ..permissions import require_user
 from ..rows import owned
 from .fields import Errors, clean_profile_changes, invalid
@@ -46,7 +46,7 @@ def update_profile(
     """Change the actor's own profile. ``...`` leaves a field as it is; a blank bio or website becomes None.
 
     ``image`` (the uploaded file's bytes) is verified and re-encoded by
-    :func:`~.images.prepare_uploaded_image`; the previous picture is deleted.
+    :func:`~.images.prepare_uploaded_image`; the previous picture is deleted once this commits.
     """
     require_user(actor)
     given = {name: value for name, value in (("bio", bio), ("website", website)) if value is not ...}
@@ -65,6 +65,6 @@ def update_profile(
     session.add(profile)
     session.flush()
     if image is not None and previous_image:
-        delete_stored_image(previous_image)
+        delete_after_commit(session, previous_image)
     return profile
 
