@@ -16,39 +16,45 @@ def _role_badge(row) -> rx.Component:
 
 
 def _user_row(row) -> rx.Component:
-    select_id = "role_" + row.id
     return rx.el.li(
         rx.el.div(
             rx.el.div(
                 rx.el.span(row.name, class_name="font-semibold text-gray-900"),
                 _role_badge(row),
-                rx.cond(~row.is_active, rx.el.span("Deactivated", class_name=badge_class("secondary"))),
+                rx.cond(row.closed, rx.fragment(),
+                        rx.cond(~row.is_active, rx.el.span("Deactivated", class_name=badge_class("secondary")))),
                 class_name="flex flex-wrap items-center gap-2",
             ),
             rx.el.p(row.email, class_name="truncate text-sm text-gray-700"),
             rx.el.p("@" + row.username, class_name="truncate text-xs text-gray-600"),
             class_name="min-w-0 flex-1",
         ),
-        rx.el.div(
-            rx.el.label("Role for " + row.name, html_for=select_id, class_name="sr-only"),
-            rx.el.select(
-                *[rx.el.option(text, value=value) for value, text in ROLE_CHOICES],
-                id=select_id,
-                on_change=lambda value: U.change_role(row.id, value),
-                default_value=row.role,
-                key=select_id + "-" + row.role + "-" + U.rows_version.to_string(),
-                class_name=FIELD_INPUT + " w-36",
-            ),
-            rx.el.button(
-                rx.cond(row.is_active, "Deactivate", "Reactivate"),
-                type="button",
-                aria_label=rx.cond(row.is_active, "Deactivate ", "Reactivate ") + row.name,
-                on_click=U.set_active(row.id, ~row.is_active),
-                class_name=button_class("outline", "sm"),
-            ),
-            class_name="flex items-center gap-2",
-        ),
+        rx.cond(row.closed, rx.el.p("Closed by its owner", class_name="text-sm text-gray-600"), _controls(row)),
         class_name="flex flex-col gap-3 border-b border-gray-200 py-3 last:border-b-0 sm:flex-row sm:items-center",
+    )
+
+
+def _controls(row) -> rx.Component:
+    """The role select and (de)activation: a closed account takes neither (services.users.admin)."""
+    select_id = "role_" + row.id
+    return rx.el.div(
+        rx.el.label("Role for " + row.name, html_for=select_id, class_name="sr-only"),
+        rx.el.select(
+            *[rx.el.option(text, value=value) for value, text in ROLE_CHOICES],
+            id=select_id,
+            on_change=lambda value: U.change_role(row.id, value),
+            default_value=row.role,
+            key=select_id + "-" + row.role + "-" + U.rows_version.to_string(),
+            class_name=FIELD_INPUT + " w-36",
+        ),
+        rx.el.button(
+            rx.cond(row.is_active, "Deactivate", "Reactivate"),
+            type="button",
+            aria_label=rx.cond(row.is_active, "Deactivate ", "Reactivate ") + row.name,
+            on_click=U.set_active(row.id, ~row.is_active),
+            class_name=button_class("outline", "sm"),
+        ),
+        class_name="flex items-center gap-2",
     )
 
 

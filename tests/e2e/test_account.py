@@ -330,10 +330,12 @@ def test_profile_photo_upload_and_refusal(page: Page, live_user):
 
 def test_profile_update_failure_shows_the_server_error(page: Page, live_user, shopper):
     other, _ = live_user()
-    user, _ = shopper()
+    user, password = shopper()
     sign_in(page, user)
     page.goto("/profile")
     page.get_by_label("Email").fill(other.email)
+    # Whether an email is taken is told only with the password (it says whether someone has an account).
+    page.get_by_label("Current password").fill(password)
     page.get_by_role("button", name="Save Changes").click()
     expect(toast(page, "Update failed")).to_be_visible()
     expect(toast(page, "email: A user with this email already exists.")).to_be_visible()

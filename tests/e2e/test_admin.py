@@ -504,6 +504,24 @@ def test_add_category_with_its_slug(page: Page, live_user, live_server):
 # --- users -----------------------------------------------------------------------------------
 
 
+def test_a_closed_account_shows_closed_with_no_role_or_activation(page: Page, live_user, live_server):
+    """A closed account is the orders' record: the back office offers no role and no reactivation
+    for it (the services refuse both, 409 account_closed), and names it for what it is."""
+    from discount_deals.services.users.privacy import close_account
+
+    gone, password = live_user(first_name="Yaa", last_name="Closed")
+    with live_server.session() as session:
+        close_account(session, session.get(User, gone.id), password)
+    open_admin(page, live_user, "Users")
+    page.get_by_placeholder("Search users by email, username, or name...").fill(gone.id)
+    row = page.get_by_role("list", name="Users").get_by_role("listitem")
+    expect(row).to_have_count(1)
+    expect(row.get_by_text("Closed account", exact=True)).to_be_visible()
+    expect(row.get_by_text("Closed by its owner")).to_be_visible()
+    expect(row.get_by_role("combobox")).to_have_count(0)
+    expect(row.get_by_role("button")).to_have_count(0)
+
+
 def test_users_search_filter_and_role_change(page: Page, live_user, live_server):
     token = unique("zq").replace(" ", "").replace("-", "")
     target, _ = live_user(username=f"{token}a", email=f"{token}a@example.com", first_name="Kofi", last_name="Boateng")

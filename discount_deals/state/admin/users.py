@@ -28,6 +28,7 @@ ROLE_FILTERS: list[tuple[str, str]] = [
 # SPEC §6: admin destructive, seller default, manager secondary, customer and user outline.
 ROLE_BADGES = {"admin": "destructive", "seller": "default", "manager": "secondary", "customer": "outline", "user": "outline"}
 ROLE_UPDATE_FAILED = "Failed to update user role. Please try again."
+CLOSED_NAME = "Closed account"
 
 
 @dataclasses.dataclass
@@ -39,19 +40,22 @@ class UserRow:
     role: str = "customer"
     badge: str = "outline"
     is_active: bool = True
+    closed: bool = False  # closed by its owner: kept for the orders, never changed again
 
 
 def user_row(user: User) -> UserRow:
     full = full_name(user)
     role = user.role if user.role in ROLE_BADGES else Role.CUSTOMER.value  # the select falls back to customer
+    closed = users_service.is_closed(user)
     return UserRow(
         id=user.id,
-        name=full or user.username or user.email,
+        name=CLOSED_NAME if closed else full or user.username or user.email,
         email=user.email,
         username=user.username,
         role=role,
         badge=ROLE_BADGES[role],
         is_active=bool(user.is_active),
+        closed=closed,
     )
 
 
