@@ -61,13 +61,17 @@ def delete_after_commit(session: Session, url: str | None) -> None:
 
 @event.listens_for(Session, "after_commit")
 def _delete_committed(session: Session) -> None:
+    # Runs for the outermost transaction only (a savepoint's release is no commit).
     for url in session.info.pop(_DELETE_AFTER_COMMIT, ()):
         delete_stored_image(url)
 
 
-@event.listens_for(Session, "after_rollback")
-def _keep_rolled_back(session: Session) -> None:
-    session.info.pop(_DELETE_AFTER_COMMIT, None)
+@event.listens_for(Session, "after_transaction_end")
+def _keep_uncommitted(session: Session, transaction) -> None:
+    # The outermost transaction ended without its commit (rolled back, or the session closed):
+    # the row still names its picture. A savepoint's end leaves the list to its transaction.
+    if transaction.parent is None:
+        session.info.pop(_DELETE_AFTER_COMMIT, None)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -396,3 +396,35 @@ def test_multipart_without_a_picture_updates_text_fields(client, customer):
         "website": "https://a.io",
         "profile_image": None,
     }
+
+
+def test_names_and_bios_from_before_todays_rules_do_not_block_saving(client, make_user):
+    """Both forms send every field back with each save: a name or bio stored with an invisible mark
+    (pasted from a phone, before the rule) was refused on a save that changed something else."""
+    me = make_user(first_name="Ama\u200e", last_name="Mensah")
+    with session_scope() as session:
+        profile = session.exec(select(models.Profile).where(models.Profile.user_id == me.id)).one()
+        profile.bio = "Akwaaba\u200b"
+        session.add(profile)
+    url, headers = f"/api/users/users/{me.id}/", auth_headers(me)
+    saved = client.patch(url, json={"first_name": "Ama\u200e", "last_name": "Owusu",
+                                    "profile": {"bio": "Akwaaba\u200b", "website": None}}, headers=headers)
+    assert saved.status_code == 200, saved.text
+    assert (reload_user(me.id).first_name, reload_user(me.id).last_name) == ("Ama\u200e", "Owusu")
+    again = client.patch(f"/api/users/profiles/{profile_id_of(me)}/", json={"bio": "Akwaaba\u200b",
+                                                                          "website": "https://ama.example.com"},
+                         headers=headers)
+    assert again.status_code == 200 and again.json()["website"] == "https://ama.example.com"
+    # A new value is held to the rules.
+    refused = client.patch(url, json={"first_name": "Esi\u200e"}, headers=headers)
+    assert refused.status_code == 400 and reload_user(me.id).first_name == "Ama\u200e"
+
+
+def test_a_bio_may_carry_any_emoji_flag(client, customer, customer_headers):
+    """England's flag is the black flag and invisible "tag" characters; Ghana's, two letters."""
+    bio = "Chelsea fan \U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F in Accra \U0001F1EC\U0001F1ED"
+    saved = client.patch(f"/api/users/profiles/{profile_id_of(customer)}/", json={"bio": bio}, headers=customer_headers)
+    assert saved.status_code == 200 and saved.json()["bio"] == bio
+    hidden = client.patch(f"/api/users/profiles/{profile_id_of(customer)}/", json={"bio": "a\U000E0061b"},
+                          headers=customer_headers)
+    assert hidden.status_code == 400 and hidden.json()["bio"] == ["Must not contain control characters."]

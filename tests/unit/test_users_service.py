@@ -160,3 +160,51 @@ def test_create_or_promote_admin_retires_refresh_tokens(session, make_user):
     user = make_user()
     promoted, created = users.create_or_promote_admin(session, user.email, "newpass1")
     assert not created and promoted.role == "admin" and promoted.token_version == user.token_version + 1
+
+
+def test_create_admin_neither_reopens_a_closed_account_nor_takes_a_reserved_email(session, make_user):
+    from discount_deals.services import Conflict
+    from discount_deals.services.users.privacy import close_account
+
+    gone = make_user()
+    close_account(session, gone, "secret123")
+    closed_email = session.get(models.User, gone.id).email
+    with pytest.raises(Conflict) as refused:
+        users.create_or_promote_admin(session, closed_email, "newpass-1")
+    assert refused.value.code == "account_closed" and session.get(models.User, gone.id).role == "customer"
+    with pytest.raises(ValidationFailed):
+        users.create_or_promote_admin(session, "boss@shop.invalid", "newpass-1")
+
+
+def test_a_replaced_picture_goes_only_when_its_transaction_commits(session):
+    """A savepoint's rollback (cart, favourites, reviews use them) emptied the list of pictures to
+    delete; a session closed without committing kept it for its next commit."""
+    from sqlalchemy import text
+    from sqlmodel import Session
+
+    from discount_deals.db import get_engine
+
+    path = get_settings().media_dir / "profiles" / "old-face.webp"
+    url = images.media_url("profiles/old-face.webp")
+
+    def picture() -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"webp")
+
+    picture()
+    with Session(get_engine()) as work:
+        work.execute(text("select 1"))
+        images.delete_after_commit(work, url)
+        work.begin_nested().rollback()
+        assert path.exists()
+        work.commit()
+    assert not path.exists()
+    for end in ("rollback", "close"):
+        picture()
+        with Session(get_engine()) as work:
+            work.execute(text("select 1"))
+            images.delete_after_commit(work, url)
+            getattr(work, end)()
+            work.execute(text("select 1"))
+            work.commit()
+        assert path.exists(), end

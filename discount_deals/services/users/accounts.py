@@ -39,13 +39,14 @@ from .fields import (
     flush_account,
     free_username,
     invalid,
+    is_new_email,
     is_valid_email,
     normalize_email,
     password_problem,
     require_mapping,
     username_taken,
 )
-from .profiles import profile_dict, profile_of
+from .profiles import profile_changes_sent, profile_dict, profile_of
 
 
 def full_name(user: User | None) -> str:
@@ -129,7 +130,9 @@ def register(session: Session, data: dict[str, Any], *, client: str | None = Non
 
 
 def create_or_promote_admin(session: Session, email: str, password: str) -> tuple[User, bool]:
-    """Create an admin, or make an existing user admin and set the password. Returns (user, created)."""
+    """Create an admin, or make an existing user admin and set the password. Returns (user, created).
+    A closed account is not (409, ``account_closed``); a new account's email follows the
+    registration's rules (:func:`.fields.is_new_email`)."""
     email = normalize_email(email)
     errors: Errors = {}
     if not is_valid_email(email):
@@ -140,7 +143,10 @@ def create_or_promote_admin(session: Session, email: str, password: str) -> tupl
     if errors:
         raise invalid(errors)
     user = session.exec(select(User).where(func.lower(User.email) == email)).first()
+    if user is None and not is_new_email(email):
+        raise invalid({"email": [INVALID_EMAIL]})
     if user is not None:
+        refuse_closed(user)
         user.role = Role.ADMIN.value
         set_password(user, password)
         session.add(user)
@@ -262,6 +268,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     profile_changes: dict[str, str | None] = {}
     nested = changes.get("profile")
     if isinstance(nested, dict):
+        nested = profile_changes_sent(profile_of(session, user), nested)
         profile_changes = clean_profile_changes(nested, errors, prefix="profile.")
     elif nested is not None:
         errors["profile"] = ["Invalid profile: an object is expected."]

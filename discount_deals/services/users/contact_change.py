@@ -29,7 +29,7 @@ from ..error_codes import ErrorCode
 from ..messages.notices import contact_changed
 from ..phones import account_phone_text
 from ..rows import by_id
-from .fields import ACCOUNT_FIELDS, email_taken, normalize_email
+from .fields import ACCOUNT_FIELDS, email_taken, normalize_email, sent_back
 
 UNDO_DAYS = 7
 UNDO_PATH = routes.UNDO_CHANGE  # the storefront's page that asks before undoing (pages/undo_change.py)
@@ -44,18 +44,20 @@ _WHAT = {("email",): "email address", ("phonenumber",): "phone number",
 
 
 def fields_to_clean(user: User, changes: dict[str, Any]) -> tuple[str, ...]:
-    """The account fields ``changes`` sends, less the email, username and phone number sent back as
-    the account has them (the phone exactly as the API shows it): the original client sends them
-    with every profile save, and they stay as stored. So an old number the E.164 migration could
-    not convert, or an email from before today's rules (:func:`.fields.is_new_email`), does not
-    block saving the rest of the form, and nobody is asked whether their own email is taken."""
-    same = {
-        "email": lambda sent: normalize_email(sent) == user.email,
-        "username": lambda sent: sent.strip() == user.username,
-        "phonenumber": lambda sent: bool(user.phonenumber) and sent.strip() == account_phone_text(user.phonenumber),
-    }
-    return tuple(name for name in ACCOUNT_FIELDS if name in changes
-                 and not (name in same and isinstance(changes[name], str) and same[name](changes[name])))
+    """The account fields ``changes`` sends, less those sent back as the account has them
+    (:func:`.fields.sent_back`; the email in any case, the phone exactly as the API shows it): the
+    original client sends them all with every profile save, and they stay as stored. So an old
+    number the E.164 migration could not convert, or a name or email from before today's rules,
+    does not block saving the rest of the form, and nobody is asked whether their own email is taken."""
+    shown = {"email": user.email, "phonenumber": account_phone_text(user.phonenumber) if user.phonenumber else ""}
+
+    def kept(name: str) -> bool:
+        sent = changes[name]
+        if name == "email" and isinstance(sent, str):
+            sent = normalize_email(sent)
+        return sent_back(sent, shown.get(name, getattr(user, name)))
+
+    return tuple(name for name in ACCOUNT_FIELDS if name in changes and not kept(name))
 
 
 def changed_contacts(user: User, clean: dict[str, Any]) -> tuple[str, ...]:

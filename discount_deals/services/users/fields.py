@@ -91,10 +91,23 @@ CLOSED_DOMAIN = "deleted.invalid"
 _JOINERS = frozenset("\u200c\u200d")
 
 
+# A subdivision flag (England, Scotland, Wales): the black flag, then invisible "tag" characters.
+_TAG_FLAG = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
+
+
 def has_invisible_characters(text: str) -> bool:
-    """True when ``text`` holds a Unicode format character other than the two joiners: a right-to-left
-    override in a name, a zero-width space in an email (refused with :data:`CONTROL_CHARACTERS`)."""
-    return any(unicodedata.category(char) == "Cf" and char not in _JOINERS for char in text)
+    """True when ``text`` holds a Unicode format character other than the two joiners and a
+    subdivision flag's tags: a right-to-left override in a name, a zero-width space in an email
+    (refused with :data:`CONTROL_CHARACTERS`)."""
+    return any(unicodedata.category(char) == "Cf" and char not in _JOINERS for char in _TAG_FLAG.sub("", text))
+
+
+def sent_back(sent: Any, stored: Any) -> bool:
+    """Whether ``sent`` is a stored text sent back as it is (blanks around and CRLF aside): the
+    forms send every field with each save, and a value stored before today's rules is kept, not
+    checked again, so that it never blocks saving the rest (an invisible mark pasted into a name
+    years ago). An empty stored value is always checked: a required field stays required."""
+    return isinstance(sent, str) and isinstance(stored, str) and bool(stored) and normalize_newlines(sent).strip() == stored
 
 
 def _look_alike(text: str) -> bool:

@@ -12,7 +12,7 @@ from ...config.settings import get_settings
 from ..images import delete_after_commit, prepare_uploaded_image, save_prepared_image
 from ..permissions import require_user
 from ..rows import owned
-from .fields import Errors, clean_profile_changes, invalid
+from .fields import PROFILE_MAX_LENGTHS, Errors, clean_profile_changes, invalid, sent_back
 
 
 def profile_of(session: Session, user: User) -> Profile:
@@ -23,6 +23,13 @@ def profile_of(session: Session, user: User) -> Profile:
         session.add(profile)
         session.flush()
     return profile
+
+
+def profile_changes_sent(profile: Profile, changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` less a bio or website sent back as ``profile`` has it (:func:`.fields.sent_back`):
+    one stored before today's rules is kept as it is, not refused with the rest of the form."""
+    return {name: value for name, value in changes.items()
+            if not (name in PROFILE_MAX_LENGTHS and sent_back(value, getattr(profile, name)))}
 
 
 def profile_dict(profile: Profile) -> dict[str, Any]:
@@ -50,13 +57,13 @@ def update_profile(
     """
     require_user(actor)
     given = {name: value for name, value in (("bio", bio), ("website", website)) if value is not ...}
-    errors: Errors = {}
-    clean = clean_profile_changes(given, errors)
-    if errors:
-        raise invalid(errors)
     # Re-encode before the first query: a write session holds the database lock from then on.
     picture = prepare_uploaded_image(image, get_settings().profile_image_size) if image is not None else None
     profile = get_profile(session, actor, profile_id)
+    errors: Errors = {}
+    clean = clean_profile_changes(profile_changes_sent(profile, given), errors)
+    if errors:
+        raise invalid(errors)
     for name, value in clean.items():
         setattr(profile, name, value)
     previous_image = profile.profile_image
