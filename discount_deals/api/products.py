@@ -38,7 +38,10 @@ from .schemas import ProductDataOut, ProductListOut, ProductPageOut, admin_error
 
 router = ApiRouter(tags=["products"])
 
-ProductBody = Annotated[dict[str, Any], Body(description="Product fields; category as an id, slug or name.")]
+ProductBody = Annotated[dict[str, Any], Body(description=(
+    "Product fields; category as an id, slug or name. On an update, an optional `stock_seen` (the stock "
+    "the form showed) keeps the stock that orders moved meanwhile, or refuses a new one typed over it "
+    "(409 `stock_changed`)."))]
 FEATURED_DEFAULT, FEATURED_MAX = 4, 100
 # Room for the multipart envelope around a file of the maximum size.
 MULTIPART_OVERHEAD = 64 * 1024

@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     PAYMENT_METHOD_INVALID = "payment_method_invalid"
     PER_CUSTOMER_LIMIT = "per_customer_limit"  # more than a flash sale allows one customer
     STOCK_SHORT = "stock_short"
+    STOCK_CHANGED = "stock_changed"  # an admin's form opened before orders (or another admin) moved the stock
     STORE_REQUIRED = "store_required"
     TOTAL_CHANGED = "total_changed"
     UNKNOWN_STORE = "unknown_store"

@@ -74,6 +74,17 @@ def test_duplicate_name_or_slug_is_a_400_with_a_message(client, admin_headers, m
     assert category_names() == ["Drinks"]
 
 
+def test_a_category_name_in_full_width_letters_is_the_same_name(client, admin_headers, make_category):
+    """"Ｆｏｏｄ" was created beside "Food", with the slug "ｆｏｏｄ": the same word on screen."""
+    make_category("Food")
+    for name in ("\uff26\uff4f\uff4f\uff44", "Food\u200b"):
+        refused = client.post("/api/category/", json={"name": name}, headers=admin_headers)
+        assert refused.status_code == 400 and "already exists" in refused.json()["detail"], name
+    blank = client.post("/api/category/", json={"name": "\u200b"}, headers=admin_headers)
+    assert blank.status_code == 400 and blank.json()["name"] == ["Name is required"]
+    assert category_names() == ["Food"]
+
+
 def test_a_name_may_not_be_another_categorys_slug_nor_a_slug_another_ones_name(client, admin_headers,
                                                                                 make_category, make_product):
     """The original client finds categories by name, links by slug: "Kitchen" (slug kitchen-ware)

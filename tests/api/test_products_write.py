@@ -217,6 +217,14 @@ def test_a_discount_price_equal_to_the_price_means_no_discount(client, admin_hea
         ),
         ({"name": "x" * 201}, "name", "Must be at most 200 characters."),
         ({"name": ["a list"]}, "name", "Must be text."),
+        # A probe's (issue of the field): money in other scripts' digits, a name of invisible
+        # characters only, tags without the text rules or any size.
+        ({"price": "\u0661\u0662.\u0665\u0660"}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"price": "\uff11\uff12"}, "price", "Enter a valid amount, e.g. 12.50."),
+        ({"name": "\u200b\u2060"}, "name", "This field is required."),
+        ({"tags": ["a\u0000b"]}, "tags", "Must not contain control characters."),
+        ({"tags": ["x" * 101]}, "tags", "Ensure each item has at most 100 characters."),
+        ({"tags": [f"tag{n}" for n in range(51)]}, "tags", "Ensure this list has at most 50 items."),
     ],
 )
 def test_each_validation_rule_answers_400_with_the_field(client, admin_headers, groceries, overrides, field, message):
@@ -246,6 +254,25 @@ def test_each_validation_rule_answers_400_with_the_field(client, admin_headers, 
 def test_acceptable_edge_values(client, admin_headers, groceries, overrides):
     response = client.post("/api/products/", json=valid_body(groceries, **overrides), headers=admin_headers)
     assert response.status_code == 201, response.text
+
+
+def test_a_name_that_only_looks_like_another_is_the_same_name(client, admin_headers, groceries, make_product):
+    """Full-width letters, an invisible character, a soft hyphen or another composition of "é"
+    made a second product that the shop shows under the same name."""
+    make_product("Royal Rice 5kg", category=groceries)
+    make_product("Café Latte", category=groceries)
+    for name in ("\uff32oyal Rice 5kg", "Royal Rice 5kg\u200b", "Royal R\u00adice 5kg", "Cafe\u0301 Latte"):
+        response = client.post("/api/products/", json=valid_body(groceries, name=name), headers=admin_headers)
+        assert response.status_code == 400, name
+        assert "already exists" in response.json()["name"][0]
+    assert product_count() == 2
+    # Invisible characters are dropped and the rest stored composed: no name reads backwards.
+    created = client.post("/api/products/", headers=admin_headers,
+                          json=valid_body(groceries, name="\u202eeciR Tea", tags=["gr\u200been", "Cafe\u0301"]))
+    assert created.status_code == 201, created.text
+    with session_scope() as session:
+        row = session.get(Product, created.json()["data"]["id"])
+        assert (row.name, row.tags) == ("eciR Tea", ["green", "Caf\u00e9"])
 
 
 def test_duplicate_name_is_a_400_already_exists_whatever_the_case(client, admin_headers, groceries, make_product):
@@ -357,3 +384,36 @@ def test_delete_is_204_then_404_and_drops_the_id_from_related_lists(client, admi
     assert client.get(f"/api/products/{doomed.id}").status_code == 404
     assert client.delete(f"/api/products/{doomed.id}/", headers=admin_headers).status_code == 404
     assert client.get(f"/api/products/{keeper.id}").json()["data"]["related_products"] == []
+
+
+def test_a_form_opened_before_orders_does_not_put_sold_stock_back(client, admin_headers, groceries, make_product,
+                                                                   shopper_headers):
+    """An admin opened a product at stock 3; a shopper bought all 3; the admin saved a new name with
+    the form as loaded, and the stock was 3 again: 6 sold of 3. With ``stock_seen`` (the back
+    office sends the stock its form showed) the orders' count stays."""
+    from ..builders.checkout import fill_cart, place
+
+    rice = make_product("Stale Form Rice", category=groceries, price="10.00", stock=3)
+    form = valid_body(groceries, name="Stale Form Rice 5kg", stock=3, discount_price=None)
+    fill_cart(client, shopper_headers, (rice, 3))
+    place(client, shopper_headers)
+    url = f"/api/products/{rice.id}/"
+    kept = client.put(url, json={**form, "stock_seen": 3}, headers=admin_headers)
+    assert kept.status_code == 200, kept.text
+    assert stock_and_name(rice.id) == (0, "Stale Form Rice 5kg")
+    typed = client.put(url, json={**form, "stock": 10, "stock_seen": 3}, headers=admin_headers)
+    assert typed.status_code == 409 and typed.json()["code"] == "stock_changed"
+    assert typed.json()["stock"] == ["The stock changed to 0 while you edited this product (orders, or another "
+                                     "admin): check it and save again."]
+    assert stock_and_name(rice.id) == (0, "Stale Form Rice 5kg")
+    told = client.put(url, json={**form, "stock": 10, "stock_seen": 0}, headers=admin_headers)
+    assert told.status_code == 200 and stock_and_name(rice.id) == (10, "Stale Form Rice 5kg")
+    # The original client sends no stock_seen: the stock it sends is written, as before.
+    assert client.put(url, json={**form, "stock": 4}, headers=admin_headers).status_code == 200
+    assert stock_and_name(rice.id) == (4, "Stale Form Rice 5kg")
+
+
+def stock_and_name(product_id: str) -> tuple[int, str]:
+    with session_scope() as session:
+        row = session.get(Product, product_id)
+        return row.stock, row.name

@@ -193,6 +193,38 @@ def test_create_edit_cancel_update_delete_a_product(page: Page, live_user, live_
     assert product_named(live_server, name) is None
 
 
+def test_an_edit_opened_before_orders_keeps_their_stock(page: Page, live_user, live_server, live_product):
+    """The form showed stock 5; orders took 3 meanwhile; saving a new description wrote 5 back (3
+    units sold twice). Now the orders' count stays; a stock typed over it is refused with the count
+    now, and saving again writes it."""
+    product = live_product(stock=5)
+    open_admin(page, live_user, "Products")
+    page.get_by_label("Search products").fill(product.name)
+    row = page.get_by_role("list", name="Products").get_by_role("listitem").filter(has_text=product.name)
+    row.get_by_role("button", name=f"Edit {product.name}").click()
+    expect(page.get_by_label("Stock")).to_have_value("5")
+    with live_server.session() as session:  # three units ordered while the form is open
+        session.get(Product, product.id).stock = 2
+    page.get_by_label("Description").fill("Edited while orders came in")
+    page.get_by_role("button", name="Update Product").click()
+    expect(toast(page, "Product updated")).to_be_visible()
+    edited = product_named(live_server, product.name)
+    assert (edited.stock, edited.description) == (2, "Edited while orders came in")
+
+    row.get_by_role("button", name=f"Edit {product.name}").click()
+    expect(page.get_by_label("Stock")).to_have_value("2")
+    with live_server.session() as session:
+        session.get(Product, product.id).stock = 1
+    page.get_by_label("Stock").fill("12")
+    page.get_by_role("button", name="Update Product").click()
+    expect(toast(page, "The stock changed to 1 while you edited this product (orders, or another admin): "
+                       "check it and save again.")).to_be_visible()
+    assert product_named(live_server, product.name).stock == 1
+    page.get_by_role("button", name="Update Product").click()
+    expect(toast(page, "Product updated")).to_be_visible()
+    assert product_named(live_server, product.name).stock == 12
+
+
 # --- bulk upload: products ---------------------------------------------------------------------
 
 

@@ -57,6 +57,7 @@ def test_payload_trims_lists_parses_stock_and_omits_blank_discounts():
         "is_available": True,
         "is_featured": True,
         "discount_end": "2026-12-01T10:00",
+        "per_customer_limit": None,  # always sent: blank clears a sale's cap (absent, an update keeps it)
     }
     unchecked = product_payload({**FILLED, "product_is_available": False, "product_is_featured": None})
     assert (unchecked["is_available"], unchecked["is_featured"]) == (False, False)

@@ -10,6 +10,7 @@ need the database or the product being edited are :mod:`.validation`'s.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
@@ -25,7 +26,7 @@ from .. import moments
 
 MAX_PRICE = Decimal(10000000000)  # the columns hold 12 digits, 2 of them decimals
 MAX_STOCK = 2_147_483_647  # a 32-bit INTEGER column on PostgreSQL
-_DECIMAL_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")  # plain decimals: no exponents, "_" or "NaN"
+_DECIMAL_TEXT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")  # plain ASCII decimals: no exponents, "_", "NaN" or "١٢"
 # C0 and C1 control characters except tab and newline (carriage returns become newlines first).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -45,6 +46,35 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+# The zero-width joiner and non-joiner: some scripts and emoji need them; other "format"
+# characters (bidirectional overrides, zero-width spaces, soft hyphens, the BOM) are invisible,
+# and only make one text look like another ("Rice" and "Rice\u200b") or read backwards.
+_JOINERS = frozenset("\u200c\u200d")
+# A subdivision flag (England, Scotland, Wales): the black flag, then invisible "tag" characters.
+_TAG_FLAG = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
+
+
+def _visible_part(text: str) -> str:
+    return "".join(char for char in text if char in _JOINERS or unicodedata.category(char) != "Cf")
+
+
+def without_invisible_characters(text: str) -> str:
+    """``text`` less its Unicode format characters, except the two joiners and a flag's tags."""
+    if text.isascii():
+        return text
+    kept, start = [], 0
+    for flag in _TAG_FLAG.finditer(text):
+        kept += [_visible_part(text[start:flag.start()]), flag.group()]
+        start = flag.end()
+    return "".join([*kept, _visible_part(text[start:])])
+
+
+def has_invisible_characters(text: str) -> bool:
+    """True when ``text`` holds a format character :func:`without_invisible_characters` drops:
+    a right-to-left override in a name, a zero-width space in an email."""
+    return without_invisible_characters(text) != text
+
+
 def has_control_characters(text: str) -> bool:
     """True when ``text`` holds a C0 or C1 control character other than tab and newline: the
     one rule every stored text field of the shop follows (refused with :data:`CONTROL_CHARACTERS`)."""
@@ -55,7 +85,9 @@ def _as_text(value: Any) -> Any:
     """Numbers become text; other non-text values are refused; blanks around are dropped."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise _fail("Must be text.")
-    text = normalize_newlines(str(value)).strip()
+    # Invisible characters go (a retailer's feed carries zero-width spaces and soft hyphens), and
+    # the text is stored composed (NFC): "Café" is one spelling whichever way it was typed.
+    text = unicodedata.normalize("NFC", without_invisible_characters(normalize_newlines(str(value)))).strip()
     if has_control_characters(text):
         raise _fail(CONTROL_CHARACTERS)
     return text
@@ -120,11 +152,22 @@ Status = Annotated[
 ]
 
 
+LIST_ITEMS, ITEM_LENGTH = 50, 100  # tags and related products: each listing and search result carries them
+
+
 def _trimmed_list(value: Any) -> Any:
     if value is None:
         return []
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return [item.strip() for item in value if item.strip()]
+        items = [unicodedata.normalize("NFC", without_invisible_characters(item)).strip() for item in value]
+        items = [item for item in items if item]
+        if len(items) > LIST_ITEMS:
+            raise _fail(f"Ensure this list has at most {LIST_ITEMS} items.")
+        if any(len(item) > ITEM_LENGTH for item in items):
+            raise _fail(f"Ensure each item has at most {ITEM_LENGTH} characters.")
+        if any(has_control_characters(item) for item in items):
+            raise _fail(CONTROL_CHARACTERS)
+        return items
     return value  # refused by list[str] below
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import String, cast, update
 from sqlmodel import Session, select
 
 from ...models import Category, Product, User
-from .. import ValidationFailed, audit
+from .. import Conflict, ValidationFailed, audit
 from ..error_codes import ErrorCode
 from ..messages import deals
 from ..form_rules import require_object
@@ -133,14 +133,34 @@ def create_product(session: Session, actor: User | None, data: Mapping[str, Any]
     return product
 
 
+STOCK_CHANGED = ("The stock changed to {now} while you edited this product (orders, or another admin): "
+                 "check it and save again.")
+
+
+def _stock_since_seen(product: Product, values: dict[str, Any], seen: Any) -> None:
+    """A form opened before orders took stock sends the stock it showed: written as it is, the
+    units sold meanwhile were for sale again (sold twice). With ``stock_seen`` (the stock the form
+    showed; the back office sends it) a stock left as shown keeps the product's own, and a new
+    one typed over a stock that moved meanwhile is refused (409, ``stock_changed``). Without it
+    (the original client's form) the stock sent is written, as before."""
+    if "stock" not in values or not isinstance(seen, int) or isinstance(seen, bool) or seen == product.stock:
+        return
+    if values["stock"] == seen:
+        del values["stock"]
+        return
+    message = STOCK_CHANGED.format(now=product.stock)
+    raise Conflict(message, fields={"stock": [message]}, code=ErrorCode.STOCK_CHANGED, expose_code=True)
+
+
 def update_product(
     session: Session, actor: User | None, product_id: str, data: Mapping[str, Any], *, partial: bool = False
 ) -> Product:
     """Update a product (admins only): a full update (PUT) or, with ``partial``, only the given
-    fields (PATCH)."""
+    fields (PATCH). An optional ``stock_seen`` guards the stock (:func:`_stock_since_seen`)."""
     require_admin(actor)
     product = found(session, Product, product_id, "Product not found.", for_update=True)  # rows.by_id
     values = _validate_for_write(session, data, current=product, partial=partial)
+    _stock_since_seen(product, values, data.get("stock_seen") if isinstance(data, Mapping) else None)
     typed_rating = values.pop("rating", None)
 
     def save(session: Session, row: Product) -> Product:

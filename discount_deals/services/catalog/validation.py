@@ -9,6 +9,7 @@ the slug and the parent. The columns derived from a product's name and prices
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from decimal import Decimal
@@ -19,19 +20,19 @@ from ...config.settings import get_settings
 from .. import ErrorCode
 from ..form_rules import field_summary
 from ..pricing import price_at
-from .fields import CategoryFields, ProductFields, as_utc, validate_fields
+from .fields import CategoryFields, ProductFields, as_utc, validate_fields, without_invisible_characters
 
 REQUIRED = "This field is required."
 
 # Fields of the admin product form. A full update (PUT) resets those it does not receive to their
 # defaults (so omitting discount_price clears the discount); brand and rating, which that form
-# does not send, keep their values unless given.
+# does not send, keep their values unless given, and so does a flash sale's per_customer_limit
+# (the original client's form has no such field) while the discount stays (:func:`_kept_limit`).
 PRODUCT_DEFAULTS: dict[str, Any] = {
     "description": "",
     "discount_price": None,
     "discount_start": None,
     "discount_end": None,
-    "per_customer_limit": None,
     "image_url": "",
     "tags": [],
     "status": ProductStatus.ACTIVE.value,
@@ -62,14 +63,16 @@ def comma_list(text: str) -> list[str]:
 
 
 def name_key(name: str) -> str:
-    """Product names are unique regardless of case and surrounding blanks."""
-    return " ".join((name or "").split()).lower()
+    """Product names are unique regardless of case, blanks, invisible characters and how the
+    letters are written: compatibility-normalized (NFKC), so "Ｒｉｃｅ", "Rice\u200b" and "Rice" are one."""
+    text = unicodedata.normalize("NFKC", without_invisible_characters(name or ""))
+    return " ".join(text.split()).lower()
 
 
 def slugify(name: str) -> str:
     """SPEC §5: lowercase, trim, drop characters other than word characters, spaces and hyphens,
-    and turn spaces into hyphens."""
-    text = re.sub(r"[^\w\s-]", "", (name or "").lower().strip())
+    and turn spaces into hyphens (after compatibility normalization: "Ｆｏｏｄ" is "food")."""
+    text = re.sub(r"[^\w\s-]", "", unicodedata.normalize("NFKC", name or "").lower().strip())
     return re.sub(r"\s+", "-", text)
 
 
@@ -137,6 +140,12 @@ def clean_product(
     return values, errors
 
 
+def _kept_limit(data: Mapping[str, Any], current: Product | None, values: dict[str, Any]) -> bool:
+    """A full update that does not send ``per_customer_limit`` keeps the product's cap while it keeps
+    a discount; sent blank, or with the discount gone, the cap goes (it belongs to a sale)."""
+    return current is not None and "per_customer_limit" not in data and values.get("discount_price") is not None
+
+
 def _product_values(
     data: Mapping[str, Any], errors: dict[str, list[str]], current: Product | None, partial: bool
 ) -> dict[str, Any]:
@@ -152,6 +161,9 @@ def _product_values(
             given.pop(field, None)
     values, invalid = validate_fields(ProductFields, given)
     errors.update(invalid)
+    if values.get("name") == "":  # nothing but invisible characters
+        errors["name"] = [REQUIRED]
+        del values["name"]
     if partial:
         # An explicit null or blank clears a discount field (absent leaves it as it is).
         values.update({field: None for field in NULLABLE if field in data and _blank(data[field])})
@@ -163,6 +175,8 @@ def _product_values(
             for field, default in KEPT_WHEN_ABSENT.items():
                 if field not in given:
                     values[field] = default
+        if "per_customer_limit" not in given and not _kept_limit(data, current, values):
+            values["per_customer_limit"] = None
     if "image_url" in values and not values["image_url"]:
         values["image_url"] = get_settings().placeholder_image_url
     if "price" in values:
@@ -241,6 +255,12 @@ def clean_category(
             given[field] = data[field]
     values, invalid = validate_fields(CategoryFields, given)
     errors.update(invalid)
+    if "name" in values:
+        # Categories are found by name (the original client sends names): one look, one category.
+        values["name"] = unicodedata.normalize("NFKC", values["name"])
+        if not values["name"]:  # nothing but invisible characters
+            errors["name"] = [texts["name"]]
+            del values["name"]
     if "name" in values and "slug" not in errors:
         slug = slugify(values.get("slug") or values["name"])
         if not slug:

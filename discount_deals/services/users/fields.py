@@ -20,7 +20,7 @@ from sqlmodel import Session, func, select
 
 from ...models import Gender, Role, User
 from .. import ValidationFailed
-from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, normalize_newlines
+from ..catalog.fields import CONTROL_CHARACTERS, has_control_characters, has_invisible_characters, normalize_newlines
 from ..error_codes import ErrorCode
 from ..form_rules import as_sentences, require_object, take_flag
 from ..phones import account_phone
@@ -86,20 +86,6 @@ def is_valid_email(email: str) -> bool:
 # A closed account keeps its row under a placeholder email in this domain (services.users.privacy):
 # ``.invalid`` is reserved (RFC 6761), and no account may take an email in it.
 CLOSED_DOMAIN = "deleted.invalid"
-# The zero-width joiner and non-joiner: some scripts and emoji need them; other "format"
-# characters (bidirectional overrides, zero-width spaces, the BOM) only make one text look like another.
-_JOINERS = frozenset("\u200c\u200d")
-
-
-# A subdivision flag (England, Scotland, Wales): the black flag, then invisible "tag" characters.
-_TAG_FLAG = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
-
-
-def has_invisible_characters(text: str) -> bool:
-    """True when ``text`` holds a Unicode format character other than the two joiners and a
-    subdivision flag's tags: a right-to-left override in a name, a zero-width space in an email
-    (refused with :data:`CONTROL_CHARACTERS`)."""
-    return any(unicodedata.category(char) == "Cf" and char not in _JOINERS for char in _TAG_FLAG.sub("", text))
 
 
 def sent_back(sent: Any, stored: Any) -> bool:

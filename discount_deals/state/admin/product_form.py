@@ -107,10 +107,12 @@ def product_payload(form: dict[str, Any]) -> dict[str, Any] | None:
         "is_available": form_checked(form, "product_is_available"),
         "is_featured": form_checked(form, "product_is_featured"),
     }
-    for field in ("discount_price", "discount_start", "discount_end", "per_customer_limit", "rating"):
+    for field in ("discount_price", "discount_start", "discount_end", "rating"):
         value = _text(form, f"product_{field}")
         if value:
             payload[field] = value
+    # Always sent: blank clears a sale's cap (left out, an update keeps it: the original client's way).
+    payload["per_customer_limit"] = _text(form, "product_per_customer_limit") or None
     return payload
 
 

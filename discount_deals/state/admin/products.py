@@ -13,7 +13,7 @@ from sqlmodel import Session
 
 from ...db import session_scope, write_session
 from ...models import Category, Product, User
-from ...services import catalog, exports
+from ...services import Conflict, ErrorCode, catalog, exports
 from ..actions import busy_call, toast
 from ..forms import text_arg
 from ..guards import admin_event
@@ -65,6 +65,7 @@ class AdminProductsState(AdminList, rx.State):
     restocking: str = ""  # id of the product being restocked
 
     editing_id: str = ""
+    _stock_seen: int | None = None  # the stock the edit form showed (services.catalog.products._stock_since_seen)
     form: ProductFormValues = rx.field(default_factory=ProductFormValues)
     # Bumped to remount the (uncontrolled) form with new starting values: Edit, Cancel, after a save.
     form_key: int = 0
@@ -124,9 +125,17 @@ class AdminProductsState(AdminList, rx.State):
         if payload is None:
             return toast(("Error", REQUIRED_MESSAGE, "error"))
         editing = self.editing_id
+        if editing and self._stock_seen is not None:
+            payload["stock_seen"] = self._stock_seen
 
         def save() -> None:
-            create_or_update(admin, editing, payload, catalog.create_product, catalog.update_product)
+            try:
+                create_or_update(admin, editing, payload, catalog.create_product, catalog.update_product)
+            except Conflict as refused:
+                if refused.code == ErrorCode.STOCK_CHANGED:  # told the stock now: saving again writes the typed one
+                    with session_scope() as session:
+                        self._stock_seen = catalog.get_product(session, editing, actor=admin)[0].stock
+                raise
             self._reset_form()
             self._fill(admin)
 
@@ -141,6 +150,7 @@ class AdminProductsState(AdminList, rx.State):
         if not any(option.id == product.category_id for option in self.categories):
             self._load_categories()
         self.editing_id = product.id
+        self._stock_seen = product.stock
         self.form = form_values(product)
         self.form_key += 1
         return rx.call_script("document.getElementById('product-form')?.scrollIntoView({behavior: 'smooth'})")
