@@ -15,20 +15,26 @@ def _role_badge(row) -> rx.Component:
     return status_badge(row.role, row.badge, ("destructive", "default", "secondary"), default="outline")
 
 
+def _suspended_badge(row) -> rx.Component:
+    """"Deactivated" on a suspended account (a closed one says so where its controls would be)."""
+    return rx.cond(row.closed | row.is_active, rx.fragment(), rx.el.span("Deactivated", class_name=badge_class("secondary")))
+
+
+def _who(row) -> rx.Component:
+    """The name with its role and state; the email and username under it."""
+    name_line = rx.el.div(rx.el.span(row.name, class_name="font-semibold text-gray-900"), _role_badge(row),
+                          _suspended_badge(row), class_name="flex flex-wrap items-center gap-2")
+    return rx.el.div(
+        name_line,
+        rx.el.p(row.email, class_name="truncate text-sm text-gray-700"),
+        rx.el.p("@" + row.username, class_name="truncate text-xs text-gray-600"),
+        class_name="min-w-0 flex-1",
+    )
+
+
 def _user_row(row) -> rx.Component:
     return rx.el.li(
-        rx.el.div(
-            rx.el.div(
-                rx.el.span(row.name, class_name="font-semibold text-gray-900"),
-                _role_badge(row),
-                rx.cond(row.closed, rx.fragment(),
-                        rx.cond(~row.is_active, rx.el.span("Deactivated", class_name=badge_class("secondary")))),
-                class_name="flex flex-wrap items-center gap-2",
-            ),
-            rx.el.p(row.email, class_name="truncate text-sm text-gray-700"),
-            rx.el.p("@" + row.username, class_name="truncate text-xs text-gray-600"),
-            class_name="min-w-0 flex-1",
-        ),
+        _who(row),
         rx.cond(row.closed, rx.el.p("Closed by its owner", class_name="text-sm text-gray-600"), _controls(row)),
         class_name="flex flex-col gap-3 border-b border-gray-200 py-3 last:border-b-0 sm:flex-row sm:items-center",
     )

@@ -2,8 +2,8 @@
 
 A product's ``per_customer_limit`` caps the units one customer buys while its discount is in
 force (services.pricing's window rule: outside the window there is no cap). What a customer has
-bought counts the units of that product in their orders placed inside the current window that
-are not cancelled. The cart refuses a quantity beyond what is left (:func:`check_cart_quantity`);
+bought counts the units of that product bought at a discount in their orders placed inside the
+current window that are not cancelled. The cart refuses a quantity beyond what is left (:func:`check_cart_quantity`);
 order placement checks again inside the order's transaction (:func:`check_order`), which is the
 check that counts: a guest's browser cart meets the limit only there.
 
@@ -47,7 +47,9 @@ def limit_in_force(product: Product, at: datetime | None = None) -> int | None:
 
 
 def bought_in_window(session: Session, user: User, product: Product) -> int:
-    """Units of ``product`` in ``user``'s orders placed inside its discount window, not cancelled."""
+    """Units of ``product`` in ``user``'s orders placed inside its discount window, not cancelled,
+    bought at a discount: a window without a start reaches back to every order, and units bought
+    at the full price before the sale are no part of it."""
     query = (
         select(func.coalesce(func.sum(OrderItem.quantity), 0))
         .join(Order, Order.id == OrderItem.order_id)
@@ -55,6 +57,7 @@ def bought_in_window(session: Session, user: User, product: Product) -> int:
             Order.user_id == user.id,
             OrderItem.product_id == product.id,
             Order.status != OrderStatus.CANCELLED.value,
+            OrderItem.unit_price < OrderItem.original_price,
         )
     )
     if product.discount_start is not None:

@@ -297,3 +297,16 @@ def test_the_sweep_looks_at_carts_once_a_minute(client, messaging, texter, make_
     tasks.remind_carts_now_and_then()
     expected = 0 if quiet_hours(utcnow()) or quiet_hours(now) else 1  # the suite may run at night
     assert len(outbox(kind="cart_reminder")) == expected
+
+
+def test_a_reminder_offers_no_more_than_the_stock_left(client, ghs, emailer, make_product):
+    """The cart page said "Only 2 left"; the reminder offered "Oil × 5: GH₵100.00"."""
+    oil = make_product(name="Reminder Oil", price="20.00", stock=9)
+    fill_cart(client, auth_headers(emailer), (oil, 5))
+    set_product(oil, stock=2)
+    touched_at(emailer, MORNING - timedelta(minutes=61))
+    assert remind(MORNING) == 1
+    ghs.deliver()
+    [mail] = ghs.mailbox.wait_for(1)
+    body = text_of(mail)
+    assert "Reminder Oil × 2: GH₵40.00" in body and "Total: GH₵40.00" in body and "× 5" not in body

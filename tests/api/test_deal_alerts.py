@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from sqlmodel import select
 
 from discount_deals import models
@@ -184,3 +186,28 @@ def test_unsubscribing_from_the_days_emails_keeps_the_texts(client, messaging, m
     assert answer.status_code == 200, answer.text
     with session_scope() as session:
         assert session.get(models.NotificationPreference, texter.id).deal_emails is True
+
+
+@pytest.fixture
+def alerts_at_once(monkeypatch):
+    """Deal alerts written as soon as the worker looks (no batching window)."""
+    from discount_deals.config.settings import get_settings
+
+    monkeypatch.setenv("DD_DEAL_ALERT_BATCH_SECONDS", "0")
+    get_settings.cache_clear()
+
+
+def test_an_alert_whose_window_closed_before_it_was_written_is_dropped(client, messaging, make_user, make_product,
+                                                                       admin_headers, alerts_at_once):
+    """A price drop recorded while a window was open was still announced after the window had
+    closed: "Window Rice is now $79.00" for a product the shop charged 100.00 again."""
+    product = make_product(name="Window Rice", price="100.00")
+    fan = make_user(phonenumber="")
+    set_preferences(fan, deal_alerts="email")
+    favourite(client, fan, product)
+    end = utcnow() + timedelta(hours=1)
+    edit(client, admin_headers, product, discount_price="79.00",
+         discount_start=(utcnow() - timedelta(minutes=1)).isoformat(), discount_end=end.isoformat())
+    refresh_due_prices(end + timedelta(seconds=1))  # the window closed before the batch was written
+    fan_out_and_compose()
+    assert outbox(kind="deal_alert") == []

@@ -217,3 +217,46 @@ def test_two_checkouts_of_one_customer_at_once_pass_once(api_app, shopper, flash
     refused = next(answer for answer in answers if answer.status_code == 409)
     assert refused.json()["code"] == "per_customer_limit"
     assert (count_rows(models.Order), stock_of(flash.id)) == (1, 18)
+
+
+def test_full_price_units_bought_before_an_open_start_sale_do_not_count(client, shopper, make_product, admin_headers):
+    """A sale with no start reaches back to every order: 2 units bought at the full price 60 days
+    before the sale existed shut the shopper out of it ("You have already bought 2")."""
+    headers = auth_headers(shopper)
+    beans = make_product("Open Start Beans", price="20.00", stock=20)
+    earlier = _explicit_order(client, headers, beans, 2).json()
+    with session_scope() as session:
+        row = session.get(models.Order, earlier["id"])
+        row.created_at = _now() - timedelta(days=60)
+        session.add(row)
+    sale = {"discount_price": "12.00", "discount_end": (_now() + timedelta(hours=5)).isoformat(),
+            "per_customer_limit": 2}
+    assert client.patch(f"/api/products/{beans.id}/", json=sale, headers=admin_headers).status_code == 200
+    assert client.post(CART, json={"product": beans.id, "quantity": 2}, headers=headers).status_code == 201
+    third = client.post(CART, json={"product": beans.id, "quantity": 1}, headers=headers)
+    _refused_for_limit(third, "Flash sale: at most 2 per customer for Open Start Beans.")
+    assert cart_quantities(shopper) == {beans.id: 2}
+
+
+def test_an_edit_without_the_limit_field_keeps_the_sale_s_limit(client, admin_headers, flash, shopper):
+    """The original client's edit form has no per_customer_limit: its PUT (the whole form, stock
+    changed) wiped the cap, and a shopper could then put 5 in the cart."""
+    shown = client.get(f"/api/products/{flash.id}").json()["data"]
+    form = {key: shown[key] for key in ("name", "description", "price", "discount_price", "discount_start",
+                                        "discount_end", "image_url", "status", "is_available", "is_featured")}
+    saved = client.put(f"/api/products/{flash.id}/", headers=admin_headers,
+                       json={**form, "category": shown["category"]["id"], "tags": [], "related_products": [],
+                             "stock": 40})
+    assert saved.status_code == 200, saved.text
+    assert _limit(flash.id) == 2 and stock_of(flash.id) == 40
+    assert client.post(CART, json={"product": flash.id, "quantity": 5}, headers=auth_headers(shopper)).status_code == 409
+    # Sent blank, or with the discount gone, the cap goes with the sale.
+    blank = client.put(f"/api/products/{flash.id}/", headers=admin_headers,
+                       json={**form, "category": shown["category"]["id"], "stock": 40, "per_customer_limit": ""})
+    assert blank.status_code == 200 and _limit(flash.id) is None
+    client.patch(f"/api/products/{flash.id}/", json={"per_customer_limit": 2}, headers=admin_headers)
+    no_sale = {key: value for key, value in form.items() if not key.startswith("discount")}
+    ended = client.put(f"/api/products/{flash.id}/", headers=admin_headers,
+                       json={**no_sale, "category": shown["category"]["id"], "stock": 40})
+    assert ended.status_code == 200, ended.text
+    assert _limit(flash.id) is None

@@ -376,3 +376,25 @@ def test_an_item_id_that_names_no_line_of_the_order_is_refused(client, customer,
     assert refused.status_code == 400 and refused.json()["code"] == returns.UNKNOWN_PRODUCT
     with session_scope() as session:
         assert session.exec(select(models.ReturnRequest)).all() == []
+
+
+def test_the_amount_a_return_shows_is_what_its_refund_pays(client, customer, make_product, admin_headers):
+    """Two returns bring a whole order back (coupon, shipping). The one asked last showed the
+    shipping; the admin refunded it first and it paid 6.00 less than it said, while the other paid
+    6.00 more. Each return now shows what it refunds if refunded next, and a refund updates the others."""
+    add_coupon("FIVE", kind="fixed", value="5.00")
+    soap, oil = make_product(price="10.00", stock=20), make_product(price="13.33", stock=20)
+    order = delivered_order(client, customer, admin_headers, (soap, 3), (oil, 1), body={"coupon_code": "FIVE"})
+    first = received_return(client, customer, admin_headers, order, [(soap.id, 3)])
+    second = received_return(client, customer, admin_headers, order, [(oil.id, 1)])
+    assert (first["refund_shipping"], second["refund_shipping"]) == ("0.00", "0.00")
+    paid_second = step(client, admin_headers, second["id"], "refund")
+    assert paid_second["refund_amount"] == second["refund_amount"]
+    listed = client.get(f"/api/orders/{order['id']}/returns/", headers=auth_headers(customer)).json()["results"]
+    [shown_first] = [ret for ret in listed if ret["id"] == first["id"]]
+    placed = order_row(order["id"])
+    assert shown_first["refund_shipping"] == f"{placed.shipping:.2f}"  # it brings the last item back
+    paid_first = step(client, admin_headers, first["id"], "refund")
+    assert paid_first["refund_amount"] == shown_first["refund_amount"]
+    assert Decimal(paid_first["refund_amount"]) + Decimal(paid_second["refund_amount"]) == placed.total
+    assert return_row(first["id"]).refund_amount == Decimal(paid_first["refund_amount"])

@@ -31,7 +31,7 @@ from ...config.settings import get_settings
 from ..catalog.filters import is_visible
 from ..phones import mobile_number
 from ..money import Money
-from ..pricing import effective_price, product_price
+from ..pricing import product_price
 from . import templates
 from .notices import links_for
 from .outbox import Draft, bulk_queue
@@ -197,8 +197,9 @@ def still_a_deal(product: Product, kind: str, new_price: str) -> bool:
     if not is_visible(product):
         return False
     if kind == PRICE_DROP:
-        # The price as set (a discount window's timing is the price schedule's business).
-        return not new_price or effective_price(product.price, product.discount_price) <= Decimal(new_price)
+        # The price shown now (``effective_price``, which the price schedule moves as windows open
+        # and close): a window that closed since the event ends the deal.
+        return not new_price or product.effective_price <= Decimal(new_price)
     return product.stock > 0
 
 

@@ -95,12 +95,13 @@ def has_work(session: Session, now: datetime) -> bool:
 
 
 def reminder_lines(session: Session, cart_id: str, now: datetime) -> list[texts.ReminderLine]:
-    """The cart's lines a shopper can still buy, oldest first, at today's prices."""
+    """The cart's lines a shopper can still buy, oldest first, at today's prices, each at most the
+    stock left (as the cart page says "Only 2 left": the reminder offers no more than exists)."""
     rows = session.exec(
         select(CartItem.quantity, Product).join(Product, Product.id == CartItem.product_id)
         .where(CartItem.cart_id == cart_id, _sellable()).order_by(CartItem.created_at, CartItem.id)
     ).all()
-    return [texts.ReminderLine(product.name, quantity, product_price(product, now).unit_price)
+    return [texts.ReminderLine(product.name, min(quantity, product.stock), product_price(product, now).unit_price)
             for quantity, product in rows]
 
 

@@ -138,6 +138,19 @@ def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, 
     return order
 
 
+def _reprice_open_returns(session: Session, order: Order, refunded_id: str) -> None:
+    """The order's returns not refunded yet show what they refund next (:func:`share_of`), now
+    that this refund counts before them: the one that brings the last items back shows the shipping."""
+    open_ = (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value, ReturnStatus.RECEIVED.value)
+    for other in session.exec(select(ReturnRequest).where(ReturnRequest.order_id == order.id,
+                                                          ReturnRequest.id != refunded_id,
+                                                          ReturnRequest.status.in_(open_))).all():
+        share = share_of(session, order, other)
+        other.refund_amount, other.refund_discount = share.amount, share.discount
+        other.refund_tax, other.refund_shipping = share.tax, share.shipping
+        session.add(other)
+
+
 def record_refund(session: Session, actor: User | None, plan: RefundPlan, report: RefundReport | None) -> ReturnView:
     """Mark the claimed (or pending) return refunded, number its credit note, and settle the order
     (above). ``actor``: who refunded (None: a provider's webhook for a refund whose admin's account
@@ -168,6 +181,7 @@ def record_refund(session: Session, actor: User | None, plan: RefundPlan, report
     ret.refund_tax_lines = [line.as_json() for line in refunded_tax_lines(session, order, ret)]
     session.add(ret)
     order = _settle_order(session, actor, order, share.amount, share.complete)
+    _reprice_open_returns(session, order, ret.id)
     audit.record(session, actor, "return.refund", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [ReturnStatus.RECEIVED.value, ret.status], "refund_amount": [None, ret.refund_amount],
                           "refund_method": [None, ret.refund_method], "credit_note_number": [None, number],

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ...models import Order, OrderItem, OrderStatus, ReturnRequest, User
+from ...models import Order, OrderItem, OrderStatus, ReturnRequest, ReturnStatus, User
 from ...models.base import utcnow
 from ...config.settings import get_settings
 from .. import audit
@@ -130,7 +130,11 @@ def request_return(session: Session, user: User | None, order_id: str, items: An
     chosen = wanted_lines(items, order_lines, taken)
     reason_text = clean_reason(reason)
     this = {item.id: quantity for item, quantity in chosen}
-    share = refund_share(figures_of(order, order_lines), taken, this)
+    # The amount shown is what the return refunds if it is refunded next: counted after the
+    # refunds made, as the refund counts it (refunds.share_of). Counted after the returns only
+    # asked for, the one asked last showed the shipping, which went to the one refunded last.
+    refunded = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
+    share = refund_share(figures_of(order, order_lines), refunded, this)
     ret = open_return(session, order, user.id, chosen, share, reason_text)
     audit.record(session, user, "return.request", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [None, ret.status], "refund_amount": [None, ret.refund_amount],
