@@ -11,7 +11,7 @@ from sqlmodel import Session, func, select
 
 from ..models import Category, Favourite, Product, User
 from . import NotFound
-from .catalog import is_visible
+from .catalog import is_visible, visible_clause
 from .permissions import require_user
 from .rows import visible_or_admin
 
@@ -27,13 +27,15 @@ class FavouriteEntry:
 
 
 def list_favourites(session: Session, user: User, offset: int = 0, limit: int | None = None) -> list[FavouriteEntry]:
-    """The user's favourites, most recently added first."""
+    """The user's favourites of products shoppers see, most recently added first. One an admin
+    hid stays saved, unlisted, until it is shown again (the storefront's favourites page does
+    the same)."""
     require_user(user)
     query = (
         select(Favourite, Product, Category)
         .join(Product, Product.id == Favourite.product_id)
         .join(Category, Category.id == Product.category_id, isouter=True)
-        .where(Favourite.user_id == user.id)
+        .where(Favourite.user_id == user.id, visible_clause())
         .order_by(Favourite.added_at.desc(), Favourite.id)
         .offset(offset)
     )
@@ -46,8 +48,10 @@ def list_favourites(session: Session, user: User, offset: int = 0, limit: int | 
 
 
 def count_favourites(session: Session, user: User) -> int:
+    """How many :func:`list_favourites` lists."""
     require_user(user)
-    return session.exec(select(func.count()).select_from(Favourite).where(Favourite.user_id == user.id)).one()
+    return session.exec(select(func.count()).select_from(Favourite).join(Product, Product.id == Favourite.product_id)
+                        .where(Favourite.user_id == user.id, visible_clause())).one()
 
 
 def favourite_product_ids(session: Session, user: User) -> list[str]:

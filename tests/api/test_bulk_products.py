@@ -230,6 +230,9 @@ def test_csv_with_a_byte_order_mark_and_crlf_line_ends(client, admin_headers, ma
         (b"", "The CSV file is empty"),
         (b"name,price\n\xff\xfe,1\n", "UTF-8"),
         (b'name,price,category\n"unterminated,1,misc\n', "could not be read"),
+        # A column named twice was half read without a word (the first price kept, the second dropped).
+        (b"name,price,category,price\nRice,10.00,Groceries,99.00\n", 'names the column "price" twice'),
+        (b"name,Price,category,price\nRice,10.00,Groceries,99.00\n", 'names the column "price" twice'),
     ],
 )
 def test_unreadable_csv_is_a_400(client, admin_headers, data, message):

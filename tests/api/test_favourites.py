@@ -77,3 +77,19 @@ def test_a_favourite_is_removed_by_the_id_adding_it_answered(client, make_user, 
     assert client.delete(f"{FAVOURITES}{added['id']}", headers=alice).status_code == 204
     assert count_rows(models.Favourite) == 0
     assert client.delete(f"{FAVOURITES}{added['id']}/", headers=alice).status_code == 404
+
+
+def test_a_product_hidden_after_it_was_saved_is_not_listed_until_shown_again(client, customer_headers, make_product,
+                                                                            admin_headers):
+    """The list counted and showed a product an admin had hidden (status inactive), which the
+    storefront's own favourites page leaves out: the original client showed a card nobody may buy."""
+    kettle, iron = make_product(name="Kettle"), make_product(name="Iron")
+    for product in (kettle, iron):
+        client.post(FAVOURITES, json={"product": product.id}, headers=customer_headers)
+    hide = client.patch(f"/api/products/{kettle.id}/", json={"status": "inactive"}, headers=admin_headers)
+    assert hide.status_code == 200
+    page = client.get(FAVOURITES, headers=customer_headers).json()
+    assert (page["count"], [e["product"]["id"] for e in page["results"]]) == (1, [iron.id])
+    assert count_rows(models.Favourite) == 2  # kept, not listed
+    client.patch(f"/api/products/{kettle.id}/", json={"status": "active"}, headers=admin_headers)
+    assert client.get(FAVOURITES, headers=customer_headers).json()["count"] == 2

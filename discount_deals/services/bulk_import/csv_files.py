@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import re
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
@@ -47,9 +48,23 @@ def _csv_error(exc: Exception) -> ValidationFailed:
     return ValidationFailed(f"The CSV file could not be read: {str(exc).strip().splitlines()[0]}")
 
 
+def _column_names(frame: pd.DataFrame) -> list[str]:
+    """The header's names, as the rows are keyed (trimmed, lower case). A name given twice is
+    refused: only one of its cells would be read, without a word (pandas calls the second
+    "price.1"; "Price" and "price" are one name here)."""
+    headers = [str(column).strip().lower() for column in frame.columns]
+    for index, name in enumerate(headers):
+        mangled = re.fullmatch(r"(.+)\.\d+", name)
+        twice = name in headers[:index] or (mangled is not None and mangled.group(1) in headers)
+        if twice:
+            shown = mangled.group(1) if mangled is not None and mangled.group(1) in headers else name
+            raise ValidationFailed(f'The CSV file names the column "{shown}" twice: keep one.')
+    return headers
+
+
 def _frame_records(frame: pd.DataFrame) -> Iterator[dict[str, str] | None]:
     """Each row's cells, None for a row of blanks (a blank line)."""
-    headers = [str(column).strip().lower() for column in frame.columns]
+    headers = _column_names(frame)
     for cells in frame.itertuples(index=False, name=None):
         # Exports escape formula-like text with an apostrophe (services.csv_cells): undo it.
         texts = [unescape_cell(cell) if isinstance(cell, str) else "" for cell in cells]
