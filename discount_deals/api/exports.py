@@ -18,7 +18,7 @@ from fastapi.responses import StreamingResponse
 from ..db import session_scope
 from ..models import User
 from ..services import NotAuthenticated, exports, register
-from ..services.bulk_import import PRODUCT_TEMPLATE_COLUMNS
+from ..services.bulk_import import PRODUCT_EXPORT_COLUMNS
 from ..services.permissions import require_admin
 from .deps import _Unauthorized, current_user
 from .routing import ApiRouter
@@ -68,7 +68,7 @@ def _stream(columns, rows_for, filename: str) -> StreamingResponse:
 def export_products(user: Annotated[User, Depends(_exporter("products"))]):
     """Every product with the bulk-upload template's columns (upload it again as it is)."""
     require_admin(user)
-    return _stream(PRODUCT_TEMPLATE_COLUMNS, lambda session: exports.product_rows(session, user),
+    return _stream(PRODUCT_EXPORT_COLUMNS, lambda session: exports.product_rows(session, user),
                    exports.export_filename("products"))
 
 

@@ -4,8 +4,9 @@ Both stream: rows are read a chunk at a time with keyset pagination (each chunk 
 the last key of the previous one, through an index) inside the caller's session, and written
 out as CSV text a chunk at a time, so memory stays flat however many rows there are.
 
-The product export has the bulk-upload template's columns (services.bulk_import), so an export
-uploads again as it is. The order export has one line per order line, with the customer, the
+The product export has the bulk-upload template's columns and a flash sale's
+``per_customer_limit`` (services.bulk_import's ``PRODUCT_EXPORT_COLUMNS``), so an export uploads
+again as it is. The order export has one line per order line, with the customer, the
 status, the payment and the order's totals repeated on each of its lines, whether the payment
 was a test (``orders.rules.is_test_payment``: mobile money through the fake provider, no money
 moved), whether the order's money was received (``orders.rules.counts_as_revenue``, the
@@ -35,7 +36,7 @@ from sqlmodel import Session
 from ..models import Category, Order, OrderItem, Product, User
 from ..config.settings import get_settings
 from . import NotAuthenticated, ValidationFailed
-from .bulk_import import PRODUCT_TEMPLATE_COLUMNS
+from .bulk_import import PRODUCT_EXPORT_COLUMNS
 from .csv_cells import escape_cell
 from .moments import after_day, day_start
 from .money import shop_currency
@@ -87,7 +88,7 @@ def product_rows(session: Session, actor: User | None) -> Iterator[list[Any]]:
     return _product_rows(session)
 
 
-_PRODUCT_COLUMNS = [column for column in PRODUCT_TEMPLATE_COLUMNS if column != "category"]
+_PRODUCT_COLUMNS = [column for column in PRODUCT_EXPORT_COLUMNS if column != "category"]
 
 
 def _oldest_first(session: Session, query: Any, table: Any) -> Iterator[list[Any]]:
@@ -123,7 +124,7 @@ def _product_rows(session: Session) -> Iterator[list[Any]]:
             values = dict(zip(_PRODUCT_COLUMNS, row[3:], strict=True))
             values["category"] = names.get(row.category_id, row.category_id)
             values["rating"] = f"{float(values['rating'] or 0):g}"
-            yield [values[column] for column in PRODUCT_TEMPLATE_COLUMNS]
+            yield [values[column] for column in PRODUCT_EXPORT_COLUMNS]
 
 
 # --- orders ------------------------------------------------------------------------------------

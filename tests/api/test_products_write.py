@@ -225,6 +225,7 @@ def test_a_discount_price_equal_to_the_price_means_no_discount(client, admin_hea
         ({"tags": ["a\u0000b"]}, "tags", "Must not contain control characters."),
         ({"tags": ["x" * 101]}, "tags", "Ensure each item has at most 100 characters."),
         ({"tags": [f"tag{n}" for n in range(51)]}, "tags", "Ensure this list has at most 50 items."),
+        ({"tags": ["5,5 kg"]}, "tags", "Tags must not contain commas."),
     ],
 )
 def test_each_validation_rule_answers_400_with_the_field(client, admin_headers, groceries, overrides, field, message):

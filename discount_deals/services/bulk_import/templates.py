@@ -12,6 +12,8 @@ PRODUCT_TEMPLATE_COLUMNS = (
     "category", "stock", "rating", "status", "is_available", "is_featured", "tags", "related_products",
 )
 CATEGORY_TEMPLATE_COLUMNS = ("name", "slug", "description", "parent")
+# The export (services.exports) adds what the templates leave out, so that it re-imports unchanged.
+PRODUCT_EXPORT_COLUMNS = (*PRODUCT_TEMPLATE_COLUMNS, "per_customer_limit")
 
 
 def product_template_rows(category_names: list[str]) -> list[dict[str, Any]]:

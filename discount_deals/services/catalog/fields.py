@@ -174,6 +174,17 @@ def _trimmed_list(value: Any) -> Any:
 TextList = Annotated[list[str], BeforeValidator(_trimmed_list)]
 
 
+def _no_commas(tags: list[str]) -> list[str]:
+    """A CSV cell (the admin form's field too) lists tags with commas: a tag holding one would come
+    back from an export as two."""
+    if any("," in tag for tag in tags):
+        raise _fail("Tags must not contain commas.")
+    return tags
+
+
+TagList = Annotated[TextList, AfterValidator(_no_commas)]
+
+
 def _image_url(value: str) -> str:
     """Blank → the placeholder picture; otherwise an http(s) URL or a path on this site."""
     if not value:
@@ -210,7 +221,7 @@ class ProductFields(BaseModel):
     is_featured: Flag = None
     is_available: Flag = None
     status: Status = None
-    tags: TextList = None
+    tags: TagList = None
     related_products: TextList = None
 
 
