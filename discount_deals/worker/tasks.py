@@ -38,7 +38,8 @@ def deliver_messages(ids: list[str]) -> int:
 def fan_out_and_compose() -> int:
     """Fan new deal events out to their fans, then turn the due alerts into messages in one
     transaction (its commit nudges the deliveries, all at once). Takes no write lock when a
-    read finds nothing waiting."""
+    read finds nothing waiting. The stored prices are brought up to date first: an alert is
+    checked against the price shown, and a window that closed since the last sweep ends it."""
     with session_scope() as session:
         if not deals.has_work(session):
             return 0
@@ -47,6 +48,7 @@ def fan_out_and_compose() -> int:
             fanned = deals.fan_out(session)
         if not fanned:
             break
+    refresh_due_prices()
     with write_session() as session:
         return len(deals.compose_due(session))
 

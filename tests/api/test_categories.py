@@ -197,3 +197,24 @@ def test_a_name_differing_only_in_an_accented_letters_case_is_taken_on_every_dat
         assert find_category(session, "ÉPICERIE").id == epicerie.id
         assert find_category(session, "épicerie").id == epicerie.id
         assert find_category(session, "épices") is None
+
+
+def test_a_category_stored_before_todays_rules_keeps_its_spelling_and_is_found_by_it(client, admin_headers,
+                                                                                     make_category, make_product):
+    """Editing only the description of "Ｆｏｏｄ Court" (stored before) renamed it "Food Court" and
+    moved its slug, breaking links; and a category created as "Cafe\u0301s" was not found by it."""
+    make_category("Food")
+    legacy = make_category("Ｆｏｏｄ Court", slug="ｆｏｏｄ-court")
+    edited = client.patch(f"/api/category/{legacy.id}/", json={"description": "Eat in"}, headers=admin_headers)
+    assert edited.status_code == 200, edited.text
+    with session_scope() as session:
+        row = session.get(Category, legacy.id)
+        assert (row.name, row.slug, row.description) == ("Ｆｏｏｄ Court", "ｆｏｏｄ-court", "Eat in")
+    created = client.post("/api/category/", json={"name": "Cafe\u0301s"}, headers=admin_headers)
+    assert created.status_code == 201 and created.json()["name"] == "Caf\u00e9s"
+    product = client.post("/api/products/", headers=admin_headers, json={
+        "name": "Espresso", "price": "5.00", "category": "Cafe\u0301s"})
+    assert product.status_code == 201, product.text
+    # A name that NFKC makes longer than the column is refused by its field, not by the database.
+    long = client.post("/api/category/", json={"name": "\u338f" * 120}, headers=admin_headers)
+    assert long.status_code == 400 and long.json()["name"] == ["Must be at most 120 characters."]

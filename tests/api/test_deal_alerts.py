@@ -211,3 +211,25 @@ def test_an_alert_whose_window_closed_before_it_was_written_is_dropped(client, m
     refresh_due_prices(end + timedelta(seconds=1))  # the window closed before the batch was written
     fan_out_and_compose()
     assert outbox(kind="deal_alert") == []
+
+
+def test_an_alert_is_checked_against_prices_brought_up_to_date(client, messaging, make_user, make_product,
+                                                               admin_headers, alerts_at_once):
+    """The window closed a moment before the alerts were written, before any sweep had moved the
+    stored price back: the alert went out at the closed window's price."""
+    product = make_product(name="Sweep Rice", price="100.00")
+    fan = make_user(phonenumber="")
+    set_preferences(fan, deal_alerts="email")
+    favourite(client, fan, product)
+    edit(client, admin_headers, product, discount_price="79.00",
+         discount_start=(utcnow() - timedelta(minutes=5)).isoformat(),
+         discount_end=(utcnow() + timedelta(hours=1)).isoformat())
+    closed = utcnow() - timedelta(seconds=1)
+    with session_scope() as session:  # the window ended; the stored price still says 79.00
+        row = session.get(models.Product, product.id)
+        row.discount_end, row.price_changes_at = closed, closed
+        session.add(row)
+    fan_out_and_compose()
+    assert outbox(kind="deal_alert") == []
+    with session_scope() as session:
+        assert str(session.get(models.Product, product.id).effective_price) == "100.00"

@@ -301,12 +301,16 @@ def test_the_timer_loop_releases_orders(momo_order, monkeypatch):
     calls = []
     monkeypatch.setattr(timers, "release_expired_payments", lambda: calls.append(1) or 0)
 
-    async def run_briefly():
+    async def run_until_it_ran_twice():
         task = asyncio.create_task(timers.release_unpaid_orders(interval=0.01))
-        await asyncio.sleep(0.05)
+        # Until the loop has run twice (or 5 s): a fixed 50 ms saw one run on a loaded CI machine.
+        for _ in range(500):
+            if len(calls) >= 2:
+                break
+            await asyncio.sleep(0.01)
         task.cancel()
 
-    asyncio.run(run_briefly())
+    asyncio.run(run_until_it_ran_twice())
     assert len(calls) >= 2
 
 

@@ -418,3 +418,49 @@ def stock_and_name(product_id: str) -> tuple[int, str]:
     with session_scope() as session:
         row = session.get(Product, product_id)
         return row.stock, row.name
+
+
+def _stored_before_todays_rules(product_id: str, **columns) -> None:
+    """Write columns as rows stored before today's rules hold them (a key by the old rule, 60 tags)."""
+    from sqlalchemy import update
+
+    with session_scope() as session:
+        session.execute(update(Product).where(Product.id == product_id).values(**columns))
+
+
+def test_a_product_stored_before_todays_rules_stays_editable(client, admin_headers, groceries, make_product):
+    """A look-alike pair stored before (its key by the old rule) and a product with 60 tags: an
+    edit that changes only the price or the stock was refused ("already exists", "at most 50")."""
+    make_product("Rice", category=groceries)
+    twin = make_product("Ｒｉｃｅ Twin", category=groceries)
+    _stored_before_todays_rules(twin.id, name="Ｒｉｃｅ", name_key="ｒｉｃｅ",
+                                tags=[f"tag{n}" for n in range(60)])
+    patched = client.patch(f"/api/products/{twin.id}/", json={"price": "11.00"}, headers=admin_headers)
+    assert patched.status_code == 200, patched.text
+    form = valid_body(groceries, name="Ｒｉｃｅ", stock=40, tags=[f"tag{n}" for n in range(60)])
+    saved = client.put(f"/api/products/{twin.id}/", json=form, headers=admin_headers)
+    assert saved.status_code == 200, saved.text
+    stock, name = stock_and_name(twin.id)
+    with session_scope() as session:
+        row = session.get(Product, twin.id)
+        assert (stock, name, row.name_key, len(row.tags)) == (40, "Ｒｉｃｅ", "ｒｉｃｅ", 60)
+    # A new list is held to the limit; a new name to today's key.
+    more = client.patch(f"/api/products/{twin.id}/", json={"tags": [f"new{n}" for n in range(60)]},
+                        headers=admin_headers)
+    assert more.status_code == 400 and more.json()["tags"] == ["Ensure this list has at most 50 items."]
+    renamed = client.patch(f"/api/products/{twin.id}/", json={"name": "RICE"}, headers=admin_headers)
+    assert renamed.status_code == 400 and "already exists" in renamed.json()["name"][0]
+
+
+def test_the_stock_the_form_showed_may_come_as_text_and_a_stock_typed_as_it_is_now_is_kept(
+        client, admin_headers, groceries, make_product):
+    beans = make_product("Seen Beans", category=groceries, stock=5)
+    form = valid_body(groceries, name="Seen Beans", discount_price=None)
+    _stored_before_todays_rules(beans.id, stock=15)  # restocked while the form was open
+    assert client.put(f"/api/products/{beans.id}/", json={**form, "stock": "5", "stock_seen": "5"},
+                      headers=admin_headers).status_code == 200
+    assert stock_and_name(beans.id)[0] == 15
+    typed = client.put(f"/api/products/{beans.id}/", json={**form, "stock": 15, "stock_seen": 5}, headers=admin_headers)
+    assert typed.status_code == 200 and stock_and_name(beans.id)[0] == 15
+    bad = client.put(f"/api/products/{beans.id}/", json={**form, "stock": 9, "stock_seen": "lots"}, headers=admin_headers)
+    assert bad.status_code == 400 and "stock_seen" in bad.json() and stock_and_name(beans.id)[0] == 15

@@ -142,3 +142,36 @@ def test_usernames_one_in_another_case_are_renamed_before_the_index(tmp_path: Pa
             engine.dispose()
     assert [stored[f"u{n}"] for n in range(5)] == ["Kofi", "kofi-3", "KOFI-4", "kofi-2", "Ama"]
     assert (stored["u5"], stored["u7"]) == ("inci", "οδοσ")  # the oldest keep theirs, whatever the fold
+
+
+def test_product_name_keys_follow_todays_rule_and_look_alike_pairs_keep_theirs(tmp_path: Path):
+    """Revision 38k_product_name_keys: keys stored by the old rule (lower case, blanks collapsed)
+    are recomputed (invisible characters dropped, NFKC), so that a new "Rice" is refused beside an
+    old "Ｒｉｃｅ"; of a look-alike pair made before, the older gets the key and the later keeps its own."""
+    import datetime as dt
+
+    from sqlalchemy import text
+
+    from discount_deals.services.catalog import name_key
+
+    from ..support.migrations import fresh_database
+
+    names = {"p0": "Rice", "p1": "Ｒｉｃｅ", "p2": "Ｓｕｇａｒ 1㎏", "p3": "Mi\u200blo", "p4": "Plain Tea"}
+    first = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with fresh_database(tmp_path) as url:
+        _upgrade(url, "37v_contact_version")
+        engine = create_db_engine(url)
+        try:
+            with engine.begin() as connection:
+                _insert(connection, "category", id="c", name="Food", slug="food")
+                for n, (product_id, name) in enumerate(names.items()):
+                    _insert(connection, "product", id=product_id, name=name, name_key=" ".join(name.split()).lower(),
+                            category_id="c", rating=0, tags=[], related_products=[],
+                            created_at=first + dt.timedelta(hours=n))
+            _upgrade(url)
+            with engine.connect() as connection:
+                keys = dict(connection.execute(text("SELECT id, name_key FROM product")).all())
+        finally:
+            engine.dispose()
+    assert keys == {"p0": "rice", "p1": "ｒｉｃｅ", "p2": "sugar 1kg", "p3": "milo", "p4": "plain tea"}
+    assert all(keys[p] == name_key(names[p]) for p in ("p0", "p2", "p3", "p4"))  # the migration's rule is today's

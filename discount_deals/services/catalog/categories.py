@@ -15,7 +15,7 @@ from ..error_codes import ErrorCode
 from ..form_rules import require_object
 from ..permissions import require_admin
 from ..rows import found, save_unique
-from .validation import clean_category, validation_detail
+from .validation import clean_category, fold, validation_detail
 
 
 def find_category(session: Session, value: Any) -> Category | None:
@@ -26,18 +26,18 @@ def find_category(session: Session, value: Any) -> Category | None:
     if not isinstance(value, str) or not value.strip() or "\x00" in value:  # PostgreSQL refuses a NUL
         return None
     value = value.strip()
-    lowered = value.lower()
+    lowered = {value.lower(), fold(value)}  # as typed, and as a category's name is stored (NFKC)
     candidates = session.exec(
         select(Category).where(
-            or_(Category.id == value, func.lower(Category.slug) == lowered, func.lower(Category.name) == lowered)
+            or_(Category.id == value, func.lower(Category.slug).in_(lowered), func.lower(Category.name).in_(lowered))
         )
     ).all()
     if not candidates and not value.isascii():  # SQLite's lower() folds ASCII only: fold in Python
         candidates = session.exec(select(Category)).all()
     for matches in (
         lambda c: c.id == value,
-        lambda c: c.slug.lower() == lowered,
-        lambda c: c.name.lower() == lowered,
+        lambda c: c.slug.lower() in lowered or fold(c.slug) in lowered,
+        lambda c: c.name.lower() in lowered or fold(c.name) in lowered,
     ):
         for category in candidates:
             if matches(category):
@@ -66,22 +66,22 @@ def category_conflicts(
     # A shop has tens of categories, and only an admin's write reads them all.
     others = [Category.id != exclude_id] if exclude_id else []
     taken = session.exec(select(Category.name, Category.slug).where(*others)).all()
-    return crossed_names(name, slug, {row[0].lower() for row in taken}, {row[1].lower() for row in taken})
+    return crossed_names(name, slug, {fold(row[0]) for row in taken}, {fold(row[1]) for row in taken})
 
 
 def crossed_names(name: str, slug: str, names: set[str], slugs: set[str]) -> dict[str, list[str]]:
-    """Errors for ``name`` and ``slug`` against the other categories' lower-cased ``names`` and
-    ``slugs``. A name may not be another's slug, nor a slug another's name: a category is found
+    """Errors for ``name`` and ``slug`` against the other categories' ``names`` and ``slugs``,
+    folded (:func:`.validation.fold`: case-blind, NFKC). A name may not be another's slug, nor a slug another's name: a category is found
     by either (the original client sends names, links carry slugs), and the other would be
     found in its place."""
     errors: dict[str, list[str]] = {}
-    if name.lower() in names:
+    if fold(name) in names:
         errors["name"] = [f'A category named "{name}" already exists.']
-    elif name.lower() in slugs:
+    elif fold(name) in slugs:
         errors["name"] = [f'"{name}" is another category\'s slug: choose another name.']
-    if slug.lower() in slugs:
+    if fold(slug) in slugs:
         errors["slug"] = [f'A category with the slug "{slug}" already exists.']
-    elif slug.lower() in names:
+    elif fold(slug) in names:
         errors["slug"] = [f'"{slug}" is another category\'s name: choose another slug.']
     return errors
 
@@ -145,6 +145,9 @@ def update_category(session: Session, actor: User | None, category_id: str, data
         "parent": data.get("parent", category.parent_id),
     }
     values, errors = clean_category(merged, resolve_parent=lambda value: find_category(session, value))
+    for field in ("name", "slug"):  # kept as stored unless changed: a legacy spelling's links stay
+        if field in values and merged[field] == getattr(category, field):
+            values[field] = getattr(category, field)
     if not errors and values.get("parent_id"):
         if values["parent_id"] != category.parent_id:
             _lock_tree(session)

@@ -86,7 +86,10 @@ def _validate_for_write(
         partial=partial,
     )
     exclude_id = current.id if current else None
-    if "name" in values and "name" not in errors and product_name_taken(session, values["name"], exclude_id=exclude_id):
+    # A name kept as it is is not checked again: a look-alike pair stored before today's key
+    # (migration 38k left it) stays editable.
+    renamed = "name" in values and (current is None or values["name"] != current.name)
+    if renamed and "name" not in errors and product_name_taken(session, values["name"], exclude_id=exclude_id):
         errors["name"] = [duplicate_name_message(values["name"])]
     if errors:
         duplicate = len(errors) == 1 and "already exists" in errors.get("name", [""])[0]
@@ -97,9 +100,13 @@ def _validate_for_write(
     return values
 
 
-def _save(session: Session, product: Product) -> Product:
-    """Write a product; a name taken meanwhile by a concurrent write is a 400, not a crash."""
+def _save(session: Session, product: Product, *, keep_key: bool = False) -> Product:
+    """Write a product; a name taken meanwhile by a concurrent write is a 400, not a crash.
+    ``keep_key``: the name is unchanged, and so is its stored ``name_key`` (see above)."""
+    key = product.name_key
     refresh_derived(product)
+    if keep_key and key:
+        product.name_key = key
     save_unique(session, product, "name", duplicate_name_message(product.name))
     session.refresh(product)
     return product
@@ -143,7 +150,14 @@ def _stock_since_seen(product: Product, values: dict[str, Any], seen: Any) -> No
     showed; the back office sends it) a stock left as shown keeps the product's own, and a new
     one typed over a stock that moved meanwhile is refused (409, ``stock_changed``). Without it
     (the original client's form) the stock sent is written, as before."""
-    if "stock" not in values or not isinstance(seen, int) or isinstance(seen, bool) or seen == product.stock:
+    if "stock" not in values or seen is None or seen == "":
+        return
+    text = str(seen).strip() if isinstance(seen, int | str) and not isinstance(seen, bool) else ""
+    if not (text.isascii() and text.isdigit()):
+        message = "Send the stock the form showed: a whole number of 0 or more."
+        raise ValidationFailed(message, fields={"stock_seen": [message]})
+    seen = int(text)
+    if seen == product.stock or values["stock"] == product.stock:  # nothing moved, or typed as it is now
         return
     if values["stock"] == seen:
         del values["stock"]
@@ -162,11 +176,12 @@ def update_product(
     values = _validate_for_write(session, data, current=product, partial=partial)
     _stock_since_seen(product, values, data.get("stock_seen") if isinstance(data, Mapping) else None)
     typed_rating = values.pop("rating", None)
+    name = product.name
 
     def save(session: Session, row: Product) -> Product:
         if typed_rating is not None:
             apply_admin_rating(row, typed_rating)
-        return _save(session, row)
+        return _save(session, row, keep_key=row.name == name)
 
     before = deals.snapshot(product)
     product = audit.update_recorded(session, actor, "product.update", product, values, UPDATE_AUDITED_FIELDS,

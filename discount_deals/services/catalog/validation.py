@@ -62,11 +62,20 @@ def comma_list(text: str) -> list[str]:
 # --- whole products and categories ---------------------------------------------------------------
 
 
+NAME_KEY_LENGTH = 200  # the column's
+CATEGORY_NAME_LENGTH, CATEGORY_SLUG_LENGTH = 120, 140  # the columns' (NFKC may lengthen a name: "㎏" is "kg")
+
+
 def name_key(name: str) -> str:
     """Product names are unique regardless of case, blanks, invisible characters and how the
     letters are written: compatibility-normalized (NFKC), so "Ｒｉｃｅ", "Rice\u200b" and "Rice" are one."""
     text = unicodedata.normalize("NFKC", without_invisible_characters(name or ""))
-    return " ".join(text.split()).lower()
+    return " ".join(text.split()).lower()[:NAME_KEY_LENGTH]  # NFKC may lengthen ("㎏" is "kg")
+
+
+def fold(text: str) -> str:
+    """How category names and slugs are compared: case-blind and compatibility-normalized (NFKC)."""
+    return unicodedata.normalize("NFKC", text).lower()
 
 
 def slugify(name: str) -> str:
@@ -140,6 +149,11 @@ def clean_product(
     return values, errors
 
 
+def _same_list(sent: Any, stored: Any) -> bool:
+    return (isinstance(sent, list) and isinstance(stored, list) and len(sent) == len(stored)
+            and all(isinstance(item, str) and item.strip() == kept for item, kept in zip(sent, stored, strict=True)))
+
+
 def _kept_limit(data: Mapping[str, Any], current: Product | None, values: dict[str, Any]) -> bool:
     """A full update that does not send ``per_customer_limit`` keeps the product's cap while it keeps
     a discount; sent blank, or with the discount gone, the cap goes (it belongs to a sale)."""
@@ -155,6 +169,12 @@ def _product_values(
         for field in ProductFields.model_fields
         if field in data and not (field in BLANK_MEANS_ABSENT and _blank(data[field]))
     }
+    # A list sent back as stored is kept as it is: one stored before today's limits (50 tags of
+    # 100 characters) must not block a form that changes the stock.
+    kept = {field: list(getattr(current, field)) for field in ("tags", "related_products")
+            if current is not None and field in given and _same_list(given[field], getattr(current, field))}
+    for field in kept:
+        del given[field]
     for field in ("name", "price"):
         if (not partial or field in data) and _blank(data.get(field)):
             errors[field] = [REQUIRED]
@@ -177,6 +197,7 @@ def _product_values(
                     values[field] = default
         if "per_customer_limit" not in given and not _kept_limit(data, current, values):
             values["per_customer_limit"] = None
+    values.update(kept)
     if "image_url" in values and not values["image_url"]:
         values["image_url"] = get_settings().placeholder_image_url
     if "price" in values:
@@ -258,13 +279,15 @@ def clean_category(
     if "name" in values:
         # Categories are found by name (the original client sends names): one look, one category.
         values["name"] = unicodedata.normalize("NFKC", values["name"])
-        if not values["name"]:  # nothing but invisible characters
-            errors["name"] = [texts["name"]]
+        if not values["name"] or len(values["name"]) > CATEGORY_NAME_LENGTH:  # invisible only, or "㎏" × 120
+            errors["name"] = [texts["name"] if not values["name"] else f"Must be at most {CATEGORY_NAME_LENGTH} characters."]
             del values["name"]
     if "name" in values and "slug" not in errors:
         slug = slugify(values.get("slug") or values["name"])
         if not slug:
             errors["slug"] = ["Enter a slug made of letters, numbers, hyphens or underscores."]
+        elif len(slug) > CATEGORY_SLUG_LENGTH:
+            errors["slug"] = [f"Must be at most {CATEGORY_SLUG_LENGTH} characters."]
         values["slug"] = slug
     values.setdefault("description", "")
     parent = data.get("parent")
