@@ -1,5 +1,7 @@
 """Models and migrations agree, and the database runs with the settings we rely on."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -8,6 +10,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
+from sqlalchemy.engine import Engine
 
 from discount_deals import models
 from discount_deals.search import index as search_index
@@ -59,6 +62,21 @@ def test_the_session_database_matches_the_models():
     with get_engine().connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True, "include_name": search_index.include_name})
         assert compare_metadata(context, models.metadata) == []
+
+
+@contextmanager
+def _database_at(tmp_path: Path, revision: str) -> Iterator[tuple[str, Engine]]:
+    """A fresh database migrated up to ``revision`` (rows are written as it stood then), and an
+    engine on it; the test migrates on with ``_upgrade(url)``."""
+    from ..support.migrations import fresh_database
+
+    with fresh_database(tmp_path) as url:
+        _upgrade(url, revision)
+        engine = create_db_engine(url)
+        try:
+            yield url, engine
+        finally:
+            engine.dispose()
 
 
 def _insert(connection, table_name: str, **values) -> None:
@@ -121,25 +139,18 @@ def test_usernames_one_in_another_case_are_renamed_before_the_index(tmp_path: Pa
     from sqlalchemy import text
     from sqlalchemy.exc import IntegrityError
 
-    from ..support.migrations import fresh_database
-
     names = ("Kofi", "kofi", "KOFI", "kofi-2", "Ama", "inci", "İnci", "οδοσ", "ΟΔΟΣ")
     first = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
-    with fresh_database(tmp_path) as url:
-        _upgrade(url, "36c_credit_note_tax_lines")
-        engine = create_db_engine(url)
-        try:
-            with engine.begin() as connection:
-                for n, name in enumerate(names):
-                    _insert(connection, "user", id=f"u{n}", email=f"u{n}@example.com", username=name,
-                            created_at=first + dt.timedelta(hours=n))
-            _upgrade(url)
-            with engine.connect() as connection:
-                stored = dict(connection.execute(text('SELECT id, username FROM "user"')).all())
-            with pytest.raises(IntegrityError), engine.begin() as connection:
-                _insert(connection, "user", id="u99", email="u99@example.com", username="AMA")
-        finally:
-            engine.dispose()
+    with _database_at(tmp_path, "36c_credit_note_tax_lines") as (url, engine):
+        with engine.begin() as connection:
+            for n, name in enumerate(names):
+                _insert(connection, "user", id=f"u{n}", email=f"u{n}@example.com", username=name,
+                        created_at=first + dt.timedelta(hours=n))
+        _upgrade(url)
+        with engine.connect() as connection:
+            stored = dict(connection.execute(text('SELECT id, username FROM "user"')).all())
+        with pytest.raises(IntegrityError), engine.begin() as connection:
+            _insert(connection, "user", id="u99", email="u99@example.com", username="AMA")
     assert [stored[f"u{n}"] for n in range(5)] == ["Kofi", "kofi-3", "KOFI-4", "kofi-2", "Ama"]
     assert (stored["u5"], stored["u7"]) == ("inci", "οδοσ")  # the oldest keep theirs, whatever the fold
 
@@ -154,24 +165,17 @@ def test_product_name_keys_follow_todays_rule_and_look_alike_pairs_keep_theirs(t
 
     from discount_deals.services.catalog import name_key
 
-    from ..support.migrations import fresh_database
-
     names = {"p0": "Rice", "p1": "Ｒｉｃｅ", "p2": "Ｓｕｇａｒ 1㎏", "p3": "Mi\u200blo", "p4": "Plain Tea"}
     first = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
-    with fresh_database(tmp_path) as url:
-        _upgrade(url, "37v_contact_version")
-        engine = create_db_engine(url)
-        try:
-            with engine.begin() as connection:
-                _insert(connection, "category", id="c", name="Food", slug="food")
-                for n, (product_id, name) in enumerate(names.items()):
-                    _insert(connection, "product", id=product_id, name=name, name_key=" ".join(name.split()).lower(),
-                            category_id="c", rating=0, tags=[], related_products=[],
-                            created_at=first + dt.timedelta(hours=n))
-            _upgrade(url)
-            with engine.connect() as connection:
-                keys = dict(connection.execute(text("SELECT id, name_key FROM product")).all())
-        finally:
-            engine.dispose()
+    with _database_at(tmp_path, "37v_contact_version") as (url, engine):
+        with engine.begin() as connection:
+            _insert(connection, "category", id="c", name="Food", slug="food")
+            for n, (product_id, name) in enumerate(names.items()):
+                _insert(connection, "product", id=product_id, name=name, name_key=" ".join(name.split()).lower(),
+                        category_id="c", rating=0, tags=[], related_products=[],
+                        created_at=first + dt.timedelta(hours=n))
+        _upgrade(url)
+        with engine.connect() as connection:
+            keys = dict(connection.execute(text("SELECT id, name_key FROM product")).all())
     assert keys == {"p0": "rice", "p1": "ｒｉｃｅ", "p2": "sugar 1kg", "p3": "milo", "p4": "plain tea"}
     assert all(keys[p] == name_key(names[p]) for p in ("p0", "p2", "p3", "p4"))  # the migration's rule is today's
