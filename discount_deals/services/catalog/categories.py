@@ -146,8 +146,9 @@ def update_category(session: Session, actor: User | None, category_id: str, data
     }
     values, errors = clean_category(merged, resolve_parent=lambda value: find_category(session, value))
     for field in ("name", "slug"):  # kept as stored unless changed: a legacy spelling's links stay
-        if field in values and merged[field] == getattr(category, field):
+        if merged[field] == getattr(category, field):
             values[field] = getattr(category, field)
+            errors.pop(field, None)
     if not errors and values.get("parent_id"):
         if values["parent_id"] != category.parent_id:
             _lock_tree(session)
