@@ -3,8 +3,8 @@
 A product's ``per_customer_limit`` caps the units one customer buys while its discount is in
 force (services.pricing's window rule: outside the window there is no cap). What a customer has
 bought counts the units of that product bought at a discount in their orders placed inside the
-current window that are not cancelled. The cart refuses a quantity beyond what is left (:func:`check_cart_quantity`);
-order placement checks again inside the order's transaction (:func:`check_order`), which is the
+current window that are not cancelled. The cart refuses a quantity beyond what is left
+(:func:`check_cart_quantity`); order placement checks again inside the order's transaction (:func:`check_order`), which is the
 check that counts: a guest's browser cart meets the limit only there.
 
 Concurrent checkouts of one customer: :func:`check_order` must run after

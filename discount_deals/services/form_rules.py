@@ -36,6 +36,13 @@ def take_flag(data: Mapping[str, Any], name: str, clean: dict[str, Any], errors:
         errors[name] = [MUST_BE_BOOLEAN]
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as a whole number of 0 or more: an int, or text of ASCII digits ("²".isdigit()
+    is true too, and int() refuses it); None for anything else, a bool included."""
+    text = str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def as_sentences(messages: Iterable[str]) -> str:
     """Messages as one text: after a full stop a space, else "; " ("A user with this email
     already exists. A user with this username already exists.")."""

@@ -95,6 +95,7 @@ def test_nobody_can_take_a_closing_accounts_placeholders_first(client, customer,
         changed = client.patch(f"/api/users/users/{other.id}/", json={**squat, "current_password": PASSWORD},
                                headers=auth_headers(other))
         assert changed.status_code == 400
+        assert (reload_user(other.id).email, reload_user(other.id).username) == (other.email, other.username)
     assert client.post(CLOSE, json={"password": PASSWORD}, headers=customer_headers).status_code == 204
     closed = reload_user(customer.id)
     assert (closed.email, closed.username) == (f"deleted-{customer.id}@deleted.invalid", f"deleted:{customer.id}")

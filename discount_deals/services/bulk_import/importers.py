@@ -27,13 +27,13 @@ from ...search.bulk_index import BulkLoad
 from ...config.settings import get_settings
 from .. import Conflict, ValidationFailed, audit
 from ..catalog import (
+    category_key,
     clean_category,
     clean_product,
     crossed_names,
     derived_columns,
     duplicate_name_message,
     existing_product_ids,
-    fold,
     missing_products_message,
     name_key,
 )
@@ -113,7 +113,7 @@ class CategoryIndex:
         if not isinstance(value, str) or not value.strip():
             return None
         value = value.strip()
-        keys = (value.lower(), fold(value))  # as typed, and as a category's name is stored (NFKC)
+        keys = (value.lower(), category_key(value))  # as typed, and as a category's name is stored (NFKC)
         return (self.by_id.get(value) or next((self._by_slug[k] for k in keys if k in self._by_slug), None)
                 or next((self._by_name[k] for k in keys if k in self._by_name), None))
 
@@ -312,8 +312,8 @@ def import_categories(session: Session, actor: User | None, rows: list[dict[str,
 
     existing = list(session.exec(select(Category)).all())
     index_of = CategoryIndex(existing)
-    names = {fold(c.name) for c in existing}
-    slugs = {fold(c.slug) for c in existing}
+    names = {category_key(c.name) for c in existing}
+    slugs = {category_key(c.slug) for c in existing}
     now = utcnow()
     to_insert: list[dict[str, Any]] = []
     for index, row in enumerate(rows):
@@ -323,14 +323,14 @@ def import_categories(session: Session, actor: User | None, rows: list[dict[str,
         values, errors = clean_category(row, require_slug_and_description=True, resolve_parent=index_of.resolve)
         if not errors:
             errors = crossed_names(values["name"], values["slug"], names, slugs)
-            if fold(values["name"]) in names or fold(values["slug"]) in slugs:
+            if category_key(values["name"]) in names or category_key(values["slug"]) in slugs:
                 result.duplicates.add(index)
         if errors:
             result.errors.append({"index": index, "errors": errors})
             continue
         values.update(id=new_id(), created_at=now, updated_at=now)
-        names.add(fold(values["name"]))
-        slugs.add(fold(values["slug"]))
+        names.add(category_key(values["name"]))
+        slugs.add(category_key(values["slug"]))
         to_insert.append(values)
         index_of.add(Category.model_construct(**values))
 

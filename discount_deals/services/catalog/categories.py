@@ -15,7 +15,7 @@ from ..error_codes import ErrorCode
 from ..form_rules import require_object
 from ..permissions import require_admin
 from ..rows import found, save_unique
-from .validation import clean_category, fold, validation_detail
+from .validation import category_key, clean_category, validation_detail
 
 
 def find_category(session: Session, value: Any) -> Category | None:
@@ -26,7 +26,7 @@ def find_category(session: Session, value: Any) -> Category | None:
     if not isinstance(value, str) or not value.strip() or "\x00" in value:  # PostgreSQL refuses a NUL
         return None
     value = value.strip()
-    lowered = {value.lower(), fold(value)}  # as typed, and as a category's name is stored (NFKC)
+    lowered = {value.lower(), category_key(value)}  # as typed, and as a category's name is stored (NFKC)
     candidates = session.exec(
         select(Category).where(
             or_(Category.id == value, func.lower(Category.slug).in_(lowered), func.lower(Category.name).in_(lowered))
@@ -36,8 +36,8 @@ def find_category(session: Session, value: Any) -> Category | None:
         candidates = session.exec(select(Category)).all()
     for matches in (
         lambda c: c.id == value,
-        lambda c: c.slug.lower() in lowered or fold(c.slug) in lowered,
-        lambda c: c.name.lower() in lowered or fold(c.name) in lowered,
+        lambda c: c.slug.lower() in lowered or category_key(c.slug) in lowered,
+        lambda c: c.name.lower() in lowered or category_key(c.name) in lowered,
     ):
         for category in candidates:
             if matches(category):
@@ -66,22 +66,22 @@ def category_conflicts(
     # A shop has tens of categories, and only an admin's write reads them all.
     others = [Category.id != exclude_id] if exclude_id else []
     taken = session.exec(select(Category.name, Category.slug).where(*others)).all()
-    return crossed_names(name, slug, {fold(row[0]) for row in taken}, {fold(row[1]) for row in taken})
+    return crossed_names(name, slug, {category_key(row[0]) for row in taken}, {category_key(row[1]) for row in taken})
 
 
 def crossed_names(name: str, slug: str, names: set[str], slugs: set[str]) -> dict[str, list[str]]:
-    """Errors for ``name`` and ``slug`` against the other categories' ``names`` and ``slugs``,
-    folded (:func:`.validation.fold`: case-blind, NFKC). A name may not be another's slug, nor a slug another's name: a category is found
-    by either (the original client sends names, links carry slugs), and the other would be
-    found in its place."""
+    """Errors for ``name`` and ``slug`` against the other categories' ``names`` and ``slugs`` as
+    :func:`.validation.category_key` writes them (case-blind, NFKC). A name may not be another's
+    slug, nor a slug another's name: a category is found by either (the original client sends
+    names, links carry slugs), and the other would be found in its place."""
     errors: dict[str, list[str]] = {}
-    if fold(name) in names:
+    if category_key(name) in names:
         errors["name"] = [f'A category named "{name}" already exists.']
-    elif fold(name) in slugs:
+    elif category_key(name) in slugs:
         errors["name"] = [f'"{name}" is another category\'s slug: choose another name.']
-    if fold(slug) in slugs:
+    if category_key(slug) in slugs:
         errors["slug"] = [f'A category with the slug "{slug}" already exists.']
-    elif fold(slug) in names:
+    elif category_key(slug) in names:
         errors["slug"] = [f'"{slug}" is another category\'s name: choose another slug.']
     return errors
 

@@ -13,7 +13,7 @@ from ...models import Category, Product, User
 from .. import Conflict, ValidationFailed, audit
 from ..error_codes import ErrorCode
 from ..messages import deals
-from ..form_rules import require_object
+from ..form_rules import require_object, whole_number
 from ..permissions import require_admin
 from ..rows import could_be_id, found, save_unique, shown_to
 from .categories import find_category
@@ -152,11 +152,10 @@ def _stock_since_seen(product: Product, values: dict[str, Any], seen: Any) -> No
     (the original client's form) the stock sent is written, as before."""
     if "stock" not in values or seen is None or seen == "":
         return
-    text = str(seen).strip() if isinstance(seen, int | str) and not isinstance(seen, bool) else ""
-    if not (text.isascii() and text.isdigit()):
+    seen = whole_number(seen)
+    if seen is None:
         message = "Send the stock the form showed: a whole number of 0 or more."
         raise ValidationFailed(message, fields={"stock_seen": [message]})
-    seen = int(text)
     if seen == product.stock or values["stock"] == product.stock:  # nothing moved, or typed as it is now
         return
     if values["stock"] == seen:
@@ -194,11 +193,10 @@ def restock(session: Session, actor: User | None, product_id: str, quantity: Any
     """Add ``quantity`` units to a product's stock (admins only), in one guarded UPDATE so that a
     checkout taking stock at the same moment is never lost."""
     require_admin(actor)
-    text = str(quantity).strip() if isinstance(quantity, int | str) and not isinstance(quantity, bool) else ""
-    if not (text.isascii() and text.isdigit()):  # "²".isdigit() too, which int() refuses
+    units = whole_number(quantity)
+    if units is None:
         message = "Enter a whole number of units to add, at least 1."
         raise ValidationFailed(message, fields={"quantity": [message]}, code=ErrorCode.QUANTITY_INVALID)
-    units = int(text)
     product = found(session, Product, product_id, "Product not found.")
     # The ceiling is checked in the UPDATE too: a restock committed meanwhile may have raised it.
     after = session.execute(

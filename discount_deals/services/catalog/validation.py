@@ -73,8 +73,9 @@ def name_key(name: str) -> str:
     return " ".join(text.split()).lower()[:NAME_KEY_LENGTH]  # NFKC may lengthen ("㎏" is "kg")
 
 
-def fold(text: str) -> str:
-    """How category names and slugs are compared: case-blind and compatibility-normalized (NFKC)."""
+def category_key(text: str) -> str:
+    """How category names and slugs are compared: case-blind and compatibility-normalized (NFKC),
+    accents kept (search's ``fold`` drops them; a category's name is not a search)."""
     return unicodedata.normalize("NFKC", text).lower()
 
 

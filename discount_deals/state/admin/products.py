@@ -99,6 +99,7 @@ class AdminProductsState(AdminList, rx.State):
 
     def _reset_form(self) -> None:
         self.editing_id = ""
+        self._stock_seen = None
         self.form = ProductFormValues()
         self.form_key += 1
 
