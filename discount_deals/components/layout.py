@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
 
 from .. import routes
 from ..state.account.session import SessionState
@@ -13,9 +14,15 @@ from .ui import badge_class, button_class, icon
 
 ACCOUNT_MENU_ID = "account-menu"
 MOBILE_MENU_ID = "mobile-menu"
-CLOSE_ACCOUNT_MENU = rx.call_script(f"document.getElementById('{ACCOUNT_MENU_ID}')?.hidePopover?.()")
-CLOSE_MOBILE_MENU = rx.call_script(f"document.getElementById('{MOBILE_MENU_ID}')?.close?.()")
-OPEN_MOBILE_MENU = rx.call_script(f"document.getElementById('{MOBILE_MENU_ID}')?.showModal?.()")
+# The account entries are in the page once: in the header's menu, or in the mobile menu while it is
+# open (a closed menu's copy would still be in the page, read by a screen reader's search and by
+# anything that finds "Log out" by its text). A React state in the browser: no round trip.
+DRAWER_OPEN = ClientStateVar.create("drawer_open", default=False)
+CLOSE_ACCOUNT_MENU = [rx.call_script(f"document.getElementById('{ACCOUNT_MENU_ID}')?.hidePopover?.()")]
+CLOSE_MOBILE_MENU = [rx.call_script(f"document.getElementById('{MOBILE_MENU_ID}')?.close?.()"),
+                     DRAWER_OPEN.set_value(False)]
+OPEN_MOBILE_MENU = [DRAWER_OPEN.set_value(True),
+                    rx.call_script(f"document.getElementById('{MOBILE_MENU_ID}')?.showModal?.()")]
 
 FOOTER_CATEGORIES = ["Groceries", "Beverages", "Household", "Electronics", "Baby & Kids", "Beauty & Personal Care"]
 
@@ -94,7 +101,7 @@ def _logout_button(close=CLOSE_ACCOUNT_MENU) -> rx.Component:
         icon("log-out", 16),
         "Log out",
         type="button",
-        on_click=[close, SessionState.logout(routes.HOME)],
+        on_click=[*close, SessionState.logout(routes.HOME)],
         class_name="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-red-700 hover:bg-red-50",
     )
 
@@ -129,10 +136,12 @@ def account_menu() -> rx.Component:
             aria_label="Account menu",
             aria_haspopup="menu",
             custom_attrs={"popoverTarget": ACCOUNT_MENU_ID},
+            # The mobile menu may have been closed by Escape: its entries come back here.
+            on_click=DRAWER_OPEN.set_value(False),
             class_name="flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
         ),
         rx.el.div(
-            account_items(),
+            rx.cond(DRAWER_OPEN.value, rx.fragment(), account_items()),
             id=ACCOUNT_MENU_ID,
             custom_attrs={"popover": "auto"},
             class_name="account-popover w-60 rounded-lg border border-gray-200 bg-white p-2 shadow-lg",
@@ -194,8 +203,9 @@ def _mobile_link(text: str, href: str, tag: str, count: rx.Var | None = None, sp
 
 
 def mobile_menu() -> rx.Component:
+    """The slide-out menu. Its entries are in the page only while it is open (see DRAWER_OPEN)."""
     return rx.el.dialog(
-        rx.el.div(
+        rx.cond(DRAWER_OPEN.value, rx.el.div(
             rx.el.div(logo(), class_name="mb-4 px-1"),
             rx.el.nav(
                 _mobile_link("Home", routes.HOME, "house"),
@@ -218,7 +228,7 @@ def mobile_menu() -> rx.Component:
                 class_name=button_class("outline", "md", "mt-6 w-full justify-center"),
             ),
             class_name="flex min-h-full flex-col p-4",
-        ),
+        )),
         id=MOBILE_MENU_ID,
         aria_label="Menu",
         class_name="drawer",

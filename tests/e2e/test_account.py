@@ -198,6 +198,29 @@ def test_header_and_account_menu_for_a_logged_in_customer_and_admin(page: Page, 
     expect(page.locator("#account-menu").get_by_role("link", name="Admin Dashboard")).to_be_visible()
 
 
+def test_the_account_entries_are_in_the_page_once_in_the_menu_that_is_open(page: Page, live_user):
+    """A closed menu's copy of "Log out" made any search of the page by its text find two (a screen
+    reader's find, a test's ``get_by_text``): the mobile menu renders its entries only while open."""
+    customer, _ = live_user()
+    sign_in(page, customer)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/")
+    for entry in ("Profile", "Log out"):
+        expect(page.get_by_text(entry, exact=True)).to_have_count(1)
+    page.get_by_role("button", name="Open menu").click()
+    menu = page.get_by_role("dialog", name="Menu")
+    expect(menu.get_by_text("Log out", exact=True)).to_be_visible()
+    expect(page.get_by_text("Log out", exact=True)).to_have_count(1)
+    page.keyboard.press("Escape")  # closed without its own button: the header's menu takes the entries back
+    expect(menu).to_be_hidden()
+    page.get_by_role("button", name="Account menu").click()
+    expect(page.locator("#account-menu").get_by_text("Profile", exact=True)).to_be_visible()
+    page.get_by_text("Log out", exact=True).click()
+    expect(page.get_by_role("button", name="Account menu")).to_be_visible()
+    page.get_by_role("button", name="Account menu").click()
+    expect(page.locator("#account-menu").get_by_role("link", name="Login")).to_be_visible()
+
+
 # --- session ---------------------------------------------------------------------------------------
 
 
