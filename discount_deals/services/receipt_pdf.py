@@ -59,17 +59,9 @@ def _heading(pdf: FPDF, title: str, issued: datetime | None, order: Order, buyer
     when = f"{issued.strftime('%d %b %Y, %H:%M').lstrip('0')} GMT" if issued else ""
     for line in (f"Issued: {when}", f"Order #{order.id[:8]}", *more, f"Customer: {buyer[0]}", buyer[1],
                  order.contact_phone or ""):
-        if line.strip():
-            pdf.cell(WIDTH, 5, _latin1(line), new_x="LMARGIN", new_y="NEXT")
+        if line.strip():  # wrapped: a name may be 300 characters long
+            pdf.multi_cell(WIDTH, 5, _latin1(line), align="L", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
-
-
-def _row(pdf: FPDF, cells: tuple[str, ...], *, bold: bool = False) -> None:
-    pdf.set_font("Helvetica", "B" if bold else "", 10)
-    for index, (text, width) in enumerate(zip(cells, COLUMNS, strict=True)):
-        last = index == len(COLUMNS) - 1
-        pdf.cell(width, 6, _latin1(text), align="L" if index == 0 else "R",
-                 new_x="LMARGIN" if last else "RIGHT", new_y="NEXT" if last else "TOP")
 
 
 def _total(pdf: FPDF, label: str, amount: str, *, bold: bool = False) -> None:
@@ -98,9 +90,15 @@ def _document(title: str, compress: bool) -> FPDF:
 
 
 def _lines(pdf: FPDF, lines: Iterable[ReceiptLine]) -> None:
-    _row(pdf, ("Item", "Qty", "Unit price", "Total"), bold=True)
-    for line in lines:
-        _row(pdf, (line.name[:60], str(line.quantity), pdf_money(line.unit_price), pdf_money(line.total)))
+    """The items, a row each, through fpdf2's table: a long name wraps within its column (a
+    retailer's names run past it: "NESTLE MILO … REFILL PACK 1.8KG BAG") instead of being cut or
+    printed over the quantity, and the heading row repeats on a new page."""
+    pdf.set_font("Helvetica", "", 10)
+    with pdf.table(col_widths=COLUMNS, width=WIDTH, align="LEFT", text_align=("LEFT", "RIGHT", "RIGHT", "RIGHT"),
+                   borders_layout="NONE", line_height=5, padding=(0.5, 1), v_align="TOP") as table:
+        table.row(("Item", "Qty", "Unit price", "Total"))
+        for line in lines:
+            table.row((_latin1(line.name), str(line.quantity), pdf_money(line.unit_price), pdf_money(line.total)))
     pdf.ln(2)
 
 

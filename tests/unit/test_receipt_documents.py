@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import zlib
 from datetime import UTC, datetime
@@ -105,3 +106,33 @@ def test_the_receipt_page_shows_a_formatted_receipt():
     pickup = receipt_view(receipt(delivery_method="pickup", pickup_store={"name": "Shoprite Accra Mall",
                                                                           "address": "Spintex Road", "city": "Accra"}))
     assert (pickup.where_label, pickup.where_text) == ("Collected at", "Shoprite Accra Mall, Spintex Road, Accra")
+
+
+def drawn(pdf: bytes) -> list[tuple[float, float, str]]:
+    """Each string an uncompressed page draws: (left edge in mm, right edge in mm, text)."""
+    from fpdf import FPDF
+
+    measure = FPDF()
+    measure.add_page()
+    measure.set_font("Helvetica", "", 10)
+    found = re.findall(r"BT ([\d.]+) [\d.]+ Td \((.*?)\) Tj ET", pdf.decode("latin-1"))
+    return [(float(x) * 25.4 / 72, float(x) * 25.4 / 72 + measure.get_string_width(text), text) for x, text in found]
+
+
+def test_a_long_item_name_wraps_in_its_column_and_is_printed_whole():
+    """A retailer's 61-character name was cut at 60 characters and still ran 27 mm under the quantity."""
+    long = receipt()
+    long.lines[0] = ReceiptLine("NESTLE MILO CHOCOLATE MALT DRINK POWDER REFILL PACK 1.8KG BAG", 2, D("5.00"), D("10.00"))
+    strings = drawn(receipt_pdf(long, compress=False))
+    name = [(left, right) for left, right, text in strings if "NESTLE" in text or "BAG" in text]
+    shown = " ".join(text for _, _, text in strings if set(text.split()) <= set(long.lines[0].name.split()))
+    assert long.lines[0].name in shown
+    quantity_left = next(left for left, _, text in strings if text == "2")
+    assert name and all(right < quantity_left for _, right in name), (name, quantity_left)
+
+
+def test_a_long_customer_name_wraps_inside_the_page():
+    buyer = dataclasses.replace(receipt(), buyer_name="Adwoa " * 50)
+    strings = drawn(receipt_pdf(buyer, compress=False))
+    assert sum(text.count("Adwoa") for _, _, text in strings) == 50
+    assert all(right <= 195 for _, right, _ in strings)  # A4 is 210 mm wide, with 15 mm margins
