@@ -7,6 +7,7 @@ the importer takes it off again, so an exported file uploads back unchanged.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -14,7 +15,10 @@ from typing import Any
 from .moments import as_utc
 from .money import api_amount
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Text an export escapes: formula-like (starting with = + - @, a tab or a carriage return), also
+# after apostrophes typed in front ("'=Rice" as the name reads): it gets one more, so that the
+# importer, which takes one off, gives it back as it was.
+_ESCAPED_WHEN = re.compile(r"'*[=+\-@\t\r]")
 
 
 def escape_cell(value: Any) -> str:
@@ -31,13 +35,9 @@ def escape_cell(value: Any) -> str:
     if isinstance(value, list | tuple):
         value = ",".join(str(item) for item in value)
     text = str(value)
-    if text.startswith(FORMULA_STARTS):
-        return "'" + text
-    return text
+    return "'" + text if _ESCAPED_WHEN.match(text) else text
 
 
 def unescape_cell(text: str) -> str:
     """The importer's inverse of :func:`escape_cell` for text cells."""
-    if len(text) > 1 and text[0] == "'" and text[1:].startswith(FORMULA_STARTS):
-        return text[1:]
-    return text
+    return text[1:] if text.startswith("'") and _ESCAPED_WHEN.match(text, 1) else text

@@ -7,6 +7,8 @@ import io
 import json
 from typing import Any
 
+from ..csv_cells import escape_cell
+
 PRODUCT_TEMPLATE_COLUMNS = (
     "name", "description", "brand", "price", "discount_price", "discount_start", "discount_end", "image_url",
     "category", "stock", "rating", "status", "is_available", "is_featured", "tags", "related_products",
@@ -61,20 +63,12 @@ CATEGORY_TEMPLATE_ROWS: list[dict[str, str]] = [
 ]
 
 
-def _csv_cell(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(value)
-    return "" if value is None else str(value)
-
-
 def _csv_text(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow([_csv_cell(row.get(column)) for column in columns])
+        writer.writerow([escape_cell(row.get(column)) for column in columns])
     return out.getvalue()
 
 
