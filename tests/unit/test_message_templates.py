@@ -132,3 +132,25 @@ def test_texts_write_money_as_ascii_and_emails_with_the_symbol():
     assert "Rice is now GHS 9.50." in templates.deal_sms([deal])
     mail = templates.deal_email([deal], templates.Links(base="https://x"))
     assert mail.subject.endswith(": Rice is now GH₵9.50") and "Rice: now GH₵9.50" in mail.text
+
+
+@pytest.mark.parametrize("typed, sent", [
+    ("Kɔkɔ porridge mix", "Koko porridge mix"),  # Akan's ɛ ɔ and Ewe's ŋ have no accent to drop: they vanished
+    ("Ɛmaa Adɔm Store", "Emaa Adom Store"),
+    ("Ŋkatie burger", "Ngkatie burger"),
+    ("Mama`s Gari 5kg", "Mama's Gari 5kg"),  # a backtick, outside GSM-7, made the whole text UCS-2
+    ("Ideal \u201cFull Cream\u201d Milk \U0001f95b 400g", 'Ideal "Full Cream" Milk 400g'),
+    ("\U0001f35a\U0001f1ec\U0001f1ed", ""),
+])
+def test_typed_names_reach_a_text_as_gsm7_letters(typed, sent):
+    assert templates.ascii_text(typed) == sent
+    assert templates.sms_length(templates.deal_sms([templates.DealLine("p", typed, "back_in_stock", None)]))
+
+
+def test_a_name_with_nothing_to_write_in_a_text_leaves_no_hole():
+    """A name of emoji only gave "Discount Deals:  is back in stock"; a store's gave "pickup at ."."""
+    text = templates.deal_sms([templates.DealLine("p", "\U0001f35a\U0001f35a", "back_in_stock", None)])
+    assert text == f"{templates.shop_name()}: A favourite is back in stock. See your favourites on our site."
+    ready = order(delivery_method="pickup", pickup_store={"name": "\U0001f3ea"})
+    assert "is ready for pickup at the store. Bring" in templates.order_sms("order_ready", ready)
+    assert "pickup at the store" in templates.order_sms("order_placed", ready)

@@ -12,6 +12,8 @@ import html
 import unicodedata
 from dataclasses import dataclass
 
+from anyascii import anyascii
+
 from ... import routes
 from ...models import DeliveryMethod, Order, PaymentMethod, PaymentStatus, ReturnRequest
 from ...config.settings import get_settings
@@ -73,13 +75,21 @@ def order_number(order: Order) -> str:
 
 
 _ASCII_PUNCTUATION = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "…": "...",
-                                    "×": "x", "\u00a0": " "})
+                                    "×": "x", "\u00a0": " ", "`": "'"})
+
+
+def _sms_char(char: str) -> str:
+    if char.isascii():
+        return char
+    # Letters, digits, punctuation and spaces of any script in ASCII (é → e, ɔ → o, ŋ → n, 大米 → DaMi),
+    # by anyascii; symbols and emoji are left out (it would write 🍚 as ":rice:").
+    return anyascii(char) if unicodedata.category(char)[0] in "LNPZ" else ""
 
 
 def ascii_text(text: str) -> str:
-    """``text`` in ASCII: accents dropped (é → e), quotes and dashes plain, anything else left out."""
-    folded = unicodedata.normalize("NFKD", " ".join(str(text).split()).translate(_ASCII_PUNCTUATION))
-    return folded.encode("ascii", "ignore").decode()
+    """``text`` as a text message carries it in GSM-7: in ASCII, with no backtick (the one ASCII
+    character GSM-7 lacks), letters of any script written in Latin, symbols and emoji left out."""
+    return " ".join("".join(map(_sms_char, str(text).translate(_ASCII_PUNCTUATION))).split())
 
 
 def _short(text: str, limit: int) -> str:
@@ -87,10 +97,11 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3].rstrip(" .,;:") + "..."
 
 
-def _sms_short(text: str, limit: int) -> str:
+def _sms_short(text: str, limit: int, fallback: str = "") -> str:
     """Text people typed (a product's or a store's name, a note), as a text carries it: in ASCII
-    (a curly quote or an emoji would make the whole text UCS-2, two SMS for one), shortened."""
-    return _short(ascii_text(text), limit)
+    (a curly quote or an emoji would make the whole text UCS-2, two SMS for one), shortened;
+    ``fallback`` when nothing is left (a name of emoji only)."""
+    return _short(ascii_text(text), limit) or fallback
 
 
 def _sentence(text: str) -> str:
@@ -102,10 +113,10 @@ def _where(order: Order, limit: int = 40, *, sms: bool = False) -> str:
     """Where the order goes: the pickup store, or the delivery town (``sms``: in ASCII)."""
     short = _sms_short if sms else _short
     if order.delivery_method == DeliveryMethod.PICKUP:
-        store = (order.pickup_store or {}).get("name") or "the store"
-        return f"pickup at {short(store, limit)}"
-    city = place_name((order.address or {}).get("city") or "")
-    return f"delivery to {short(city, limit)}" if city else "home delivery"
+        store = short((order.pickup_store or {}).get("name") or "", limit)
+        return f"pickup at {store or 'the store'}"
+    city = short(place_name((order.address or {}).get("city") or ""), limit)
+    return f"delivery to {city}" if city else "home delivery"
 
 
 def how_to_pay(order: Order, *, short: bool = False) -> str:
@@ -158,7 +169,7 @@ def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
         return f"{head}: the payment of {total} did not go through. Try again from your order page."
     if kind == "order_ready":
         store = (order.pickup_store or {}).get("name") or "the store"
-        return f"{head} is ready for pickup at {_sms_short(store, 40)}. Bring your order number."
+        return f"{head} is ready for pickup at {_sms_short(store, 40, 'the store')}. Bring your order number."
     if kind == "order_shipped":
         pay = "" if order.payment_status == PaymentStatus.PAID else f" {how_to_pay(order, short=True)}"
         return f"{head} is out for delivery. Total {total}.{pay}"
@@ -209,8 +220,8 @@ def return_sms(kind: str, order: Order, ret: ReturnRequest) -> str:
     if kind == "return_approved":
         return f"{head}: your return is approved. Bring or send the items back; we refund {amount} once they arrive."
     if kind == "return_rejected":
-        why = f" {_sms_short(ret.admin_note, 70)}" if ret.admin_note else ""
-        return f"{head}: your return was not approved.{why}"
+        why = _sms_short(ret.admin_note or "", 70)
+        return f"{head}: your return was not approved.{' ' + why if why else ''}"
     if kind == "return_received":
         return f"{head}: we received your returned items. Your refund of {amount} is on its way."
     if kind == "return_refunded":
@@ -301,7 +312,7 @@ class DealLine:
 
 def deal_sms(deals: list[DealLine]) -> str:
     first = deals[0]
-    name = _sms_short(first.name, 40)
+    name = _sms_short(first.name, 40, "A favourite")
     what = (f"{name} is now {first.price.plain_text()}" if first.kind == "price_drop" and first.price
             else f"{name} is back in stock")
     more = f" and {len(deals) - 1} more favourite{'s' if len(deals) > 2 else ''}" if len(deals) > 1 else ""
