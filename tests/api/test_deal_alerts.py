@@ -233,3 +233,23 @@ def test_an_alert_is_checked_against_prices_brought_up_to_date(client, messaging
     assert outbox(kind="deal_alert") == []
     with session_scope() as session:
         assert str(session.get(models.Product, product.id).effective_price) == "100.00"
+
+
+def test_two_drops_before_one_sweep_tell_the_latest_price(client, messaging, make_user, make_product, admin_headers,
+                                                          alerts_at_once):
+    """One sweep gives its alerts one time, and they were read in that time's order only: on
+    PostgreSQL an email said "now $80.00" of a product already at 60.00 (a probe, 5 lines in 24)."""
+    products = [make_product(name=f"Twice Dropped {i:02d}", price="100.00") for i in range(6)]
+    fans = [make_user(phonenumber="") for _ in range(4)]
+    for fan in fans:
+        set_preferences(fan, deal_alerts="email")
+        for product in products:
+            favourite(client, fan, product)
+    for price in ("80.00", "60.00"):
+        for product in products:
+            edit(client, admin_headers, product, discount_price=price)
+    fan_out_and_compose()
+    mails = outbox(kind="deal_alert")
+    told = [line for mail in mails for line in mail.body_text.splitlines() if line.startswith("Twice Dropped")]
+    assert len(mails) == len(fans) and len(told) == len(fans) * len(products)
+    assert all("60.00" in line for line in told), told

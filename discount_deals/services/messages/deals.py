@@ -152,7 +152,9 @@ def _compose_for(session: Session, users: list[str], now: datetime) -> list[str]
         select(DealAlert.id, DealAlert.user_id, Product, DealEvent.kind, DealEvent.new_price)
         .join(Product, Product.id == DealAlert.product_id).join(DealEvent, DealEvent.id == DealAlert.event_id)
         .where(DealAlert.user_id.in_(users), DealAlert.message_id.is_(None))
-        .order_by(DealAlert.user_id, DealAlert.created_at)
+        # Oldest event first, so the latest of a product wins; one sweep writes its alerts with one
+        # time, so the alert's own number breaks the tie (PostgreSQL returns ties in any order).
+        .order_by(DealAlert.user_id, DealEvent.created_at, DealAlert.id)
     ).all()
     texted_today = set(session.exec(
         select(OutboxMessage.user_id).where(OutboxMessage.user_id.in_(users), OutboxMessage.kind == "deal_alert",
