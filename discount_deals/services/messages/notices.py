@@ -46,17 +46,18 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
     user = session.get(User, order.user_id) if kind else None
     if kind is None or user is None:
         return []
+    from ..orders.money_in import to_give_back
     from ..orders.rules import refund_due_on_cancel
 
-    refund_due = kind == "order_cancelled" and refund_due_on_cancel(order)
+    refund = to_give_back(session, order) if kind == "order_cancelled" and refund_due_on_cancel(order) else None
     drafts = []
     for channel, recipient in order_channels(session, user, order):
         common = {"channel": channel, "recipient": recipient, "kind": kind, "user_id": user.id,
                   "subject_id": order.id, "dedupe_key": f"order-event:{event.id}:{channel}"}
         if channel == Channel.SMS:
-            drafts.append(Draft(text=templates.order_sms(kind, order, refund_due=refund_due), **common))
+            drafts.append(Draft(text=templates.order_sms(kind, order, refund=refund), **common))
         else:
-            email = templates.order_email(kind, order, links_for(user.id, "orders"), refund_due=refund_due)
+            email = templates.order_email(kind, order, links_for(user.id, "orders"), refund=refund)
             drafts.append(Draft(subject=email.subject, text=email.text, html=email.html, topic="orders", **common))
     return queue_messages(session, drafts)
 

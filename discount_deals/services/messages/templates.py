@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal
 
 from anyascii import anyascii
 
@@ -155,8 +156,9 @@ ORDER_KINDS = {
 RECEIPT_KINDS = ("payment_paid", "order_delivered")
 
 
-def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
-    """The SMS for an order update (fits 160 GSM-7 characters for realistic values)."""
+def order_sms(kind: str, order: Order, *, refund: Decimal | None = None) -> str:
+    """The SMS for an order update (fits 160 GSM-7 characters for realistic values); ``refund``:
+    what a cancelled order's customer is owed (what came in), if anything."""
     number, total = order_number(order), plain_money_text(order.total)
     head = f"{shop_name()}: order #{number}"
     if kind == "order_placed":
@@ -176,15 +178,15 @@ def order_sms(kind: str, order: Order, *, refund_due: bool = False) -> str:
     if kind == "order_delivered":
         return f"{head} was delivered. Thank you for shopping with us!"
     if kind == "order_cancelled":
-        tail = f" A refund of {total} is due to you: we will send it soon." if refund_due else ""
+        tail = f" A refund of {plain_money_text(refund)} is due to you: we will send it soon." if refund else ""
         return f"{head} was cancelled.{tail}"
     raise ValueError(f"unknown order message {kind!r}")
 
 
-def order_email(kind: str, order: Order, links: Links, *, refund_due: bool = False) -> Email:
+def order_email(kind: str, order: Order, links: Links, *, refund: Decimal | None = None) -> Email:
     number = order_number(order)
     subject = f"Order #{number} {ORDER_KINDS[kind]}"
-    lines = [order_sms(kind, order, refund_due=refund_due).split(": ", 1)[1]]
+    lines = [order_sms(kind, order, refund=refund).split(": ", 1)[1]]
     if kind == "order_placed":
         lines += [f"Total: {money_text(order.total)}", f"Items: {order.item_count}",
                   f"{_sentence(_where(order, 120))}.", how_to_pay(order)]

@@ -35,6 +35,7 @@ from .rules import (
     transition_problem,
 )
 from ..permissions import require_admin, require_user
+from . import money_in
 from ..rows import found, owned
 from ..text_match import contains, starts_with
 
@@ -76,7 +77,8 @@ def status_label(status: str | None) -> str:
 def payment_label(order: Order) -> str:
     """The payment status as a shopper reads it (a cancelled, unpaid order owes nothing)."""
     if order.status == S.CANCELLED.value and order.payment_status in NEVER_CHARGED:
-        return "Not charged"
+        # Money of another amount may have come in all the same: it is owed back.
+        return ATTENTION_LABELS[order.attention] if order.attention == Attention.REFUND_DUE.value else "Not charged"
     if order.payment_status == PaymentStatus.PAY_ON_DELIVERY.value and order.delivery_method == DeliveryMethod.PICKUP:
         return "Pay at pickup"
     return PAYMENT_LABELS.get(order.payment_status, order.payment_status)
@@ -264,8 +266,8 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
 
 def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
     """An admin records that the money the flag names was given back (orders flagged "refund
-    due"). A cancelled order's payment is then refunded, and its ``refunded_total`` is its total
-    (what it was paid); an order that goes on (it was paid twice) stays paid: only the second
+    due"). A cancelled order's payment is then refunded, and its ``refunded_total`` is what was
+    paid (its total, or what charges of another amount brought in: :mod:`.money_in`); an order that goes on (it was paid twice) stays paid: only the second
     payment went back, which is no part of its total."""
     require_admin(actor)
     order = _lock(session, found(session, Order, order_id, "Order not found."))
@@ -276,8 +278,9 @@ def mark_refunded(session: Session, actor: User | None, order_id: str, note: str
     set_payment_status(session, order, after, actor=actor, note=note or "Refunded")
     changes = {"payment_status": [previous, after]} if after != previous else {"attention": [order.attention, None]}
     if after != previous:
-        changes["refunded_total"] = [order.refunded_total, order.total]
-        order.refunded_total = order.total
+        given_back = money_in.to_give_back(session, order)  # a charge of another amount: what came in
+        changes["refunded_total"] = [order.refunded_total, given_back]
+        order.refunded_total = given_back
         session.add(order)
     audit.record(session, actor, "order.refund", "order", order.id, changes=changes, label=order_label(order))
     flag(session, order, None, "", actor=actor)

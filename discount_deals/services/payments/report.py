@@ -25,6 +25,7 @@ from .records import find_payment
 log = logging.getLogger("discount_deals.payments")
 
 PAID, DUPLICATE = "paid", "duplicate"
+_SETTLED = (PaymentStatus.PAID.value, PaymentStatus.REFUNDED.value)
 
 
 def apply_report(session: Session, report: ChargeReport) -> str:
@@ -87,7 +88,8 @@ def _declined(session: Session, payment: Payment, order: Order) -> str:
 
 
 def _paid_another_amount(session: Session, payment: Payment, order: Order, report: ChargeReport) -> str:
-    """Money came in, but not the order's total (or in another currency): an admin sorts it out."""
+    """Money came in, but not the order's total (or in another currency): an admin sorts it out,
+    or, for an order cancelled or paid already, gives it back (flagged "refund due")."""
     payment.status = MISMATCH
     paid = from_minor_units(report.amount_minor) if report.amount_minor is not None else None
     if report.currency == UNKNOWN_CURRENCY:
@@ -95,12 +97,14 @@ def _paid_another_amount(session: Session, payment: Payment, order: Order, repor
     else:
         currency = report.currency or payment.currency
         reported = Money.of(paid, currency).plain_text() if paid is not None else f"{currency} ?"
-    lifecycle.flag(
-        session, order, Attention.AMOUNT_MISMATCH.value,
-        f"Payment {payment.reference} reported {reported}; "
-        f"the order total is {Money.of(order.total, payment.currency).plain_text()}.",
-        label=lifecycle.PROVIDER,
-    )
+    note = (f"Payment {payment.reference} reported {reported}; "
+            f"the order total is {Money.of(order.total, payment.currency).plain_text()}.")
+    if order.status == OrderStatus.CANCELLED.value or order.payment_status in _SETTLED:
+        # Nothing to sort out: the order is closed or paid, so what came in goes back.
+        lifecycle.flag(session, order, Attention.REFUND_DUE.value, f"{note} Refund what came in.",
+                       label=lifecycle.PROVIDER)
+    else:
+        lifecycle.flag(session, order, Attention.AMOUNT_MISMATCH.value, note, label=lifecycle.PROVIDER)
     return MISMATCH
 
 
