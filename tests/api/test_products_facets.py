@@ -210,3 +210,20 @@ def test_search_operators_are_text_and_a_nul_splits_words(client, catalogue, tex
     response = client.get(URL, params={"search": text})
     assert response.status_code == 200, response.text
     assert client.get(URL, params={"category": "gro\u0000ceries"}).status_code == 400  # not free text
+
+
+def test_a_brand_with_an_accented_capital_is_one_brand_and_its_filter_finds_it(client, make_category, make_product):
+    """SQLite's lower() lowers ASCII only: "Élan" (offered by the brand dropdown) found nothing,
+    and the facet listed "Élan" and "élan" as two brands (a probe; PostgreSQL was right)."""
+    shelf = make_category("Tins")
+    make_product(name="Élan Sardines", brand="Élan", category=shelf)
+    make_product(name="Elan Tuna", brand="élan", category=shelf)
+    make_product(name="Melcom Rice", brand="Melcom", category=shelf)
+    with session_scope() as session:
+        assert catalog.list_brands(session) == ["Melcom", "Élan"]
+        assert catalog.brand_counts(session, ["ÉLAN", "melcom"]) == {"ÉLAN": 2, "melcom": 1}
+    for typed in ("Élan", "élan", "ÉLAN"):
+        found = client.get("/api/products/", params={"brand": typed}).json()
+        assert sorted(p["name"] for p in found["results"]) == ["Elan Tuna", "Élan Sardines"], typed
+    facet = client.get(URL, params={"category": "tins"}).json()["brand"]
+    assert [(v["label"], v["count"]) for v in facet] == [("Melcom", 1), ("Élan", 2)]

@@ -135,8 +135,14 @@ def _category_facet(session: Session, chosen: Filters, search: list[Any]) -> lis
 
 
 def _brand_facet(session: Session, chosen: Filters, search: list[Any]) -> list[FacetValue]:
-    rows = _grouped(session, chosen, search, "brand", func.lower(Product.brand), func.min(Product.brand))
-    values = [FacetValue(value=spelling, label=spelling, count=count) for key, spelling, count in rows if key]
+    # Grouped by spelling, then case-blind here: SQLite's lower() leaves "É" as it is, and each
+    # database's min() orders as it collates; one spelling per brand, as list_brands picks it.
+    spellings: dict[str, tuple[str, int]] = {}
+    for spelling, count in _grouped(session, chosen, search, "brand", Product.brand):
+        if spelling:
+            shown, total = spellings.get(spelling.lower(), (spelling, 0))
+            spellings[spelling.lower()] = (min(shown, spelling), total + count)
+    values = [FacetValue(value=shown, label=shown, count=count) for shown, count in spellings.values()]
     return sorted(values, key=lambda v: (v.label.lower(), v.value))
 
 

@@ -145,7 +145,10 @@ def brand_spellings(session: Session, brands: Iterable[str]) -> list[str]:
     lowered = {brand.strip().lower() for brand in brands if brand and brand.strip()}
     if not lowered:
         return []
-    return sorted(session.exec(select(Product.brand).distinct().where(func.lower(Product.brand).in_(lowered))).all())
+    # Compared here, not by SQL lower(): SQLite's lowers ASCII only ("Élan" never met "élan").
+    # The distinct brands are read from the brand index: a few hundred at most.
+    return sorted(brand for brand in session.exec(select(Product.brand).distinct()).all()
+                  if brand.lower() in lowered)
 
 
 def price_range_clause(price_range: str):

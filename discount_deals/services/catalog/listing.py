@@ -254,11 +254,12 @@ def brand_counts(session: Session, brands: Iterable[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     spellings = brand_spellings(session, brands)
     if spellings:
-        brand_key = func.lower(Product.brand)
         rows = session.exec(
-            select(brand_key, func.count()).where(visible_clause(), Product.brand.in_(spellings)).group_by(brand_key)
+            select(Product.brand, func.count()).where(visible_clause(), Product.brand.in_(spellings))
+            .group_by(Product.brand)
         ).all()
-        counts = {key: count for key, count in rows}
+        for spelling, count in rows:  # case-blind here: SQLite's lower() leaves "É" as it is
+            counts[spelling.lower()] = counts.get(spelling.lower(), 0) + count
     return {brand: counts.get(brand.lower(), 0) for brand in brands}
 
 
