@@ -175,35 +175,6 @@ def test_an_admin_cancel_from_processing_returns_stock(client, shopper_headers, 
     assert stock_of(product.id) == 5
 
 
-def test_a_refused_delivery_and_an_uncollected_pickup_are_cancelled_with_their_stock(client, shopper_headers,
-                                                                                    admin_headers, make_product):
-    """Shipped and ready-for-pickup led only to delivered: a cash order the customer refused was
-    "delivered" to be closed, which recorded cash never collected, issued a receipt and kept the stock."""
-    product = make_product(stock=10)
-    store = add_store()
-    home = cash_order(client, shopper_headers, product, 1)
-    pickup = cash_order(client, shopper_headers, product, 1, delivery_method="pickup", pickup_store=store.id)
-    for order, step in ((home, "shipped"), (pickup, "ready_for_pickup")):
-        patch_status(client, admin_headers, order["id"], "processing")
-        assert "cancelled" in patch_status(client, admin_headers, order["id"], step).json()["next_statuses"]
-        body = patch_status(client, admin_headers, order["id"], "cancelled").json()
-        assert (body["status"], body["next_statuses"]) == ("cancelled", [])
-        row = order_row(order["id"])
-        assert (row.status, row.payment_status, row.receipt_number, row.attention) == (
-            "cancelled", "pay_on_delivery", None, None)
-    assert stock_of(product.id) == 10
-
-
-def test_a_paid_order_cancelled_at_the_door_is_owed_back(client, shopper_headers, admin_headers, make_product):
-    fill_cart(client, shopper_headers, (make_product(stock=5), 1))
-    order = place(client, shopper_headers, MOMO)
-    post_webhook(client, "charge.success", order["payment_reference"], minor(order["total"]))
-    for status in ("processing", "shipped", "cancelled"):
-        assert patch_status(client, admin_headers, order["id"], status).status_code == 200
-    row = order_row(order["id"])
-    assert (row.status, row.payment_status, row.attention) == ("cancelled", "paid", "refund_due")
-
-
 def test_an_unknown_status_is_a_400(client, shopper_headers, admin_headers, make_product):
     order = cash_order(client, shopper_headers, make_product(stock=5), 1)
     for status in ("lost", "", "COMPLETED", 3):

@@ -13,14 +13,12 @@ from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentMeth
 S = OrderStatus
 
 # Where an admin may move an order. Shipping applies to home delivery, "ready for pickup" to
-# pickup orders (see transition_problem); delivered and cancelled are final. An order out for
-# delivery or waiting at the store may still be cancelled: the customer refused it or never came
-# (its stock goes back; cash never collected is no receipt and no revenue, money paid is owed back).
+# pickup orders (see transition_problem); delivered and cancelled are final.
 ADMIN_TRANSITIONS: dict[str, tuple[str, ...]] = {
     S.PENDING.value: (S.PROCESSING.value, S.CANCELLED.value),
     S.PROCESSING.value: (S.SHIPPED.value, S.READY_FOR_PICKUP.value, S.CANCELLED.value),
-    S.SHIPPED.value: (S.DELIVERED.value, S.CANCELLED.value),
-    S.READY_FOR_PICKUP.value: (S.DELIVERED.value, S.CANCELLED.value),
+    S.SHIPPED.value: (S.DELIVERED.value,),
+    S.READY_FOR_PICKUP.value: (S.DELIVERED.value,),
 }
 # A customer may cancel only what nobody has started preparing.
 CUSTOMER_TRANSITIONS: dict[str, tuple[str, ...]] = {S.PENDING.value: (S.CANCELLED.value,)}
