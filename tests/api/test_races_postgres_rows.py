@@ -144,6 +144,32 @@ def test_a_cart_line_changed_while_checkout_takes_it_is_not_found(api_app, clien
     assert placed.json()["items"][0]["quantity"] == 1
 
 
+@pytest.mark.parametrize("change", ["lower", "remove"])
+def test_a_cart_change_confirmed_while_a_checkout_waits_is_in_the_order_or_refused(api_app, client, make_user,
+                                                                                   make_product, change):
+    """A checkout read the cart unlocked, then waited for a product's lock (another shopper's
+    checkout, a busy flash sale): a change confirmed meanwhile (quantity 1, or the line removed)
+    was lost, and the old quantity charged. The checkout takes the cart's row as a change does."""
+    product = make_product(price="10.00", stock=10)
+    user = make_user()
+    add_address(user, is_default=True)
+    headers = auth_headers(user)
+    fill_cart(client, headers, (product, 3))
+    item_id = client.get("/api/cart/cartitems/", headers=headers).json()["results"][0]["id"]
+    with row_held(models.Product, product.id) as wait_for:
+        placing = start_together(api_app, [lambda own: own.post("/api/orders/checkout/", json={}, headers=headers)])
+        wait_for(1)  # the checkout waits for the product's row
+        changing = start_together(api_app, [
+            (lambda own: own.patch(f"/api/cart/cartitems/{item_id}/", json={"quantity": 1}, headers=headers))
+            if change == "lower" else (lambda own: own.delete(f"/api/cart/cartitems/{item_id}/", headers=headers))])
+    placed, changed = placing()[0], changing()[0]
+    # The checkout took the cart first: the change comes after it and finds no line.
+    assert (placed.status_code, changed.status_code) == (201, 404), (placed.text, changed.text)
+    assert placed.json()["items"][0]["quantity"] == 3
+    with session_scope() as session:
+        assert session.get(models.Product, product.id).stock == 7
+
+
 def _defaults(user_id: str) -> int:
     with session_scope() as session:
         return session.exec(select(func.count()).select_from(models.Address)

@@ -113,7 +113,10 @@ def place_from_cart(
 ) -> Order:
     """The user's cart as a pending order, and the cart emptied (see ``orders.checkout``)."""
     resolved = resolve_choice(session, user, choice)
-    cart = session.exec(select(Cart).where(Cart.user_id == user.id)).first()
+    # The cart's row is this transaction's (PostgreSQL), as a change of a line takes it first
+    # (services.cart): a change the server confirmed is in the order, or comes after it (404);
+    # read unlocked, a change made while the checkout waited for a product's lock was lost.
+    cart = session.exec(select(Cart).where(Cart.user_id == user.id).with_for_update()).first()
     items = session.exec(select(CartItem).where(CartItem.cart_id == cart.id)).all() if cart else []
     if not items:
         raise ValidationFailed("Cart is empty", code=ErrorCode.CART_EMPTY)
