@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from discount_deals import models
+from discount_deals.services.idempotency import KEY_REUSED
 
 from ..builders.accounts import auth_headers
 from ..builders.shop import add_address, add_coupon, cart_quantities
 from ..builders.rows import count_rows
 from ..builders.catalog import stock_of, update_product
+from ..builders.checkout import add_store
 
 CHECKOUT = "/api/orders/checkout/"
 
@@ -199,6 +201,29 @@ def test_a_repeated_idempotency_key_returns_the_same_order(client, customer, cus
     assert other.status_code == 201
     assert other.json()["id"] != first.json()["id"]
     assert stock_of(product.id) == 7
+
+
+def test_a_key_sent_again_with_another_request_is_a_409_and_places_nothing(client, customer, customer_headers,
+                                                                           make_product):
+    """The same key with another choice answered 201 with the first order (home delivery, no
+    coupon) as if the pickup with a coupon had been placed; the cart stayed unplaced."""
+    add_address(customer, is_default=True)
+    add_coupon("SAVE10", "percent", "10")
+    product = make_product(stock=10)
+    fill_cart(client, customer_headers, (product, 2))
+    headers = {**customer_headers, "Idempotency-Key": "checkout-reused"}
+    first = client.post(CHECKOUT, json={}, headers=headers)
+    assert first.status_code == 201
+    fill_cart(client, customer_headers, (product, 3))
+    for body in ({"coupon_code": "SAVE10"}, {"delivery_method": "pickup", "pickup_store": add_store().id}):
+        refused = client.post(CHECKOUT, json=body, headers=headers)
+        assert (refused.status_code, refused.json()["detail"]) == (409, KEY_REUSED), refused.text
+    crossed = client.post("/api/orders/", json={"order": {"items": [{"product": product.id, "quantity": 1}]}},
+                          headers=headers)
+    assert crossed.status_code == 409, crossed.text  # a key is one order, whichever endpoint asked
+    assert count_rows(models.Order) == 1 and stock_of(product.id) == 8
+    assert cart_quantities(customer) == {product.id: 3}
+    assert client.post(CHECKOUT, json={}, headers=headers).json()["id"] == first.json()["id"]  # the retry still is
 
 
 def test_idempotency_keys_belong_to_one_user(client, make_user, make_product):

@@ -13,6 +13,7 @@ and outside any transaction (``services.payments.flow``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -22,36 +23,55 @@ from sqlmodel import Session, select
 
 from ...db import session_scope, write_session
 from ...models import Order, PaymentMethod, User
-from .. import ServiceError, payments  # the module: payments imports orders.status in turn
+from .. import ServiceError, idempotency, payments  # the module: payments imports orders.status in turn
 from ..checkout import CheckoutChoice
+from ..error_codes import ErrorCode
 from ..permissions import require_user
 from .placement import clean_idempotency_key, order_for_key, place_from_cart, place_from_items, wanted_items
 
+ORDER_SCOPE = "order"  # one scope for both ways in: a key is one order, whichever endpoint asked
 
-def _placed_once(user: User, idempotency_key: str | None, place: Callable[[Session], Order]) -> tuple[Order, bool]:
+
+def _repeated(session: Session, user: User, key: str | None, request: str) -> Order | None:
+    """The order of an earlier request with this key, if any; 409 ``idempotency_key_reused`` when
+    that request asked for something else (another choice, coupon or endpoint: answering it with
+    the first order would say "placed" of an order never asked for). A key older than the stored
+    requests (:data:`idempotency.KEEP_HOURS`) still finds its order, unchecked."""
+    existing = order_for_key(session, user, key)
+    if existing is not None and key is not None:
+        idempotency.replay(session, user.id, ORDER_SCOPE, key, request)
+    return existing
+
+
+def _placed_once(user: User, idempotency_key: str | None, request: Any,
+                 place: Callable[[Session], Order]) -> tuple[Order, bool]:
     """Run ``place(session)`` in one write transaction; return the order and whether it is new
-    (False: the earlier order of a repeated key).
+    (False: the earlier order of a repeated key, asked with the same ``request``).
 
     Owns its transactions: the placement's write transaction, and after a lost race a read of
     the winner's order (see the module docstring).
     """
+    print_ = idempotency.fingerprint(request)
     try:
         with write_session() as session:
             # One placement per user at a time (PostgreSQL; SQLite's write lock already does this):
             # a repeated key then finds the first order instead of the cart that order emptied.
             session.exec(select(User.id).where(User.id == user.id).with_for_update())
-            existing = order_for_key(session, user, idempotency_key)
+            existing = _repeated(session, user, idempotency_key, print_)
             if existing is not None:
                 return existing, False
-            return place(session), True
-    except (IntegrityError, ServiceError):
+            order = place(session)
+            if idempotency_key is not None:
+                idempotency.remember(session, user.id, ORDER_SCOPE, idempotency_key, print_, 201, {"order": order.id})
+            return order, True
+    except (IntegrityError, ServiceError) as error:
         # Two requests with the same key raced (PostgreSQL): the loser either hit the unique key
         # or, reading after the winner committed, found the cart already emptied. Its writes were
         # rolled back; if the key has an order now, that order is the answer.
-        if idempotency_key is None:
+        if idempotency_key is None or getattr(error, "code", None) == ErrorCode.IDEMPOTENCY_KEY_REUSED:
             raise
         with session_scope() as session:
-            existing = order_for_key(session, user, idempotency_key)
+            existing = _repeated(session, user, idempotency_key, print_)
         if existing is None:
             raise
         return existing, False
@@ -91,7 +111,8 @@ def checkout(
             session, user, choice, coupon_code=coupon_code, idempotency_key=key, expected_total=expected_total
         )
 
-    order, new = _placed_once(user, key, place)
+    request = {"checkout": dataclasses.asdict(choice), "coupon": coupon_code, "expected_total": expected_total}
+    order, new = _placed_once(user, key, request, place)
     if new and order.payment_method == PaymentMethod.MOBILE_MONEY.value and order.payment_reference:
         payments.send_to_provider(order.id, order.payment_reference, site_origin=site_origin)
         with session_scope() as session:
@@ -119,6 +140,6 @@ def create_order(
     def place(session: Session) -> Order:
         return place_from_items(session, user, wanted, coupon_code=coupon_code, idempotency_key=key)
 
-    return _placed_once(user, key, place)[0]
+    return _placed_once(user, key, {"items": wanted, "coupon": coupon_code}, place)[0]
 
 
