@@ -39,11 +39,14 @@ COUNTDOWN_FROM = timedelta(hours=24)  # the countdown shows from a day before th
 
 
 def limit_in_force(product: Product, at: datetime | None = None) -> int | None:
-    """The product's cap per customer now: its ``per_customer_limit`` while the discount is in
-    force, else None (no cap)."""
+    """The product's cap per customer now: its ``per_customer_limit`` while a discount is in
+    force and saves something, else None (no cap). A "discount" at the list price is none (0 %):
+    capped, it was counted by no order (:func:`bought_in_window` counts units bought at a
+    discount), so the cap held within one order and never across them."""
     if product.per_customer_limit is None:
         return None
-    return product.per_customer_limit if product_price(product, at).discount_active else None
+    now = product_price(product, at)
+    return product.per_customer_limit if now.discount_active and now.unit_price < now.price else None
 
 
 def bought_in_window(session: Session, user: User, product: Product) -> int:

@@ -198,6 +198,20 @@ def test_the_limit_goes_when_the_window_closes(client, shopper, flash, make_prod
     assert cart_quantities(shopper) == {later.id: 4}
 
 
+def test_a_sale_at_the_list_price_caps_nothing(client, shopper, make_product):
+    """A "discount" equal to the price (0 %) with a limit: the cart refused a third unit, yet
+    three orders of two went through (no unit bought at a discount counted): no cap at all now."""
+    headers = auth_headers(shopper)
+    even = make_product("Even Price Gari", price="20.00", discount_price="20.00", stock=20, per_customer_limit=2,
+                        discount_start=_now() - timedelta(hours=1), discount_end=_now() + timedelta(hours=5))
+    fill_cart(client, headers, (even, 3))
+    assert cart_quantities(shopper) == {even.id: 3}
+    assert place(client, headers)["item_count"] == 3
+    fill_cart(client, headers, (even, 3))
+    assert place(client, headers)["item_count"] == 3
+    assert stock_of(even.id) == 14
+
+
 def test_another_customer_is_not_limited_by_what_one_bought(client, shopper, flash, make_user):
     fill_cart(client, auth_headers(shopper), (flash, 2))
     place(client, auth_headers(shopper))
