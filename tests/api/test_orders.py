@@ -43,6 +43,16 @@ def test_an_explicit_order_takes_stock_and_leaves_the_cart_alone(client, shopper
     assert cart_quantities(shopper) == {in_cart.id: 1}
 
 
+def test_an_explicit_order_takes_a_product_id_written_in_capitals_as_the_cart_does(client, shopper_headers,
+                                                                                     make_product):
+    lamp = make_product(name="Lamp", stock=6)
+    body = {"order": {"items": [{"product": lamp.id.upper(), "quantity": 1}, {"product": lamp.id, "quantity": 1}]}}
+    answer = client.post(ORDERS, json=body, headers=shopper_headers)
+    assert answer.status_code == 201, answer.text  # was 400 "Product 8DE1… not found."
+    assert [(item["product"]["id"], item["quantity"]) for item in answer.json()["items"]] == [(lamp.id, 2)]
+    assert stock_of(lamp.id) == 4
+
+
 def test_explicit_order_input_is_validated(client, shopper_headers, make_product):
     product = make_product(stock=3)
     for body in (

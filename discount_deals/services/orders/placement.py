@@ -31,7 +31,7 @@ from ..form_rules import as_sentences
 from ..money import money_text
 from ..checkout import NO_ADDRESS, CheckoutChoice, ResolvedChoice, account_contact_phone, default_address, order_totals
 from ..checkout import resolve_choice
-from ..rows import could_be_id, values_of
+from ..rows import canonical_id, could_be_id, values_of
 from ..users import address_dict
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 128
@@ -93,7 +93,7 @@ def wanted_items(items: Any) -> dict[str, int]:
         except ValidationFailed as exc:
             errors.append(f"Item {index}: {exc.detail}")
             continue
-        wanted.append((product, quantity))
+        wanted.append((canonical_id(product), quantity))  # "8DE148B9-…" is the product the cart takes
     if errors:
         raise ValidationFailed(as_sentences(errors), fields={"items": errors})
     return merge_quantities(wanted)
