@@ -93,7 +93,8 @@ def checkout(
     empty" / "Invalid coupon code" / an invalid choice (see ``services.checkout``); 409 naming
     a product whose availability or stock no longer fits, or (``total_changed``) when
     ``expected_total`` is not what the order would cost; nothing is written then. A repeated
-    ``idempotency_key`` returns the first order and changes nothing.
+    ``idempotency_key`` returns the first order and changes nothing (409
+    ``idempotency_key_reused`` when it comes with another request).
 
     A mobile-money order is then sent to the payment provider (``site_origin`` is where the
     provider returns the shopper); its ``payment_url`` stays empty if the provider could not
