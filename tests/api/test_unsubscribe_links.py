@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from reflex.state import State
 
+from discount_deals import models
+from discount_deals.db import session_scope
 from discount_deals.services.messages.unsubscribe import make_token
 from discount_deals.state.account.unsubscribe import UnsubscribeState
 
+from ..builders.accounts import PASSWORD, auth_headers
 from ..support.loops import run_coroutine as run
 
 ONE_CLICK = "/api/notifications/unsubscribe/"
@@ -42,3 +45,13 @@ def test_a_signature_of_letters_we_never_write_is_an_invalid_link(client, make_u
     page = _page(make_token(user.id, "orders"))  # the page itself still works
     assert page.done and page.message.startswith("You will no longer get order updates by email.")
 
+
+def test_a_closed_accounts_old_link_writes_nothing_back(client, make_user):
+    user = make_user()
+    token = make_token(user.id, "deals")
+    assert client.post("/api/users/me/close/", json={"password": PASSWORD}, headers=auth_headers(user)).status_code == 204
+    answer = client.post(f"{ONE_CLICK}?token={token}")
+    assert answer.status_code == 400 and answer.json()["detail"] == INVALID
+    assert _page(token).message == INVALID
+    with session_scope() as session:
+        assert session.get(models.NotificationPreference, user.id) is None
