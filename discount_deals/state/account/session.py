@@ -70,8 +70,10 @@ def header_words(user: User) -> dict[str, str]:
 
 
 def per_user(state_class: type[rx.State]) -> type[rx.State]:
-    """Class decorator: this state holds one user's data, and its ``_forget()`` empties it. The
-    session calls it at login, at logout and when the session expires."""
+    """Class decorator: this state holds one user's data, and its ``_forget()`` empties it (a
+    state without one goes back to its defaults: ``reset()``). The session calls it at login, at
+    logout and when the session expires: what a tab showed one user is never sent to the next
+    (a reload of the tab hydrates its whole state)."""
     _PER_USER_STATES.append(state_class)
     return state_class
 
@@ -119,7 +121,9 @@ class SessionState(rx.State):
     async def _forget_user_states(self) -> None:
         """Empty every state registered with :func:`per_user` (cart, favourites, orders, ...)."""
         for state_class in _PER_USER_STATES:
-            (await self.get_state(state_class))._forget()
+            state = await self.get_state(state_class)
+            forget = getattr(state, "_forget", None)
+            forget() if forget is not None else state.reset()
 
     async def _clear(self) -> None:
         """Forget tokens, user, cart and cached data (orders, profile) in this browser."""

@@ -42,13 +42,15 @@ _TAB_STATES: dict[str, type[rx.State]] = {}
 
 
 def admin_tab(tab: str) -> Callable[[type[rx.State]], type[rx.State]]:
-    """Class decorator: this state is the ``tab`` tab (its ``load`` runs when the tab opens)."""
+    """Class decorator: this state is the ``tab`` tab (its ``load`` runs when the tab opens). A
+    tab holds what an admin saw (users, orders and their addresses): it is per user, emptied when
+    they log out (a probe found the Users list sent to the tab's next guest on a reload)."""
     if tab not in TAB_IDS:
         raise ValueError(f"unknown admin tab {tab!r}")
 
     def register(state_class: type[rx.State]) -> type[rx.State]:
         _TAB_STATES[tab] = state_class
-        return state_class
+        return per_user(state_class)
 
     return register
 

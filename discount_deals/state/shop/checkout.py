@@ -32,6 +32,7 @@ from ...services.money import money_str
 from ...services import orders as order_service
 from ..account.order_detail import PAYMENT_WAIT_S, REDIRECTING, OrderDetailState, payment_started, read_order
 from ..account.orders import OrdersState
+from ..account.session import per_user
 from ..actions import busy_call, load_list, seq_number, toast
 from ..forms import form_text
 from ..guards import user_event
@@ -47,6 +48,7 @@ PLACING = "Placing order..."
 TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.location.pathname)"
 
 
+@per_user  # the addresses, the numbers typed: the next account on the tab starts from its own
 class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     loaded: bool = False
     empty: bool = False
