@@ -33,6 +33,7 @@ from discount_deals.state.shop.cart import CartState
 from discount_deals.state.shop.checkout import CheckoutState
 from discount_deals.state.shop.deal_offer import DealOfferState
 from discount_deals.state.shop.favorites import FavoritesState
+from discount_deals.state.shop.catalog import ProductsState
 from discount_deals.state.shop.product import ProductPageState
 
 from ..builders.returns import delivered_order
@@ -62,6 +63,8 @@ def fire(state_class, handler: str, user=None, prepare=None, **payload):
             await answer
         elif inspect.isasyncgen(answer):
             [_ async for _ in answer]
+        elif inspect.isgenerator(answer):  # a plain event's yields (the listing's filters)
+            list(answer)
         return state
 
     return run(go())
@@ -104,6 +107,25 @@ def test_the_product_pages_quantity_ignores_a_step_that_is_not_a_number(step):
 def test_checkout_ignores_a_network_or_a_form_of_the_wrong_kind(customer):
     assert fire(CheckoutState, "set_network", customer, network={"a": 1}).network_picked is False
     fire(CheckoutState, "place_order", customer, form=None)
+
+
+@pytest.mark.parametrize("value", [{}, [1], 5, True, None])
+def test_the_listings_filters_sort_and_page_ignore_values_of_the_wrong_kind(value, caplog):
+    """A dict as the sort raised "unhashable type", Infinity as the page OverflowError, and a list
+    as a category logged a failed listing (a guest could fill the logs at will)."""
+    for name in ("set_category", "set_brand", "set_price_range", "set_sort"):
+        listing = fire(ProductsState, name, value=value)._listing
+        assert (listing.category, listing.brand, listing.price_range, listing.ordering) == ("", "", "", ""), name
+    assert fire(ProductsState, "go_to_page", page=INFINITY if value is None else value)._listing.page == 1
+    assert [record.message for record in caplog.records if record.levelname == "ERROR"] == []
+
+
+@pytest.mark.parametrize("form", [None, "x", 5, [1]])
+def test_a_review_form_that_is_not_an_object_is_an_empty_one(customer, make_product, form):
+    """``form.get`` on a crafted event's list or number raised AttributeError."""
+    product = make_product(stock=5)
+    page = fire(ProductPageState, "post_review", customer, form=form)
+    assert page is not None and count_rows(models.Review) == 0 and product.id
 
 
 @pytest.mark.parametrize("page", [None, "", "abc", INFINITY])

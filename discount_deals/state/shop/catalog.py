@@ -14,6 +14,7 @@ from ...display import ProductView, brand_name
 from ...models import Category
 from ...services import catalog
 from ..actions import load_list, toast
+from ..forms import int_arg, text_arg
 from ..address_bar import push_url
 from ..paging import page_window
 from .filter_options import FilterOption, counted
@@ -270,21 +271,25 @@ class ProductsState(rx.State):
     @rx.event
     def set_category(self, value: str):
         self._catch_up()
+        value = text_arg(value)  # anything but text (a crafted event) is no filter
         yield from self._show(category="" if value == ALL else value, page=1)
 
     @rx.event
     def set_brand(self, value: str):
         self._catch_up()
+        value = text_arg(value)  # anything but text (a crafted event) is no filter
         yield from self._show(brand="" if value == ALL else value, page=1)
 
     @rx.event
     def set_price_range(self, value: str):
         self._catch_up()
+        value = text_arg(value)  # anything but text (a crafted event) is no filter
         yield from self._show(price_range="" if value == ALL else value, page=1)
 
     @rx.event
     def set_sort(self, value: str):
         self._catch_up()
+        value = text_arg(value)
         searching = bool(self._listing.search)
         if value == BEST_MATCH[0] and not searching:
             value = ""
@@ -316,10 +321,7 @@ class ProductsState(rx.State):
     @rx.event
     def go_to_page(self, page: int):
         self._catch_up()
-        try:
-            page = int(page)
-        except (TypeError, ValueError):
-            return
+        page = int_arg(page)  # 0 for anything but a whole number (Infinity too): page 1
         page = max(1, min(page, self.total_pages or page))  # none counted yet (an early tap): _load_page bounds it
         yield from self._show(rx.call_script("window.scrollTo({top: 0, behavior: 'smooth'})"), page=page)
 

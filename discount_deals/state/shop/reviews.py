@@ -15,7 +15,7 @@ from ...services import ErrorCode, NotFound, ServiceError
 from ...services import reviews as review_service
 from ..account.session import per_user
 from ..actions import busy_call
-from ..forms import show_form_values
+from ..forms import form_text, show_form_values
 from ..guards import current_user
 
 PAGE_SIZE = 5
@@ -110,7 +110,8 @@ class ReviewsState(rx.State):
         """"Post review" / "Update review": the stars chosen and the text typed (the product
         page's ``post_review`` event runs this, then shows the product's new rating)."""
         product_id = self.product_id
-        values = {"rating": form.get("rating", ""), "text": form.get("text", "")}
+        # Text as the browser sent it ("" for anything else: a crafted event's list or number).
+        values = {"rating": form_text(form, "rating"), "text": form_text(form, "text")}
         self.form_error = ""
 
         def refused(exc: ServiceError):
