@@ -4,10 +4,14 @@ may be written at once."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 from reflex.state import State
 
 from discount_deals import models
-from discount_deals.db import session_scope
+from discount_deals.db import session_scope, write_session
+from discount_deals.services.messages import preferences
 from discount_deals.services.messages.unsubscribe import make_token
 from discount_deals.state.account.unsubscribe import UnsubscribeState
 
@@ -55,3 +59,40 @@ def test_a_closed_accounts_old_link_writes_nothing_back(client, make_user):
     assert _page(token).message == INVALID
     with session_scope() as session:
         assert session.get(models.NotificationPreference, user.id) is None
+
+
+
+def test_a_first_choice_made_while_another_is_being_written_waits_for_it(make_user):
+    # PostgreSQL: the profile's card and an email's unsubscribe link, each a customer's first
+    # change, both found no row; the second insert's duplicate key answered 409. Here the card's
+    # insert is written and not yet committed when the link's transaction starts (SQLite's
+    # writers take turns: there the link simply waits for the card).
+    user = make_user(phonenumber="")
+    card_written, link_started = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def card() -> None:
+        with write_session() as session:
+            preferences.update_preferences(session, session.get(models.User, user.id), {"cart_reminders": False})
+            card_written.set()
+            link_started.wait(10)
+            time.sleep(0.5)  # the link's insert is waiting on this row's key meanwhile
+
+    def link() -> None:
+        card_written.wait(10)
+        link_started.set()
+        try:
+            with write_session() as session:
+                preferences.unsubscribe(session, make_token(user.id, "deals"))
+        except BaseException as exc:  # reported by the test, not lost in the thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=card), threading.Thread(target=link)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert failures == []
+    with session_scope() as session:
+        row = session.get(models.NotificationPreference, user.id)
+        assert (row.cart_reminders, row.deal_alerts, row.deal_emails) == (False, "off", False)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
 
 from ...models import Channel, NotificationPreference, Order, User
 from .. import ValidationFailed
@@ -41,6 +42,24 @@ class Preferences:
 
 def _row(session: Session, user: User) -> NotificationPreference | None:
     return session.get(NotificationPreference, user.id)
+
+
+def _row_to_change(session: Session, user: User) -> NotificationPreference:
+    """The user's row, made (with the defaults: no row means them) at their first change, and held
+    until the transaction ends (PostgreSQL's row lock; SQLite's writers take turns already): two
+    first changes at once (the profile's card and an email's unsubscribe link) both found no row,
+    and the second insert's duplicate key answered 409."""
+    query = (select(NotificationPreference).where(NotificationPreference.user_id == user.id)
+             .with_for_update().execution_options(populate_existing=True))
+    row = session.exec(query).first()
+    if row is not None:
+        return row
+    try:
+        with session.begin_nested():
+            session.add(NotificationPreference(user_id=user.id))
+    except IntegrityError:
+        pass  # a concurrent first change made it: this one waits for it below
+    return session.exec(query).one()
 
 
 def preferences_of(session: Session, user: User) -> Preferences:
@@ -76,7 +95,7 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
             errors[name] = ["Must be true or false."]
     if errors:
         raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code=ErrorCode.PREFERENCES_INVALID)
-    row = _row(session, user) or NotificationPreference(user_id=user.id)
+    row = _row_to_change(session, user)
     for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders"):
         if name in changes:
             setattr(row, name, changes[name])
@@ -96,8 +115,8 @@ def unsubscribe(session: Session, token: Any) -> str:
     if read is None or user is None or not user.is_active:
         raise ValidationFailed("This unsubscribe link is not valid.", code=ErrorCode.TOKEN_INVALID)
     topic = read[1]
+    row = _row_to_change(session, user)
     current = preferences_of(session, user)
-    row = _row(session, user) or NotificationPreference(user_id=user.id)
     if topic == "orders":
         row.order_updates = "sms" if current.order_updates in ("sms", "both") and current.phone else "off"
     elif topic == "deals":  # the texts of an SMS choice go on; no more emails either way
