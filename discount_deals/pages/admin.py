@@ -38,6 +38,10 @@ def _tab_button(tab: str, text: str, tag: str) -> rx.Component:
 
 
 def sidebar() -> rx.Component:
+    """The back office's frame: a top bar on a phone (brand and Logout, the tabs below), a left
+    sidebar from 768 px (brand, tabs, Logout at the foot). One Logout button serves both, last in
+    the page's order (after the tabs, as a keyboard reaches it); on a phone the tabs wrap to a row
+    of their own below it. Two buttons, one hidden, made a search of the page for "Logout" find two."""
     return rx.el.aside(
         rx.el.div(
             rx.el.a(
@@ -48,15 +52,7 @@ def sidebar() -> rx.Component:
                 class_name="shrink-0 rounded-md",
             ),
             rx.el.h1("Admin Dashboard", class_name="flex-1 text-lg font-bold text-gray-900"),
-            rx.el.button(
-                icon("log-out", 18),
-                rx.el.span("Logout", class_name="sr-only sm:not-sr-only"),
-                type="button",
-                on_click=SessionState.logout(routes.LOGIN),
-                class_name="flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-red-700 "
-                "hover:bg-red-50 md:hidden",
-            ),
-            class_name="flex items-center gap-3 px-3 py-3 md:px-4 md:py-5",
+            class_name="flex flex-1 items-center gap-3 px-3 py-3 md:flex-none md:px-4 md:py-5",
         ),
         rx.el.nav(
             rx.el.div(
@@ -66,20 +62,21 @@ def sidebar() -> rx.Component:
                 class_name="flex gap-1 overflow-x-auto px-2 pb-2 md:flex-col md:overflow-visible md:px-3",
             ),
             aria_label="Admin",
+            class_name="order-last w-full md:order-none",
         ),
         rx.el.div(
             rx.el.button(
                 icon("log-out", 18),
-                "Logout",
+                rx.el.span("Logout", class_name="sr-only sm:not-sr-only"),
                 type="button",
                 on_click=SessionState.logout(routes.LOGIN),
-                class_name="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-red-700 "
-                "hover:bg-red-50",
+                class_name="flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-red-700 "
+                "hover:bg-red-50 md:w-full md:gap-3 md:px-3",
             ),
-            class_name="mt-auto hidden border-t border-gray-200 p-3 md:block",
+            class_name="pr-3 md:mt-auto md:border-t md:border-gray-200 md:p-3",
         ),
-        class_name="border-b border-gray-200 bg-white md:fixed md:inset-y-0 md:left-0 md:flex "
-        "md:w-64 md:flex-col md:border-b-0 md:border-r",
+        class_name="flex flex-wrap items-center border-b border-gray-200 bg-white md:fixed md:inset-y-0 md:left-0 "
+        "md:w-64 md:flex-col md:flex-nowrap md:items-stretch md:border-b-0 md:border-r",
     )
 
 

@@ -69,7 +69,10 @@ def test_admins_see_the_tabs_overview_first_and_can_log_out(page: Page, live_use
     assert tabs.all_inner_texts() == TABS
     expect(tabs.first).to_have_attribute("aria-selected", "true")
     expect(page.get_by_text("Orders today")).to_be_visible()
-    page.get_by_role("button", name="Logout").click()
+    expect(page.get_by_text("Logout", exact=True)).to_have_count(1)  # one button for both layouts
+    logout = page.get_by_role("button", name="Logout")
+    assert logout.bounding_box()["y"] > tabs.last.bounding_box()["y"]  # at the sidebar's foot
+    page.get_by_text("Logout", exact=True).click()
     expect(page).to_have_url(re.compile(r"/login$"))
     assert page.evaluate("localStorage.getItem('accessToken')") in (None, "")
 
@@ -97,7 +100,10 @@ def test_phone_layout_puts_the_tabs_in_a_top_bar(page: Page, live_user):
     assert box["y"] < 140 and box["width"] <= 375
     panel = page.get_by_role("tabpanel").bounding_box()
     assert panel["y"] >= box["y"] + box["height"] - 1 and panel["x"] < 40  # below the bar, not beside a sidebar
-    expect(page.get_by_role("button", name="Logout")).to_be_visible()
+    logout = page.get_by_role("button", name="Logout")
+    expect(logout).to_be_visible()
+    assert logout.bounding_box()["y"] < box["y"]  # in the top bar, above the tabs
+    expect(page.get_by_text("Logout", exact=True)).to_have_count(1)
     choose_tab(page, "Users")
     expect(page.get_by_role("heading", name="User Management")).to_be_visible()
 
