@@ -178,13 +178,19 @@ def test_the_price_at_checkout_is_todays_price(client, customer, customer_header
     assert order["savings"] == "16.00"
 
 
-def test_a_repeated_idempotency_key_returns_the_same_order(client, customer, customer_headers, make_product):
+def placed_with_key(client, customer, customer_headers, product, key: str):
+    """Two units of ``product`` checked out with the ``Idempotency-Key`` ``key``: (the answer, the headers)."""
     add_address(customer, is_default=True)
-    product = make_product(stock=10)
     fill_cart(client, customer_headers, (product, 2))
-    headers = {**customer_headers, "Idempotency-Key": "checkout-7f3a"}
+    headers = {**customer_headers, "Idempotency-Key": key}
     first = client.post(CHECKOUT, json={}, headers=headers)
     assert first.status_code == 201
+    return first, headers
+
+
+def test_a_repeated_idempotency_key_returns_the_same_order(client, customer, customer_headers, make_product):
+    product = make_product(stock=10)
+    first, headers = placed_with_key(client, customer, customer_headers, product, "checkout-7f3a")
 
     # The shopper fills the cart again; a retry of the first request must not buy it.
     fill_cart(client, customer_headers, (product, 1))
@@ -207,13 +213,9 @@ def test_a_key_sent_again_with_another_request_is_a_409_and_places_nothing(clien
                                                                            make_product):
     """The same key with another choice answered 201 with the first order (home delivery, no
     coupon) as if the pickup with a coupon had been placed; the cart stayed unplaced."""
-    add_address(customer, is_default=True)
     add_coupon("SAVE10", "percent", "10")
     product = make_product(stock=10)
-    fill_cart(client, customer_headers, (product, 2))
-    headers = {**customer_headers, "Idempotency-Key": "checkout-reused"}
-    first = client.post(CHECKOUT, json={}, headers=headers)
-    assert first.status_code == 201
+    first, headers = placed_with_key(client, customer, customer_headers, product, "checkout-reused")
     fill_cart(client, customer_headers, (product, 3))
     for body in ({"coupon_code": "SAVE10"}, {"delivery_method": "pickup", "pickup_store": add_store().id}):
         refused = client.post(CHECKOUT, json=body, headers=headers)
