@@ -27,6 +27,14 @@ def links_for(user_id: str, topic: str) -> templates.Links:
     return templates.Links(base=link_base(), unsubscribe=page_url(user_id, topic) if topic else "")
 
 
+def _customer(session: Session, order: Order) -> User | None:
+    """Who hears about ``order``: its customer, unless the account is closed (its placeholder
+    address reaches nobody) or deactivated (nothing is sent to it, as deal alerts and cart
+    reminders are not)."""
+    user = session.get(User, order.user_id)
+    return user if user is not None and user.is_active else None
+
+
 def message_kind(order: Order, event: OrderEvent) -> str | None:
     """The message an order event sends, if any."""
     if event.kind == "status":
@@ -43,7 +51,7 @@ def message_kind(order: Order, event: OrderEvent) -> str | None:
 def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[str]:
     """Queue the customer's messages about one timeline event (none for most)."""
     kind = message_kind(order, event)
-    user = session.get(User, order.user_id) if kind else None
+    user = _customer(session, order) if kind else None
     if kind is None or user is None:
         return []
     from ..orders.money_in import to_give_back
@@ -65,7 +73,7 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
 def return_step(session: Session, order: Order, ret: ReturnRequest, kind: str) -> list[str]:
     """Queue the customer's messages about a step of a return (``templates.RETURN_KINDS``), by
     their order-update preference, once per step and channel."""
-    user = session.get(User, order.user_id)
+    user = _customer(session, order)
     if user is None:
         return []
     drafts = []

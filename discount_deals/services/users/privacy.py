@@ -33,6 +33,7 @@ from ...models import (
     Review,
     ReturnLine,
     ReturnRequest,
+    ReturnStatus,
     Role,
     User,
 )
@@ -49,10 +50,13 @@ from .fields import CLOSED_DOMAIN
 
 PASSWORD_WRONG = "Your password is not correct."
 ORDERS_OPEN = "Your open orders must be delivered or cancelled before the account is closed."
+RETURNS_OPEN = "Your open returns must be refunded or rejected before the account is closed."
 ADMIN_CLOSING = "An admin account is closed by another admin in the back office."
 # Orders still on their way: closing the account would leave nobody to call about them.
 OPEN_STATUSES = (OrderStatus.PENDING.value, OrderStatus.PROCESSING.value, OrderStatus.SHIPPED.value,
                  OrderStatus.READY_FOR_PICKUP.value)
+# Returns not yet settled: their steps and refund would go to nobody (and a refund to no number).
+OPEN_RETURNS = (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value, ReturnStatus.RECEIVED.value)
 FINISHED = (MessageStatus.SENT.value, MessageStatus.DEAD.value)  # kept, without recipient or text
 # What an order keeps of its address once the customer has gone.
 KEPT_ADDRESS_FIELDS = ("state", "country")
@@ -134,7 +138,8 @@ def _forget_orders(session: Session, user: User) -> None:
 
 def close_account(session: Session, user: User, password: object) -> None:
     """Close ``user``'s own account (see the module docstring). 400 ``password_wrong``; 409
-    ``orders_open`` while an order is on its way, ``admin_account`` for an admin."""
+    ``orders_open`` while an order is on its way or a return is open (requested, approved or
+    received: not yet refunded or rejected), ``admin_account`` for an admin."""
     user = session.get(User, user.id) or user
     if not isinstance(password, str) or not verify_password(password, user.password_hash):
         raise ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code=ErrorCode.PASSWORD_WRONG)
@@ -142,6 +147,9 @@ def close_account(session: Session, user: User, password: object) -> None:
         raise Conflict(ADMIN_CLOSING, code=ErrorCode.ADMIN_ACCOUNT)
     if session.exec(select(Order.id).where(Order.user_id == user.id, col(Order.status).in_(OPEN_STATUSES))).first():
         raise Conflict(ORDERS_OPEN, code=ErrorCode.ORDERS_OPEN)
+    if session.exec(select(ReturnRequest.id).join(Order, col(Order.id) == col(ReturnRequest.order_id))
+                    .where(Order.user_id == user.id, col(ReturnRequest.status).in_(OPEN_RETURNS))).first():
+        raise Conflict(RETURNS_OPEN, code=ErrorCode.ORDERS_OPEN)
     profile = session.exec(select(Profile).where(Profile.user_id == user.id)).first()
     if profile is not None:
         delete_after_commit(session, profile.profile_image)
