@@ -72,12 +72,13 @@ def on_order_event(session: Session, order: Order, event: OrderEvent) -> list[st
 
 def return_step(session: Session, order: Order, ret: ReturnRequest, kind: str) -> list[str]:
     """Queue the customer's messages about a step of a return (``templates.RETURN_KINDS``), by
-    their order-update preference, once per step and channel."""
+    their order-update preference, once per step and channel: where that order's updates go (its
+    own number too)."""
     user = _customer(session, order)
     if user is None:
         return []
     drafts = []
-    for channel, recipient in order_channels(session, user):
+    for channel, recipient in order_channels(session, user, order):
         common = {"channel": channel, "recipient": recipient, "kind": kind, "user_id": user.id,
                   "subject_id": order.id, "dedupe_key": f"return:{ret.id}:{kind}:{channel}"}
         if channel == Channel.SMS:
