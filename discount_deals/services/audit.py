@@ -3,7 +3,8 @@
 Services call :func:`record` (or :func:`record_change`) in the same session, and so the same
 transaction, as the change they record: when the change rolls back its event goes with it, and
 an event cannot be stored without its change. Events are only ever added; nothing here (or in
-the API) changes or deletes one.
+the API) changes or deletes one, but for :func:`forget_person`: an account its owner closes
+(services.users.privacy) is no longer named by its email in the events it acted in or is about.
 
 ``changes`` maps each field that changed to ``[before, after]`` as JSON values (money as
 2-decimal strings, times as ISO 8601): a creation has ``None`` before, a deletion ``None``
@@ -21,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, select, update
 
 from ..models import AuditEvent, User
 from . import ValidationFailed
@@ -201,6 +202,25 @@ def record_change(
     if not changes:
         return None
     return record(session, actor, action, target_type, target_id, changes=changes, label=label)
+
+
+# What an event about a closed account keeps of its changes: the rest named the person.
+KEPT_ABOUT_A_CLOSED_ACCOUNT = frozenset({"role", "is_active"})
+
+
+def forget_person(session: Session, user_id: str, label: str) -> None:
+    """Replace what names the user ``user_id`` in the trail with ``label``: the actor of the
+    events they acted in, the target of the events about their account, and that account's
+    values in those events' changes (hidden; which fields changed, the role and the activation
+    stay). In the caller's transaction: the closing that asks it."""
+    session.execute(update(AuditEvent).where(AuditEvent.actor_id == user_id).values(actor_label=label[:254]))
+    about = select(AuditEvent).where(AuditEvent.target_type == "user", AuditEvent.target_id == user_id)
+    for event in session.exec(about).all():
+        event.target_label = label[:254]
+        event.changes = {field: values if field in KEPT_ABOUT_A_CLOSED_ACCOUNT or not isinstance(values, list)
+                         else [None if value is None else HIDDEN for value in values]
+                         for field, values in (event.changes or {}).items()}
+        session.add(event)
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 JSON document, and the account closed with its orders kept anonymised for the books.
 
 Closing keeps the user row (orders belong to it: the books need them) but blanks everything
-that names or reaches the person: email, username, names, phone, birthday; it deletes the
+that names or reaches the person: email, username, names, phone, birthday, and the email that
+named them in their orders' timelines and in the audit trail ("Closed account" there); it deletes the
 profile and its picture, the addresses, cart, favourites, preferences, resets and alerts, and
 every token; the orders keep their lines and amounts, the region and country they went to, and
 lose the street, landmark and phone numbers. Messages not yet sent are dropped; sent ones keep
@@ -25,6 +26,7 @@ from ...models import (
     MessageStatus,
     NotificationPreference,
     Order,
+    OrderEvent,
     OrderItem,
     OutboxMessage,
     PasswordReset,
@@ -38,7 +40,7 @@ from ...models import (
     User,
 )
 from ...models.orders import OrderStatus
-from .. import Conflict, ValidationFailed
+from .. import Conflict, ValidationFailed, audit
 from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..images import delete_after_commit
@@ -58,6 +60,8 @@ OPEN_STATUSES = (OrderStatus.PENDING.value, OrderStatus.PROCESSING.value, OrderS
 # Returns not yet settled: their steps and refund would go to nobody (and a refund to no number).
 OPEN_RETURNS = (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value, ReturnStatus.RECEIVED.value)
 FINISHED = (MessageStatus.SENT.value, MessageStatus.DEAD.value)  # kept, without recipient or text
+# How the orders' timelines and the audit trail name a closed account (the back office's Users tab too).
+CLOSED_LABEL = "Closed account"
 # What an order keeps of its address once the customer has gone.
 KEPT_ADDRESS_FIELDS = ("state", "country")
 
@@ -162,6 +166,8 @@ def close_account(session: Session, user: User, password: object) -> None:
     session.execute(delete(OutboxMessage).where(mine, col(OutboxMessage.status).not_in(FINISHED)))
     session.execute(update(OutboxMessage).where(mine).values(recipient="", body_text="", body_html="", user_id=None))
     _forget_orders(session, user)
+    session.execute(update(OrderEvent).where(OrderEvent.actor_id == user.id).values(actor_label=CLOSED_LABEL))
+    audit.forget_person(session, user.id, CLOSED_LABEL)
     # Placeholders nobody can take first (which would make this closing fail): no account may
     # have an email in CLOSED_DOMAIN, nor a username with ":" in it.
     user.email, user.username = f"deleted-{user.id}@{CLOSED_DOMAIN}", f"deleted:{user.id}"
