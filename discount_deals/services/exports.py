@@ -43,6 +43,7 @@ from .money import shop_currency
 from .orders.rules import counts_as_revenue, is_test_payment
 from .permissions import require_admin
 from .phones import display_phone
+from .receipts import buyer_email
 
 CHUNK_ROWS = 1000
 ORDER_COLUMNS = (
@@ -199,7 +200,8 @@ def _order_rows(session: Session, days: DateRange) -> Iterator[list[Any]]:
             name = f"{order.first_name} {order.last_name}".strip()
             for item in lines[order.id]:
                 yield [
-                    order.id, order.id[:8], order.created_at, order.email, name, display_phone(order.contact_phone),
+                    order.id, order.id[:8], order.created_at, buyer_email(order.email), name,
+                    display_phone(order.contact_phone),
                     order.status, order.payment_method,
                     order.payment_status, order.delivery_method, order.coupon_code or "", item.product_id or "",
                     item.name, item.quantity, item.unit_price, item.original_price, item.line_total, order.subtotal,

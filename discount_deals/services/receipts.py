@@ -35,6 +35,7 @@ from .permissions import require_user
 from .rows import owned_or_admin
 from .money import money_str
 from .taxes import TaxLine, stored_tax_lines
+from .users.fields import CLOSED_DOMAIN
 
 NOT_PAID = ErrorCode.NOT_PAID
 NOT_PAID_TEXT = "This order has no receipt yet: it is given when the money is received."
@@ -90,12 +91,19 @@ def lines_json(lines: list[ReceiptLine] | tuple[ReceiptLine, ...]) -> list[dict[
              "total": money_str(line.total)} for line in lines]
 
 
+def buyer_email(email: str | None) -> str:
+    """A buyer's email as documents and the back office's sheets print it: blank for an account
+    its owner closed (its placeholder, deleted-<id>@deleted.invalid, names nobody)."""
+    return "" if not email or email.endswith(f"@{CLOSED_DOMAIN}") else email
+
+
 def buyer_of(session: Session, user_id: str) -> tuple[str, str]:
-    """The buyer's name and email as receipts and credit notes print them (a deleted account: blank)."""
+    """The buyer's name and email as receipts and credit notes print them (a deleted or closed
+    account: blank)."""
     buyer = session.get(User, user_id)
     if buyer is None:
         return "", ""
-    return " ".join(part for part in (buyer.first_name, buyer.last_name) if part), buyer.email
+    return " ".join(part for part in (buyer.first_name, buyer.last_name) if part), buyer_email(buyer.email)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from .exports import CHUNK_ROWS, DateRange
 from .money import round_amount, shop_currency
 from .orders.rules import is_test_payment
 from .permissions import require_admin
+from .receipts import buyer_email
 from .taxes import TaxLine, stored_tax_lines
 
 COLUMNS = (
@@ -78,7 +79,7 @@ def _taxes_text(lines: tuple[TaxLine, ...], sign: int) -> str:
 
 
 def _buyer(row: Any) -> tuple[str, str]:
-    return row.email or "", f"{row.first_name or ''} {row.last_name or ''}".strip()
+    return buyer_email(row.email), f"{row.first_name or ''} {row.last_name or ''}".strip()
 
 
 def _receipt_rows(session: Session, days: DateRange) -> Iterator[tuple[tuple[datetime, str], list[Any]]]:
