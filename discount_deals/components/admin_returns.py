@@ -55,13 +55,13 @@ def _refund_button(row: AdminReturnRow) -> rx.Component:
 
 
 def _steps(row: AdminReturnRow) -> rx.Component:
+    # Reject: a requested return, or an approved one whose items never came back.
     return rx.el.div(
-        rx.cond(row.can_decide & (RETURNS.rejecting != row.id), rx.fragment(
-            _step_button("Approve", RETURNS.approve(row.id), row, "primary"),
-            _step_button("Reject", RETURNS.ask_reject(row.id), row),
+        rx.cond(row.can_reject & (RETURNS.rejecting == row.id), _reject_form(row), rx.fragment(
+            rx.cond(row.can_decide, _step_button("Approve", RETURNS.approve(row.id), row, "primary")),
+            rx.cond(row.can_receive, _step_button("Mark received", RETURNS.receive(row.id), row, "primary")),
+            rx.cond(row.can_reject, _step_button("Reject", RETURNS.ask_reject(row.id), row)),
         )),
-        rx.cond(row.can_decide & (RETURNS.rejecting == row.id), _reject_form(row)),
-        rx.cond(row.can_receive, _step_button("Mark received", RETURNS.receive(row.id), row, "primary")),
         rx.cond(row.can_refund, _refund_button(row)),
         role="group",
         aria_label="Steps",

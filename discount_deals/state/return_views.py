@@ -163,7 +163,8 @@ class AdminReturnRow:
     refund_problem: str = ""  # the provider's words on a refund that did not go through
     refund_pending: bool = False  # queued by the provider: "Check refund" asks how it stands
     credit_note: str = ""
-    can_decide: bool = False  # Approve / Reject
+    can_decide: bool = False  # Approve
+    can_reject: bool = False  # a requested return, or an approved one never sent back
     can_receive: bool = False
     can_refund: bool = False
 
@@ -193,6 +194,7 @@ def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminRetu
         refund_problem=(ret.refund_provider_status if ret.refund_state == RefundState.FAILED.value else ""),
         credit_note=ret.credit_note_number or "",
         can_decide=returns.may_take(ret, "approve"),
+        can_reject=returns.may_take(ret, "reject"),
         can_receive=returns.may_take(ret, "receive"),
         can_refund=returns.may_take(ret, "refund"),
     )

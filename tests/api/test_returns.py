@@ -148,9 +148,11 @@ def test_approve_reject_and_receive_follow_the_steps(client, customer, make_prod
     early = step(client, admin_headers, ret["id"], "receive", expect=409)
     assert early["code"] == returns.WRONG_STATUS and stock_of(product.id) == 16
     assert step(client, admin_headers, ret["id"], "approve")["status"] == "approved"
-    assert step(client, admin_headers, ret["id"], "reject", note="no", expect=409)["code"] == returns.WRONG_STATUS
+    assert step(client, admin_headers, ret["id"], "approve", expect=409)["code"] == returns.WRONG_STATUS
     received = step(client, admin_headers, ret["id"], "receive")
     assert received["status"] == "received" and received["received_at"]
+    # The items are in: a received return is refunded, never rejected.
+    assert step(client, admin_headers, ret["id"], "reject", note="no", expect=409)["code"] == returns.WRONG_STATUS
     assert stock_of(product.id) == 19
     again = step(client, admin_headers, ret["id"], "receive", expect=409)
     assert again["code"] == returns.WRONG_STATUS and stock_of(product.id) == 19
@@ -173,6 +175,24 @@ def test_a_rejection_needs_a_note_and_tells_the_customer_why(client, customer, m
     (email,) = messages_of("return_rejected", order["id"])
     assert "Opened food cannot be returned." in email.body_text
     assert audit_actions(ret["id"])[-1].changes["admin_note"] == ["", "Opened food cannot be returned."]
+
+
+def test_an_approved_return_whose_items_never_came_back_is_rejected_with_a_note(client, customer, make_product,
+                                                                               admin_headers):
+    """Nothing could end an approved return whose items never came: not the customer, not the
+    admin (reject was for requested returns only), short of marking it received, which restocked
+    goods that never came."""
+    product = make_product(stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 2))
+    ret = ask_return(client, customer, order["id"], [(product.id, 2)])
+    step(client, admin_headers, ret["id"], "approve")
+    body = step(client, admin_headers, ret["id"], "reject", note="The items never came back.")
+    assert (body["status"], body["admin_note"]) == ("rejected", "The items never came back.")
+    assert (return_row(ret["id"]).status, stock_of(product.id)) == ("rejected", 18)  # nothing restocked
+    assert audit_actions(ret["id"])[-1].changes["status"] == ["approved", "rejected"]
+    assert len(messages_of("return_rejected", order["id"])) == 1
+    again = ask_return(client, customer, order["id"], [(product.id, 2)])  # its items may be asked for again
+    assert again["status"] == "requested"
 
 
 def test_control_characters_in_a_reason_or_a_note_are_dropped(client, customer, make_product, admin_headers):

@@ -220,6 +220,22 @@ def test_rejecting_asks_a_note_and_the_customer_sees_it(client, customer, admin,
     assert (card.status_text, card.note, card.badge) == ("Rejected", "The seal is broken", "destructive")
 
 
+def test_the_back_office_offers_reject_beside_mark_received_on_an_approved_return(client, customer, make_product,
+                                                                                  admin_headers):
+    milo = make_product(price="12.00", stock=20)
+    order = delivered_order(client, customer, admin_headers, (milo, 2))
+    ret = ask_return(client, customer, order["id"], [(milo.id, 1)])
+    buttons = {}
+    for moment in ("requested", "approved"):
+        with session_scope() as session:
+            [view] = returns.order_returns(session, customer, order["id"])
+            row = admin_return_row(view, session.get(models.Order, order["id"]))
+        buttons[moment] = (row.can_decide, row.can_receive, row.can_reject)
+        if moment == "requested":
+            step(client, admin_headers, ret["id"], "approve")
+    assert buttons == {"requested": (True, False, True), "approved": (False, True, True)}
+
+
 def test_the_refund_runs_in_the_background():
     assert AdminReturnsState.event_handlers["refund"].is_background
 

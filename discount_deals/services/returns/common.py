@@ -38,13 +38,14 @@ RETURN_NOT_FOUND = "Return not found."
 # Returns that count against what may still be returned (a rejected one gives its items back).
 LIVE = (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value, ReturnStatus.RECEIVED.value,
         ReturnStatus.REFUNDED.value)
-# The status each back-office step starts from: the steps check it (steps.py, refunds.py) and
-# the back office offers a step's button only on a return in that status.
-STEP_FROM = {
-    "approve": ReturnStatus.REQUESTED.value,
-    "reject": ReturnStatus.REQUESTED.value,
-    "receive": ReturnStatus.APPROVED.value,
-    "refund": ReturnStatus.RECEIVED.value,
+# The statuses each back-office step starts from: the steps check them (steps.py, refunds.py) and
+# the back office offers a step's button only on a return in one of them. An approved return
+# whose items never came back is rejected too (with a note): nothing else could end it.
+STEP_FROM: dict[str, tuple[str, ...]] = {
+    "approve": (ReturnStatus.REQUESTED.value,),
+    "reject": (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value),
+    "receive": (ReturnStatus.APPROVED.value,),
+    "refund": (ReturnStatus.RECEIVED.value,),
 }
 STATUS_LABELS = {
     ReturnStatus.REQUESTED.value: "Requested",
@@ -127,7 +128,7 @@ def figures_of(order: Order, items: Iterable[OrderItem]) -> OrderFigures:
 
 def may_take(ret: ReturnRequest, step: str) -> bool:
     """Whether the back-office ``step`` (a key of :data:`STEP_FROM`) may be taken on ``ret`` now."""
-    return ret.status == STEP_FROM[step]
+    return ret.status in STEP_FROM[step]
 
 
 def refund_waiting(ret: ReturnRequest) -> bool:

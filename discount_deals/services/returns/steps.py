@@ -51,19 +51,21 @@ def admin_returns(session: Session, actor: User | None, status: str = "", *, off
     return [ReturnView(ret, lines[ret.id], customer) for ret, customer in rows], total
 
 
-def move(session: Session, ret: ReturnRequest, from_status: str, to_status: str, step: str,
-         **values: Any) -> None:
-    """The guarded change of a return's status (see the module docstring)."""
-    if ret.status != from_status:
+def move(session: Session, ret: ReturnRequest, from_statuses: tuple[str, ...], to_status: str, step: str,
+         **values: Any) -> str:
+    """The guarded change of a return's status (see the module docstring); the status it left."""
+    before = ret.status
+    if before not in from_statuses:
         raise wrong_status(ret, step)
     changed = session.execute(
-        update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == from_status)
+        update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == before)
         .values(status=to_status, updated_at=utcnow(), **values)
     )
     if changed.rowcount != 1:
         session.refresh(ret)
         raise wrong_status(ret, step)
     session.refresh(ret)
+    return before
 
 
 def _finish(session: Session, actor: User, ret: ReturnRequest, action: str, before: str, kind: str,
@@ -84,16 +86,16 @@ def approve(session: Session, actor: User | None, return_id: str) -> ReturnView:
 
 
 def reject(session: Session, actor: User | None, return_id: str, note: Any) -> ReturnView:
-    """Turn a requested return down, saying why (400 ``note_required`` without a reason)."""
+    """Turn a requested return down, or end an approved one whose items never came back, saying
+    why (400 ``note_required`` without a reason)."""
     actor = require_admin(actor)
     text = one_line(note)
     if not text or len(text) > NOTE_LIMIT:
         raise refused(f"Say why the return is not approved (at most {NOTE_LIMIT} characters).", NOTE_REQUIRED,
                       "note")
     ret = find_return(session, return_id)
-    move(session, ret, STEP_FROM["reject"], R.REJECTED.value, "rejected", admin_note=text)
-    return _finish(session, actor, ret, "return.reject", R.REQUESTED.value, "return_rejected",
-                   admin_note=["", text])
+    before = move(session, ret, STEP_FROM["reject"], R.REJECTED.value, "rejected", admin_note=text)
+    return _finish(session, actor, ret, "return.reject", before, "return_rejected", admin_note=["", text])
 
 
 def restock(session: Session, ret: ReturnRequest) -> dict[str, int]:
