@@ -38,25 +38,25 @@ def list_returns(request: Request, session: SessionDep, user: AdminUser) -> dict
     page = page_request(request, default_size=ADMIN_RETURNS_PAGE_SIZE)
     status = request.query_params.get("status", "").strip()[:16]
     views, count = returns.admin_returns(session, user, status, offset=page.offset, limit=page.page_size)
-    return build_page(request, page, count, [return_json(view) for view in views])
+    return build_page(request, page, count, [return_json(view, staff=True) for view in views])
 
 
 @router.post("/admin/returns/{return_id}/approve/", **documents(ReturnOut))
 def approve(return_id: str, session: WriteSessionDep, user: AdminUser) -> dict:
     """Accept a requested return: the customer sends the items back."""
-    return return_json(returns.approve(session, user, return_id))
+    return return_json(returns.approve(session, user, return_id), staff=True)
 
 
 @router.post("/admin/returns/{return_id}/reject/", **documents(ReturnOut))
 def reject(return_id: str, session: WriteSessionDep, user: AdminUser, body: RejectIn | None = None) -> dict:
     """Turn a requested return down, saying why (400 ``note_required`` without a note)."""
-    return return_json(returns.reject(session, user, return_id, body.note if body else None))
+    return return_json(returns.reject(session, user, return_id, body.note if body else None), staff=True)
 
 
 @router.post("/admin/returns/{return_id}/receive/", **documents(ReturnOut))
 def receive(return_id: str, session: WriteSessionDep, user: AdminUser) -> dict:
     """The returned items arrived: their stock goes back (once)."""
-    return return_json(returns.receive(session, user, return_id))
+    return return_json(returns.receive(session, user, return_id), staff=True)
 
 
 @router.post("/admin/returns/{return_id}/refund/", **documents(ReturnOut))
@@ -64,4 +64,4 @@ def receive(return_id: str, session: WriteSessionDep, user: AdminUser) -> dict:
 def refund(return_id: str, user: AdminUser) -> dict:
     """Refund a received return by the way the order was paid (mobile money through the
     provider, cash recorded as handed back by you); its credit note is numbered."""
-    return return_json(returns.refund_return(user, return_id))
+    return return_json(returns.refund_return(user, return_id), staff=True)

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import Request, Response
 from pydantic import BaseModel, Field
 
-from ..services import returns
+from ..services import permissions, returns
 from ..services.money import money_str
 from ..services.receipt_pdf import credit_note_pdf
 from ..services.moments import utc_text
@@ -73,7 +73,7 @@ class ReturnOut(BaseModel):
     credit_note_number: str | None = Field(description="CN-{year}-{6-digit sequence}, once refunded")
     received_at: str | None
     refunded_at: str | None
-    refunded_by: str = Field(description="Who refunded it (an admin's email)")
+    refunded_by: str = Field(description="Admins only: who refunded it (an admin's email); blank for the customer")
     created_at: str
     updated_at: str
     customer: CustomerRef | None = None
@@ -86,7 +86,8 @@ class ReturnPage(Page[ReturnOut]):
 ORDER_RETURNS_PAGE_SIZE = 20
 
 
-def return_json(view: returns.ReturnView) -> dict[str, Any]:
+def return_json(view: returns.ReturnView, *, staff: bool = False) -> dict[str, Any]:
+    """A return as the API shows it; ``staff`` (the back office's endpoints): with who refunded it."""
     ret = view.ret
     data = {
         "id": ret.id, "order": ret.order_id, "status": ret.status,
@@ -99,7 +100,7 @@ def return_json(view: returns.ReturnView) -> dict[str, Any]:
         "refund_method": ret.refund_method, "refund_state": ret.refund_state,
         "refund_provider_status": ret.refund_provider_status, "credit_note_number": ret.credit_note_number,
         "received_at": utc_text(ret.received_at), "refunded_at": utc_text(ret.refunded_at),
-        "refunded_by": ret.refunded_by_label, "created_at": utc_text(ret.created_at), "updated_at": utc_text(ret.updated_at),
+        "refunded_by": ret.refunded_by_label if staff else "", "created_at": utc_text(ret.created_at), "updated_at": utc_text(ret.updated_at),
     }
     if view.customer is not None:
         customer = view.customer
@@ -148,7 +149,7 @@ class CreditNoteOut(BaseModel):
 @declares(409)
 def credit_note(return_id: str, session: SessionDep, user: CurrentUser) -> dict:
     """A refunded return's credit note (409 ``not_refunded`` before the refund)."""
-    return returns.return_credit_note(session, user, return_id).as_json()
+    return returns.return_credit_note(session, user, return_id).as_json(staff=permissions.is_admin(user))
 
 
 @router.get("/returns/{return_id}/credit-note.pdf", response_class=Response, responses=PDF_RESPONSES)

@@ -75,6 +75,20 @@ def test_a_cash_refund_is_recorded_with_who_and_when_and_numbered(client, custom
     assert again["code"] == returns.WRONG_STATUS and order_row(order["id"]).refunded_total == Decimal("12.96")
 
 
+def test_the_customer_is_not_shown_which_admin_refunded(client, customer, admin, make_product, admin_headers):
+    """The customer's returns, credit note and its PDF named the admin's login email."""
+    milo = make_product(price="12.00", stock=20)
+    order = delivered_order(client, customer, admin_headers, (milo, 2))
+    ret = received_return(client, customer, admin_headers, order, [(milo.id, 1)])
+    step(client, admin_headers, ret["id"], "refund")
+    mine = client.get(f"/api/orders/{order['id']}/returns/", headers=auth_headers(customer)).json()["results"]
+    note = client.get(credit_note_url(ret["id"]), headers=auth_headers(customer)).json()
+    pdf = page_text(client.get(credit_note_url(ret["id"], pdf=True), headers=auth_headers(customer)).content)
+    assert (mine[0]["refunded_by"], note["refund"]["by"]) == ("", "")
+    assert admin.email not in str(mine) + str(note) + pdf and "Refunded in cash." in pdf
+    assert client.get(credit_note_url(ret["id"]), headers=admin_headers).json()["refund"]["by"] == admin.email
+
+
 def test_refunding_needs_the_items_received(client, customer, make_product, admin_headers):
     product = make_product(stock=20)
     order = delivered_order(client, customer, admin_headers, (product, 1))

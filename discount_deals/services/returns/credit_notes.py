@@ -51,10 +51,12 @@ class CreditNote(IssuedDocument):
             text = f"Refunded by mobile money ({(order.payment_network or '').upper()})"
             text += f", refund {self.ret.refund_reference}" if self.ret.refund_reference else ""
         else:
-            text = f"Refunded in cash by {self.ret.refunded_by_label}" if self.ret.refunded_by_label else "Refunded in cash"
+            text = "Refunded in cash"  # the customer's document: which admin paid stays in the audit trail
         return text + (". TEST PAYMENT: no money moved." if is_test_payment(order) else ".")
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, *, staff: bool = False) -> dict[str, Any]:
+        """The credit note's JSON; ``refund.by`` (the admin who refunded) for admins only, blank
+        for the customer."""
         ret = self.ret
         return {
             **self.heading_json({"return": ret.id, "order": self.order.id, "receipt_number": self.order.receipt_number}),
@@ -63,7 +65,7 @@ class CreditNote(IssuedDocument):
             **self.amounts_json(("goods", self.goods), ret.refund_discount, ret.refund_shipping, ret.refund_tax,
                                 ret.refund_amount),
             "refund": {"method": ret.refund_method, "reference": ret.refund_reference,
-                       "provider_status": ret.refund_provider_status, "by": ret.refunded_by_label,
+                       "provider_status": ret.refund_provider_status, "by": ret.refunded_by_label if staff else "",
                        "test": is_test_payment(self.order)},
         }
 
