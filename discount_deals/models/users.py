@@ -95,7 +95,8 @@ class RefreshFamily(SQLModel, table=True):
     Tokens carry the family id (``fam``) and their generation (``gen``). Generations from
     ``floor`` up are accepted; a refresh with generation ``g`` issues generation
     ``latest + 1`` and raises ``floor`` to ``g``. A token older than ``floor`` is a reuse of a
-    retired token: the whole family is revoked. Logging out revokes the family.
+    retired token (after a short leeway for the tokens the latest rise retired, for tabs racing):
+    the whole family is revoked. Logging out revokes the family.
     """
 
     __tablename__ = "refresh_family"
@@ -103,8 +104,10 @@ class RefreshFamily(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=64)
     user_id: str = parent_field("user")
     floor: int = Field(default=0)
-    # When ``floor`` last rose: a retired token is still accepted for a short leeway after.
+    # When ``floor`` last rose: a token that rise retired is still accepted for a short leeway after.
     floor_raised_at: datetime | None = Field(default=None)
+    # Where ``floor`` was before its last rise: the tokens below it were retired earlier, no leeway.
+    previous_floor: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     latest: int = Field(default=0)
     revoked_at: datetime | None = Field(default=None)
     expires_at: datetime = Field(index=True)

@@ -86,6 +86,24 @@ def test_rotation_retires_older_tokens_once_a_newer_one_is_used(client, customer
         assert session.get(models.RefreshFamily, _claims(first)["fam"]).revoked_at is not None
 
 
+def test_a_token_retired_long_ago_stays_retired_when_the_owner_refreshes_again(client, customer):
+    """The leeway was measured from the family's latest rotation, whatever rotation had retired
+    the token: one retired an hour before worked again within 30 s of each of the owner's
+    refreshes (a probe), so a thief keeping pace was never caught."""
+    first = login(client, customer.email).json()["refresh"]
+    second = _refresh(client, first).json()["refresh"]
+    third = _refresh(client, second).json()["refresh"]  # the second used: the first is retired
+    with session_scope() as session:  # an hour passes
+        family = session.get(models.RefreshFamily, _claims(first)["fam"])
+        family.floor_raised_at = datetime.now(UTC) - timedelta(hours=1)
+        session.add(family)
+    assert _refresh(client, third).status_code == 200  # the owner refreshes: the second retires now
+    assert _refresh(client, second).status_code == 200  # ... within the leeway (tabs racing)
+    assert _refresh(client, first).status_code == 401  # retired an hour ago: someone else holds it
+    with session_scope() as session:
+        assert session.get(models.RefreshFamily, _claims(first)["fam"]).revoked_at is not None
+
+
 def test_logout_revokes_the_rotated_tokens_of_the_family_too(client, customer):
     first = login(client, customer.email).json()["refresh"]
     second = _refresh(client, first).json()["refresh"]

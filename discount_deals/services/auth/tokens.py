@@ -163,9 +163,13 @@ def _valid_refresh(session: Session, refresh: str | None) -> tuple[dict, User, R
 
 
 def _retired_too_long(family: RefreshFamily, generation: int) -> bool:
-    """True when ``generation`` was retired (a newer token was used) longer ago than the leeway."""
+    """True when ``generation`` was retired (a newer token was used) longer ago than the leeway.
+    Only the tokens the latest rotation retired (from ``previous_floor`` up) may be within it:
+    measured from that rotation, an older one came back to life at each of the owner's refreshes."""
     if generation >= family.floor:
         return False
+    if generation < family.previous_floor:
+        return True
     raised = family.floor_raised_at
     if raised is not None and raised.tzinfo is None:
         raised = raised.replace(tzinfo=UTC)
@@ -204,7 +208,7 @@ def refresh_tokens(session: Session, refresh: str | None) -> tuple[TokenPair, Us
         session.flush()
         raise TokenReused()
     if generation > family.floor:
-        family.floor = generation
+        family.previous_floor, family.floor = family.floor, generation
         family.floor_raised_at = now
     family.latest += 1
     pair = TokenPair(access=create_access_token(user, family.id), refresh=_refresh_token(user, family.id, family.latest))
