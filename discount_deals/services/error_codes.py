@@ -19,7 +19,9 @@ class ErrorCode(StrEnum):
     CURRENT_PASSWORD_REQUIRED = "current_password_required"
     LAST_ADMIN = "last_admin"  # the last active admin cannot be demoted or deactivated
     NAME_CHECKS_THROTTLED = "name_checks_throttled"  # too many new emails or usernames tried by one account
+    PASSWORD_CHECKS_THROTTLED = "password_checks_throttled"  # too many current passwords tried for one account
     ORDERS_OPEN = "orders_open"  # an account with open orders cannot be closed
+    RETURNS_OPEN = "returns_open"  # an account with open returns cannot be closed
     PASSWORD_COMMON = "password_common"
     PASSWORD_WRONG = "password_wrong"
     REGISTER_THROTTLED = "register_throttled"

@@ -36,6 +36,7 @@ LOGIN_ACCOUNT = "login_account"  # per account from any address
 LOGIN_DEVICE = "login_device"  # per account and recognised device (services.auth.login)
 REGISTER = "register"
 NAME_CHECKS = "name_checks"  # per account: new emails and usernames tried (services.users.accounts)
+PASSWORD_CHECKS = "password_checks"  # per account: current passwords tried (services.auth.password_checks)
 
 
 class Throttled(ServiceError):

@@ -21,7 +21,7 @@ from .. import audit, throttle
 from ..auth.tokens import hash_password, retire_password_resets, set_password
 from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
-from ..auth.passwords import verify_password
+from ..auth.password_checks import current_password_matches, refusal_keeps_count
 from ..permissions import is_admin, require_user
 from ..phones import account_phone_text, parse_account_phone
 from ..rows import owned_or_admin
@@ -188,15 +188,16 @@ WRONG_CURRENT_PASSWORD = "Enter your current password to set a new one."
 CONTACT_NEEDS_PASSWORD = "Enter your current password to change your email or phone number."
 
 
-def _current_password_problem(user: User, current: Any, message: str = WRONG_CURRENT_PASSWORD) -> str | None:
+def _current_password_problem(session: Session, user: User, current: Any,
+                              message: str = WRONG_CURRENT_PASSWORD) -> str | None:
     """A new password, email or phone needs the account's current password (a stolen access
-    token must not be enough to take the account over; admins send the owner a reset instead)."""
-    if not isinstance(current, str) or not verify_password(current, user.password_hash):
-        return message
-    return None
+    token must not be enough to take the account over; admins send the owner a reset instead).
+    The check is counted, as logins are (:mod:`..auth.password_checks`)."""
+    return None if current_password_matches(session, user, current) else message
 
 
-def _password_errors(user: User, changes: dict[str, Any], contacts: tuple[str, ...], errors: Errors) -> None:
+def _password_errors(session: Session, user: User, changes: dict[str, Any], contacts: tuple[str, ...],
+                     errors: Errors) -> None:
     """The new password's problem, and the current password's when a new password, email or phone needs it."""
     password, current = changes.get("password"), changes.get("current_password")
     checked = False
@@ -205,11 +206,11 @@ def _password_errors(user: User, changes: dict[str, Any], contacts: tuple[str, .
         if form:
             errors["password"] = [form]
         else:
-            problem, checked = _current_password_problem(user, current), True
+            problem, checked = _current_password_problem(session, user, current), True
             if problem:
                 errors["current_password"] = [problem]
     if contacts and not checked and "current_password" not in errors:
-        problem = _current_password_problem(user, current, CONTACT_NEEDS_PASSWORD)
+        problem = _current_password_problem(session, user, current, CONTACT_NEEDS_PASSWORD)
         if problem:
             errors["current_password"] = [problem]
 
@@ -273,9 +274,11 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     elif nested is not None:
         errors["profile"] = ["Invalid profile: an object is expected."]
     password, contacts = changes.get("password"), changed_contacts(user, clean)
-    _password_errors(user, changes, contacts, errors)
+    _password_errors(session, user, changes, contacts, errors)
     if errors:
-        raise invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED if "current_password" in errors else "")
+        if "current_password" in errors:  # the check was counted: the count outlives the refusal
+            raise refusal_keeps_count(invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED))
+        raise invalid(errors)
     _refuse_taken(session, actor, user, clean)
     before = audit.snapshot(user, ACCOUNT_FIELDS)
     if password is not None:

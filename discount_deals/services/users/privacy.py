@@ -44,7 +44,7 @@ from .. import Conflict, ValidationFailed, audit
 from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..images import delete_after_commit
-from ..auth.passwords import verify_password
+from ..auth.password_checks import current_password_matches, refusal_keeps_count
 from ..moments import utc_text
 from ..money import money_str
 from .addresses import address_dict
@@ -142,18 +142,20 @@ def _forget_orders(session: Session, user: User) -> None:
 
 def close_account(session: Session, user: User, password: object) -> None:
     """Close ``user``'s own account (see the module docstring). 400 ``password_wrong``; 409
-    ``orders_open`` while an order is on its way or a return is open (requested, approved or
-    received: not yet refunded or rejected), ``admin_account`` for an admin."""
+    ``orders_open`` while an order is on its way, ``returns_open`` while a return is open
+    (requested, approved or received: not yet refunded or rejected), ``admin_account`` for an
+    admin; 429 ``password_checks_throttled`` past the password's limit (:mod:`..auth.password_checks`)."""
     user = session.get(User, user.id) or user
-    if not isinstance(password, str) or not verify_password(password, user.password_hash):
-        raise ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code=ErrorCode.PASSWORD_WRONG)
+    if not current_password_matches(session, user, password):  # counted: no unlimited guesses
+        raise refusal_keeps_count(
+            ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code=ErrorCode.PASSWORD_WRONG))
     if user.role == Role.ADMIN.value:
         raise Conflict(ADMIN_CLOSING, code=ErrorCode.ADMIN_ACCOUNT)
     if session.exec(select(Order.id).where(Order.user_id == user.id, col(Order.status).in_(OPEN_STATUSES))).first():
         raise Conflict(ORDERS_OPEN, code=ErrorCode.ORDERS_OPEN)
     if session.exec(select(ReturnRequest.id).join(Order, col(Order.id) == col(ReturnRequest.order_id))
                     .where(Order.user_id == user.id, col(ReturnRequest.status).in_(OPEN_RETURNS))).first():
-        raise Conflict(RETURNS_OPEN, code=ErrorCode.ORDERS_OPEN)
+        raise Conflict(RETURNS_OPEN, code=ErrorCode.RETURNS_OPEN)
     profile = session.exec(select(Profile).where(Profile.user_id == user.id)).first()
     if profile is not None:
         delete_after_commit(session, profile.profile_image)
