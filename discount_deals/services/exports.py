@@ -232,6 +232,7 @@ def download_token(actor: User | None, kind: str) -> str:
         "sub": actor.id,
         "type": _DOWNLOAD,
         "export": kind,
+        "ver": actor.token_version,  # a password change or "log out everywhere" retires it too
         "jti": f"{now.timestamp():.6f}",
         "iat": now,
         "exp": now + timedelta(seconds=DOWNLOAD_TOKEN_SECONDS),
@@ -240,13 +241,14 @@ def download_token(actor: User | None, kind: str) -> str:
 
 
 def user_for_download_token(session: Session, token: str, kind: str) -> User:
-    """The active admin a download token was made for (this export only), else 401."""
+    """The active admin a download token was made for (this export only, of the admin's current
+    token version: it outlived "log out everywhere"), else 401."""
     from .auth.tokens import decode_token
 
     claims = decode_token(token, _DOWNLOAD)
     if claims.get("export") != kind:
         raise NotAuthenticated("Token is invalid or expired")
     user = session.get(User, claims["sub"])
-    if user is None or not user.is_active:
+    if user is None or not user.is_active or claims.get("ver", 0) != user.token_version:
         raise NotAuthenticated("Token is invalid or expired")
     return user

@@ -68,6 +68,13 @@ def test_exports_are_for_admins_only(client, customer_headers, admin, admin_head
     assert client.get(ORDERS_CSV, params={"token": products_token}).status_code == 401  # one export only
 
 
+def test_a_download_token_dies_with_log_out_everywhere(client, admin, admin_headers):
+    """It lived out its two minutes after the admin logged out everywhere (a probe)."""
+    token = exports.download_token(admin, "products")
+    assert client.post("/api/auth/logout-all/", headers=admin_headers).status_code == 200
+    assert client.get(PRODUCTS_CSV, params={"token": token}).status_code == 401
+
+
 def test_the_product_export_escapes_formulas_and_uploads_again_as_it_is(client, admin_headers, make_category):
     drinks = make_category("Drinks")
     start = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
