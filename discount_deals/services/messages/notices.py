@@ -29,10 +29,12 @@ def links_for(user_id: str, topic: str) -> templates.Links:
 
 def _customer(session: Session, order: Order) -> User | None:
     """Who hears about ``order``: its customer, unless the account is closed (its placeholder
-    address reaches nobody) or deactivated (nothing is sent to it, as deal alerts and cart
-    reminders are not)."""
+    address reaches nobody). A suspended customer still hears what happens to their orders (a
+    cancellation, a refund); the deal alerts and cart reminders, which sell, skip them."""
+    from ..users.fields import is_closed  # services.users tells its owners through this module
+
     user = session.get(User, order.user_id)
-    return user if user is not None and user.is_active else None
+    return user if user is not None and not is_closed(user) else None
 
 
 def message_kind(order: Order, event: OrderEvent) -> str | None:

@@ -275,10 +275,9 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
         errors["profile"] = ["Invalid profile: an object is expected."]
     password, contacts = changes.get("password"), changed_contacts(user, clean)
     _password_errors(session, user, changes, contacts, errors)
-    if errors:
-        if "current_password" in errors:  # the check was counted: the count outlives the refusal
-            raise refusal_keeps_count(invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED))
-        raise invalid(errors)
+    if errors:  # a counted password check outlives the refusal
+        raise (refusal_keeps_count(invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED))
+               if "current_password" in errors else invalid(errors))
     _refuse_taken(session, actor, user, clean)
     before = audit.snapshot(user, ACCOUNT_FIELDS)
     if password is not None:
