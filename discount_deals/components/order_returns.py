@@ -73,7 +73,8 @@ def _return(card: ReturnCard) -> rx.Component:
         ),
         rx.el.ul(rx.foreach(card.item_lines, lambda text: rx.el.li(text, class_name="break-words")),
                  class_name="mt-1 text-gray-900"),
-        rx.el.p(card.refund_label, ": ", rx.el.strong(card.refund_text), class_name="mt-1"),
+        rx.cond(card.refund_text != "", rx.el.p(card.refund_label, ": ", rx.el.strong(card.refund_text),
+                                                class_name="mt-1")),
         rx.cond(card.note != "", rx.el.p("Not approved: ", card.note, class_name="mt-1 text-red-800")),
         rx.cond(card.credit_note != "", rx.el.a(
             icon("file-text", 16), "Credit note ", card.credit_note, href=routes.credit_note_path(card.id),

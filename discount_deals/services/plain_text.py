@@ -9,10 +9,14 @@ from typing import Any
 
 # Control, format (zero-width and direction marks) and lone surrogate characters.
 _INVISIBLE = ("Cc", "Cf", "Cs")
+# Letters that draw nothing (Unicode's Default_Ignorable fillers: Hangul's and the braille blank):
+# a reason of "\u3164" alone read as blank yet went through.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def _visible(text: str, keep: str) -> str:
-    return "".join(ch for ch in text if ch in keep or unicodedata.category(ch) not in _INVISIBLE)
+    return "".join(ch for ch in text
+                   if ch in keep or (unicodedata.category(ch) not in _INVISIBLE and ch not in _BLANK_LETTERS))
 
 
 def clean_text(raw: Any) -> str:

@@ -88,9 +88,10 @@ def day_text(moment) -> str:
 
 
 def open_until_text(order: Order) -> str:
-    """"Returns open until 27 Dec 2026" while the order's returns are open, else ""."""
+    """"Returns open until 27 Dec 2026, 14:05 GMT" while the order's returns are open, else "".
+    With the time: "until 27 Dec" read as "through 27 Dec", and from 14:05 that day was refused."""
     closes = returns.returns_close_at(order)
-    return f"Returns open until {day_text(closes)}" if closes and returns.returns_open(order) else ""
+    return f"Returns open until {ghana_time(closes)}" if closes and returns.returns_open(order) else ""
 
 
 @dataclasses.dataclass
@@ -124,7 +125,7 @@ def status_text(ret) -> str:
 
 def return_card(view: returns.ReturnView) -> ReturnCard:
     ret = view.ret
-    refunded = ret.status == ReturnStatus.REFUNDED.value
+    refunded, rejected = ret.status == ReturnStatus.REFUNDED.value, ret.status == ReturnStatus.REJECTED.value
     return ReturnCard(
         id=ret.id,
         status=ret.status,
@@ -133,8 +134,9 @@ def return_card(view: returns.ReturnView) -> ReturnCard:
         date_text=day_text(ret.created_at) if ret.created_at else "",
         item_lines=item_texts(view),
         reason=ret.reason,
-        refund_label="Refunded" if refunded else "Estimated refund",
-        refund_text=money_text(ret.refund_amount),
+        # A rejected return refunds nothing: no estimate is shown.
+        refund_label="Refunded" if refunded else "" if rejected else "Estimated refund",
+        refund_text="" if rejected else money_text(ret.refund_amount),
         note=ret.admin_note if ret.status == ReturnStatus.REJECTED.value else "",
         credit_note=ret.credit_note_number or "" if refunded else "",
     )

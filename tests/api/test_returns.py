@@ -67,6 +67,8 @@ def test_only_a_delivered_order_within_the_window_takes_returns(client, customer
     assert client.get(f"/api/orders/{order['id']}/", headers=auth_headers(customer)).json()["returns_open_until"] is None
     closed = ask_return(client, customer, order["id"], [(product.id, 1)], expect=400)
     assert closed["code"] == returns.WINDOW_CLOSED and "30 days" in closed["detail"]
+    ends = order_row(order["id"]).delivered_at + timedelta(days=30)
+    assert f"closed on {ends:%d %b %Y} at {ends:%H:%M} GMT:" in closed["detail"]  # the day alone read as open
     delivered_days_ago(order["id"], -0.02)  # back inside the window
     ask_return(client, customer, order["id"], [(product.id, 1)])
     with session_scope() as session:
@@ -193,6 +195,18 @@ def test_an_approved_return_whose_items_never_came_back_is_rejected_with_a_note(
     assert len(messages_of("return_rejected", order["id"])) == 1
     again = ask_return(client, customer, order["id"], [(product.id, 2)])  # its items may be asked for again
     assert again["status"] == "requested"
+
+
+def test_a_reason_or_a_note_of_blank_letters_is_no_reason(client, customer, make_product, admin_headers):
+    """A Hangul filler draws nothing, yet "\u3164" alone went through as the reason (and the note)."""
+    product = make_product(stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 1))
+    for blank in ("\u3164", "\u2800 \uffa0", "\u115f\u1160"):
+        refused = ask_return(client, customer, order["id"], [(product.id, 1)], reason=blank, expect=400)
+        assert refused["code"] == returns.REASON_REQUIRED
+    ret = ask_return(client, customer, order["id"], [(product.id, 1)], reason="Too \u3164small")
+    assert ret["reason"] == "Too small"
+    assert step(client, admin_headers, ret["id"], "reject", note="\u3164", expect=400)["code"] == returns.NOTE_REQUIRED
 
 
 def test_control_characters_in_a_reason_or_a_note_are_dropped(client, customer, make_product, admin_headers):

@@ -154,7 +154,8 @@ def test_returns_close_and_the_page_says_until_when(client, customer, make_produ
     with session_scope() as session:
         row = session.get(models.Order, order["id"])
         closes = row.delivered_at + timedelta(days=30)
-        assert open_until_text(row) == "Returns open until " + f"{closes:%d %b %Y}".lstrip("0")
+        # With the hour: "until 29 Dec" read as through that day, and from its hour it was refused.
+        assert open_until_text(row) == "Returns open until " + f"{closes:%d %b %Y, %H:%M}".lstrip("0") + " GMT"
         row.delivered_at -= timedelta(days=31)
         session.add(row)
     with session_scope() as session:
@@ -234,6 +235,25 @@ def test_the_back_office_offers_reject_beside_mark_received_on_an_approved_retur
         if moment == "requested":
             step(client, admin_headers, ret["id"], "approve")
     assert buttons == {"requested": (True, False, True), "approved": (False, True, True)}
+
+
+def test_a_rejected_return_shows_no_refund_estimate(client, customer, make_product, admin_headers):
+    milo = make_product(price="12.00", stock=20)
+    order = delivered_order(client, customer, admin_headers, (milo, 2))
+    ret = ask_return(client, customer, order["id"], [(milo.id, 2)])
+    with session_scope() as session:
+        [view] = returns.order_returns(session, customer, order["id"])
+    assert (return_card(view).refund_label, return_card(view).refund_text) == ("Estimated refund", money_text(
+        view.ret.refund_amount))
+    step(client, admin_headers, ret["id"], "reject", note="Opened food")
+    with session_scope() as session:
+        [view] = returns.order_returns(session, customer, order["id"])
+    assert return_card(view).refund_text == ""  # it said "Estimated refund $25.92" beside "Not approved"
+    asked_again = ask_return(client, customer, order["id"], [(milo.id, 3)], expect=400)
+    assert asked_again["detail"] == f"You can return at most 2 of {milo.name}."
+    ask_return(client, customer, order["id"], [(milo.id, 2)])
+    all_asked = ask_return(client, customer, order["id"], [(milo.id, 1)], expect=400)
+    assert all_asked["detail"] == f"Every {milo.name} of this order is being returned already."  # "at most 0"
 
 
 def test_the_refund_runs_in_the_background():

@@ -92,7 +92,7 @@ def test_a_shopper_returns_part_of_an_order_and_an_admin_refunds_it(page: Page, 
 
     # The order page: until when returns are open, and "Return items".
     page.goto(f"/orders/{order.id}")
-    expect(page.get_by_text(re.compile(r"^Returns open until \d{1,2} \w{3} \d{4}$"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Returns open until \d{1,2} \w{3} \d{4}, \d\d:\d\d GMT$"))).to_be_visible()
     page.get_by_role("button", name="Return items").click()
     form = page.get_by_role("form", name="Return items")
     expect(form).to_be_visible()

@@ -73,8 +73,8 @@ def check_returnable(order: Order) -> None:
         raise refused("Only items of a delivered order can be returned.", NOT_DELIVERED)
     days = get_settings().returns.days
     if utcnow() >= closes:
-        raise refused(f"Returns for this order closed on {closes:%d %b %Y}: items can be returned within "
-                      f"{days} days of delivery.", WINDOW_CLOSED)
+        raise refused(f"Returns for this order closed on {closes:%d %b %Y} at {closes:%H:%M} GMT: items can be "
+                      f"returned within {days} days of delivery.", WINDOW_CLOSED)
 
 
 def clean_reason(raw: Any) -> str:
@@ -114,7 +114,8 @@ def wanted_lines(raw: Any, items: list[OrderItem], taken: dict[str, int]) -> lis
         seen.add(item.id)
         left = returnable(item, taken)
         if quantity > left:
-            raise refused(f"You can return at most {left} of {item.name}.", QUANTITY, "items")
+            raise refused(f"You can return at most {left} of {item.name}." if left else
+                          f"Every {item.name} of this order is being returned already.", QUANTITY, "items")
         chosen.append((item, quantity))
     return chosen
 
