@@ -121,6 +121,8 @@ class Order(SQLModel, table=True):
     receipt_issued_at: datetime | None = Field(default=None)
     # When it was delivered (or collected): returns are open for DD_RETURN_DAYS after it.
     delivered_at: datetime | None = Field(default=None)
+    # The DD_RETURN_DAYS the checkout promised (None: placed before it was kept; the setting applies).
+    return_days: int | None = Field(default=None)
     # Money given back by refunds of returns (services.returns), summed as each is refunded.
     refunded_total: Decimal = Field(
         default=Decimal("0.00"), sa_column=Column(Numeric(12, 2), nullable=False, server_default="0.00")

@@ -197,6 +197,24 @@ def test_an_approved_return_whose_items_never_came_back_is_rejected_with_a_note(
     assert again["status"] == "requested"
 
 
+def test_a_shorter_return_window_keeps_the_one_an_order_was_promised(client, customer, make_product, admin_headers,
+                                                                      use_settings):
+    """Lowering DD_RETURN_DAYS from 30 to 7 closed the window of an order delivered 10 days before,
+    though its checkout had said "Free returns within 30 days"; a longer one is given to all."""
+    product = make_product(stock=20)
+    order = delivered_order(client, customer, admin_headers, (product, 2))
+    assert order_row(order["id"]).return_days == 30
+    delivered_days_ago(order["id"], 10)
+    use_settings(DD_RETURN_DAYS="7")
+    ask_return(client, customer, order["id"], [(product.id, 1)])  # was 400 return_window_closed
+    later = delivered_order(client, customer, admin_headers, (product, 1))
+    assert order_row(later["id"]).return_days == 7
+    delivered_days_ago(later["id"], 10)
+    assert ask_return(client, customer, later["id"], [(product.id, 1)], expect=400)["code"] == returns.WINDOW_CLOSED
+    use_settings(DD_RETURN_DAYS="45")  # longer now: every order gets it
+    ask_return(client, customer, later["id"], [(product.id, 1)])
+
+
 def test_a_reason_or_a_note_of_blank_letters_is_no_reason(client, customer, make_product, admin_headers):
     """A Hangul filler draws nothing, yet "\u3164" alone went through as the reason (and the note)."""
     product = make_product(stock=20)

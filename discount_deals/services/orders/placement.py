@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 
 from ...models import Address, Cart, CartItem, Coupon, Order, OrderItem, OrderStatus, PaymentMethod, PaymentStatus
 from ...models import Product, User
+from ...config.settings import get_settings
 from .. import Conflict, ValidationFailed, coupons, flash_sales, payments, pickup_stores, pricing
 from . import status as lifecycle
 from ..cart import parse_quantity
@@ -271,6 +272,7 @@ def _new_order(
         payment_network=choice.network,
         payment_phone=choice.phone,
         contact_phone=choice.contact_phone,
+        return_days=get_settings().returns.days,  # the promise the checkout made ("Free returns within 30 days")
     )
 
 

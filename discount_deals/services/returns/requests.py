@@ -53,11 +53,18 @@ FINISHED = (OrderStatus.DELIVERED.value, OrderStatus.COMPLETED.value)
 MAX_LINES = 200
 
 
+def return_days(order: Order) -> int:
+    """The days after delivery the order's items may go back: what its checkout promised, or the
+    setting now if that is more (a shorter DD_RETURN_DAYS closed windows already promised)."""
+    now = get_settings().returns.days
+    return now if order.return_days is None else max(order.return_days, now)
+
+
 def returns_close_at(order: Order) -> datetime | None:
-    """When returns of a delivered order close (DD_RETURN_DAYS after delivery); None before delivery."""
+    """When returns of a delivered order close (:func:`return_days` after delivery); None before delivery."""
     if order.status not in FINISHED or order.delivered_at is None:
         return None
-    return order.delivered_at + timedelta(days=get_settings().returns.days)
+    return order.delivered_at + timedelta(days=return_days(order))
 
 
 def returns_open(order: Order) -> bool:
@@ -71,7 +78,7 @@ def check_returnable(order: Order) -> None:
     closes = returns_close_at(order)
     if closes is None:
         raise refused("Only items of a delivered order can be returned.", NOT_DELIVERED)
-    days = get_settings().returns.days
+    days = return_days(order)
     if utcnow() >= closes:
         raise refused(f"Returns for this order closed on {closes:%d %b %Y} at {closes:%H:%M} GMT: items can be "
                       f"returned within {days} days of delivery.", WINDOW_CLOSED)
