@@ -133,11 +133,15 @@ def _load_malloc_trim():
 _malloc_trim = _load_malloc_trim()
 
 
-def pixel_limit(image: Image.Image) -> int:
-    """The most pixels ``image`` (opened, not decoded) may have: see :data:`FULL_DECODE_PIXELS`."""
+def pixel_limit(image: Image.Image, data: bytes = b"") -> int:
+    """The most pixels ``image`` (opened, not decoded; ``data`` its file) may have: see
+    :data:`FULL_DECODE_PIXELS`. A JPEG of several scans keeps every coefficient as a progressive
+    one does, flagged or not: a 0.6 MB sequential CMYK JPEG of 40 megapixels, each channel in a
+    scan of its own, took 316 MB to decode. Scans start with an SOS marker (FF DA), which never
+    appears inside coded data (an FF there is followed by 00)."""
     configured = get_settings().max_image_pixels
     progressive = bool(image.info.get("progressive") or image.info.get("progression"))
-    if image.format == "JPEG" and not progressive:
+    if image.format == "JPEG" and not progressive and data.count(b"\xff\xda") <= 1:
         return configured
     return min(configured, FULL_DECODE_PIXELS)
 
@@ -170,7 +174,7 @@ def prepare_uploaded_image(data: bytes, max_side: int) -> bytes:
                 if probe.format not in ALLOWED_FORMATS:
                     raise _image_error(NOT_AN_IMAGE)
                 width, height = probe.size
-                limit = pixel_limit(probe)
+                limit = pixel_limit(probe, data)
                 if width * height > limit:
                     raise _too_many_pixels(limit)
                 probe.verify()
@@ -194,6 +198,9 @@ def prepare_uploaded_image(data: bytes, max_side: int) -> bytes:
 
 def _reencode(data: bytes, max_side: int) -> bytes:
     with Image.open(io.BytesIO(data)) as image:
+        if image.mode == "I" or image.mode.startswith("I;16"):
+            # 16-bit grey (a scanner's PNG): Pillow's conversion to 8 bits clips, which made it white.
+            image = image.convert("I").point(lambda value: value / 256, "L")
         if image.mode == "P":
             # Palette pictures are resized in colour, not by nearest neighbour.
             image = image.convert("RGBA" if image.info.get("transparency") is not None else "RGB")

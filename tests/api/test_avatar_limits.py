@@ -92,6 +92,46 @@ def test_a_large_baseline_jpeg_is_decoded_reduced_but_a_progressive_one_is_refus
         assert image.size == (900, 600)  # decoded at 1/8 of 7200 × 4800
 
 
+def _segment(marker: int, payload: bytes) -> bytes:
+    return b"\xff" + bytes([marker]) + struct.pack(">H", len(payload) + 2) + payload
+
+
+def flat_sequential_jpeg(width: int, height: int, components: int = 4) -> bytes:
+    """A flat grey sequential (baseline, SOF0) JPEG whose components come in one scan each, written
+    by hand (no encoder writes such a file): libjpeg keeps all of its coefficients, as for a
+    progressive one, though nothing flags it so. Every block is "DC 0, end of block": 2 bits."""
+    ones = bytes([1] + [0] * 15)  # one Huffman code of one bit, for the symbol 0
+    frame = struct.pack(">BHHB", 8, height, width, components) + b"".join(
+        bytes([c, 0x11, 0]) for c in range(1, components + 1))
+    out = b"\xff\xd8" + _segment(0xDB, b"\x00" + bytes([1] * 64)) + _segment(0xC0, frame)
+    out += _segment(0xC4, b"\x00" + ones + b"\x00") + _segment(0xC4, b"\x10" + ones + b"\x00")
+    bits = ((width + 7) // 8) * ((height + 7) // 8) * 2
+    for component in range(1, components + 1):
+        out += _segment(0xDA, bytes([1, component, 0x00, 0x00, 0x3F, 0x00]))
+        out += b"\x00" * (bits // 8) + (bytes([0xFF >> (bits % 8)]) if bits % 8 else b"")
+    return out + b"\xff\xd9"
+
+
+def test_a_sequential_jpeg_of_several_scans_is_held_to_the_whole_decode_limit(client, customer):
+    """0.6 MB of such a JPEG, 40 megapixels in CMYK, took 316 MB to decode (a probe)."""
+    crafted = flat_sequential_jpeg(7200, 4800)
+    assert len(crafted) < 1_000_000
+    answer = _upload(client, auth_headers(customer), crafted, "grey.jpg")
+    assert answer.status_code == 400 and answer.json()["profile_image"] == [TOO_BIG]
+    small = flat_sequential_jpeg(640, 480, components=3)
+    assert _upload(client, auth_headers(customer), small, "grey.jpg").status_code == 200  # still a picture
+
+
+def test_a_16_bit_grey_png_keeps_its_tones(client, customer):
+    """A scanner's 16-bit grey PNG was stored white: Pillow's conversion to 8 bits clips."""
+    grey = Image.new("I;16", (64, 64))
+    grey.putdata([32768] * 64 * 64)
+    answer = _upload(client, auth_headers(customer), _encode(grey, "PNG"))
+    assert answer.status_code == 200, answer.text
+    with Image.open(io.BytesIO(client.get(answer.json()["profile_image"]).content)) as image:
+        assert abs(image.convert("L").getpixel((32, 32)) - 128) <= 1
+
+
 def test_at_most_two_pictures_are_decoded_at_once():
     seen, busy, lock = [], 0, threading.Lock()
     original = images._reencode
