@@ -49,6 +49,7 @@ def delete_stored_image(url: str | None) -> None:
         path.unlink(missing_ok=True)
 
 
+_DELETE_UNLESS_COMMITTED = "dd_delete_unless_committed"
 _DELETE_AFTER_COMMIT = "dd_images_to_delete"
 
 
@@ -59,9 +60,18 @@ def delete_after_commit(session: Session, url: str | None) -> None:
         session.info.setdefault(_DELETE_AFTER_COMMIT, []).append(url)
 
 
+def delete_unless_committed(session: Session, url: str | None) -> None:
+    """Remove a picture just stored for ``session``'s transaction if that transaction does not
+    commit: no row would name it, and it stayed public for good (PostgreSQL: an upload that lost a
+    race with the account's closing answered 409 and left its new file)."""
+    if url:
+        session.info.setdefault(_DELETE_UNLESS_COMMITTED, []).append(url)
+
+
 @event.listens_for(Session, "after_commit")
 def _delete_committed(session: Session) -> None:
     # Runs for the outermost transaction only (a savepoint's release is no commit).
+    session.info.pop(_DELETE_UNLESS_COMMITTED, None)  # the rows name these now
     for url in session.info.pop(_DELETE_AFTER_COMMIT, ()):
         delete_stored_image(url)
 
@@ -69,9 +79,12 @@ def _delete_committed(session: Session) -> None:
 @event.listens_for(Session, "after_transaction_end")
 def _keep_uncommitted(session: Session, transaction) -> None:
     # The outermost transaction ended without its commit (rolled back, or the session closed):
-    # the row still names its picture. A savepoint's end leaves the list to its transaction.
+    # the row still names its picture, and no row names the ones stored for it. A savepoint's end
+    # leaves the lists to its transaction.
     if transaction.parent is None:
         session.info.pop(_DELETE_AFTER_COMMIT, None)
+        for url in session.info.pop(_DELETE_UNLESS_COMMITTED, ()):
+            delete_stored_image(url)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -24,7 +24,7 @@ from discount_deals.config.settings import get_settings
 from discount_deals.db import session_scope
 from discount_deals.services.users.fields import MAX_ADDRESSES
 
-from ..builders.accounts import auth_headers, registration
+from ..builders.accounts import auth_headers, image_bytes, profile_id_of, registration
 from ..builders.checkout import fill_cart, order_row, place
 from ..builders.payments import WEBHOOK, minor, signed
 from ..builders.shop import add_address
@@ -168,6 +168,30 @@ def test_a_cart_change_confirmed_while_a_checkout_waits_is_in_the_order_or_refus
     assert placed.json()["items"][0]["quantity"] == 3
     with session_scope() as session:
         assert session.get(models.Product, product.id).stock == 7
+
+
+def _pictures_on_disk() -> set[str]:
+    root = get_settings().media_dir / "profiles"
+    return {path.name for path in root.glob("*.webp")} if root.exists() else set()
+
+
+def test_two_picture_uploads_at_once_take_turns_and_leave_one_file(api_app, client, make_user):
+    """Both read the profile unlocked: both answered 200, the second overwrote the first without
+    deleting its file, which stayed public with no row naming it (a probe)."""
+    user = make_user()
+    headers = auth_headers(user)
+    profile_id = profile_id_of(user)
+    url = f"/api/users/profiles/{profile_id}/"
+    before = _pictures_on_disk()
+    calls = [lambda own, c=c: own.patch(url, files={"profile_image": ("a.png", image_bytes(colour=c))},
+                                        headers=headers) for c in ((1, 2, 3), (4, 5, 6))]
+    with row_held(models.Profile, profile_id) as wait_for:
+        finish = start_together(api_app, calls)
+        wait_for(2)
+    answers = finish()
+    assert [answer.status_code for answer in answers] == [200, 200], [answer.text for answer in answers]
+    named = client.get("/api/users/me/", headers=headers).json()["profile"]["profile_image"].rsplit("/", 1)[1]
+    assert _pictures_on_disk() - before == {named}
 
 
 def _defaults(user_id: str) -> int:

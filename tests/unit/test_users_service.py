@@ -208,3 +208,25 @@ def test_a_replaced_picture_goes_only_when_its_transaction_commits(session):
             work.execute(text("select 1"))
             work.commit()
         assert path.exists(), end
+
+
+def test_a_picture_stored_for_a_change_that_does_not_commit_is_removed(customer):
+    """An upload whose transaction rolled back (PostgreSQL: it lost a race with the account's
+    closing) left its new file on disk, public, with no row naming it."""
+    from discount_deals.db import session_scope
+    from discount_deals.models import Profile, User
+    from sqlmodel import select
+
+    stored: list[str] = []
+    with pytest.raises(RuntimeError), session_scope() as work:
+        user = work.get(User, customer.id)
+        profile_id = work.exec(select(Profile.id).where(Profile.user_id == user.id)).one()
+        stored.append(users.update_profile(work, user, profile_id, image=_png()).profile_image)
+        assert (get_settings().media_dir / stored[0].split("/api/media/", 1)[1]).exists()
+        raise RuntimeError("a later step of the same transaction fails")
+    assert not (get_settings().media_dir / stored[0].split("/api/media/", 1)[1]).exists()
+    with session_scope() as work:  # a change that commits keeps its picture
+        user = work.get(User, customer.id)
+        profile_id = work.exec(select(Profile.id).where(Profile.user_id == user.id)).one()
+        kept = users.update_profile(work, user, profile_id, image=_png()).profile_image
+    assert (get_settings().media_dir / kept.split("/api/media/", 1)[1]).exists()

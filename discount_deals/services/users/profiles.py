@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 
 from ...models import Profile, User
 from ...config.settings import get_settings
-from ..images import delete_after_commit, prepare_uploaded_image, save_prepared_image
+from ..images import delete_after_commit, delete_unless_committed, prepare_uploaded_image, save_prepared_image
 from ..permissions import require_user
 from ..rows import owned
 from .fields import PROFILE_MAX_LENGTHS, Errors, clean_profile_changes, invalid, sent_back
@@ -59,7 +59,9 @@ def update_profile(
     given = {name: value for name, value in (("bio", bio), ("website", website)) if value is not ...}
     # Re-encode before the first query: a write session holds the database lock from then on.
     picture = prepare_uploaded_image(image, get_settings().profile_image_size) if image is not None else None
-    profile = get_profile(session, actor, profile_id)
+    # Locked until this commits (PostgreSQL): two uploads at once took turns, and the second
+    # overwrote the first without deleting its file.
+    profile = owned(session, Profile, profile_id, require_user(actor), "Profile not found.", for_update=True)
     errors: Errors = {}
     clean = clean_profile_changes(profile_changes_sent(profile, given), errors)
     if errors:
@@ -69,6 +71,7 @@ def update_profile(
     previous_image = profile.profile_image
     if picture is not None:
         profile.profile_image = save_prepared_image(picture, "profiles")
+        delete_unless_committed(session, profile.profile_image)  # a refusal to come leaves no file
     session.add(profile)
     session.flush()
     if image is not None and previous_image:
