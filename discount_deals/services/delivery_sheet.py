@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ..models import DeliveryMethod, Order, OrderStatus, User
@@ -68,25 +69,29 @@ def order_sheet(session: Session, actor: User | None, order_id: str) -> list[Reg
     return [RegionGroup(stop.region, [stop])]
 
 
+def _to_deliver(day: date) -> tuple:
+    """Which orders can go out on ``day``: open home deliveries placed by its end, paid or cash."""
+    return (Order.delivery_method == DeliveryMethod.DELIVERY.value, Order.status.in_(TO_DELIVER),
+            Order.payment_status.in_(sorted(SETTLED)), Order.created_at < after_day(day))
+
+
 def day_sheet(session: Session, actor: User | None, day: date) -> list[RegionGroup]:
     """The home deliveries that can go out on ``day`` (see the module docstring), by region
-    (alphabetical, "Region not given" last)."""
+    (alphabetical, "Region not given" last; "greater accra" and "Greater Accra" are one), the
+    :data:`MAX_STOPS` placed first (:func:`day_sheet_size` says how many there are)."""
     require_admin(actor)
-    end = after_day(day)
     orders = list(session.exec(
-        select(Order)
-        .where(
-            Order.delivery_method == DeliveryMethod.DELIVERY.value,
-            Order.status.in_(TO_DELIVER),
-            Order.payment_status.in_(sorted(SETTLED)),
-            Order.created_at < end,
-        )
-        .order_by(Order.created_at, Order.id)
-        .limit(MAX_STOPS)
+        select(Order).where(*_to_deliver(day)).order_by(Order.created_at, Order.id).limit(MAX_STOPS)
     ).all())
     groups: dict[str, list[Stop]] = {}
     for stop in _stops(session, orders):
-        groups.setdefault(stop.region, []).append(stop)
-    ordered = sorted(groups, key=lambda region: (region == NO_REGION, region.lower()))
-    return [RegionGroup(region, sorted(groups[region], key=lambda s: (s.city.lower(), s.order.created_at)))
-            for region in ordered]
+        groups.setdefault(stop.region.casefold(), []).append(stop)
+    ordered = sorted(groups.values(), key=lambda stops: (stops[0].region == NO_REGION, stops[0].region.casefold()))
+    return [RegionGroup(stops[0].region, sorted(stops, key=lambda s: (s.city.lower(), s.order.created_at)))
+            for stops in ordered]
+
+
+def day_sheet_size(session: Session, actor: User | None, day: date) -> int:
+    """How many orders can go out on ``day``: more than :data:`MAX_STOPS` is more than the sheet shows."""
+    require_admin(actor)
+    return session.exec(select(func.count()).select_from(Order).where(*_to_deliver(day))).one()

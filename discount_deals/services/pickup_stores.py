@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ..models import Order, PickupStore, User
@@ -86,10 +85,12 @@ def _clean(data: Any, *, partial: bool) -> dict[str, Any]:
 
 
 def _check_unique_name(session: Session, name: str, store_id: str | None = None) -> None:
-    query = select(PickupStore.id).where(func.lower(PickupStore.name) == name.lower())
+    # Compared here, not by SQL lower(): SQLite's lowers ASCII only ("MELCOM ÉLAN" passed beside
+    # "Melcom Élan"). The shop has tens of stores.
+    query = select(PickupStore.name)
     if store_id is not None:
         query = query.where(PickupStore.id != store_id)
-    if session.exec(query).first() is not None:
+    if any(other.casefold() == name.casefold() for other in session.exec(query).all()):
         message = f"A pickup store named {name} already exists."
         raise ValidationFailed(message, fields={"name": [message]})
 

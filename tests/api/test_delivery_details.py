@@ -276,6 +276,33 @@ def test_a_days_sheet_groups_open_home_deliveries_by_region(client, admin, make_
     assert [(g.region, len(g.stops)) for g in earlier] == [("Ashanti", 1)]
 
 
+def test_one_region_spelled_two_ways_is_one_group_and_a_full_sheet_says_what_it_leaves_out(
+        client, admin, make_user, make_product):
+    """The original client's free-text addresses wrote "greater accra" beside "Greater Accra": two
+    groups for one run; and orders past the sheet's 500 were dropped without a word (a probe)."""
+    from discount_deals.state.admin.delivery_sheet import DeliverySheetState
+
+    product = make_product(stock=50)
+    typed = [make_user() for _ in range(3)]
+    for user, region in zip(typed, ("greater accra", "Greater Accra", "GREATER ACCRA"), strict=True):
+        add_address(user, is_default=True, state=region, country="GH")
+        _order(client, user, product)
+    today = datetime.now(UTC).date()
+    with session_scope() as session:
+        groups = delivery_sheet.day_sheet(session, admin, today)
+        assert [(group.region, len(group.stops)) for group in groups] == [("greater accra", 3)]
+        assert delivery_sheet.day_sheet_size(session, admin, today) == 3
+    with write_session() as session:  # a full sheet's worth of open cash orders, written as placed ones are
+        session.add_all([models.Order(user_id=typed[0].id, status="pending", delivery_method="delivery",
+                                      payment_method="cash_on_delivery", payment_status="pay_on_delivery",
+                                      address={"state": "Volta"}) for _ in range(delivery_sheet.MAX_STOPS)])
+    sheet = DeliverySheetState(_reflex_internal_init=True)
+    sheet.day = today.isoformat()
+    sheet._fill(admin)
+    assert (sheet.stop_count, sheet.waiting_count) == (delivery_sheet.MAX_STOPS, delivery_sheet.MAX_STOPS + 3)
+    assert sheet.summary.endswith("3 more wait: they are not on this sheet.")
+
+
 def test_one_orders_sheet_and_admins_only(client, admin, customer, make_product):
     add_ghana_address(customer)
     order = _order(client, customer, make_product(stock=3), contact_phone="030 290 0000")

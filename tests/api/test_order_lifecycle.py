@@ -250,6 +250,13 @@ def test_admins_edit_pickup_stores(client, admin_headers, shopper_headers, make_
     duplicate = client.post("/api/pickup-stores/", json={"name": "melcom tema", "address": "x", "city": "y"},
                             headers=admin_headers)
     assert duplicate.status_code == 400
+    accented = client.post("/api/pickup-stores/", json={"name": "Melcom Élan", "address": "x", "city": "y"},
+                           headers=admin_headers)
+    assert accented.status_code == 201, accented.text
+    # SQLite's lower() lowers A-Z only: "MELCOM ÉLAN" was a second store beside "Melcom Élan".
+    assert client.post("/api/pickup-stores/", json={"name": "MELCOM ÉLAN", "address": "x", "city": "y"},
+                       headers=admin_headers).status_code == 400
+    client.delete(f"/api/pickup-stores/{accented.json()['id']}/", headers=admin_headers)
     missing = client.post("/api/pickup-stores/", json={"name": "No address"}, headers=admin_headers)
     assert missing.status_code == 400 and set(missing.json()) >= {"address", "city"}
     assert client.post("/api/pickup-stores/", json={"name": "x", "address": "y", "city": "z"},

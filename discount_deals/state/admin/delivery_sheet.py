@@ -109,6 +109,7 @@ class DeliverySheetState(rx.State):
     day: str = ""  # YYYY-MM-DD
     groups: list[SheetGroupView] = []
     stop_count: int = 0
+    waiting_count: int = 0  # the day's orders to deliver: more than stop_count when the sheet is full
     loading: bool = False
     failed: bool = False
     ready: bool = False  # an admin was confirmed (nothing renders before)
@@ -130,23 +131,30 @@ class DeliverySheetState(rx.State):
         if not self.stop_count:
             return "No home deliveries to make: nothing is waiting to go out."
         regions = len(self.groups)
-        return (f"{self.stop_count} stop{'s' if self.stop_count != 1 else ''} in {regions} "
+        text = (f"{self.stop_count} stop{'s' if self.stop_count != 1 else ''} in {regions} "
                 f"region{'s' if regions != 1 else ''}: open home-delivery orders placed by the end of this day, "
                 "paid or paid on delivery.")
+        left_out = self.waiting_count - self.stop_count
+        # The sheet stops at delivery_sheet.MAX_STOPS, the oldest first: it says so, not a word before.
+        return text + (f" {left_out} more wait{'s' if left_out == 1 else ''}: they are not on this sheet."
+                       if left_out > 0 else "")
 
     def _forget(self) -> None:
         self.groups = []
-        self.stop_count = 0
+        self.stop_count = self.waiting_count = 0
         self.ready = False
 
     def _fill(self, admin: User) -> None:
         with session_scope() as session:
             if self.order_id:
-                groups = delivery_sheet.order_sheet(session, admin, self.order_id)
+                groups, waiting = delivery_sheet.order_sheet(session, admin, self.order_id), 0
             else:
-                groups = delivery_sheet.day_sheet(session, admin, day(self.day) or datetime.now(UTC).date())
+                sheet_day = day(self.day) or datetime.now(UTC).date()
+                groups = delivery_sheet.day_sheet(session, admin, sheet_day)
+                waiting = delivery_sheet.day_sheet_size(session, admin, sheet_day)
         self.groups = group_views(groups)
         self.stop_count = sum(len(group.stops) for group in groups)
+        self.waiting_count = waiting
 
     @admin_event
     def load(self, admin: User):
