@@ -9,7 +9,7 @@ from fastapi import Request
 
 from ..services.orders import status as lifecycle
 from ..services import orders as order_service
-from ..services import returns
+from ..services import ValidationFailed, returns
 from ..services.exports import DateRange, parse_day
 from .deps import AdminUser, CurrentUser, SessionDep
 from .orders import one_order_json, order_json
@@ -27,6 +27,16 @@ def _date(request: Request, name: str) -> date | None:
     return parse_day(request.query_params.get(name), name)
 
 
+def _flag(value: str | None) -> bool:
+    """``attention``: on ("1", "true") or off ("0", "false", absent); anything else is a 400 (it
+    was read as off, and "yes" listed every order)."""
+    if value is None or value in ("", "0", "false"):
+        return False
+    if value in ("1", "true"):
+        return True
+    raise ValidationFailed('attention must be "true" or "false".', fields={"attention": ['Use "true" or "false".']})
+
+
 def filters_from(request: Request) -> lifecycle.OrderFilters:
     query = request.query_params
     days = DateRange(_date(request, "date_from"), _date(request, "date_to"))  # reversed: a 400, as the export's
@@ -37,7 +47,7 @@ def filters_from(request: Request) -> lifecycle.OrderFilters:
         date_from=days.first,
         date_to=days.last,
         search=query.get("search", ""),
-        attention_only=query.get("attention") in ("1", "true"),
+        attention_only=_flag(query.get("attention")),
     )
 
 

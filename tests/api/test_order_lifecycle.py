@@ -221,6 +221,11 @@ def test_the_admin_list_filters_and_searches(client, make_user, admin_headers, m
     assert listed["customer"]["email"] == "kofi@example.com"
     bad = client.get("/api/admin/orders/", params={"date_from": "yesterday"}, headers=admin_headers)
     assert bad.status_code == 400
+    # A value none of a filter's choices found nothing ("PENDING") or, for attention, everything ("yes").
+    for params in ({"status": "PENDING"}, {"payment_status": "nope"}, {"delivery_method": "x"}, {"attention": "yes"}):
+        refused = client.get("/api/admin/orders/", params=params, headers=admin_headers)
+        assert refused.status_code == 400 and set(refused.json()) >= {"detail", *params}, refused.text
+    assert len(ids(attention="false")) == 3 and ids(attention="true") == []
     # a range that ends before it starts is refused, as the orders export refuses it (it read as "no orders")
     days = {"date_from": today.isoformat(), "date_to": (today - timedelta(days=1)).isoformat()}
     for path in ("/api/admin/orders/", "/api/admin/exports/orders.csv"):

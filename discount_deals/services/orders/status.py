@@ -319,11 +319,24 @@ class AdminOrderRow:
     name: str
 
 
+_FILTER_CHOICES = {"status": OrderStatus, "payment_status": PaymentStatus, "delivery_method": DeliveryMethod}
+
+
+def _check_choices(filters: OrderFilters) -> None:
+    for name, choices in _FILTER_CHOICES.items():
+        value = getattr(filters, name)
+        if value and value not in {choice.value for choice in choices}:
+            message = f'"{value[:40]}" is not a valid {name}; use one of {", ".join(c.value for c in choices)}.'
+            raise ValidationFailed(message, fields={name: [message]})
+
+
 def admin_orders(
     session: Session, actor: User | None, filters: OrderFilters = OrderFilters(), *, offset: int = 0, limit: int = 20
 ) -> tuple[list[AdminOrderRow], int]:
-    """Every customer's orders, newest first, filtered in SQL (admins only)."""
+    """Every customer's orders, newest first, filtered in SQL (admins only); 400 naming a filter
+    whose value is none of its choices ("PENDING", "bogus" found nothing, as if none matched)."""
     require_admin(actor)
+    _check_choices(filters)
     conditions: list[Any] = []
     if filters.status:
         conditions.append(Order.status == filters.status)
