@@ -81,3 +81,12 @@ def test_edit_mode_fills_the_form_from_a_product():
     )
     assert (values.tags, values.related_products, values.stock, values.rating) == ("a, b", "p1", "3", "4")
     assert (values.category, values.is_available, values.is_featured) == ("cat-1", False, True)
+
+
+def test_the_products_low_stock_filter_says_it_leaves_sold_out_ones_to_their_own():
+    """It read "Low stock (5 or fewer)" as the overview's heading does, yet found 3 where the
+    overview counted 4: the sold-out ones are the "Out of stock" filter's."""
+    from discount_deals.state.admin.product_form import STATUS_FILTERS
+
+    labels = dict(STATUS_FILTERS)
+    assert (labels["low_stock"], labels["out_of_stock"]) == ("Low stock (1 to 5 left)", "Out of stock")

@@ -22,7 +22,8 @@ STATUS_FILTERS: list[tuple[str, str]] = [
     (ALL_PRODUCTS, "All products"),
     ("active", "Active"),
     ("inactive", "Inactive"),
-    ("low_stock", f"Low stock ({catalog.LOW_STOCK_THRESHOLD} or fewer)"),
+    # Sold-out products have their own filter; the overview's "Low stock (5 or fewer)" counts both.
+    ("low_stock", f"Low stock (1 to {catalog.LOW_STOCK_THRESHOLD} left)"),
     ("out_of_stock", "Out of stock"),
 ]
 
