@@ -79,6 +79,52 @@ def test_a_refused_recipient_is_dead_at_once_and_the_batch_goes_on(messaging):
     assert [m["To"] for m in messaging.mailbox.messages] == ["ama@example.com"]
 
 
+def test_a_message_refused_at_data_is_dead_at_once(messaging):
+    """A 554 to the message itself was tried again until the attempts ran out."""
+    messaging.mailbox.refuse_message.add("blocked@example.com")
+    queue(email("blocked@example.com"), email("ama@example.com"))
+    messaging.deliver()
+    rows = {m.recipient: (m.status, m.attempts) for m in outbox()}
+    assert rows == {"blocked@example.com": ("dead", 1), "ama@example.com": ("sent", 1)}
+
+
+def test_wrong_sms_credentials_are_tried_again_not_killed(messaging, monkeypatch):
+    """Hubtel's 401 to a rotated secret made every text dead after one try, as a bad number's 4xx does."""
+    from discount_deals.config.settings import get_settings
+
+    monkeypatch.setenv("DD_HUBTEL_CLIENT_SECRET", "rotated-yesterday")
+    get_settings.cache_clear()
+    queue(Draft(channel="sms", recipient="+233241234567", kind="order_placed", text="Hi"))
+    messaging.deliver()
+    [row] = outbox()
+    assert (row.status, row.attempts) == ("failed", 1) and "DD_HUBTEL_CLIENT_SECRET" in row.last_error
+
+
+def test_a_providers_retry_after_is_kept(messaging):
+    """A 429 asking for an hour got its next try a second later (the backoff)."""
+    messaging.texts.failures[:] = [429]
+    messaging.texts.retry_after = "3600"
+    queue(Draft(channel="sms", recipient="+233241234567", kind="order_placed", text="Hi"))
+    messaging.deliver()
+    [row] = outbox()
+    assert row.status == "failed" and row.next_attempt_at - row.updated_at >= timedelta(seconds=3599)
+
+
+def test_a_sender_name_beyond_ascii_keeps_an_address_servers_can_read(messaging, monkeypatch):
+    """DD_MAIL_FROM="Discount Déals <…>" was encoded whole: no address left in From."""
+    from email.utils import parseaddr
+
+    from discount_deals.config.settings import get_settings
+
+    monkeypatch.setenv("DD_MAIL_FROM", "Discount Déals Ghana <shop@deals.example>")
+    get_settings.cache_clear()
+    queue(email("ama@example.com"))
+    messaging.deliver()
+    [message] = messaging.mailbox.messages
+    assert parseaddr(str(message["From"])) == ("Discount Déals Ghana", "shop@deals.example")
+    assert message["From"].addresses[0].addr_spec == "shop@deals.example"
+
+
 def test_a_repeated_cause_queues_once(messaging):
     assert len(queue(email(dedupe_key="order-event:1:email"))) == 1
     assert queue(email(dedupe_key="order-event:1:email")) == []

@@ -34,6 +34,7 @@ class Mailbox:
     arrived: threading.Condition = field(init=False)
     # Test hooks: refuse recipients (5xx), or hold the DATA of the n-th message until released.
     refuse: set[str] = field(default_factory=set)
+    refuse_message: set[str] = field(default_factory=set)  # recipients whose message is refused at DATA (554)
     hold_after: int | None = None
     held: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
@@ -49,6 +50,8 @@ class Mailbox:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        if self.refuse_message & set(envelope.rcpt_tos):
+            return "554 5.6.0 Message refused"
         if self.hold_after is not None and len(self.messages) >= self.hold_after:
             self.held.set()
             import asyncio
@@ -131,6 +134,7 @@ class SmsOutbox:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # The next answers to give (status code), then 200s.
     failures: list[int] = field(default_factory=list)
+    retry_after: str = ""  # the Retry-After header sent with those failures
     auth: str = ""
 
     def wait_for(self, count: int, timeout: float = 20) -> list[dict]:
@@ -161,6 +165,8 @@ class HubtelServer:
             def _answer(self, status: int, body: dict) -> None:
                 data = json.dumps(body).encode()
                 self.send_response(status)
+                if status != 200 and outbox.retry_after:
+                    self.send_header("Retry-After", outbox.retry_after)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()

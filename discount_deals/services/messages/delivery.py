@@ -89,20 +89,20 @@ def _send_one(connection: Connection, message: OutboxMessage, token: str, transp
     """Send one claimed message and record its outcome.
 
     Owns its transactions: the outcome commits in one of its own right after the send."""
-    error, permanent, provider_id = "", False, ""
+    error, permanent, provider_id, retry_after = "", False, "", 0
     try:
         transport = transports.get(message.channel)
         if transport is None:
             transport = transports[message.channel] = _transport(message.channel)
         provider_id = transport.send(message)
     except SendFailed as exc:
-        error, permanent = exc.detail, exc.permanent
+        error, permanent, retry_after = exc.detail, exc.permanent, exc.retry_after
     except Exception as exc:  # a bug in a transport must not lose the batch
         log.exception("sending message %s failed", message.id)
         error = f"{exc.__class__.__name__}: {exc}"[:300]
     with connection.begin():
         status = settle(connection, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
-                        renew=renew)
+                        renew=renew, retry_after=retry_after)
         if status == MessageStatus.FAILED.value:
             due = select(OutboxMessage.next_attempt_at).where(OutboxMessage.id == message.id)
             report.retry_at.append((message.id, connection.execute(due).scalar_one()))

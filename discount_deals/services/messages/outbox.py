@@ -166,7 +166,7 @@ def retry_delay(attempts: int) -> timedelta:
 
 
 def settle(session: Session | Connection, message_id: str, token: str, *, error: str = "", permanent: bool = False,
-           provider_id: str = "", renew: bool = True, now: datetime | None = None) -> str | None:
+           provider_id: str = "", renew: bool = True, now: datetime | None = None, retry_after: int = 0) -> str | None:
     """Record one attempt's outcome if ``token`` still holds the message (and with ``renew``,
     extend the lease of the rest of its batch); the new status, or None when the claim was lost.
 
@@ -183,7 +183,7 @@ def settle(session: Session | Connection, message_id: str, token: str, *, error:
         )
         status = S.SENT.value if done.rowcount == 1 else None
     else:
-        status = _record_failure(session, mine, error, permanent, now)
+        status = _record_failure(session, mine, error, permanent, now, retry_after)
     if renew and status is not None:
         lease = now + timedelta(seconds=get_settings().messages.lease_seconds)
         session.execute(update(M).where(M.claim_token == token, M.status == S.SENDING.value)
@@ -192,14 +192,18 @@ def settle(session: Session | Connection, message_id: str, token: str, *, error:
 
 
 def _record_failure(session: Session | Connection, mine: tuple, error: str, permanent: bool,
-                    now: datetime) -> str | None:
+                    now: datetime, retry_after: int = 0) -> str | None:
+    """A failed attempt: dead when it cannot succeed or was the last, else due again after the
+    backoff, or after the provider's ``Retry-After`` when that is longer (it was ignored: a 429
+    asking for an hour got its next try a second later)."""
     attempts = session.execute(select(M.attempts).where(*mine)).scalar()
     if attempts is None:
         return None
     if permanent or attempts >= get_settings().messages.max_attempts:
         values = {"status": S.DEAD.value}
     else:
-        values = {"status": S.FAILED.value, "next_attempt_at": now + retry_delay(attempts)}
+        wait = max(retry_delay(attempts), timedelta(seconds=retry_after))
+        values = {"status": S.FAILED.value, "next_attempt_at": now + wait}
     session.execute(update(M).where(*mine).values(claim_token=None, lease_until=None, updated_at=now,
                                                   last_error=error[:500], **values)
                     .execution_options(synchronize_session=False))

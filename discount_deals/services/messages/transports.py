@@ -24,7 +24,7 @@ from email.header import Header
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.policy import compat32
-from email.utils import formatdate, parseaddr
+from email.utils import formataddr, formatdate, parseaddr
 from pathlib import Path
 from typing import Protocol
 
@@ -39,10 +39,26 @@ log = logging.getLogger("discount_deals.messages")
 
 
 class SendFailed(Exception):
-    def __init__(self, detail: str, *, permanent: bool = False):
+    """One attempt failed: ``permanent`` (no retry can help), else tried again, not before
+    ``retry_after`` seconds when the provider said so (HTTP ``Retry-After``)."""
+
+    def __init__(self, detail: str, *, permanent: bool = False, retry_after: int = 0):
         super().__init__(detail)
         self.detail = detail
         self.permanent = permanent
+        self.retry_after = retry_after
+
+
+def _retry_after(value: str | None) -> int:
+    """``Retry-After`` in seconds (its HTTP-date form is read as none), at most a day."""
+    return min(int(value), 86_400) if value and value.strip().isdigit() else 0
+
+
+def _from_header(mail_from: str) -> str:
+    """DD_MAIL_FROM as a header: only the display name encoded ("Discount Déals <shop@…>"
+    encoded whole left no address a server could read: RFC 2047 keeps encoded words out of it)."""
+    name, address = parseaddr(mail_from)
+    return formataddr((name, address), charset="utf-8") if address else mail_from
 
 
 class Transport(Protocol):
@@ -73,7 +89,7 @@ def build_email(message: OutboxMessage, settings: MessagingSettings) -> bytes:
         mime.attach(MIMEText(message.body_html, "html", "utf-8"))
     else:
         mime = text
-    mime["From"] = _header(settings.mail_from)
+    mime["From"] = _from_header(settings.mail_from)
     mime["To"] = message.recipient
     mime["Subject"] = _header(message.subject)
     mime["Date"] = formatdate(usegmt=True)
@@ -126,7 +142,10 @@ class SmtpTransport:
             raise SendFailed(f"recipient refused ({code})", permanent=500 <= code < 600) from None
         except smtplib.SMTPResponseException as exc:
             self.close()
-            raise SendFailed(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}"[:300], permanent=False) from None
+            # A 5xx to the message itself (after DATA) refuses this message for good; other
+            # refusals (a login, the sender) are the shop's to mend, and are tried again.
+            refused_message = isinstance(exc, smtplib.SMTPDataError) and 500 <= exc.smtp_code < 600
+            raise SendFailed(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}"[:300], permanent=refused_message) from None
         except (smtplib.SMTPException, OSError) as exc:
             self.close()
             raise SendFailed(f"SMTP: {exc.__class__.__name__}: {exc}"[:300]) from None
@@ -228,7 +247,12 @@ class HubtelSms:
         except httpx.HTTPError as exc:
             raise SendFailed(f"Hubtel unreachable: {exc.__class__.__name__}") from None
         if response.status_code == 429 or response.status_code >= 500:
-            raise SendFailed(f"Hubtel answered {response.status_code}")
+            raise SendFailed(f"Hubtel answered {response.status_code}",
+                             retry_after=_retry_after(response.headers.get("Retry-After")))
+        if response.status_code in (401, 403):
+            # Our client id or secret (rotated, mistyped): every text would die for it otherwise.
+            raise SendFailed(f"Hubtel refused the shop's credentials ({response.status_code}): check "
+                             "DD_HUBTEL_CLIENT_ID and DD_HUBTEL_CLIENT_SECRET")
         if response.status_code >= 400:
             # A bad number or a sender id Hubtel does not know: trying again cannot help.
             raise SendFailed(f"Hubtel refused ({response.status_code}): {response.text[:200]}", permanent=True)
