@@ -125,6 +125,26 @@ def test_a_sender_name_beyond_ascii_keeps_an_address_servers_can_read(messaging,
     assert message["From"].addresses[0].addr_spec == "shop@deals.example"
 
 
+def test_a_slow_answer_after_the_message_went_out_sends_it_once(messaging, monkeypatch):
+    """The mail server (or Hubtel) had the message but answered after the timeout: it was tried
+    again, one copy per attempt (a probe: 4 emails, 3 texts). Now it is recorded sent, unconfirmed."""
+    from discount_deals.config.settings import get_settings
+
+    monkeypatch.setenv("DD_MESSAGE_TIMEOUT_SECONDS", "1")
+    get_settings.cache_clear()
+    messaging.mailbox.reply_after = 1.5
+    messaging.texts.answer_after = 1.5
+    queue(email("ama@example.com"), Draft(channel="sms", recipient="+233241234567", kind="order_placed", text="Hi"))
+    for _ in range(3):
+        messaging.deliver()
+        with write_session() as session:  # whatever waits is due now
+            session.execute(update(models.OutboxMessage).values(next_attempt_at=utcnow()))
+    assert len(messaging.mailbox.messages) == 1 and len(messaging.texts.texts) == 1
+    rows = {m.channel: (m.status, m.attempts, m.provider_id) for m in outbox()}
+    assert rows == {"email": ("sent", 1, "unconfirmed"), "sms": ("sent", 1, "unconfirmed")}
+    assert all("answer" in m.last_error for m in outbox())  # the Notifications tab says why
+
+
 def test_a_repeated_cause_queues_once(messaging):
     assert len(queue(email(dedupe_key="order-event:1:email"))) == 1
     assert queue(email(dedupe_key="order-event:1:email")) == []

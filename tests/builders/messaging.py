@@ -42,10 +42,12 @@ def messaging(mail_servers, monkeypatch, clean_db) -> Iterator[Messaging]:
     smtp.mailbox.clear()
     smtp.mailbox.refuse.clear()
     smtp.mailbox.refuse_message.clear()
+    smtp.mailbox.reply_after = 0.0
     smtp.mailbox.hold_after = None
     hubtel.outbox.texts.clear()
     hubtel.outbox.failures.clear()
     hubtel.outbox.retry_after = ""
+    hubtel.outbox.answer_after = 0.0
     for name, value in {**smtp.environment(), **hubtel.environment(), "DD_PUBLIC_URL": PUBLIC_URL,
                         "DD_MESSAGE_RETRY_SECONDS": "1"}.items():
         monkeypatch.setenv(name, value)

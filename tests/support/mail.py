@@ -35,6 +35,7 @@ class Mailbox:
     # Test hooks: refuse recipients (5xx), or hold the DATA of the n-th message until released.
     refuse: set[str] = field(default_factory=set)
     refuse_message: set[str] = field(default_factory=set)  # recipients whose message is refused at DATA (554)
+    reply_after: float = 0.0  # seconds before the message's "250" (a slow server that has it already)
     hold_after: int | None = None
     held: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
@@ -63,6 +64,10 @@ class Mailbox:
             self.raw.append(envelope.content)
             self.received_at.append(time.monotonic())
             self.arrived.notify_all()
+        if self.reply_after:
+            import asyncio
+
+            await asyncio.sleep(self.reply_after)
         return "250 OK"
 
     @property
@@ -135,6 +140,7 @@ class SmsOutbox:
     # The next answers to give (status code), then 200s.
     failures: list[int] = field(default_factory=list)
     retry_after: str = ""  # the Retry-After header sent with those failures
+    answer_after: float = 0.0  # seconds before answering (a slow provider that has the text already)
     auth: str = ""
 
     def wait_for(self, count: int, timeout: float = 20) -> list[dict]:
@@ -183,6 +189,7 @@ class HubtelServer:
                     status = outbox.failures.pop(0) if outbox.failures else 200
                     if status == 200:
                         outbox.texts.append(body)
+                time.sleep(outbox.answer_after)
                 if status != 200:
                     return self._answer(status, {"message": "temporarily unavailable"})
                 self._answer(200, {"rate": 0.03, "messageId": f"hubtel-{len(outbox.texts)}", "status": 0,

@@ -24,7 +24,7 @@ from ...db import get_engine, session_scope, write_session
 from ...models import Channel, MessageStatus, OutboxMessage
 from ...config.settings import get_settings
 from .outbox import anything_due, claim, claimed, release, settle
-from .transports import SendFailed, Transport, email_transport, sms_transport
+from .transports import SendFailed, SendUnconfirmed, Transport, email_transport, sms_transport
 
 log = logging.getLogger("discount_deals.messages")
 
@@ -89,12 +89,14 @@ def _send_one(connection: Connection, message: OutboxMessage, token: str, transp
     """Send one claimed message and record its outcome.
 
     Owns its transactions: the outcome commits in one of its own right after the send."""
-    error, permanent, provider_id, retry_after = "", False, "", 0
+    error, permanent, provider_id, retry_after, note = "", False, "", 0, ""
     try:
         transport = transports.get(message.channel)
         if transport is None:
             transport = transports[message.channel] = _transport(message.channel)
         provider_id = transport.send(message)
+    except SendUnconfirmed as exc:
+        provider_id, note = "unconfirmed", exc.detail  # sent, not again: see SendUnconfirmed
     except SendFailed as exc:
         error, permanent, retry_after = exc.detail, exc.permanent, exc.retry_after
     except Exception as exc:  # a bug in a transport must not lose the batch
@@ -102,7 +104,7 @@ def _send_one(connection: Connection, message: OutboxMessage, token: str, transp
         error = f"{exc.__class__.__name__}: {exc}"[:300]
     with connection.begin():
         status = settle(connection, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
-                        renew=renew, retry_after=retry_after)
+                        renew=renew, retry_after=retry_after, note=note)
         if status == MessageStatus.FAILED.value:
             due = select(OutboxMessage.next_attempt_at).where(OutboxMessage.id == message.id)
             report.retry_at.append((message.id, connection.execute(due).scalar_one()))

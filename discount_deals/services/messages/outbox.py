@@ -166,17 +166,20 @@ def retry_delay(attempts: int) -> timedelta:
 
 
 def settle(session: Session | Connection, message_id: str, token: str, *, error: str = "", permanent: bool = False,
-           provider_id: str = "", renew: bool = True, now: datetime | None = None, retry_after: int = 0) -> str | None:
+           provider_id: str = "", renew: bool = True, now: datetime | None = None, retry_after: int = 0,
+           note: str = "") -> str | None:
     """Record one attempt's outcome if ``token`` still holds the message (and with ``renew``,
     extend the lease of the rest of its batch); the new status, or None when the claim was lost.
 
-    A success is one guarded UPDATE (a reset secret is erased from the stored text in it)."""
+    A success is one guarded UPDATE (a reset secret is erased from the stored text in it), with
+    ``note`` as its last word (an unconfirmed send says so)."""
     now = now or utcnow()
     mine = (M.id == message_id, M.claim_token == token, M.status == S.SENDING.value)
     if not error:
         done = session.execute(
             update(M).where(*mine)
-            .values(status=S.SENT.value, sent_at=now, provider_id=provider_id[:120], last_error="", claim_token=None,
+            .values(status=S.SENT.value, sent_at=now, provider_id=provider_id[:120], last_error=note[:500],
+                    claim_token=None,
                     lease_until=None, updated_at=now, body_text=case((M.secret == True, ERASED), else_=M.body_text),
                     body_html=case((M.secret == True, ""), else_=M.body_html))
             .execution_options(synchronize_session=False)

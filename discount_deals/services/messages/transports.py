@@ -49,6 +49,17 @@ class SendFailed(Exception):
         self.retry_after = retry_after
 
 
+class SendUnconfirmed(Exception):
+    """The message went out whole but its answer never came (a timeout after SMTP's final "." or
+    after Hubtel's request): the provider may hold it, so it is recorded sent, with ``detail``,
+    and not sent again (deploy.md: at most once). Retried, a slow provider gave the customer one
+    copy per attempt (a probe: 4)."""
+
+    def __init__(self, detail: str):
+        super().__init__(detail)
+        self.detail = detail
+
+
 def _retry_after(value: str | None) -> int:
     """``Retry-After`` in seconds (its HTTP-date form is read as none), at most a day."""
     return min(int(value), 86_400) if value and value.strip().isdigit() else 0
@@ -106,6 +117,25 @@ def message_id(message: OutboxMessage, settings: MessagingSettings) -> str:
     return f"<{message.id}@{_domain(settings)}>"
 
 
+class _EndMarked:
+    """An SMTP connection that notes when a message's end (CRLF . CRLF) has gone out."""
+
+    message_sent = False
+
+    def send(self, s):
+        super().send(s)
+        if isinstance(s, bytes) and s.endswith(b"\r\n.\r\n"):
+            self.message_sent = True
+
+
+class _Smtp(_EndMarked, smtplib.SMTP):
+    pass
+
+
+class _SmtpSsl(_EndMarked, smtplib.SMTP_SSL):
+    pass
+
+
 class SmtpTransport:
     """One SMTP connection for a batch, opened on the first message (``DD_SMTP_*``)."""
 
@@ -117,10 +147,10 @@ class SmtpTransport:
         s = self.settings
         context = ssl.create_default_context()
         if s.smtp_tls == "tls":
-            connection: smtplib.SMTP = smtplib.SMTP_SSL(s.smtp_host, s.smtp_port, timeout=s.send_timeout_seconds,
-                                                        context=context)
+            connection: smtplib.SMTP = _SmtpSsl(s.smtp_host, s.smtp_port, timeout=s.send_timeout_seconds,
+                                                context=context)
         else:
-            connection = smtplib.SMTP(s.smtp_host, s.smtp_port, timeout=s.send_timeout_seconds)
+            connection = _Smtp(s.smtp_host, s.smtp_port, timeout=s.send_timeout_seconds)
             if s.smtp_tls == "starttls":
                 connection.starttls(context=context)
         # Commands and replies are small: without TCP_NODELAY each one can wait for a delayed ACK
@@ -136,6 +166,7 @@ class SmtpTransport:
         try:
             if self._connection is None:
                 self._connection = self._connect()
+            self._connection.message_sent = False
             refused = self._connection.sendmail(sender, [message.recipient], email)
         except smtplib.SMTPRecipientsRefused as exc:
             code = next(iter(exc.recipients.values()), (0, b""))[0]
@@ -147,7 +178,10 @@ class SmtpTransport:
             refused_message = isinstance(exc, smtplib.SMTPDataError) and 500 <= exc.smtp_code < 600
             raise SendFailed(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}"[:300], permanent=refused_message) from None
         except (smtplib.SMTPException, OSError) as exc:
+            went_out = self._connection is not None and self._connection.message_sent
             self.close()
+            if went_out:  # no answer to the message's end: the server may have it
+                raise SendUnconfirmed(f"SMTP: no answer after the message was sent ({exc})"[:300]) from None
             raise SendFailed(f"SMTP: {exc.__class__.__name__}: {exc}"[:300]) from None
         except UnicodeError:
             # An address that is not ASCII (kofí@example.com): smtplib fails in the middle of the
@@ -244,6 +278,8 @@ class HubtelSms:
                 "ClientReference": message.id}
         try:
             response = self._client.post("/v1/messages/send", json=body)
+        except httpx.ReadTimeout:  # the request went out, its answer did not come
+            raise SendUnconfirmed("Hubtel did not answer in time after the request was sent") from None
         except httpx.HTTPError as exc:
             raise SendFailed(f"Hubtel unreachable: {exc.__class__.__name__}") from None
         if response.status_code == 429 or response.status_code >= 500:
