@@ -35,7 +35,7 @@ from .permissions import require_user
 from .rows import owned_or_admin
 from .money import money_str
 from .taxes import TaxLine, stored_tax_lines
-from .users.fields import CLOSED_DOMAIN
+from .users.fields import is_closed_email
 
 NOT_PAID = ErrorCode.NOT_PAID
 NOT_PAID_TEXT = "This order has no receipt yet: it is given when the money is received."
@@ -94,7 +94,7 @@ def lines_json(lines: list[ReceiptLine] | tuple[ReceiptLine, ...]) -> list[dict[
 def buyer_email(email: str | None) -> str:
     """A buyer's email as documents and the back office's sheets print it: blank for an account
     its owner closed (its placeholder, deleted-<id>@deleted.invalid, names nobody)."""
-    return "" if not email or email.endswith(f"@{CLOSED_DOMAIN}") else email
+    return "" if not email or is_closed_email(email) else email
 
 
 def buyer_of(session: Session, user_id: str) -> tuple[str, str]:

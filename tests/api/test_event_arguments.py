@@ -121,11 +121,11 @@ def test_the_listings_filters_sort_and_page_ignore_values_of_the_wrong_kind(valu
 
 
 @pytest.mark.parametrize("form", [None, "x", 5, [1]])
-def test_a_review_form_that_is_not_an_object_is_an_empty_one(customer, make_product, form):
-    """``form.get`` on a crafted event's list or number raised AttributeError."""
-    product = make_product(stock=5)
-    page = fire(ProductPageState, "post_review", customer, form=form)
-    assert page is not None and count_rows(models.Review) == 0 and product.id
+def test_a_review_form_that_is_not_an_object_is_an_empty_one(customer, form):
+    """``form.get`` on a crafted event's list or number raised AttributeError: now the event runs
+    to its end (``fire`` raises what the handler raises) and writes nothing."""
+    fire(ProductPageState, "post_review", customer, form=form)
+    assert count_rows(models.Review) == 0
 
 
 @pytest.mark.parametrize("page", [None, "", "abc", INFINITY])

@@ -112,9 +112,14 @@ def is_new_email(email: str) -> bool:
     return all(labels) and labels[-1] != CLOSED_DOMAIN.rpartition(".")[2]
 
 
+def is_closed_email(email: str | None) -> bool:
+    """Whether ``email`` is the placeholder a closed account keeps (deleted-<id>@deleted.invalid)."""
+    return bool(email) and email.endswith(f"@{CLOSED_DOMAIN}")
+
+
 def is_closed(user: User) -> bool:
     """Whether ``user`` is an account its owner closed (its row stays, emptied, for the orders)."""
-    return user.email.endswith(f"@{CLOSED_DOMAIN}")
+    return is_closed_email(user.email)
 
 
 COMMON_PASSWORD = "This password is too common. Choose one that is harder to guess."
