@@ -61,6 +61,15 @@ def test_a_closed_accounts_old_link_writes_nothing_back(client, make_user):
         assert session.get(models.NotificationPreference, user.id) is None
 
 
+def test_a_suspended_customers_link_still_works(client, make_user, admin_headers):
+    """A suspended customer still hears of their orders, so their emails' links must still stop them."""
+    user = make_user()
+    assert client.patch(f"/api/users/admin/users/{user.id}/", json={"is_active": False},
+                        headers=admin_headers).status_code == 200
+    assert client.post(f"{ONE_CLICK}?token={make_token(user.id, 'deals')}").status_code == 200
+    with session_scope() as session:
+        assert session.get(models.NotificationPreference, user.id).deal_alerts == "off"
+
 
 def test_a_first_choice_made_while_another_is_being_written_waits_for_it(make_user):
     # PostgreSQL: the profile's card and an email's unsubscribe link, each a customer's first

@@ -108,11 +108,14 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
 
 def unsubscribe(session: Session, token: Any) -> str:
     """Turn off the emails of the token's topic for its user; the topic's name ("deal alerts").
-    400 (``token_invalid``) for a token we did not sign or a user who is gone, closed or
-    deactivated (nothing is sent to them: an old email's link writes no preferences back)."""
+    400 (``token_invalid``) for a token we did not sign or a user who is gone or closed (nothing
+    is sent to them: an old email's link writes no preferences back). A suspended customer still
+    hears of their orders (services.messages.notices), so their link works."""
+    from ..users.fields import is_closed  # services.users tells its owners through this package
+
     read = read_token(token)
     user = session.get(User, read[0]) if read else None
-    if read is None or user is None or not user.is_active:
+    if read is None or user is None or is_closed(user):
         raise ValidationFailed("This unsubscribe link is not valid.", code=ErrorCode.TOKEN_INVALID)
     topic = read[1]
     row = _row_to_change(session, user)
