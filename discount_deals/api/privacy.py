@@ -38,5 +38,6 @@ def close_my_account(body: CloseIn, session: WriteSessionDep, user: CurrentUser)
     """Close the signed-in customer's account: personal data erased, every token retired, the
     orders kept anonymised. 400 for a wrong password; 409 while an order is on its way or for
     an admin."""
-    privacy.close_account(session, user, body.password)
+    checked = privacy.check_password(user, body.password)  # before the write session's first statement
+    privacy.close_account(session, user, body.password, checked)
     return Response(status_code=204)

@@ -108,7 +108,9 @@ def read_user(user_id: str, request: Request, session: SessionDep, actor: Curren
     summary="Change your account (admins: anyone's); role is ignored",
 )
 def update_user(user_id: str, body: UserUpdateIn, request: Request, session: WriteSessionDep, actor: CurrentUser):
-    user = accounts.update_user(session, actor, user_id, body.model_dump(exclude_unset=True))
+    changes = body.model_dump(exclude_unset=True)
+    prepared = accounts.prepare_change(actor, user_id, changes)  # before the write session's first statement
+    user = accounts.update_user(session, actor, user_id, changes, prepared)
     return user_json(request, session, user)
 
 

@@ -261,9 +261,10 @@ def retire_password_resets(session: Session, user_id: str) -> None:
                     .values(used_at=utcnow()).execution_options(synchronize_session=False))
 
 
-def set_password(user: User, password: str) -> None:
-    """Store a new password hash and retire every token issued before it. Callers validate first."""
-    user.password_hash = hash_password(password)
+def set_password(user: User, password: str, password_hash: str | None = None) -> None:
+    """Store a new password hash (``password_hash``, when the caller hashed ``password`` before
+    its write transaction) and retire every token issued before it. Callers validate first."""
+    user.password_hash = password_hash or hash_password(password)
     revoke_all_tokens(user)
 
 

@@ -20,6 +20,7 @@ from .accounts import (
     create_or_promote_admin,
     full_name,
     get_user,
+    prepare_change,
     register,
     update_user,
     user_summary,
@@ -97,6 +98,7 @@ __all__ = [
     "update_address",
     "update_profile",
     "update_user",
+    "prepare_change",
     "user_summary",
     "username_taken",
 ]

@@ -5,23 +5,26 @@ user may read and change only their own account (someone else's id answers "not 
 admin may also change other accounts (and that change is audited).
 
 Owns its transactions: :func:`register` counts the attempt in a transaction of its own (the
-count must outlive a refused registration; see :func:`.throttle.count_attempt`). Everything
-else takes the caller's session.
+count must outlive a refused registration; see :func:`.throttle.count_attempt`), and
+:func:`prepare_change` checks the current password and hashes a new one before the face's write
+session begins (no lock held through argon2). Everything else takes the caller's session.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, func, select
 
+from ...db import session_scope
 from ...models import Profile, Role, User
 from ...config.settings import get_settings
-from .. import audit, throttle
+from .. import ServiceError, audit, throttle
 from ..auth.tokens import hash_password, retire_password_resets, set_password
 from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
-from ..auth.password_checks import current_password_matches, refusal_keeps_count
+from ..auth.password_checks import CheckedPassword, check_first, current_password_matches, refusal_keeps_count
 from ..permissions import is_admin, require_user
 from ..phones import account_phone_text, parse_account_phone
 from ..rows import owned_or_admin
@@ -39,6 +42,7 @@ from .fields import (
     flush_account,
     free_username,
     invalid,
+    is_closed,
     is_new_email,
     is_valid_email,
     normalize_email,
@@ -188,29 +192,71 @@ WRONG_CURRENT_PASSWORD = "Enter your current password to set a new one."
 CONTACT_NEEDS_PASSWORD = "Enter your current password to change your email or phone number."
 
 
-def _current_password_problem(session: Session, user: User, current: Any,
+@dataclass(frozen=True)
+class PreparedChange:
+    """The slow parts of an account change, done before the face's write session
+    (:func:`prepare_change`): the current password's check, and the new password's hash."""
+
+    checked: CheckedPassword | None = None
+    new_password: str | None = None
+    new_hash: str | None = None
+
+
+def _asks_for_current_password(user: User, changes: dict[str, Any]) -> bool:
+    if not changes.get("current_password"):
+        return False
+    if isinstance(changes.get("password"), str) and password_problem(changes["password"]) is None:
+        return True
+    return any(name in changes and changes[name] != getattr(user, name) for name in ("email", "phonenumber"))
+
+
+def prepare_change(actor: User | None, user_id: str, changes: Any) -> PreparedChange:
+    """Check ``changes``' current password and hash its new one, for :func:`update_user`.
+
+    Owns its transactions, and runs before the face's write session begins: the account is read
+    in a session of its own and the check counted in its own (:func:`..auth.password_checks.check_first`),
+    so SQLite's one write lock is not held through the two argon2 hashes a password change costs.
+    Only for an actor who may change the account (a stranger's guesses would use up the owner's
+    checks); anything else is left to :func:`update_user`, which answers it."""
+    if not isinstance(changes, dict):
+        return PreparedChange()
+    with session_scope() as session:
+        try:
+            user = get_user(session, actor, user_id)
+        except ServiceError:
+            return PreparedChange()
+    if is_closed(user) or not _asks_for_current_password(user, changes):
+        return PreparedChange()
+    checked = check_first(user.id, changes["current_password"])
+    password = changes.get("password")
+    if checked is None or not checked.matches or not isinstance(password, str) or password_problem(password):
+        return PreparedChange(checked)
+    return PreparedChange(checked, password, hash_password(password))
+
+
+def _current_password_problem(session: Session, user: User, current: Any, checked: CheckedPassword | None,
                               message: str = WRONG_CURRENT_PASSWORD) -> str | None:
     """A new password, email or phone needs the account's current password (a stolen access
     token must not be enough to take the account over; admins send the owner a reset instead).
     The check is counted, as logins are (:mod:`..auth.password_checks`)."""
-    return None if current_password_matches(session, user, current) else message
+    return None if current_password_matches(session, user, current, checked) else message
 
 
 def _password_errors(session: Session, user: User, changes: dict[str, Any], contacts: tuple[str, ...],
-                     errors: Errors) -> None:
+                     errors: Errors, checked: CheckedPassword | None) -> None:
     """The new password's problem, and the current password's when a new password, email or phone needs it."""
     password, current = changes.get("password"), changes.get("current_password")
-    checked = False
+    done = False
     if password is not None:
         form = password_problem(password)
         if form:
             errors["password"] = [form]
         else:
-            problem, checked = _current_password_problem(session, user, current), True
+            problem, done = _current_password_problem(session, user, current, checked), True
             if problem:
                 errors["current_password"] = [problem]
-    if contacts and not checked and "current_password" not in errors:
-        problem = _current_password_problem(session, user, current, CONTACT_NEEDS_PASSWORD)
+    if contacts and not done and "current_password" not in errors:
+        problem = _current_password_problem(session, user, current, checked, CONTACT_NEEDS_PASSWORD)
         if problem:
             errors["current_password"] = [problem]
 
@@ -249,7 +295,8 @@ def _refuse_taken(session: Session, actor: User | None, user: User, clean: dict[
         raise refusal
 
 
-def update_user(session: Session, actor: User | None, user_id: str, changes: dict[str, Any]) -> User:
+def update_user(session: Session, actor: User | None, user_id: str, changes: dict[str, Any],
+                prepared: PreparedChange | None = None) -> User:
     """Change account fields of ``user_id`` (the actor themselves, or anyone for an admin).
 
     Accepts email, phonenumber, username, first_name, last_name, date_of_birth, gender, an
@@ -259,8 +306,10 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     tells the old ones, with a way to undo (:mod:`.contact_change`); the same values sent again
     need nothing. ``role`` and unknown keys are ignored; absent keys stay as they are. A new email
     or username already taken is refused last (:func:`_refuse_taken`); a closed account is not
-    changed (409, ``account_closed``).
+    changed (409, ``account_closed``). ``prepared``: :func:`prepare_change`'s work, done before
+    ``session`` began (without it, the password is checked and hashed here).
     """
+    prepared = prepared or PreparedChange()
     user = get_user(session, actor, user_id)
     refuse_closed(user)
     changes = require_mapping(changes)
@@ -274,7 +323,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     elif nested is not None:
         errors["profile"] = ["Invalid profile: an object is expected."]
     password, contacts = changes.get("password"), changed_contacts(user, clean)
-    _password_errors(session, user, changes, contacts, errors)
+    _password_errors(session, user, changes, contacts, errors, prepared.checked)
     if errors:  # a counted password check outlives the refusal
         raise (refusal_keeps_count(invalid(errors, code=ErrorCode.CURRENT_PASSWORD_REQUIRED))
                if "current_password" in errors else invalid(errors))
@@ -287,7 +336,7 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
     for name, value in clean.items():
         setattr(user, name, value)
     if password is not None:
-        set_password(user, password)
+        set_password(user, password, prepared.new_hash if prepared.new_password == password else None)
     if contacts:
         tell_old_contacts(session, user, before, contacts)
     if password is not None or contacts:

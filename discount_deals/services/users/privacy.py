@@ -44,7 +44,7 @@ from .. import Conflict, ValidationFailed, audit
 from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..images import delete_after_commit
-from ..auth.password_checks import current_password_matches, refusal_keeps_count
+from ..auth.password_checks import CheckedPassword, check_first, current_password_matches, refusal_keeps_count
 from ..moments import utc_text
 from ..money import money_str
 from .addresses import address_dict
@@ -140,13 +140,23 @@ def _forget_orders(session: Session, user: User) -> None:
         session.add(order)
 
 
-def close_account(session: Session, user: User, password: object) -> None:
+def check_password(user: User, password: object) -> CheckedPassword | None:
+    """The closing's password, checked before the face's write session begins (counted: 429 past
+    the limit), for :func:`close_account`.
+
+    Owns its transactions: those of :func:`..auth.password_checks.check_first`."""
+    return check_first(user.id, password)
+
+
+def close_account(session: Session, user: User, password: object, checked: CheckedPassword | None = None) -> None:
     """Close ``user``'s own account (see the module docstring). 400 ``password_wrong``; 409
     ``orders_open`` while an order is on its way, ``returns_open`` while a return is open
     (requested, approved or received: not yet refunded or rejected), ``admin_account`` for an
-    admin; 429 ``password_checks_throttled`` past the password's limit (:mod:`..auth.password_checks`)."""
+    admin; 429 ``password_checks_throttled`` past the password's limit (:mod:`..auth.password_checks`).
+    ``checked``: the face's :func:`..auth.password_checks.check_first` of ``password``, before
+    ``session`` began (no write lock held through the hash)."""
     user = session.get(User, user.id) or user
-    if not current_password_matches(session, user, password):  # counted: no unlimited guesses
+    if not current_password_matches(session, user, password, checked):  # counted: no unlimited guesses
         raise refusal_keeps_count(
             ValidationFailed(PASSWORD_WRONG, fields={"password": [PASSWORD_WRONG]}, code=ErrorCode.PASSWORD_WRONG))
     if user.role == Role.ADMIN.value:

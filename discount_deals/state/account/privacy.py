@@ -29,8 +29,9 @@ def _export(user: User) -> str:
 
 
 def _close(user: User, password: str) -> None:
+    checked = privacy.check_password(user, password)  # no lock held through the hash
     with write_session() as session:
-        privacy.close_account(session, user, password)
+        privacy.close_account(session, user, password, checked)
 
 
 class PrivacyState(rx.State):

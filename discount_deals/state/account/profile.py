@@ -56,6 +56,13 @@ def _save_photo(user: User, profile_id: str, data: bytes) -> None:
         user_service.update_profile(session, user, profile_id, image=data)
 
 
+def _save(user: User, changes: dict[str, Any]) -> None:
+    """Runs in a worker thread: the current password is checked before the write lock is taken."""
+    prepared = user_service.prepare_change(user, user.id, changes)
+    with write_session() as session:
+        user_service.update_user(session, user, user.id, changes, prepared)
+
+
 @per_user
 class ProfileState(rx.State):
     loaded: bool = False
@@ -149,8 +156,7 @@ class ProfileState(rx.State):
             changes["current_password"] = current_password[:256]
 
         async def save() -> None:
-            with write_session() as session:
-                user_service.update_user(session, user, user.id, changes)
+            await asyncio.to_thread(_save, user, changes)  # the event loop goes on through the hash
             await self._refresh(user, saved=True)
 
         async for update in busy_call(self, "saving", save, success=("Profile updated", PROFILE_UPDATED),
