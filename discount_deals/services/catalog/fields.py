@@ -97,6 +97,31 @@ def Text(max_length: int) -> Any:
     return Annotated[str, BeforeValidator(_as_text), Field(max_length=max_length)]
 
 
+# The Halfwidth and Fullwidth Forms ("Ｒｉｃｅ Ｏｉｌ" pasted from a supplier's site, "ｶﾞｰﾅ") and the
+# ideographic space, but the full-width macron (NFKC makes it a blank and a combining accent).
+_WIDTH_FORMS = re.compile("[\u3000\uff01-\uffe2\uffe4-\uffee]+")
+
+
+def fold_width(text: str) -> str:
+    """``text`` with its full-width and half-width forms written as the ordinary characters
+    (NFKC of those characters only: "Ｒｉｃｅ　１ｋｇ" is "Rice 1kg", "½" and "㎏" stay as typed).
+    The search index holds catalogue text as stored, and the query side folds what is typed:
+    stored in full-width letters, a name would be found by neither spelling."""
+    if text.isascii():
+        return text
+    return _WIDTH_FORMS.sub(lambda forms: unicodedata.normalize("NFKC", forms.group()), text)
+
+
+def _as_catalogue_text(value: Any) -> str:
+    return unicodedata.normalize("NFC", fold_width(_as_text(value))).strip()
+
+
+def CatalogueText(max_length: int) -> Any:
+    """Text the catalogue shows and searches (a product's name, brand and description, a
+    category's name): :func:`Text`, its width forms folded (:func:`fold_width`)."""
+    return Annotated[str, BeforeValidator(_as_catalogue_text), Field(max_length=max_length)]
+
+
 def _plain_decimal(value: Any) -> Any:
     text = str(value).strip() if isinstance(value, int | float | Decimal | str) and not isinstance(value, bool) else ""
     if not _DECIMAL_TEXT.fullmatch(text):
@@ -207,9 +232,9 @@ class ProductFields(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    name: Text(200) = None
-    description: Text(100_000) = None
-    brand: Text(80) = None
+    name: CatalogueText(200) = None
+    description: CatalogueText(100_000) = None
+    brand: CatalogueText(80) = None
     image_url: ImageUrl = None
     price: Money = None
     discount_price: Money = None
@@ -228,7 +253,7 @@ class ProductFields(BaseModel):
 class CategoryFields(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    name: Text(120) = None
+    name: CatalogueText(120) = None
     slug: Text(140) = None
     description: Text(100_000) = None
 

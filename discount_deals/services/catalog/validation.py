@@ -174,6 +174,10 @@ def _product_values(
     # 100 characters) must not block a form that changes the stock.
     kept = {field: list(getattr(current, field)) for field in ("tags", "related_products")
             if current is not None and field in given and _same_list(given[field], getattr(current, field))}
+    # So is a name: one stored in full-width letters beside its look-alike (left by migration 38k)
+    # would otherwise be folded into the other's name and refused as taken.
+    if current is not None and isinstance(given.get("name"), str) and given["name"].strip() == current.name:
+        kept["name"] = current.name
     for field in kept:
         del given[field]
     for field in ("name", "price"):
