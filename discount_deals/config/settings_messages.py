@@ -71,12 +71,14 @@ class MessagingSettings(EnvironmentSettings):
     sms_sender: str = Field("DiscntDeals", validation_alias="DD_SMS_SENDER", description=(
         "the SMS sender id: at most 11 letters, digits or spaces, registered with Hubtel"))
     send_timeout_seconds: float = Field(10.0, ge=1, validation_alias="DD_MESSAGE_TIMEOUT_SECONDS",
-                                        description="longest SMTP conversation or SMS provider call")
+                                        description=(
+        "longest wait for each step of an SMTP conversation (connecting, each answer) or for the SMS provider's answer"))
     max_attempts: int = _count(6, "DD_MESSAGE_MAX_ATTEMPTS", "attempts before a message is dead")
     retry_seconds: int = _count(30, "DD_MESSAGE_RETRY_SECONDS",
                                 "the first retry's delay, doubled after each failure (at most a day)")
     lease_seconds: int = _count(60, "DD_MESSAGE_LEASE_SECONDS", (
-        "how long a worker's claim on a message lasts without news (then another worker takes it over)"))
+        "how long a worker's claim on a message lasts without news (then another worker takes it over); "
+        "the worker renews it every third of this while it sends, however long a send takes"))
     batch_size: int = _count(50, "DD_MESSAGE_BATCH_SIZE", "messages a worker claims at once (one SMTP connection)")
     worker_threads: int = _count(4, "DD_WORKER_THREADS", (
         "threads of the message worker (each holds one SMTP connection or provider call at a time: "

@@ -10,10 +10,16 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+import threading
+import time
+from datetime import UTC, datetime
 
 from discount_deals.db import session_scope
+from discount_deals.models.base import utcnow
 from discount_deals.services.messages import delivery, outbox as outbox_service
 from discount_deals.services.messages.outbox import Draft
+
+from ..builders.messaging import MailServer, SlowMailbox, outbox
 
 
 def queue(*drafts: Draft) -> list[str]:
@@ -23,6 +29,37 @@ def queue(*drafts: Draft) -> list[str]:
 
 def email_to(to: str, **fields) -> Draft:
     return Draft(channel="email", recipient=to, kind="order_ready", subject="Ready for pickup", text="Hi", **fields)
+
+
+def aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def test_a_send_slower_than_the_lease_keeps_its_claim(messaging, use_settings):
+    """The lease was renewed only between messages: one slow SMTP conversation outlasted it, a
+    second worker claimed the message meanwhile and the customer got the email twice."""
+    with MailServer(SlowMailbox()) as smtp:
+        use_settings(**smtp.environment(), DD_MESSAGE_LEASE_SECONDS="2")
+        queue(email_to("ama@example.com"))
+        reports: list[delivery.DeliveryReport] = []
+        first = threading.Thread(target=lambda: reports.append(delivery.deliver()))
+        first.start()
+        try:
+            assert smtp.mailbox.waiting.wait(10), "the first worker never reached the server"
+            [claimed] = outbox()
+            # No event marks a lease running out: the clock must pass it.
+            time.sleep((aware(claimed.lease_until) - utcnow()).total_seconds() + 0.5)
+            second = delivery.deliver()  # another worker looks for due work while the send goes on
+            [during] = outbox()
+        finally:
+            smtp.mailbox.go.set()
+            first.join(30)
+        assert second.claimed == 0
+        assert during.status == "sending" and aware(during.lease_until) > aware(claimed.lease_until)  # renewed
+        assert reports[0].sent == 1
+        [row] = outbox()
+        assert (row.status, row.attempts, row.lease_until) == ("sent", 1, None)
+        assert len(smtp.mailbox.messages) == 1
 
 
 def test_a_long_subject_beyond_ascii_folds_into_encoded_words(messaging):

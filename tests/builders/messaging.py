@@ -1,13 +1,18 @@
 """Messaging builders and fixtures for the message tests: a real SMTP server (aiosmtpd) and a
 Hubtel-shaped HTTP server, the settings pointed at them, the worker's delivery run in the test's
-thread, and the outbox and preferences rows."""
+thread, and the outbox and preferences rows. :class:`MailServer` is a real SMTP server that is
+slow (a :class:`SlowMailbox`) or refuses every login."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 from sqlmodel import select
 
 from discount_deals import models
@@ -16,6 +21,7 @@ from discount_deals.config.settings import get_settings
 from discount_deals.services.messages import delivery
 
 from ..support.mail import HubtelServer, Mailbox, SmsOutbox, SmtpServer
+from ..support.servers import free_port
 
 PUBLIC_URL = "https://deals.example"
 
@@ -70,3 +76,47 @@ def set_preferences(user: models.User, **values) -> None:
         for name, value in values.items():
             setattr(row, name, value)
         session.add(row)
+
+
+@dataclass
+class SlowMailbox(Mailbox):
+    """A slow mail server: the first recipient's answer waits until ``go`` is set (``waiting`` says
+    the server is holding it); every later step answers at once."""
+
+    waiting: threading.Event = field(default_factory=threading.Event)
+    go: threading.Event = field(default_factory=threading.Event)
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if not self.waiting.is_set():
+            self.waiting.set()
+            while not self.go.is_set():
+                await asyncio.sleep(0.01)
+        return await super().handle_RCPT(server, session, envelope, address, rcpt_options)
+
+
+class MailServer(SmtpServer):
+    """``with MailServer(...) as smtp:`` a real SMTP server on loopback with the given mailbox;
+    ``refuse_login``: it offers AUTH and refuses every login (535); ``logins``: the connections
+    that tried (smtplib tries each mechanism the server offers on one connection)."""
+
+    USER, PASSWORD = "shop", "rotated-yesterday"
+
+    def __init__(self, mailbox: Mailbox | None = None, *, refuse_login: bool = False):
+        self.mailbox = mailbox or Mailbox()
+        self.port = free_port()
+        self.refuse_login = refuse_login
+        self._peers: set = set()
+        options = {"authenticator": self._refuse, "auth_require_tls": False} if refuse_login else {}
+        self._controller = Controller(self.mailbox, hostname="127.0.0.1", port=self.port, **options)
+
+    def _refuse(self, server, session, envelope, mechanism, auth_data) -> AuthResult:
+        self._peers.add(session.peer)
+        return AuthResult(success=False, handled=False)
+
+    @property
+    def logins(self) -> int:
+        return len(self._peers)
+
+    def environment(self) -> dict[str, str]:
+        login = {"DD_SMTP_USER": self.USER, "DD_SMTP_PASSWORD": self.PASSWORD} if self.refuse_login else {}
+        return {**super().environment(), **login}

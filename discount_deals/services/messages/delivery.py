@@ -7,12 +7,26 @@ its send, so a worker killed mid-batch has recorded every message it sent. The m
 claimed but not sent become due again when its lease runs out (another worker, or this one
 restarted, sends them); only the one message in flight at the kill can be ambiguous, and it
 carries a stable Message-ID / ClientReference (see :mod:`.transports`).
+
+**The claim lasts while the send does.** From the claim to the batch's end a heartbeat
+(:class:`Heartbeat`: a thread, each beat a short write transaction of its own) extends the lease of
+the batch's messages still claimed, every third of DD_MESSAGE_LEASE_SECONDS, and stops in the
+``finally`` that ends the batch. However long one send takes (a server answering each SMTP step
+just within DD_MESSAGE_TIMEOUT_SECONDS, a body trickled, a slow Hubtel), no other worker can claim
+its message meanwhile and send it again. The lease was renewed only between messages, so one slow
+conversation outlasted it and a second worker sent the email again. We chose the heartbeat over a
+deadline for the conversation below the lease: such a deadline has to allow for the time since the
+last renewal, the database's own waits (SQLite's write lock) and the hosts' clocks, any of which
+brings the duplicate back; it would cut off slow but working servers; and every transport would need
+one of its own. The heartbeat holds whatever the transport and the settings. A worker that dies
+takes its heartbeat with it, and its claims come back when their lease ends, as before.
+
 """
 
 from __future__ import annotations
 
 import logging
-import time
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +37,7 @@ from sqlmodel import select
 from ...db import get_engine, session_scope, write_session
 from ...models import Channel, MessageStatus, OutboxMessage
 from ...config.settings import get_settings
-from .outbox import anything_due, claim, claimed, release, settle
+from .outbox import anything_due, claim, claimed, release, renew, settle
 from .transports import SendFailed, SendUnconfirmed, Transport, email_transport, sms_transport
 
 log = logging.getLogger("discount_deals.messages")
@@ -44,6 +58,36 @@ def _transport(channel: str) -> Transport:
     return sms_transport() if channel == Channel.SMS.value else email_transport()
 
 
+class Heartbeat:
+    """Keeps a claim alive while its batch is in hand: every third of the lease, a write
+    transaction of its own extends the lease of the claim's messages still being sent (see the
+    module docstring). ``with Heartbeat(token):`` starts it; leaving the block stops it.
+
+    Owns its transactions: one per beat, on its own thread."""
+
+    def __init__(self, token: str):
+        self.token = token
+        self.every = get_settings().messages.lease_seconds / 3
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"lease-{token[:8]}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                with write_session() as session:
+                    renew(session, self.token)
+            except Exception:  # the next beat tries again: the lease has room for two more
+                log.exception("could not extend the lease of claim %s", self.token)
+
+
 def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> DeliveryReport:
     """Claim up to ``limit`` (DD_MESSAGE_BATCH_SIZE) due messages, of ``ids`` when given, and
     send them, one connection per channel.
@@ -62,30 +106,26 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     if not batch:
         return report
     transports: dict[str, Transport] = {}
-    renew_every = get_settings().messages.lease_seconds / 3
-    renewed = time.monotonic()
     engine = get_engine()
     if engine.dialect.name == "sqlite":
         engine = engine.execution_options(sqlite_begin="IMMEDIATE")
-    try:
-        # One connection records the whole batch (a transaction per message on it: a Session per
-        # message cost more than the send itself).
-        with engine.connect() as connection:
-            for message in batch:
-                # The rest of the batch's lease is extended now and then, not after every message.
-                renew = time.monotonic() - renewed >= renew_every
-                renewed = time.monotonic() if renew else renewed
-                _send_one(connection, message, token, transports, report, renew)
-    finally:
-        for transport in transports.values():
-            transport.close()
-        with write_session() as session:
-            release(session, token)  # anything not reached (the worker is stopping)
+    with Heartbeat(token):
+        try:
+            # One connection records the whole batch (a transaction per message on it: a Session
+            # per message cost more than the send itself).
+            with engine.connect() as connection:
+                for message in batch:
+                    _send_one(connection, message, token, transports, report)
+        finally:
+            for transport in transports.values():
+                transport.close()
+            with write_session() as session:
+                release(session, token)  # anything not reached (the worker is stopping)
     return report
 
 
 def _send_one(connection: Connection, message: OutboxMessage, token: str, transports: dict[str, Transport],
-              report: DeliveryReport, renew: bool) -> None:
+              report: DeliveryReport) -> None:
     """Send one claimed message and record its outcome.
 
     Owns its transactions: the outcome commits in one of its own right after the send."""
@@ -104,7 +144,7 @@ def _send_one(connection: Connection, message: OutboxMessage, token: str, transp
         error = f"{exc.__class__.__name__}: {exc}"[:300]
     with connection.begin():
         status = settle(connection, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
-                        renew=renew, retry_after=retry_after, note=note)
+                        retry_after=retry_after, note=note)
         if status == MessageStatus.FAILED.value:
             due = select(OutboxMessage.next_attempt_at).where(OutboxMessage.id == message.id)
             report.retry_at.append((message.id, connection.execute(due).scalar_one()))

@@ -9,8 +9,9 @@ row with them, so a rolled-back event sends nothing.
 
 A worker :func:`claim`\\ s due messages with a guarded UPDATE (on PostgreSQL after ``SELECT ...
 FOR UPDATE SKIP LOCKED``; on SQLite under the write lock), which sets a lease and a claim token
-of its own: however many workers or hosts run, a message is claimed by one. Each outcome is
-recorded (:func:`settle`) only by the claim that holds it.
+of its own: however many workers or hosts run, a message is claimed by one. The worker keeps
+its claim alive while it holds it (:func:`renew`, its heartbeat); each outcome is recorded
+(:func:`settle`) only by the claim that holds it.
 """
 
 from __future__ import annotations
@@ -165,11 +166,17 @@ def retry_delay(attempts: int) -> timedelta:
     return timedelta(seconds=min(base * 2 ** max(attempts - 1, 0), 86_400))
 
 
+def renew(session: Session, token: str, now: datetime | None = None) -> int:
+    """Extend the lease of the claim's messages still being sent (the worker's heartbeat); how many."""
+    lease = (now or utcnow()) + timedelta(seconds=get_settings().messages.lease_seconds)
+    return session.execute(update(M).where(M.claim_token == token, M.status == S.SENDING.value)
+                           .values(lease_until=lease).execution_options(synchronize_session=False)).rowcount
+
+
 def settle(session: Session | Connection, message_id: str, token: str, *, error: str = "", permanent: bool = False,
-           provider_id: str = "", renew: bool = True, now: datetime | None = None, retry_after: int = 0,
-           note: str = "") -> str | None:
-    """Record one attempt's outcome if ``token`` still holds the message (and with ``renew``,
-    extend the lease of the rest of its batch); the new status, or None when the claim was lost.
+           provider_id: str = "", now: datetime | None = None, retry_after: int = 0, note: str = "") -> str | None:
+    """Record one attempt's outcome if ``token`` still holds the message; the new status, or None
+    when the claim was lost.
 
     A success is one guarded UPDATE (a reset secret is erased from the stored text in it), with
     ``note`` as its last word (an unconfirmed send says so)."""
@@ -187,10 +194,6 @@ def settle(session: Session | Connection, message_id: str, token: str, *, error:
         status = S.SENT.value if done.rowcount == 1 else None
     else:
         status = _record_failure(session, mine, error, permanent, now, retry_after)
-    if renew and status is not None:
-        lease = now + timedelta(seconds=get_settings().messages.lease_seconds)
-        session.execute(update(M).where(M.claim_token == token, M.status == S.SENDING.value)
-                        .values(lease_until=lease).execution_options(synchronize_session=False))
     return status
 
 
