@@ -12,14 +12,19 @@ import email.policy
 import re
 import threading
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+import pytest
+from sqlalchemy import update
+
+from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.models.base import utcnow
 from discount_deals.services.messages import delivery, outbox as outbox_service
 from discount_deals.services.messages.outbox import Draft
 
 from ..builders.messaging import MailServer, SlowMailbox, outbox
+from ..support.servers import closed_port
 
 
 def queue(*drafts: Draft) -> list[str]:
@@ -31,8 +36,29 @@ def email_to(to: str, **fields) -> Draft:
     return Draft(channel="email", recipient=to, kind="order_ready", subject="Ready for pickup", text="Hi", **fields)
 
 
+def text_to(number: str) -> Draft:
+    return Draft(channel="sms", recipient=number, kind="order_ready", text="Your order is ready for pickup.")
+
+
 def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def held_with_the_first(channel: str) -> models.OutboxMessage:
+    """The channel's one message tried (failed, one attempt); the others of it, not tried, due
+    with it: the tried one."""
+    rows = outbox(channel=channel)
+    [tried] = [row for row in rows if row.attempts == 1]
+    assert tried.status == "failed" and tried.next_attempt_at > utcnow()
+    assert [(row.status, row.attempts, row.next_attempt_at) for row in rows if row is not tried] == [
+        ("queued", 0, tried.next_attempt_at)] * (len(rows) - 1)
+    return tried
+
+
+def make_all_due() -> None:
+    with session_scope() as session:
+        session.execute(update(models.OutboxMessage).where(models.OutboxMessage.status.in_(["queued", "failed"]))
+                        .values(next_attempt_at=utcnow()))
 
 
 def test_a_send_slower_than_the_lease_keeps_its_claim(messaging, use_settings):
@@ -60,6 +86,89 @@ def test_a_send_slower_than_the_lease_keeps_its_claim(messaging, use_settings):
         [row] = outbox()
         assert (row.status, row.attempts, row.lease_until) == ("sent", 1, None)
         assert len(smtp.mailbox.messages) == 1
+
+
+@pytest.fixture(params=["login refused", "connection refused"])
+def mail_down(request, messaging, use_settings):
+    """An SMTP server that refuses the shop's login, or nothing listening at DD_SMTP_PORT."""
+    if request.param == "connection refused":
+        use_settings(DD_SMTP_PORT=str(closed_port()))
+        yield None
+        return
+    with MailServer(refuse_login=True) as smtp:
+        use_settings(**smtp.environment())
+        yield smtp
+
+
+def test_email_that_is_down_stops_the_batchs_email_not_its_texts(messaging, mail_down):
+    """A refused login or connection was met once per message, each using up an attempt."""
+    queue(*[email_to(f"shopper{n}@example.com") for n in range(3)], text_to("+233241234567"))
+    report = delivery.deliver()
+    assert (report.claimed, report.outcomes) == (4, {"failed": 1, "held": 2, "sent": 1})
+    if mail_down is not None:
+        assert mail_down.logins == 1
+    held_with_the_first("email")
+    assert [(row.status, row.attempts) for row in outbox(channel="sms")] == [("sent", 1)]
+    assert delivery.deliver().claimed == 0  # nothing of the channel before the retry time
+
+
+@pytest.mark.parametrize("status, retry_after", [(429, ""), (429, "120"), (503, ""), (503, "120")])
+def test_a_busy_sms_provider_stops_the_batchs_texts_until_the_retry(messaging, status, retry_after):
+    """A 429 or 503 from Hubtel was met once per text, each using up an attempt."""
+    messaging.texts.failures[:] = [status] * 3
+    messaging.texts.retry_after = retry_after
+    queue(*[text_to(f"+23324123456{n}") for n in range(3)], email_to("ama@example.com"))
+    delivery.deliver()
+    assert len(messaging.texts.failures) == 2  # one request only
+    tried = held_with_the_first("sms")
+    assert tried.next_attempt_at - tried.updated_at >= timedelta(seconds=int(retry_after or 1))
+    assert [row.status for row in outbox(channel="email")] == ["sent"]
+    messaging.texts.failures.clear()  # the provider is back
+    make_all_due()
+    delivery.deliver()
+    rows = outbox(channel="sms")
+    assert sorted((row.status, row.attempts) for row in rows) == [("sent", 1), ("sent", 1), ("sent", 2)]
+    assert len(messaging.texts.texts) == 3
+
+
+@pytest.mark.parametrize("down", ["unreachable", "credentials refused"])
+def test_an_sms_provider_unreachable_or_refusing_the_shop_stops_the_batchs_texts(messaging, use_settings, down):
+    if down == "unreachable":
+        use_settings(DD_HUBTEL_BASE_URL=f"http://127.0.0.1:{closed_port()}")
+    else:
+        use_settings(DD_HUBTEL_CLIENT_SECRET="rotated-yesterday")
+    queue(*[text_to(f"+23324123456{n}") for n in range(3)], email_to("ama@example.com"))
+    delivery.deliver()
+    held_with_the_first("sms")
+    assert [row.status for row in outbox(channel="email")] == ["sent"]
+
+
+def test_a_channel_down_puts_off_its_waiting_messages_not_in_the_batch(messaging):
+    """Messages of the channel due before the retry time, claimed by no one, wait for it too: a
+    queue longer than a batch was otherwise tried batch by batch, one attempt each."""
+    messaging.texts.failures[:] = [503, 503]
+    first, waiting = queue(text_to("+233241234560"), text_to("+233241234561"))
+    delivery.deliver([first])  # a batch of one (the worker's nudge for it)
+    rows = {row.id: row for row in outbox()}
+    assert rows[first].status == "failed"
+    assert (rows[waiting].status, rows[waiting].attempts) == ("queued", 0)
+    assert rows[waiting].next_attempt_at == rows[first].next_attempt_at
+    assert delivery.deliver().claimed == 0 and len(messaging.texts.failures) == 1
+
+
+def test_when_the_message_tried_dies_the_others_wait_a_first_retry(messaging, use_settings):
+    """Its last attempt spent, the one tried has no retry time: the others wait as long as a first
+    retry (DD_MESSAGE_RETRY_SECONDS, 1 s here), untried, and keep all their attempts."""
+    use_settings(DD_MESSAGE_MAX_ATTEMPTS="1")
+    messaging.texts.failures[:] = [503] * 3
+    queue(*[text_to(f"+23324123456{n}") for n in range(3)])
+    before = utcnow()
+    delivery.deliver()
+    rows = outbox()
+    assert sorted((row.status, row.attempts) for row in rows) == [("dead", 1), ("queued", 0), ("queued", 0)]
+    waiting = [aware(row.next_attempt_at) for row in rows if row.status == "queued"]
+    assert all(before + timedelta(seconds=1) <= moment <= utcnow() + timedelta(seconds=1) for moment in waiting)
+    assert len(messaging.texts.failures) == 2
 
 
 def test_a_long_subject_beyond_ascii_folds_into_encoded_words(messaging):

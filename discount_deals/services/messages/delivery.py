@@ -21,6 +21,11 @@ brings the duplicate back; it would cut off slow but working servers; and every 
 one of its own. The heartbeat holds whatever the transport and the settings. A worker that dies
 takes its heartbeat with it, and its claims come back when their lease ends, as before.
 
+**A channel that is down.** When a failure says the channel is down (``SendFailed.channel_down``:
+the server cannot be reached or refused our login, Hubtel's 429 or 503), no other message of that
+channel is tried: :func:`.outbox.hold_back` hands the batch's others back, due at the failed one's
+retry time without an attempt counted, and the batch goes on with its other channels. An outage
+so costs one attempt per retry instead of one per message.
 """
 
 from __future__ import annotations
@@ -36,8 +41,9 @@ from sqlmodel import select
 
 from ...db import get_engine, session_scope, write_session
 from ...models import Channel, MessageStatus, OutboxMessage
+from ...models.base import utcnow
 from ...config.settings import get_settings
-from .outbox import anything_due, claim, claimed, release, renew, settle
+from .outbox import anything_due, claim, claimed, hold_back, next_try, release, renew, settle
 from .transports import SendFailed, SendUnconfirmed, Transport, email_transport, sms_transport
 
 log = logging.getLogger("discount_deals.messages")
@@ -46,7 +52,7 @@ log = logging.getLogger("discount_deals.messages")
 @dataclass
 class DeliveryReport:
     claimed: int = 0
-    outcomes: Counter = field(default_factory=Counter)
+    outcomes: Counter = field(default_factory=Counter)  # by status; "held": handed back untried (channel down)
     retry_at: list[tuple[str, datetime]] = field(default_factory=list)  # failed messages and when to retry
 
     @property
@@ -106,6 +112,7 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     if not batch:
         return report
     transports: dict[str, Transport] = {}
+    down: set[str] = set()  # channels whose remaining messages were handed back
     engine = get_engine()
     if engine.dialect.name == "sqlite":
         engine = engine.execution_options(sqlite_begin="IMMEDIATE")
@@ -115,7 +122,8 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
             # per message cost more than the send itself).
             with engine.connect() as connection:
                 for message in batch:
-                    _send_one(connection, message, token, transports, report)
+                    if message.channel not in down and _send_one(connection, message, token, transports, report):
+                        down.add(message.channel)
         finally:
             for transport in transports.values():
                 transport.close()
@@ -125,11 +133,12 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
 
 
 def _send_one(connection: Connection, message: OutboxMessage, token: str, transports: dict[str, Transport],
-              report: DeliveryReport) -> None:
-    """Send one claimed message and record its outcome.
+              report: DeliveryReport) -> bool:
+    """Send one claimed message and record its outcome; whether its channel is down (the claim's
+    other messages of that channel are then handed back, in the same transaction).
 
     Owns its transactions: the outcome commits in one of its own right after the send."""
-    error, permanent, provider_id, retry_after, note = "", False, "", 0, ""
+    error, permanent, provider_id, retry_after, note, down = "", False, "", 0, "", False
     try:
         transport = transports.get(message.channel)
         if transport is None:
@@ -138,19 +147,28 @@ def _send_one(connection: Connection, message: OutboxMessage, token: str, transp
     except SendUnconfirmed as exc:
         provider_id, note = "unconfirmed", exc.detail  # sent, not again: see SendUnconfirmed
     except SendFailed as exc:
-        error, permanent, retry_after = exc.detail, exc.permanent, exc.retry_after
+        error, permanent, retry_after, down = exc.detail, exc.permanent, exc.retry_after, exc.channel_down
     except Exception as exc:  # a bug in a transport must not lose the batch
         log.exception("sending message %s failed", message.id)
         error = f"{exc.__class__.__name__}: {exc}"[:300]
     with connection.begin():
         status = settle(connection, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
                         retry_after=retry_after, note=note)
+        retry_at = None
         if status == MessageStatus.FAILED.value:
             due = select(OutboxMessage.next_attempt_at).where(OutboxMessage.id == message.id)
-            report.retry_at.append((message.id, connection.execute(due).scalar_one()))
+            retry_at = connection.execute(due).scalar_one()
+            report.retry_at.append((message.id, retry_at))
+        if down:  # the others wait for its retry; when it has none (dead), for a first retry's
+            until = retry_at or next_try(1, utcnow(), retry_after)
+            held = hold_back(connection, token, message.channel, until)
+            if held:
+                report.outcomes["held"] += held
     if error:
-        log.warning("message %s (%s to %s) %s: %s", message.id, message.kind, message.channel, status, error)
+        log.warning("message %s (%s to %s) %s%s: %s", message.id, message.kind, message.channel, status,
+                    ", its channel is down" if down else "", error)
     report.outcomes[status or "lost"] += 1
+    return down
 
 
 def deliver_due(max_batches: int = 1000) -> DeliveryReport:

@@ -11,7 +11,8 @@ A worker :func:`claim`\\ s due messages with a guarded UPDATE (on PostgreSQL aft
 FOR UPDATE SKIP LOCKED``; on SQLite under the write lock), which sets a lease and a claim token
 of its own: however many workers or hosts run, a message is claimed by one. The worker keeps
 its claim alive while it holds it (:func:`renew`, its heartbeat); each outcome is recorded
-(:func:`settle`) only by the claim that holds it.
+(:func:`settle`) only by the claim that holds it. A channel found down puts off the rest of its
+messages (:func:`hold_back`) without counting an attempt.
 """
 
 from __future__ import annotations
@@ -127,7 +128,9 @@ def claim(session: Session, *, ids: list[str] | None = None, limit: int, now: da
     query = select(M.id).where(_due(now), M.attempts < settings.max_attempts)
     if ids is not None:
         query = query.where(M.id.in_(ids))
-    query = query.order_by(M.next_attempt_at).limit(limit)
+    # Of messages due at once (a channel's, put off together by hold_back), the most tried first: it
+    # tries the channel again, and its backoff is the one they follow.
+    query = query.order_by(M.next_attempt_at, M.attempts.desc()).limit(limit)
     if session.get_bind().dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
     chosen = list(session.exec(query).all())
@@ -157,7 +160,7 @@ def _bury_exhausted(session: Session, now: datetime) -> None:
 
 def claimed(session: Session, token: str) -> list[OutboxMessage]:
     return list(session.exec(select(M).where(M.claim_token == token, M.status == S.SENDING.value)
-                             .order_by(M.channel, M.next_attempt_at)).all())
+                             .order_by(M.channel, M.next_attempt_at, M.attempts.desc())).all())
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -166,11 +169,38 @@ def retry_delay(attempts: int) -> timedelta:
     return timedelta(seconds=min(base * 2 ** max(attempts - 1, 0), 86_400))
 
 
+def next_try(attempts: int, now: datetime, retry_after: int = 0) -> datetime:
+    """When a message that failed its ``attempts``-th attempt is due again: after the backoff, or
+    after the provider's ``Retry-After`` when that is longer."""
+    return now + max(retry_delay(attempts), timedelta(seconds=retry_after))
+
+
 def renew(session: Session, token: str, now: datetime | None = None) -> int:
     """Extend the lease of the claim's messages still being sent (the worker's heartbeat); how many."""
     lease = (now or utcnow()) + timedelta(seconds=get_settings().messages.lease_seconds)
     return session.execute(update(M).where(M.claim_token == token, M.status == S.SENDING.value)
                            .values(lease_until=lease).execution_options(synchronize_session=False)).rowcount
+
+
+def hold_back(session: Session | Connection, token: str, channel: str, until: datetime,
+              now: datetime | None = None) -> int:
+    """The ``channel`` is down until ``until`` (a failure said so): the claim's messages of it not
+    yet tried go back, due at ``until``, the attempt their claim counted given back; and the
+    channel's waiting messages due before then wait until then too (a queue of thousands was
+    otherwise claimed batch by batch, each batch's first trying the channel again). How many of
+    the claim's went back. An outage so costs one attempt a retry, not one a message."""
+    now = now or utcnow()
+    handed_back = session.execute(
+        update(M).where(M.claim_token == token, M.status == S.SENDING.value, M.channel == channel)
+        .values(status=case((M.attempts > 1, S.FAILED.value), else_=S.QUEUED.value), attempts=M.attempts - 1,
+                claim_token=None, lease_until=None, next_attempt_at=until, updated_at=now)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    session.execute(
+        update(M).where(M.channel == channel, M.status.in_([S.QUEUED.value, S.FAILED.value]), M.next_attempt_at < until)
+        .values(next_attempt_at=until).execution_options(synchronize_session=False)
+    )
+    return handed_back
 
 
 def settle(session: Session | Connection, message_id: str, token: str, *, error: str = "", permanent: bool = False,
@@ -208,8 +238,7 @@ def _record_failure(session: Session | Connection, mine: tuple, error: str, perm
     if permanent or attempts >= get_settings().messages.max_attempts:
         values = {"status": S.DEAD.value}
     else:
-        wait = max(retry_delay(attempts), timedelta(seconds=retry_after))
-        values = {"status": S.FAILED.value, "next_attempt_at": now + wait}
+        values = {"status": S.FAILED.value, "next_attempt_at": next_try(attempts, now, retry_after)}
     session.execute(update(M).where(*mine).values(claim_token=None, lease_until=None, updated_at=now,
                                                   last_error=error[:500], **values)
                     .execution_options(synchronize_session=False))

@@ -3,7 +3,9 @@ for texts.
 
 The provider seam: :func:`email_transport` and :func:`sms_transport` return an object with
 ``send(message) -> provider id`` and ``close()``, chosen by the settings. A failure raises
-:class:`SendFailed`, ``permanent`` when trying again cannot help (the recipient was refused).
+:class:`SendFailed`, ``permanent`` when trying again cannot help (the recipient was refused),
+``channel_down`` when the failure is the channel's, not the message's (the delivery then tries no
+other message of that channel until the retry time).
 
 Email is sent with Python's own ``smtplib`` and ``email`` packages, one connection per batch.
 Every email carries a stable ``Message-ID`` made from the outbox id, so a copy sent again after
@@ -40,13 +42,18 @@ log = logging.getLogger("discount_deals.messages")
 
 class SendFailed(Exception):
     """One attempt failed: ``permanent`` (no retry can help), else tried again, not before
-    ``retry_after`` seconds when the provider said so (HTTP ``Retry-After``)."""
+    ``retry_after`` seconds when the provider said so (HTTP ``Retry-After``).
 
-    def __init__(self, detail: str, *, permanent: bool = False, retry_after: int = 0):
+    ``channel_down``: the channel failed, not this message (the server cannot be reached or
+    refused the shop's login, the provider asks us to slow down): every other message of the
+    channel would fail the same way now, each using up an attempt."""
+
+    def __init__(self, detail: str, *, permanent: bool = False, retry_after: int = 0, channel_down: bool = False):
         super().__init__(detail)
         self.detail = detail
         self.permanent = permanent
         self.retry_after = retry_after
+        self.channel_down = channel_down
 
 
 class SendUnconfirmed(Exception):
@@ -170,38 +177,48 @@ class SmtpTransport:
                                                 context=context)
         else:
             connection = _Smtp(s.smtp_host, s.smtp_port, timeout=s.send_timeout_seconds)
+        try:
             if s.smtp_tls == "starttls":
                 connection.starttls(context=context)
-        # Commands and replies are small: without TCP_NODELAY each one can wait for a delayed ACK
-        # (40 ms on Linux), which capped a batch at about 25 messages a second.
-        connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if s.smtp_user:
-            connection.login(s.smtp_user, s.smtp_password)
+            # Commands and replies are small: without TCP_NODELAY each one can wait for a delayed
+            # ACK (40 ms on Linux), which capped a batch at about 25 messages a second.
+            connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if s.smtp_user:
+                connection.login(s.smtp_user, s.smtp_password)
+        except BaseException:
+            connection.close()  # a login refused leaves no socket behind
+            raise
         return connection
 
     def send(self, message: OutboxMessage) -> str:
         email = build_email(message, self.settings)
         sender = parseaddr(self.settings.mail_from)[1]
+        # A failure before this message's turn (cannot connect, greeting, STARTTLS, login refused)
+        # is the server's for every message: the channel is down. So is a 421 at any step (RFC 5321
+        # 3.8: the server is closing the channel).
+        connecting = self._connection is None
         try:
-            if self._connection is None:
+            if connecting:
                 self._connection = self._connect()
+                connecting = False
             self._connection.message_sent = False
             refused = self._connection.sendmail(sender, [message.recipient], email)
         except smtplib.SMTPRecipientsRefused as exc:
             code = next(iter(exc.recipients.values()), (0, b""))[0]
-            raise SendFailed(f"recipient refused ({code})", permanent=500 <= code < 600) from None
+            raise SendFailed(f"recipient refused ({code})", permanent=500 <= code < 600, channel_down=code == 421) from None
         except smtplib.SMTPResponseException as exc:
             self.close()
             # A 5xx to the message itself (after DATA) refuses this message for good; other
             # refusals (a login, the sender) are the shop's to mend, and are tried again.
             refused_message = isinstance(exc, smtplib.SMTPDataError) and 500 <= exc.smtp_code < 600
-            raise SendFailed(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}"[:300], permanent=refused_message) from None
+            raise SendFailed(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}"[:300], permanent=refused_message,
+                             channel_down=connecting or exc.smtp_code == 421) from None
         except (smtplib.SMTPException, OSError) as exc:
             went_out = self._connection is not None and self._connection.message_sent
             self.close()
             if went_out:  # no answer to the message's end: the server may have it
                 raise SendUnconfirmed(f"SMTP: no answer after the message was sent ({exc})"[:300]) from None
-            raise SendFailed(f"SMTP: {exc.__class__.__name__}: {exc}"[:300]) from None
+            raise SendFailed(f"SMTP: {exc.__class__.__name__}: {exc}"[:300], channel_down=connecting) from None
         except UnicodeError:
             # An address that is not ASCII (kofí@example.com): smtplib fails in the middle of the
             # MAIL command. The connection is dropped so the next message starts clean, and this
@@ -273,7 +290,7 @@ class FileSms:
                 file.write(text)
             partial.replace(self.folder / name)  # whole or not at all for a reader
         except OSError as exc:
-            raise SendFailed(f"cannot write to {self.folder}: {exc.strerror or exc}") from None
+            raise SendFailed(f"cannot write to {self.folder}: {exc.strerror or exc}", channel_down=True) from None
         return f"file:{name}"
 
     def close(self) -> None:
@@ -299,15 +316,18 @@ class HubtelSms:
             response = self._client.post("/v1/messages/send", json=body)
         except httpx.ReadTimeout:  # the request went out, its answer did not come
             raise SendUnconfirmed("Hubtel did not answer in time after the request was sent") from None
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # nothing went out: no text can now
+            raise SendFailed(f"Hubtel unreachable: {exc.__class__.__name__}", channel_down=True) from None
         except httpx.HTTPError as exc:
             raise SendFailed(f"Hubtel unreachable: {exc.__class__.__name__}") from None
         if response.status_code == 429 or response.status_code >= 500:
-            raise SendFailed(f"Hubtel answered {response.status_code}",
+            # 429 (slow down) and 503 (unavailable) are Hubtel's for every text; another 5xx may be this one's.
+            raise SendFailed(f"Hubtel answered {response.status_code}", channel_down=response.status_code in (429, 503),
                              retry_after=_retry_after(response.headers.get("Retry-After")))
         if response.status_code in (401, 403):
             # Our client id or secret (rotated, mistyped): every text would die for it otherwise.
             raise SendFailed(f"Hubtel refused the shop's credentials ({response.status_code}): check "
-                             "DD_HUBTEL_CLIENT_ID and DD_HUBTEL_CLIENT_SECRET")
+                             "DD_HUBTEL_CLIENT_ID and DD_HUBTEL_CLIENT_SECRET", channel_down=True)
         if response.status_code >= 400:
             # A bad number or a sender id Hubtel does not know: trying again cannot help.
             raise SendFailed(f"Hubtel refused ({response.status_code}): {response.text[:200]}", permanent=True)
