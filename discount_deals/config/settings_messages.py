@@ -73,7 +73,8 @@ class MessagingSettings(EnvironmentSettings):
     send_timeout_seconds: float = Field(10.0, ge=1, validation_alias="DD_MESSAGE_TIMEOUT_SECONDS",
                                         description=(
         "longest wait for each step of an SMTP conversation (connecting, each answer) or for the SMS provider's answer"))
-    max_attempts: int = _count(6, "DD_MESSAGE_MAX_ATTEMPTS", "attempts before a message is dead")
+    max_attempts: int = _count(12, "DD_MESSAGE_MAX_ATTEMPTS", (
+        "attempts before a message is dead (with `DD_MESSAGE_RETRY_SECONDS` 30: tries over about 17 hours)"))
     retry_seconds: int = _count(30, "DD_MESSAGE_RETRY_SECONDS",
                                 "the first retry's delay, doubled after each failure (at most a day)")
     lease_seconds: int = _count(60, "DD_MESSAGE_LEASE_SECONDS", (

@@ -171,6 +171,28 @@ def test_when_the_message_tried_dies_the_others_wait_a_first_retry(messaging, us
     assert len(messaging.texts.failures) == 2
 
 
+def test_order_updates_outlive_an_outage_of_hours_with_the_default_schedule(messaging, use_settings):
+    """With the defaults (6 attempts, 30 s doubled) an outage longer than 15.5 minutes left order
+    updates dead, and each text in the queue used up an attempt on every retry."""
+    use_settings(DD_MESSAGE_RETRY_SECONDS=None, DD_MESSAGE_MAX_ATTEMPTS=None)  # the defaults
+    messaging.texts.failures[:] = [503] * 100
+    queue(*[text_to(f"+23324123456{n}") for n in range(3)])
+    outage, rounds = timedelta(0), 0
+    while outage < timedelta(hours=8):
+        delivery.deliver()
+        rows = outbox()
+        assert {row.status for row in rows} <= {"failed", "queued"}, f"dead after {outage}"
+        tried = max(rows, key=lambda row: row.attempts)
+        outage += tried.next_attempt_at - tried.updated_at  # each retry waits its whole delay
+        rounds += 1
+        make_all_due()
+    assert rounds == 100 - len(messaging.texts.failures) <= 11  # one request a retry
+    messaging.texts.failures.clear()
+    delivery.deliver()
+    rows = outbox()
+    assert sorted((row.status, row.attempts) for row in rows) == [("sent", 1), ("sent", 1), ("sent", rounds + 1)]
+
+
 def test_a_long_subject_beyond_ascii_folds_into_encoded_words(messaging):
     """It was one encoded word of ~280 characters (RFC 2047: at most 75; lines at most 78)."""
     subject = ("Votre commande DD-2025-000123 est prête à être retirée au magasin Melcom – Achimota : "
