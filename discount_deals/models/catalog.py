@@ -6,7 +6,7 @@ from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from sqlalchemy import JSON, Column, Index, text
+from sqlalchemy import JSON, Column, Index, String, text
 from sqlmodel import Field, SQLModel
 
 from .base import created_field, id_field, money_field, optional_ref_field, parent_field, updated_field
@@ -35,6 +35,12 @@ _VISIBLE = {
 }
 
 
+def _code_point_text(length: int) -> String:
+    """Text that sorts by code point on both engines: SQLite's BINARY does; PostgreSQL's "C"
+    collation does, whatever the server's own (en_US sorts "rice oil" after "ricebran")."""
+    return String(length).with_variant(String(length, collation="C"), "postgresql")
+
+
 def _visible_index(name: str, *columns: str) -> Index:
     # status and is_available close every entry: SQLite does not count the index's WHERE as
     # proof, so without them a count would read each row to check what the index already knows.
@@ -44,24 +50,29 @@ def _visible_index(name: str, *columns: str) -> Index:
 class Product(SQLModel, table=True):
     __table_args__ = (
         # One index per listing the shop serves, each in the order of the listing's ORDER BY
-        # (name_key is unique, so it ends every order): a page is a short walk of one index.
+        # (by name: name_sort, then name_key, which is unique, so it ends every order): a page is
+        # a short walk of one index.
         _visible_index("newest", "created_at", "id"),
         # The shoppers' default order (featured first, then newest), over everything and by category.
         _visible_index("featured", "is_featured", "created_at", "id"),
         _visible_index("category_featured", "category_id", "is_featured", "created_at", "id"),
-        _visible_index("name", "name_key"),
-        _visible_index("price", "effective_price", "name_key"),
+        _visible_index("name", "name_sort", "name_key"),
+        _visible_index("price", "effective_price", "name_sort", "name_key"),
         _visible_index("category_newest", "category_id", "created_at", "id"),
-        _visible_index("category_name", "category_id", "name_key"),
-        _visible_index("category_price", "category_id", "effective_price", "name_key"),
+        _visible_index("category_name", "category_id", "name_sort", "name_key"),
+        _visible_index("category_price", "category_id", "effective_price", "name_sort", "name_key"),
         # The admin's list (every product, newest first).
         Index("ix_product_created_at_id", "created_at", "id"),
     )
 
     id: str = id_field()
     name: str = Field(max_length=200)
-    # Lower-cased, trimmed name: product names are unique regardless of case.
-    name_key: str = Field(max_length=200, unique=True)
+    # Lower-cased, trimmed name (NFKC): product names are unique regardless of case.
+    name_key: str = Field(max_length=200, unique=True, sa_type=_code_point_text(200))
+    # How names sort (services.catalog.validation.name_sort): folded as search folds them (accents
+    # removed, case-blind, NFKC), compared by code point on both engines, name_key breaking ties.
+    name_sort: str = Field(default="", max_length=200, sa_type=_code_point_text(200),
+                           sa_column_kwargs={"server_default": ""})
     description: str = Field(default="")
     brand: str = Field(default="", max_length=80, index=True)
     image_url: str = Field(default="", max_length=500)

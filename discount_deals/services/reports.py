@@ -167,7 +167,7 @@ def low_stock_products(
     rows = session.exec(
         select(Product.id, Product.name, Product.stock, Product.status)
         .where(condition)
-        .order_by(Product.stock.asc(), Product.name_key.asc())
+        .order_by(Product.stock.asc(), Product.name_sort.asc(), Product.name_key.asc())
         .limit(max(0, limit))
     ).all()
     return [LowStockProduct(product_id=i, name=n, stock=s, status=st) for i, n, s, st in rows], int(count)

@@ -68,10 +68,12 @@ from .validation import (
     duplicate_name_message,
     missing_products_message,
     name_key,
+    name_sort,
     price_columns,
     refresh_derived,
     slugify,
     validation_detail,
+    written_columns,
 )
 
 __all__ = [
@@ -120,6 +122,7 @@ __all__ = [
     "list_products",
     "category_key",
     "name_key",
+    "name_sort",
     "parse_datetime",
     "parse_money",
     "apply_due_prices",
@@ -136,4 +139,5 @@ __all__ = [
     "update_product",
     "validation_detail",
     "visible_clause",
+    "written_columns",
 ]

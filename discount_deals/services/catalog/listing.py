@@ -6,7 +6,8 @@ The filters (category, brand, price range, discount, in stock, the admin's statu
 Without an ``ordering`` a search lists the best matches first; a plain listing shows shoppers
 the featured products first, then the newest (the existing client's home page takes its
 "Featured Deals" from page 1), and admins the newest first. Every ordering ends on a unique key
-(the name, unique regardless of case, or the id), so pages never shuffle between requests.
+(the name's key, unique regardless of case, or the id), so pages never shuffle between requests.
+Names sort by ``name_sort`` (accents and case aside, by code point on both engines), then that key.
 
 Typos: when a search finds fewer products than a storefront page holds (``DD_PAGE_SIZE``) and
 some of its words are not in the catalogue, those words are corrected (:mod:`.typos`) and the
@@ -56,14 +57,16 @@ from .filters import (  # noqa: F401  (re-exported: the catalogue's names for th
     visible_clause,
 )
 
-_NAME = (Product.name_key.asc(),)  # unique: the last word of every ordering
+# Names sort by name_sort (accents removed, case-blind, by code point on both engines), then by
+# name_key: unique, the last word of every ordering.
+_NAME = (Product.name_sort.asc(), Product.name_key.asc())
 _NEWEST = (Product.created_at.desc(), Product.id.desc())
 _FEATURED = (Product.is_featured.desc(), *_NEWEST)
 # The storefront's values (name, price-low, price-high, rating, discount), "newest", "featured"
 # and "relevance", and DRF-style field names.
 ORDERINGS: dict[str, tuple] = {
     "name": _NAME,
-    "-name": (Product.name_key.desc(),),
+    "-name": (Product.name_sort.desc(), Product.name_key.desc()),
     "price-low": (Product.effective_price.asc(), *_NAME),
     "price": (Product.effective_price.asc(), *_NAME),
     "price-high": (Product.effective_price.desc(), *_NAME),
@@ -242,7 +245,7 @@ def featured_products(session: Session, limit: int = 4) -> list[tuple[Product, C
         select(Product, Category)
         .join(Category, Category.id == Product.category_id)
         .where(visible_clause(), Product.is_featured == True)
-        .order_by(saving.asc(), Product.name_key.asc())
+        .order_by(saving.asc(), *_NAME)
         .limit(max(0, limit))
     ).all()
     return [(product, category) for product, category in rows]

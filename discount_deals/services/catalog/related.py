@@ -35,7 +35,7 @@ def related_products(session: Session, product: Product, limit: int = DEFAULT_LI
                 Product.stock > 0,
                 Product.id.not_in(taken),
             )
-            .order_by(Product.discount_percent.desc(), Product.name_key.asc(), Product.id.asc())
+            .order_by(Product.discount_percent.desc(), Product.name_sort.asc(), Product.name_key.asc(), Product.id.asc())
             .limit(missing)
         ).all()
         related.extend((p, c) for p, c in rows)

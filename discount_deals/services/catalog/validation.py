@@ -21,6 +21,7 @@ from .. import ErrorCode
 from ..form_rules import field_summary
 from ..pricing import price_at
 from .fields import CategoryFields, ProductFields, as_utc, validate_fields, without_invisible_characters
+from .search import fold
 
 REQUIRED = "This field is required."
 
@@ -73,6 +74,20 @@ def name_key(name: str) -> str:
     return " ".join(text.split()).lower()[:NAME_KEY_LENGTH]  # NFKC may lengthen ("㎏" is "kg")
 
 
+# Letters NFKD does not take apart, as the search index's engines read them ("Øre" sorts with "O").
+_UNDECOMPOSED = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ɛ": "e", "ɔ": "o",
+                               "æ": "ae", "œ": "oe"})
+
+
+def name_sort(name: str) -> str:
+    """How product names sort: the name as :func:`name_key` reads it, folded as search folds it
+    (accents removed, case-blind: "Éclair" sorts with "eclair", before "Zobo"). Stored, and
+    compared by code point on both engines (models.catalog), with ``name_key`` after it as the
+    unique tie-break, so that SQLite and PostgreSQL, whatever its collation, page alike."""
+    text = unicodedata.normalize("NFKC", without_invisible_characters(name or ""))
+    return " ".join(fold(text.casefold()).translate(_UNDECOMPOSED).split())[:NAME_KEY_LENGTH]
+
+
 def category_key(text: str) -> str:
     """How category names and slugs are compared: case-blind and compatibility-normalized (NFKC),
     accents kept (search's ``fold`` drops them; a category's name is not a search)."""
@@ -111,14 +126,26 @@ def derived_columns(
     discount_end: datetime | None = None,
     at: datetime | None = None,
 ) -> dict[str, Any]:
-    """The columns computed from a product's name, prices and discount window (shared by single
-    and bulk writes)."""
+    """The name's key and the columns computed from a product's prices and discount window."""
     return {"name_key": name_key(name), **price_columns(price, discount_price, discount_start, discount_end, at)}
+
+
+def written_columns(
+    name: str,
+    price: Decimal,
+    discount_price: Decimal | None,
+    discount_start: datetime | None = None,
+    discount_end: datetime | None = None,
+    at: datetime | None = None,
+) -> dict[str, Any]:
+    """Every column computed from a product's name, prices and discount window: :func:`derived_columns`
+    and the name's sort key (shared by single and bulk writes)."""
+    return {**derived_columns(name, price, discount_price, discount_start, discount_end, at), "name_sort": name_sort(name)}
 
 
 def refresh_derived(product: Product, at: datetime | None = None) -> Product:
     """Recompute the columns derived from a product's prices, window and name (call before every write)."""
-    values = derived_columns(
+    values = written_columns(
         product.name, product.price, product.discount_price, product.discount_start, product.discount_end, at
     )
     for column, value in values.items():
