@@ -86,6 +86,7 @@ class Heartbeat:
         self._thread.join()
 
     def _run(self) -> None:
+        """The beats. Owns its transactions: one short write transaction a beat (see the class)."""
         while not self._stop.wait(self.every):
             try:
                 with write_session() as session:
