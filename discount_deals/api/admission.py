@@ -12,13 +12,22 @@ The wait is bounded: a request that cannot start within ``DD_WRITE_WAIT_SECONDS`
 when ``DD_WRITE_QUEUE_LIMIT`` requests are already waiting, gets 503 with ``Retry-After`` at
 once instead of hanging. On PostgreSQL nothing queues here (row locks and MVCC let writers run
 side by side). The turn is per worker process; between processes SQLite's busy timeout applies.
+
+A request holds the turn to its end, so slow work in it holds every writer of the worker back:
+a login's argon2 hash (~20 ms of CPU, far more on a busy machine) made a cart wait 330-470 ms
+beside eight clients logging in (bench/password_lock.py). Such an endpoint is marked
+:func:`takes_turns` and takes the turn for each step that writes (:func:`in_turn`), the hash in
+between running without it (:func:`off_turn`, at most one per core).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import ParamSpec, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -34,6 +43,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # the webhook wait for the very request that waits for it.
 NO_TURN_PATHS = ("/payments/fake/",)
 BUSY = "The service is busy. Please try again."
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class Overloaded(ServiceError):
@@ -108,18 +119,25 @@ async def _read_body_first(request: Request) -> None:
         await request.body()
 
 
-async def write_admission(request: Request) -> AsyncIterator[None]:
-    """FastAPI dependency (app-wide, function scope): hold the write turn for the whole endpoint.
+def takes_turns(endpoint: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Mark an endpoint that takes the write turn itself, a step at a time (:func:`in_turn`), so
+    that its slow work in between (an argon2 hash: ~20 ms of CPU) holds no turn: a login used to
+    keep every cart and checkout of its worker waiting for it. It must not use ``WriteSessionDep``
+    (that session would commit after the turn is gone): each step opens and commits its own."""
+    endpoint.takes_turns = True  # type: ignore[attr-defined]
+    return endpoint
 
-    Function scope releases the turn once the response is serialised and the session dependency
-    has committed, before the response is sent to the client.
-    """
-    size_thread_pool()
+
+def _takes_turns(request: Request) -> bool:
+    route = request.scope.get("route")
+    return bool(getattr(getattr(route, "endpoint", None), "takes_turns", False))
+
+
+@asynccontextmanager
+async def _turn() -> AsyncIterator[None]:
+    """Hold this worker's write turn (SQLite only): 503 with ``Retry-After`` when the queue is full
+    or the turn does not come within ``DD_WRITE_WAIT_SECONDS``."""
     settings = get_settings()
-    if request.method in SAFE_METHODS or not settings.is_sqlite or any(p in request.url.path for p in NO_TURN_PATHS):
-        yield
-        return
-    await _read_body_first(request)
     queue = _current_queue()
     if queue.waiting >= settings.write_queue_limit:
         raise Overloaded(math.ceil(queue.waiting * queue.typical_turn))
@@ -137,3 +155,52 @@ async def write_admission(request: Request) -> AsyncIterator[None]:
     finally:
         queue.typical_turn = 0.9 * queue.typical_turn + 0.1 * (anyio.current_time() - started)
         queue.lock.release()
+
+
+async def in_turn(work: Callable[[], T]) -> T:
+    """Run ``work`` in a worker thread while holding the write turn (on SQLite; elsewhere it just
+    runs): a step of a :func:`takes_turns` endpoint that writes, committing before it returns."""
+    size_thread_pool()
+    if not get_settings().is_sqlite:
+        return await anyio.to_thread.run_sync(work)
+    async with _turn():
+        return await anyio.to_thread.run_sync(work)
+
+
+_cpu: RunVar[anyio.CapacityLimiter] = RunVar("dd_cpu_limiter")
+
+
+def _cpu_limiter() -> anyio.CapacityLimiter:
+    """As many CPU-bound steps at once as the machine has cores (per event loop): eight argon2
+    hashes at once on two cores each took four times as long, and registrations per second fell."""
+    try:
+        return _cpu.get()
+    except LookupError:
+        limiter = anyio.CapacityLimiter(os.cpu_count() or 1)
+        _cpu.set(limiter)
+        return limiter
+
+
+async def off_turn(work: Callable[[], T]) -> T:
+    """Run ``work``, CPU-bound work that opens no write transaction (a password hash), in a worker
+    thread, holding no turn; at most one per core at once."""
+    size_thread_pool()
+    return await anyio.to_thread.run_sync(work, limiter=_cpu_limiter())
+
+
+async def write_admission(request: Request) -> AsyncIterator[None]:
+    """FastAPI dependency (app-wide, function scope): hold the write turn for the whole endpoint
+    (except one that :func:`takes_turns` itself).
+
+    Function scope releases the turn once the response is serialised and the session dependency
+    has committed, before the response is sent to the client.
+    """
+    size_thread_pool()
+    settings = get_settings()
+    if (request.method in SAFE_METHODS or not settings.is_sqlite or _takes_turns(request)
+            or any(p in request.url.path for p in NO_TURN_PATHS)):
+        yield
+        return
+    await _read_body_first(request)
+    async with _turn():
+        yield

@@ -11,9 +11,11 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..db import session_scope
 from ..services import auth
 from ..services.auth import login
 from ..services.auth.login import LoginThrottled
+from .admission import in_turn, off_turn, takes_turns
 from .deps import CurrentUser, SessionDep, WriteSessionDep, client_address
 from .errors import service_error_response
 from .routing import ApiRouter
@@ -83,20 +85,28 @@ class VerifyOut(BaseModel):
     },
     summary="Log in with email and password",
 )
-def obtain_token(body: LoginIn, request: Request, session: SessionDep):
+@takes_turns
+async def obtain_token(body: LoginIn, request: Request):
     # The original client sends its last bearer with every request: a stale one still names the device.
     scheme, _, bearer = request.headers.get("authorization", "").partition(" ")
     proofs = [body.device, bearer.strip() if scheme.lower() == "bearer" else None]
+    email, password, client = body.email or "", body.password or "", client_address(request)
     try:
-        user, tokens = login.login(session, body.email or "", body.password or "", client_address(request), proofs)
+        started = await in_turn(lambda: login.start_login(email, password, client, proofs))
     except LoginThrottled as exc:
         # The original client shows data.message, else "Invalid credentials": a locked account's
         # owner is told why, not that the password is wrong. (Other refusals keep the one-key body
-        # the original client's tests compare whole; login.login owns its transactions, so this
-        # request's session holds no write to undo.)
+        # the original client's tests compare whole.)
         return service_error_response(exc, also={"message": exc.detail})
-    return {"access": tokens.access, "refresh": tokens.refresh, "device": tokens.device,
-            "user": user_json(request, session, user)}
+    new_hash = await off_turn(lambda: login.check_password(started, password))  # argon2: no turn held
+    return await in_turn(lambda: _logged_in(request, started, new_hash))
+
+
+def _logged_in(request: Request, started: login.LoginStart, new_hash: str | None) -> dict:
+    with session_scope() as session:
+        user, tokens = login.finish_login(session, started, new_hash)
+        return {"access": tokens.access, "refresh": tokens.refresh, "device": tokens.device,
+                "user": user_json(request, session, user)}
 
 
 @router.post(

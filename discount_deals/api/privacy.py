@@ -10,8 +10,12 @@ from fastapi import Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from ..db import write_session
+from ..models import User
+from ..services.auth.password_checks import CheckedPassword, PendingCheck, run_check
 from ..services.users import privacy
-from .deps import CurrentUser, SessionDep, WriteSessionDep
+from .admission import in_turn, off_turn, takes_turns
+from .deps import CurrentUser, SessionDep
 from .openapi import declares
 from .routing import ApiRouter
 from .schemas import documented
@@ -34,10 +38,22 @@ def export_my_data(session: SessionDep, user: CurrentUser) -> JSONResponse:
 
 @router.post("/users/me/close/", status_code=204, response_class=Response)
 @declares(400, 401, 409)
-def close_my_account(body: CloseIn, session: WriteSessionDep, user: CurrentUser) -> Response:
+@takes_turns
+async def close_my_account(body: CloseIn, user: CurrentUser) -> Response:
     """Close the signed-in customer's account: personal data erased, every token retired, the
     orders kept anonymised. 400 for a wrong password; 409 while an order is on its way or for
     an admin."""
-    checked = privacy.check_password(user, body.password)  # before the write session's first statement
-    privacy.close_account(session, user, body.password, checked)
+    pending = await in_turn(lambda: _count_check(user, body.password))
+    checked = await off_turn(lambda: run_check(pending))  # argon2: no turn held
+    await in_turn(lambda: _close(user, body.password, checked))
     return Response(status_code=204)
+
+
+def _count_check(user: User, password: str) -> PendingCheck | None:
+    with write_session() as session:  # committed at once: the count outlives a refusal
+        return privacy.count_closing_check(session, user, password)
+
+
+def _close(user: User, password: str, checked: CheckedPassword | None) -> None:
+    with write_session() as session:
+        privacy.close_account(session, user, password, checked)

@@ -19,11 +19,14 @@ from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
+from ..db import session_scope, write_session
 from ..models import User
 from ..services import ValidationFailed
 from ..services import users as accounts
+from ..services.auth.passwords import hash_password
 from ..services.rows import values_of
 from ..config.settings import get_settings
+from .admission import in_turn, off_turn, takes_turns
 from .bodies import body_limit, image_body_limit
 from .deps import AdminUser, CurrentUser, SessionDep, WriteSessionDep, client_address
 from .pagination import Page, build_page, page_request
@@ -86,9 +89,23 @@ def _admin_user_json(user: User) -> dict[str, Any]:
     summary="Register a customer (any bearer header is ignored)",
 )
 @declares(429)
-def register(body: RegisterIn, request: Request, session: WriteSessionDep):
-    user = accounts.register(session, body.model_dump(exclude_unset=True), client=client_address(request))
-    return user_json(request, session, user)
+@takes_turns
+async def register(body: RegisterIn, request: Request):
+    data, client = body.model_dump(exclude_unset=True), client_address(request)
+    started = await in_turn(lambda: _start_registration(data, client))
+    password_hash = await off_turn(lambda: hash_password(started.password))  # argon2: no turn held
+    return await in_turn(lambda: _registered(request, started, password_hash))
+
+
+def _start_registration(data: dict[str, Any], client: str) -> accounts.Registration:
+    with session_scope() as session:
+        return accounts.start_registration(session, data, client=client)
+
+
+def _registered(request: Request, started: accounts.Registration, password_hash: str) -> dict:
+    with write_session() as session:
+        user = accounts.finish_registration(session, started, password_hash)
+        return user_json(request, session, user)
 
 
 @router.get("/users/me/", response_model=UserOut, responses={401: AUTH_ERRORS[401]})
@@ -107,11 +124,23 @@ def read_user(user_id: str, request: Request, session: SessionDep, actor: Curren
     responses=OWNER_ERRORS,
     summary="Change your account (admins: anyone's); role is ignored",
 )
-def update_user(user_id: str, body: UserUpdateIn, request: Request, session: WriteSessionDep, actor: CurrentUser):
+@takes_turns
+async def update_user(user_id: str, body: UserUpdateIn, request: Request, actor: CurrentUser):
     changes = body.model_dump(exclude_unset=True)
-    prepared = accounts.prepare_change(actor, user_id, changes)  # before the write session's first statement
-    user = accounts.update_user(session, actor, user_id, changes, prepared)
-    return user_json(request, session, user)
+    pending = await in_turn(lambda: _count_check(actor, user_id, changes))
+    prepared = await off_turn(lambda: accounts.prepare_change(pending, changes))  # argon2: no turn held
+    return await in_turn(lambda: _updated(request, actor, user_id, changes, prepared))
+
+
+def _count_check(actor: User, user_id: str, changes: dict[str, Any]):
+    with write_session() as session:  # committed at once: the count outlives a refusal
+        return accounts.count_change_check(session, actor, user_id, changes)
+
+
+def _updated(request: Request, actor: User, user_id: str, changes: dict[str, Any], prepared) -> dict:
+    with write_session() as session:
+        user = accounts.update_user(session, actor, user_id, changes, prepared)
+        return user_json(request, session, user)
 
 
 # --- profile -------------------------------------------------------------------------------------

@@ -111,6 +111,14 @@ def login_retry_after(session: Session, email: str, client: str) -> int:
     return max(waits)
 
 
+@dataclass(frozen=True)
+class LoginStart:
+    """A login whose attempt was counted (:func:`start_login`): the account, when one may try."""
+
+    account: User | None
+    attempt: _Attempt
+
+
 def login(session: Session, email: str, password: str, client: str,
           proofs: Iterable[object] = ()) -> tuple[User, TokenPair]:
     """Check the credentials and issue a token pair with a device token (``pair.device``).
@@ -127,7 +135,16 @@ def login(session: Session, email: str, password: str, client: str,
     lock may be held through the slow hash. A success clears the counts (and upgrades an
     outdated hash) in a second one. ``session``, the caller's, is only read, after both: the
     user comes back loaded in it. Call this before the caller's session has begun to write.
+    The API takes the three steps apart (:func:`start_login`, :func:`check_password`,
+    :func:`finish_login`), so that the hash holds no write turn either.
     """
+    started = start_login(email, password, client, proofs)
+    return finish_login(session, started, check_password(started, password))
+
+
+def start_login(email: str, password: str, client: str, proofs: Iterable[object] = ()) -> LoginStart:
+    """The fields' check and the attempt's count (see :func:`login`). Owns its transactions:
+    one short write transaction, committed at once."""
     missing = {
         name: ["This field is required."]
         # A password of spaces is a password (SPEC §5); an email of spaces is empty.
@@ -141,12 +158,26 @@ def login(session: Session, email: str, password: str, client: str,
     count, account, attempt = _count_login_attempt(_attempt_key(email), client, list(proofs))
     if count is not None:
         raise LoginThrottled(count.retry_after())
+    return LoginStart(account, attempt)
+
+
+def check_password(started: LoginStart, password: str) -> str | None:
+    """The argon2 check (no database touched): 401 when wrong or the account is inactive; else
+    the password's new hash when the stored one is outdated, or ``None``."""
+    account = started.account
     if not verify_password(password, account.password_hash if account else None) or not account.is_active:
         raise NotAuthenticated(INVALID_CREDENTIALS)
-    _forget_failed_logins(attempt, account, password)
+    return hash_password(password) if password_needs_rehash(account.password_hash) else None
+
+
+def finish_login(session: Session, started: LoginStart, new_hash: str | None) -> tuple[User, TokenPair]:
+    """Clear the attempt's counts (and store ``new_hash``) in a short write transaction of its
+    own, then issue the tokens for the user read in ``session`` (see :func:`login`)."""
+    account = started.account
+    _forget_failed_logins(started.attempt, account, new_hash)
     user = session.get(User, account.id) or account
     pair = issue_tokens(user)
-    return user, replace(pair, device=device_token(user, attempt.device or uuid.uuid4().hex))
+    return user, replace(pair, device=device_token(user, started.attempt.device or uuid.uuid4().hex))
 
 
 def _count_login_attempt(email_key: str, client: str,
@@ -186,13 +217,12 @@ def _count_login_attempt(email_key: str, client: str,
         return None, account, attempt
 
 
-def _forget_failed_logins(attempt: _Attempt, user: User, password: str) -> None:
-    """After a successful login: the attempt's counts start over, and an outdated hash is replaced.
+def _forget_failed_logins(attempt: _Attempt, user: User, new_hash: str | None) -> None:
+    """After a successful login: the attempt's counts start over, and an outdated hash is replaced
+    by ``new_hash`` (computed by :func:`check_password`, so no lock is held through the hash).
 
-    Owns its transactions: one short write transaction (see :func:`login`); the new hash is
-    computed before it, so no lock is held through the hash.
+    Owns its transactions: one short write transaction (see :func:`login`).
     """
-    new_hash = hash_password(password) if password_needs_rehash(user.password_hash) else None
     with write_session() as session:
         for scope, key in attempt.keys:
             throttle.reset(session, scope, key)

@@ -4,18 +4,18 @@ or phone; closing the account): checked at most ``DD_LOGIN_MAX_FAILURES`` times 
 
 A stolen access or refresh token was a way round the login's limits: a probe guessed 25 times,
 then set a new password and shut the owner out. Each check is counted before the hash, so a
-burst gets no more than the limit, and a right password starts the count over. Few checks also
-mean few slow hashes run under the caller's write transaction (SQLite's one writer).
+burst gets no more than the limit, and a right password starts the count over.
 
-The faces check first (:func:`check_first`), before their write session's first statement, so
-no lock is held through the hash (SQLite has one writer: a password change held every other
-writer of the shop back for its two argon2 hashes). :func:`current_password_matches` then reads
-that verdict in the caller's session, and checks (counted there) only when it has none for the
-account's current hash.
+The hash (argon2, ~20 ms of CPU) runs in no write transaction, and in the API outside the
+write turn (``api.admission``): SQLite has one writer, and a password change held every other
+writer of the shop back for its two hashes. A face takes three steps: :func:`count_check` in a
+short write transaction it commits at once (the count must outlive the refusal a wrong password
+brings), :func:`run_check` in none, then the change in its write session, where
+:func:`current_password_matches` reads the verdict (and a match starts the count over). Called
+without a verdict, :func:`current_password_matches` counts and checks in the caller's session.
 
-Owns its transactions: :func:`check_first` (see there). :func:`current_password_matches` takes
-the caller's session: the count is written in it, and the refusal that follows a wrong password
-must keep it (``keeps_writes``: see :func:`refusal_keeps_count`).
+Takes the caller's session: counts are written in it, and the refusal that follows a wrong
+password must keep them (``keeps_writes``: see :func:`refusal_keeps_count`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from typing import Any
 from sqlmodel import Session
 
 from ...config.settings import get_settings
-from ...db import session_scope, write_session
 from ...models import User
 from .. import ServiceError, throttle
 from ..error_codes import ErrorCode
@@ -43,8 +42,17 @@ class PasswordChecksThrottled(throttle.Throttled):
 
 
 @dataclass(frozen=True)
+class PendingCheck:
+    """A current password counted (:func:`count_check`), to be checked without a write lock."""
+
+    user_id: str
+    password_hash: str
+    given: str
+
+
+@dataclass(frozen=True)
 class CheckedPassword:
-    """A current password checked before the caller's write transaction (:func:`check_first`):
+    """A current password checked before the caller's write transaction (:func:`run_check`):
     the account, the hash it was checked against, and whether it matched."""
 
     user_id: str
@@ -56,50 +64,46 @@ def _typed(given: Any) -> bool:
     return isinstance(given, str) and bool(given)  # nothing typed is no guess: not counted
 
 
-def _over_limit(count: throttle.Count) -> None:
-    if count.over(get_settings().login_max_failures):
+def _count(session: Session, user: User) -> None:
+    settings = get_settings()
+    count = throttle.hit(session, throttle.PASSWORD_CHECKS, user.id, settings.login_window_seconds)
+    if count.over(settings.login_max_failures):
         raise PasswordChecksThrottled(count.retry_after())
 
 
-def check_first(user_id: str, given: Any) -> CheckedPassword | None:
-    """Check ``given`` against account ``user_id``'s password, counted (429 past the limit);
-    ``None`` when nothing was typed or there is no such account. The caller must have checked
-    that its actor may change that account (a stranger's guesses would use up the owner's checks).
-
-    Owns its transactions, and must run before the caller's write session begins: the check is
-    counted in a short write transaction of its own, committed at once (it must outlive the
-    refusal a wrong password brings, and the lock must not be held through the hash); the hash
-    is read and verified outside any write transaction; a match starts the count over in another
-    short one.
-    """
+def count_check(session: Session, user: User, given: Any) -> PendingCheck | None:
+    """Count a check of ``given`` against ``user``'s password in ``session`` (429 past the limit,
+    the count kept), for :func:`run_check`; ``None`` when nothing was typed. The caller commits
+    at once, and must have made sure its actor may change ``user`` (a stranger's guesses would
+    use up the owner's checks)."""
     if not _typed(given):
         return None
-    with session_scope() as session:
-        user = session.get(User, user_id)
-    if user is None:
+    _count(session, user)
+    return PendingCheck(user.id, user.password_hash, given)
+
+
+def run_check(pending: PendingCheck | None) -> CheckedPassword | None:
+    """The argon2 check of a counted password: no database, so no lock, is touched."""
+    if pending is None:
         return None
-    _over_limit(throttle.count_attempt(throttle.PASSWORD_CHECKS, user.id, get_settings().login_window_seconds))
-    matches = verify_password(given, user.password_hash)
-    if matches:
-        with write_session() as session:
-            throttle.reset(session, throttle.PASSWORD_CHECKS, user.id)
-    return CheckedPassword(user.id, user.password_hash, matches)
+    return CheckedPassword(pending.user_id, pending.password_hash, verify_password(pending.given, pending.password_hash))
 
 
 def current_password_matches(session: Session, user: User, given: Any,
                              checked: CheckedPassword | None = None) -> bool:
-    """Whether ``given`` is ``user``'s password. ``checked``, the face's :func:`check_first` of
-    it, answers when it is of this account and its hash has not changed since; otherwise the
-    check is counted here, in ``session`` (429 past the limit)."""
+    """Whether ``given`` is ``user``'s password. ``checked`` (:func:`run_check`'s) answers when it
+    is of this account and its hash has not changed since; otherwise the check is counted here,
+    in ``session`` (429 past the limit). A match starts the count over."""
     if not _typed(given):
         return False
     if checked is not None and checked.user_id == user.id and checked.password_hash == user.password_hash:
-        return checked.matches
-    _over_limit(throttle.hit(session, throttle.PASSWORD_CHECKS, user.id, get_settings().login_window_seconds))
-    if verify_password(given, user.password_hash):
+        matches = checked.matches
+    else:
+        _count(session, user)
+        matches = verify_password(given, user.password_hash)
+    if matches:
         throttle.reset(session, throttle.PASSWORD_CHECKS, user.id)
-        return True
-    return False
+    return matches
 
 
 def refusal_keeps_count(refusal: ServiceError) -> ServiceError:

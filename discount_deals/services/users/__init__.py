@@ -19,9 +19,12 @@ from .accounts import (
     add_user,
     create_or_promote_admin,
     full_name,
+    count_change_check,
+    finish_registration,
     get_user,
     prepare_change,
     register,
+    start_registration,
     update_user,
     user_summary,
 )
@@ -99,6 +102,9 @@ __all__ = [
     "update_profile",
     "update_user",
     "prepare_change",
+    "count_change_check",
+    "start_registration",
+    "finish_registration",
     "user_summary",
     "username_taken",
 ]

@@ -4,10 +4,11 @@ Every function that acts for someone takes the acting ``actor: User`` and checks
 user may read and change only their own account (someone else's id answers "not found"), an
 admin may also change other accounts (and that change is audited).
 
-Owns its transactions: :func:`register` counts the attempt in a transaction of its own (the
-count must outlive a refused registration; see :func:`.throttle.count_attempt`), and
-:func:`prepare_change` checks the current password and hashes a new one before the face's write
-session begins (no lock held through argon2). Everything else takes the caller's session.
+Owns its transactions: :func:`register` and :func:`start_registration` count the attempt in a
+transaction of its own (the count must outlive a refused registration; see
+:func:`.throttle.count_attempt`). Everything else takes the caller's session. The argon2 work
+of a registration and of a password change runs between steps the faces take apart, in no
+transaction (:func:`start_registration`, :func:`count_change_check`, :func:`prepare_change`).
 """
 
 from __future__ import annotations
@@ -17,14 +18,20 @@ from typing import Any
 
 from sqlmodel import Session, func, select
 
-from ...db import session_scope
 from ...models import Profile, Role, User
 from ...config.settings import get_settings
 from .. import ServiceError, audit, throttle
 from ..auth.tokens import hash_password, retire_password_resets, set_password
 from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
-from ..auth.password_checks import CheckedPassword, check_first, current_password_matches, refusal_keeps_count
+from ..auth.password_checks import (
+    CheckedPassword,
+    PendingCheck,
+    count_check,
+    current_password_matches,
+    refusal_keeps_count,
+    run_check,
+)
 from ..permissions import is_admin, require_user
 from ..phones import account_phone_text, parse_account_phone
 from ..rows import owned_or_admin
@@ -95,6 +102,14 @@ class RegistrationThrottled(throttle.Throttled):
         super().__init__("registration attempts", retry_after, code=ErrorCode.REGISTER_THROTTLED)
 
 
+@dataclass(frozen=True)
+class Registration:
+    """A registration whose form passed and whose attempt was counted (:func:`start_registration`)."""
+
+    clean: dict[str, Any]
+    password: str
+
+
 def register(session: Session, data: dict[str, Any], *, client: str | None = None) -> User:
     """Create a customer from SPEC's registration payload (``role`` and other extra keys are ignored).
 
@@ -104,11 +119,21 @@ def register(session: Session, data: dict[str, Any], *, client: str | None = Non
     the database is asked whether the email or username is taken: that answer tells whether
     someone has an account, so it is rationed.
 
-    Owns its transactions: the attempt is counted in a write transaction of its own, committed
-    before the password is hashed (:func:`.throttle.count_attempt`: the count must stay recorded
-    although the registration is refused and the caller's unit of work rolls back). The
-    account itself is written in ``session``, the caller's, which must not have begun to write.
+    Owns its transactions: :func:`start_registration`'s. The account itself is written in
+    ``session``, the caller's, which must not have begun to write. The API takes the three steps
+    apart, so that the hash between them holds no write turn.
     """
+    registration = start_registration(session, data, client=client)
+    # Hash before the next query: a write session holds the database lock from then on.
+    return finish_registration(session, registration, hash_password(registration.password))
+
+
+def start_registration(session: Session, data: Any, *, client: str | None = None) -> Registration:
+    """Check the form, then count the attempt (see :func:`register`).
+
+    Owns its transactions: the attempt is counted in a write transaction of its own, committed
+    at once (:func:`.throttle.count_attempt`: the count must stay recorded although the
+    registration is refused). ``session`` is only read, if at all."""
     data = require_mapping(data)
     errors: Errors = {}
     problem = password_problem(data.get("password"))
@@ -122,8 +147,13 @@ def register(session: Session, data: dict[str, Any], *, client: str | None = Non
         count = throttle.count_attempt(throttle.REGISTER, client, limits.register_window_seconds)
         if count.over(limits.register_max_attempts):
             raise RegistrationThrottled(count.retry_after())
-    # Hash before the next query: a write session holds the database lock from then on.
-    password_hash = hash_password(data["password"])
+    return Registration(clean, data["password"])
+
+
+def finish_registration(session: Session, registration: Registration, password_hash: str) -> User:
+    """Write the account of a started registration, its password hashed by the caller (400 when
+    the email or username is taken)."""
+    clean, errors = registration.clean, {}
     if email_taken(session, clean["email"]):
         errors["email"] = [TAKEN["email"]]
     if username_taken(session, clean["username"]):
@@ -210,25 +240,27 @@ def _asks_for_current_password(user: User, changes: dict[str, Any]) -> bool:
     return any(name in changes and changes[name] != getattr(user, name) for name in ("email", "phonenumber"))
 
 
-def prepare_change(actor: User | None, user_id: str, changes: Any) -> PreparedChange:
-    """Check ``changes``' current password and hash its new one, for :func:`update_user`.
-
-    Owns its transactions, and runs before the face's write session begins: the account is read
-    in a session of its own and the check counted in its own (:func:`..auth.password_checks.check_first`),
-    so SQLite's one write lock is not held through the two argon2 hashes a password change costs.
+def count_change_check(session: Session, actor: User | None, user_id: str, changes: Any) -> PendingCheck | None:
+    """The first of a change's three steps (see :mod:`..auth.password_checks`): when ``changes``
+    needs the current password, count its check in ``session``, which the face commits at once.
     Only for an actor who may change the account (a stranger's guesses would use up the owner's
     checks); anything else is left to :func:`update_user`, which answers it."""
     if not isinstance(changes, dict):
-        return PreparedChange()
-    with session_scope() as session:
-        try:
-            user = get_user(session, actor, user_id)
-        except ServiceError:
-            return PreparedChange()
+        return None
+    try:
+        user = get_user(session, actor, user_id)
+    except ServiceError:
+        return None
     if is_closed(user) or not _asks_for_current_password(user, changes):
-        return PreparedChange()
-    checked = check_first(user.id, changes["current_password"])
-    password = changes.get("password")
+        return None
+    return count_check(session, user, changes["current_password"])
+
+
+def prepare_change(pending: PendingCheck | None, changes: Any) -> PreparedChange:
+    """The second step, in no transaction: the counted password's check and the new password's
+    hash (two argon2 runs), for :func:`update_user`."""
+    checked = run_check(pending)
+    password = changes.get("password") if isinstance(changes, dict) else None
     if checked is None or not checked.matches or not isinstance(password, str) or password_problem(password):
         return PreparedChange(checked)
     return PreparedChange(checked, password, hash_password(password))
@@ -349,12 +381,16 @@ def update_user(session: Session, actor: User | None, user_id: str, changes: dic
             setattr(profile, name, value)
         session.add(profile)
     flush_account(session)
-    if is_admin(actor):
-        # An admin's change to an account is audited (a customer's own profile edits are not).
-        after = {**audit.snapshot(user, ACCOUNT_FIELDS), **{f"profile.{n}": v for n, v in profile_changes.items()}}
-        changes = audit.diff(before, after)
-        if password is not None:
-            changes["password"] = [audit.HIDDEN, "(changed)"]
-        if changes:
-            audit.record(session, actor, "user.update", "user", user.id, changes=changes, label=user.email)
+    if is_admin(actor):  # an admin's change to an account is audited (a customer's own edits are not)
+        _audit_change(session, actor, user, before, profile_changes, password is not None)
     return user
+
+
+def _audit_change(session: Session, actor: User, user: User, before: dict[str, Any],
+                  profile_changes: dict[str, str | None], new_password: bool) -> None:
+    after = {**audit.snapshot(user, ACCOUNT_FIELDS), **{f"profile.{n}": v for n, v in profile_changes.items()}}
+    changes = audit.diff(before, after)
+    if new_password:
+        changes["password"] = [audit.HIDDEN, "(changed)"]
+    if changes:
+        audit.record(session, actor, "user.update", "user", user.id, changes=changes, label=user.email)

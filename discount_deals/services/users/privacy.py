@@ -44,7 +44,13 @@ from .. import Conflict, ValidationFailed, audit
 from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..images import delete_after_commit
-from ..auth.password_checks import CheckedPassword, check_first, current_password_matches, refusal_keeps_count
+from ..auth.password_checks import (
+    CheckedPassword,
+    PendingCheck,
+    count_check,
+    current_password_matches,
+    refusal_keeps_count,
+)
 from ..moments import utc_text
 from ..money import money_str
 from .addresses import address_dict
@@ -140,12 +146,11 @@ def _forget_orders(session: Session, user: User) -> None:
         session.add(order)
 
 
-def check_password(user: User, password: object) -> CheckedPassword | None:
-    """The closing's password, checked before the face's write session begins (counted: 429 past
-    the limit), for :func:`close_account`.
-
-    Owns its transactions: those of :func:`..auth.password_checks.check_first`."""
-    return check_first(user.id, password)
+def count_closing_check(session: Session, user: User, password: object) -> PendingCheck | None:
+    """The first of closing's three steps (see :mod:`..auth.password_checks`): count the
+    password's check in ``session``, which the face commits at once (429 past the limit); the
+    face checks it (``run_check``) in no transaction, then calls :func:`close_account`."""
+    return count_check(session, session.get(User, user.id) or user, password)
 
 
 def close_account(session: Session, user: User, password: object, checked: CheckedPassword | None = None) -> None:
@@ -153,8 +158,8 @@ def close_account(session: Session, user: User, password: object, checked: Check
     ``orders_open`` while an order is on its way, ``returns_open`` while a return is open
     (requested, approved or received: not yet refunded or rejected), ``admin_account`` for an
     admin; 429 ``password_checks_throttled`` past the password's limit (:mod:`..auth.password_checks`).
-    ``checked``: the face's :func:`..auth.password_checks.check_first` of ``password``, before
-    ``session`` began (no write lock held through the hash)."""
+    ``checked``: the face's ``run_check`` of the :func:`count_closing_check` of ``password``,
+    made in no transaction (no write lock held through the hash)."""
     user = session.get(User, user.id) or user
     if not current_password_matches(session, user, password, checked):  # counted: no unlimited guesses
         raise refusal_keeps_count(

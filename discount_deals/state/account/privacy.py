@@ -12,6 +12,7 @@ import reflex as rx
 from ... import routes
 from ...db import session_scope, write_session
 from ...models import User
+from ...services.auth.password_checks import run_check
 from ...services.error_codes import ErrorCode
 from ...services.users import privacy
 from ..actions import busy_call
@@ -29,7 +30,11 @@ def _export(user: User) -> str:
 
 
 def _close(user: User, password: str) -> None:
-    checked = privacy.check_password(user, password)  # no lock held through the hash
+    """Runs in a worker thread: the password's check is counted and committed, run with no write
+    lock held (argon2), then the account is closed."""
+    with write_session() as session:
+        pending = privacy.count_closing_check(session, user, password)
+    checked = run_check(pending)
     with write_session() as session:
         privacy.close_account(session, user, password, checked)
 
