@@ -13,7 +13,9 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..db import write_session
 from ..services.auth import password_reset
+from .admission import in_turn, off_turn, takes_turns
 from .deps import WriteSessionDep, client_address
 from .routing import ApiRouter
 from .schemas import Message, answer, documented
@@ -56,6 +58,14 @@ def request_password_reset(body: ResetIn, request: Request, session: WriteSessio
     responses={400: answer("Invalid, used or expired token or code, or an unacceptable password")},
     summary="Set a new password with a reset token or SMS code; every session of the account ends",
 )
-def confirm_password_reset(body: ResetConfirmIn, session: WriteSessionDep):
-    password_reset.confirm_reset(session, body.model_dump(exclude_none=True))
+@takes_turns
+async def confirm_password_reset(body: ResetConfirmIn):
+    data = body.model_dump(exclude_none=True)
+    new_hash = await off_turn(lambda: password_reset.new_password_hash(data))  # argon2: no turn held
+    await in_turn(lambda: _confirm(data, new_hash))
     return {"detail": "Your password has been reset. Log in with your new password."}
+
+
+def _confirm(data: dict, new_hash: str) -> None:
+    with write_session() as session:
+        password_reset.confirm_reset(session, data, new_hash)

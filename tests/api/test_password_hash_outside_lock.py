@@ -136,3 +136,10 @@ def test_a_login_and_a_registration_hash_with_no_write_lock_or_turn_held(client,
     assert hashes_saw == [True]
     hashes_saw.clear()
     assert login(client, "kofi.new@example.com", payload["password"]).status_code == 200  # its hash was stored
+
+
+def test_a_reset_confirmation_hashes_with_no_write_lock_or_turn_held(client, hashes_saw):
+    """Anyone may post one, with any token: each hash held every writer of the worker back."""
+    answer = client.post("/api/auth/password-reset/confirm/", json={"token": "made-up", "password": NEW_PASSWORD})
+    assert answer.status_code == 400, answer.text
+    assert hashes_saw == [True]

@@ -177,16 +177,24 @@ def _reset_by_code(session: Session, phone: Any, code: Any) -> PasswordReset:
     return reset
 
 
-def confirm_reset(session: Session, data: Any) -> User:
-    """Set the new password from a valid link token or SMS code, once; then every session and
-    token of the account is revoked and the owner is told. 400 for a used, expired or wrong one,
-    and for an account suspended since (suspending retires its links too: ``admin.set_active``)."""
+def new_password_hash(data: Any) -> str:
+    """The new password of a confirmation, checked and hashed (argon2; no database touched):
+    400 for an unacceptable one."""
     if not isinstance(data, dict):
         raise ValidationFailed("Send the token (or phone and code) and the new password.")
     problem = password_problem(data.get("password"))
     if problem:
         raise ValidationFailed(problem, fields={"password": [problem]})
-    new_hash = hash_password(data["password"])  # before any lock is taken
+    return hash_password(data["password"])
+
+
+def confirm_reset(session: Session, data: Any, new_hash: str | None = None) -> User:
+    """Set the new password from a valid link token or SMS code, once; then every session and
+    token of the account is revoked and the owner is told. 400 for a used, expired or wrong one,
+    and for an account suspended since (suspending retires its links too: ``admin.set_active``).
+    ``new_hash``: :func:`new_password_hash` of ``data``, made by the caller with no lock held
+    (else it is made here, before the first statement)."""
+    new_hash = new_hash or new_password_hash(data)  # before any lock is taken
     if data.get("token") is not None:
         reset = _reset_by_token(session, data.get("token"))
     else:
