@@ -220,7 +220,7 @@ def _delivery_and_payment() -> rx.Component:
 
 def order_page() -> rx.Component:
     return rx.el.div(
-        rx.el.button(icon("arrow-left", 16), "Back to orders", type="button", on_click=ORDERS.load,
+        rx.el.button(icon("arrow-left", 16), "Back to orders", type="button", on_click=ORDERS.back_to_list,
                      class_name=button_class("ghost", "sm")),
         _order_header(),
         _attention(),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..server.reflex_adapter import connection_lost
+from .optimistic import ForgetLostTaps
 from .ui import icon
 
 
@@ -19,11 +20,12 @@ def offline_bar() -> rx.Component:
     return rx.el.div(
         icon("wifi-off", 16, class_name="shrink-0"),
         rx.el.span(rx.el.strong("You're offline. "), "You can still read the pages you have seen; we reconnect by ourselves."),
+        ForgetLostTaps.create(),  # renders nothing: see components/optimistic.py
         id="offline-bar",
         role="status",
         aria_live="polite",
         custom_attrs={"data-connection": rx.cond(connection_lost(), "lost", "ok")},
-        # Above the page, in its flow: it covers nothing (the header's buttons stay in reach).
-        class_name="offline-bar items-center justify-center gap-2 border-b border-amber-300 bg-amber-100 px-3 py-2 "
+        # Fixed at the screen's bottom (assets/app.css), where the taps are; the page gets room for it.
+        class_name="offline-bar items-center justify-center gap-2 bg-amber-100 px-3 py-2 "
         "text-center text-sm text-amber-950",
     )

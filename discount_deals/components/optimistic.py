@@ -127,3 +127,45 @@ def sent_unanswered(key: str, answered: rx.Var) -> rx.Var:
     """Whether the form ``key``'s last submit has yet to be seen by its state."""
     return js("((($submits) || {})[$key] || 0) > $answered", bool, submits=SUBMITS.value, key=key,
               answered=answered)
+
+
+# --- a tap lost with the connection --------------------------------------------------------------
+
+_LOST_AT = "const ddLostAt = useRef(0)"
+# When the app's websocket is back after it dropped, what was tapped before the drop may never
+# have reached the shop (a frame sent into a connection already dead is not sent again): its
+# expectation is dropped, so the page shows the shop's values (sent again at the reconnection)
+# and a form's button is usable again, instead of "Placing order..." or a badge one too high for
+# good. Taps made while offline are queued by the app and sent once it is back: they are kept.
+# Reflex's client calls window.__reflex_otel's onSocketDisconnect/onSocketConnect at each drop
+# and (re)connection, whatever the outage's length (its connection errors only show when a
+# retry fails); the handlers found there are called too.
+_FORGET_LOST = """useEffect(() => {
+  const hooks = (window.__reflex_otel = window.__reflex_otel || {});
+  const before = { down: hooks.onSocketDisconnect, up: hooks.onSocketConnect };
+  hooks.onSocketDisconnect = (reason) => { if (!ddLostAt.current) { ddLostAt.current = Date.now(); } before.down?.(reason); };
+  hooks.onSocketConnect = () => {
+    const since = ddLostAt.current; ddLostAt.current = 0;
+    if (since) {
+      const cart = $cart; if (cart?.seq && cart.seq < since) { $set_cart({ seq: 0, count: 0, lines: {} }); }
+      const hearts = $hearts; if (hearts?.seq && hearts.seq < since) { $set_hearts({ seq: 0, count: 0, on: {} }); }
+      const sent = $submits || {};
+      const kept = Object.fromEntries(Object.entries(sent).filter(([, seq]) => seq >= since));
+      if (Object.keys(kept).length !== Object.keys(sent).length) { $set_submits(kept); }
+    }
+    before.up?.();
+  };
+  return () => { hooks.onSocketDisconnect = before.down; hooks.onSocketConnect = before.up; };
+}, [])"""
+
+
+class ForgetLostTaps(rx.Fragment):
+    """Renders nothing; its hook drops the expectations of taps a lost connection may have eaten."""
+
+    def add_imports(self) -> dict:
+        return {"react": ["useEffect", "useRef"]}
+
+    def add_hooks(self) -> list[str | rx.Var]:
+        return [_LOST_AT, js(_FORGET_LOST, cart=CART_EXPECTED.value, set_cart=CART_EXPECTED.set,
+                             hearts=FAVOURITES_EXPECTED.value, set_hearts=FAVOURITES_EXPECTED.set,
+                             submits=SUBMITS.value, set_submits=SUBMITS.set)]

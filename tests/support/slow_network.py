@@ -269,6 +269,12 @@ class SlowNetwork:
     def go_online(self) -> None:
         self.offline = False
 
+    def delay_uplink(self, seconds: float) -> None:
+        """Let what the browser sends from now on take ``seconds`` more to reach the shop (on the
+        connections already open too): a drop meanwhile loses a tap that left the phone, as a
+        radio that dies with a frame in the air does. ``delay_uplink(0)`` puts it back."""
+        self._link_pair()[0].one_way_s = self.profile.rtt_ms / 2000 + seconds
+
     def hold(self) -> None:
         """Keep the shop's answers from the browser (they queue) until :meth:`release`: what a
         page shows meanwhile is what it shows before any answer, whatever the machine's speed."""

@@ -55,6 +55,7 @@ def read_order(user: User, order_id: str) -> tuple[Order, list[order_service.Ord
 
 @per_user
 class OrderDetailState(rx.State):
+    _arriving: str = ""  # the order this tab just placed, until its page opens (see _preload)
     order_id: str = ""
     short_id: str = ""
     status_text: str = ""
@@ -119,6 +120,12 @@ class OrderDetailState(rx.State):
         self._forget()
         self._show(order, lines, events)
         self.loading = False
+        self._arriving = order.id
+
+    def _not_shown_yet(self, order_id: str) -> bool:
+        """Whether the order just placed by this tab (:meth:`_preload`) has yet to open its page:
+        the way there (the checkout's redirect) may have been lost with the connection."""
+        return bool(order_id) and self._arriving == order_id
 
     def _reread_quietly(self, user: User) -> None:
         """Show what changed meanwhile (after a refusal); a gone order stays as it was shown."""
@@ -174,6 +181,8 @@ class OrderDetailState(rx.State):
     @user_event
     def load(self, user: User):
         requested = self._requested_id()
+        if requested == self._arriving:
+            self._arriving = ""  # the order just placed has opened its page
         shown_already = requested == self.order_id and not self.loading and not self.failed
         if requested != self.order_id:
             self._forget()

@@ -94,12 +94,16 @@ class AdminState(rx.State):
         return self._tab_load()
 
     @admin_event
-    def set_tab(self, admin: User, tab: str):
+    async def set_tab(self, admin: User, tab: str):
         """The address follows the tab (replaced, no new history entry): the page's on-load,
-        which runs again after every reconnect and on a reload, opens the tab it names."""
+        which runs again after every reconnect and on a reload, opens the tab it names. A tab
+        chosen in the menu starts from its list (``_chosen``: an order open there closes)."""
         if tab not in TAB_IDS:
             return None
         self.tab = tab
+        state_class = _TAB_STATES.get(tab)
+        if state_class is not None and hasattr(state_class, "_chosen"):
+            (await self.get_state(state_class))._chosen()
         address = replace_url(routes.admin_path(tab))
         load = self._tab_load()
         return [address, load] if load is not None else address

@@ -93,9 +93,27 @@ class AdminOrdersState(AdminList, rx.State):
         return order_row(item)
 
     def _open(self, admin: User) -> None:
-        """The list (also "Back to orders" from an order's page)."""
-        self.order_id = ""
+        """The tab opens: the list. Its load runs again after every reconnection, so an order open
+        then stays open, read again (a blip on a phone network closed it, and a status change
+        whose answer the blip lost showed nowhere)."""
         self._fill(admin)
+        if self.order_id:
+            self._reshow(admin)
+
+    def _apply_query(self, query: str) -> None:
+        """A link to one order's search (``/admin?tab=orders&q=...``): the list, searched."""
+        super()._apply_query(query)
+        self._chosen()
+
+    def _chosen(self) -> None:
+        """The tab chosen in the menu: its list, not the order open there."""
+        self.order_id = ""
+
+    @admin_event
+    def back_to_list(self, admin: User):
+        """"Back to orders" from an order's page."""
+        self.order_id = ""
+        return self._fetch(admin, self._open)
 
     @admin_event
     def set_date_from(self, admin: User, value: str):

@@ -44,6 +44,7 @@ from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
 PLACING = "Placing order..."
+PLACED_BEFORE_THE_DROP = ("Order placed", "Your order was placed before the connection dropped. Here it is.", "success")
 # Drops the query from the address bar without a navigation (no new load, no round trip).
 TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.location.pathname)"
 
@@ -77,6 +78,7 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     stage: str = ""
     answered_tap: int = 0  # the last submit's number seen (components/optimistic.submit_tap)
     _attempt_key: str = ""
+    _placed_id: str = ""  # the order this tab placed last (see load: a reconnection)
 
     @rx.var
     def busy(self) -> bool:
@@ -153,6 +155,15 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     @user_event
     async def load(self, user: User):
         """/checkout: guests log in first and come back here."""
+        placed, self._placed_id = self._placed_id, ""
+        if self.stage in ("done", "redirecting") and (await self.get_state(OrderDetailState))._not_shown_yet(placed):
+            # The order was placed, but the connection dropped before the tab went to it (the
+            # answer was lost, and a reconnection loads this page again): go there now, rather
+            # than show an empty cart and invite a second order.
+            self.stage = ""
+            yield toast(PLACED_BEFORE_THE_DROP)
+            yield rx.redirect(routes.order_path(placed))
+            return
         if self.stage != "placing":  # a finished or abandoned attempt (back from the payment page)
             self.stage = ""
             self._attempt_key = ""
@@ -322,6 +333,7 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
             self.coupon = self.coupon_code = ""
             self.stage = "redirecting" if payment_started(order) else "done"
             self._attempt_key = ""
+            self._placed_id = order.id
         return order
 
     async def _after_placing(self, order: Order):

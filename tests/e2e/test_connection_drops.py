@@ -1,0 +1,193 @@
+"""The connection drops in the middle of a tap, as a phone's does (a probe's findings, each
+failing before its fix): what the shopper sees once it is back.
+
+Two ways to lose a tap: its answer (the shop did it, the answer never came: the shop's answers
+are held at the proxy, the network cut once the database shows the change), or the tap itself
+(it left the phone and never reached the shop: the uplink is slowed, the network cut once the
+proxy has seen the event leave). The outage lasts until the page says it is offline.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from discount_deals.models import Cart, CartItem, Order
+
+from .account_helpers import toast
+from .conftest import sign_in, unique
+from .test_checkout import ORDER_URL, _admin, _open, _place_cash_order, at_checkout
+from .test_slow_network import PHONE, badge, ready_for_taps
+
+
+def _bar(page: Page):
+    return page.locator("#offline-bar")
+
+
+def _until(predicate, what: str, timeout_s: float = 20.0):
+    """Poll the shop's database (not the page) until ``predicate`` holds."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _outage(page: Page, network) -> None:
+    """The network is down until the page says so; then it comes back, and the page says so."""
+    expect(_bar(page)).to_be_visible(timeout=15_000)
+    network.go_online()
+    expect(_bar(page)).to_be_hidden(timeout=30_000)
+    network.wait_quiet(quiet_s=1.0)
+
+
+def answer_lost(page: Page, network, tap, done) -> None:
+    """Tap; once ``done()`` says the shop did it, cut the network (the answer is lost)."""
+    network.wait_quiet()
+    network.hold()
+    tap()
+    try:
+        _until(done, "the shop to do the tap")
+    finally:
+        network.go_offline()
+        network.release()
+    _outage(page, network)
+
+
+def tap_lost(page: Page, network, tap, event: str) -> None:
+    """Tap; once the proxy has seen ``event`` leave the browser, cut the network before it reaches the shop."""
+    network.wait_quiet()
+    network.delay_uplink(5.0)
+    mark = network.mark()
+    try:
+        tap()
+        _until(lambda: any(event in sent for sent in network.since(mark).events), f"{event} sent")
+        network.go_offline()
+    finally:
+        network.delay_uplink(0)
+    _outage(page, network)
+
+
+def _orders(live_server, user) -> list[Order]:
+    with live_server.session() as session:
+        return list(session.exec(select(Order).where(Order.user_id == user.id)).all())
+
+
+def _cart(live_server, user) -> dict[str, int]:
+    with live_server.session() as session:
+        rows = session.exec(select(CartItem.product_id, CartItem.quantity).join(Cart, Cart.id == CartItem.cart_id)
+                            .where(Cart.user_id == user.id)).all()
+    return dict(rows)
+
+
+def _at_checkout(page: Page, network, live_user, live_product, live_server, *, momo: bool = False):
+    page.set_viewport_size(PHONE)
+    user, _item = at_checkout(page, live_user, live_product, live_server, price="9.00", stock=5, quantity=1)
+    if momo:
+        page.get_by_text("Mobile money", exact=True).click()
+        page.get_by_label("Mobile money number").fill("020 765 4321")
+        expect(page.get_by_label("Network")).to_have_value("telecel")
+    ready_for_taps(page, network)
+    return user
+
+
+def test_an_order_placed_as_the_connection_dropped_is_shown_once_it_is_back(page: Page, slow_network, live_user,
+                                                                          live_product, live_server):
+    """It showed "Your cart is empty" and nothing else: the obvious next step was a second order."""
+    user = _at_checkout(page, slow_network, live_user, live_product, live_server)
+    answer_lost(page, slow_network, page.get_by_role("button", name="Place order").click,
+                lambda: _orders(live_server, user))
+    expect(page).to_have_url(ORDER_URL, timeout=30_000)
+    expect(toast(page, "Order placed")).to_be_visible()
+    [order] = _orders(live_server, user)
+    assert order.id in page.url
+
+
+def test_a_mobile_money_order_placed_as_the_connection_dropped_goes_to_its_payment(page: Page, slow_network,
+                                                                                  live_user, live_product,
+                                                                                  live_server):
+    """A guard: a drop during the payment pause (PAYMENT_WAIT_S) already ended there, the redirect
+    coming after it; the way back to the order is the same as for cash (the test above)."""
+    user = _at_checkout(page, slow_network, live_user, live_product, live_server, momo=True)
+
+    def payment_started() -> bool:
+        rows = _orders(live_server, user)
+        return bool(rows) and bool(rows[0].payment_reference)
+
+    answer_lost(page, slow_network, page.get_by_role("button", name=re.compile("^Place order")).click,
+                payment_started)
+    expect(page).to_have_url(ORDER_URL, timeout=30_000)
+    expect(page.get_by_role("region", name="Payment step")).to_be_visible()
+    assert len(_orders(live_server, user)) == 1
+
+
+def test_a_place_order_lost_on_the_way_can_be_tapped_again_and_places_one_order(page: Page, slow_network, live_user,
+                                                                               live_product, live_server):
+    """"Placing order..." stayed for good: only a reload got out of it."""
+    user = _at_checkout(page, slow_network, live_user, live_product, live_server)
+    tap_lost(page, slow_network, page.get_by_role("button", name="Place order").click, "place_order")
+    assert _orders(live_server, user) == []
+    again = page.get_by_role("button", name="Place order")
+    expect(again).to_be_enabled()
+    again.click()
+    expect(page).to_have_url(ORDER_URL, timeout=30_000)
+    assert len(_orders(live_server, user)) == 1
+
+
+def test_a_login_lost_on_the_way_lets_the_shopper_try_again(page: Page, slow_network, live_user):
+    user, password = live_user()
+    page.set_viewport_size(PHONE)
+    page.goto("/login")
+    ready_for_taps(page, slow_network)
+    page.get_by_label("Email").fill(user.email)
+    page.get_by_label("Password").fill(password)
+    login = page.get_by_role("button", name="Login", exact=True)
+    tap_lost(page, slow_network, login.click, "submit")
+    expect(login).to_be_enabled()
+    login.click()
+    expect(page).not_to_have_url(re.compile("/login"), timeout=30_000)
+
+
+def test_an_add_to_cart_lost_on_the_way_leaves_the_badge_as_the_cart_is(page: Page, slow_network, live_user,
+                                                                       live_product, live_server):
+    """The badge said "Cart, 1 item" over an empty cart until the next tap or a reload."""
+    user, _ = live_user()
+    item = live_product(name=unique("Lost Gari"), stock=9)
+    page.set_viewport_size(PHONE)
+    sign_in(page, user)
+    page.goto(f"/products/{item.id}")
+    ready_for_taps(page, slow_network)
+    tap_lost(page, slow_network, page.get_by_role("button", name=f"Add to Cart: {item.name}").click, "add_")
+    assert _cart(live_server, user) == {}
+    expect(badge(page, "Cart")).to_have_accessible_name("Cart")
+
+
+def test_the_offline_bar_is_in_sight_at_the_place_order_button(page: Page, slow_network, live_user, live_product,
+                                                               live_server):
+    """It sat at the page's top, 1,229 px above a shopper scrolled down to "Place order"."""
+    _at_checkout(page, slow_network, live_user, live_product, live_server)
+    page.get_by_role("button", name="Place order").scroll_into_view_if_needed()
+    slow_network.go_offline()
+    expect(_bar(page)).to_be_in_viewport()
+    _outage(page, slow_network)
+
+
+def test_an_order_open_in_the_back_office_stays_open_across_a_reconnection(page: Page, slow_network, live_user,
+                                                                          live_product, live_server):
+    """Every reconnection sent the admin back to the orders list."""
+    _customer, _item, order = _place_cash_order(live_server, live_user, live_product)
+    page.set_viewport_size(PHONE)
+    _admin(page, live_user)
+    _open(page, order)
+    ready_for_taps(page, slow_network)
+    heading = page.get_by_role("heading", name=f"Order #{order.id[:8]}")
+    expect(heading).to_be_visible()
+    slow_network.go_offline()
+    _outage(page, slow_network)
+    expect(heading).to_be_visible()
+    page.get_by_role("button", name="Back to orders").click()
+    expect(page.get_by_role("list", name="Orders")).to_be_visible()
