@@ -75,9 +75,15 @@ def products_path(**parameters: str | int) -> str:
     return f"{PRODUCTS}?{urlencode(query)}" if query else PRODUCTS
 
 
-def admin_path(tab: str = "") -> str:
-    """The back office, opened on ``tab`` (the default tab when blank)."""
-    return f"{ADMIN}?{urlencode({'tab': tab})}" if tab else ADMIN
+ADMIN_LIST_VIEW = "list"  # ?view=list: the tab's list, not what was open there (state.admin.gate)
+
+
+def admin_path(tab: str = "", *, list_view: bool = False) -> str:
+    """The back office, opened on ``tab`` (the default tab when blank); ``list_view``: on its
+    list, whatever was open there (an order), as a link from elsewhere means."""
+    if not tab:
+        return ADMIN
+    return f"{ADMIN}?{urlencode({'tab': tab, **({'view': ADMIN_LIST_VIEW} if list_view else {})})}"
 
 
 def category_path(slug: str) -> str:

@@ -16,7 +16,7 @@ S = DeliverySheetState
 
 def _controls() -> rx.Component:
     return rx.el.div(
-        rx.el.a(icon("arrow-left", 16), "Back to orders", href=routes.ADMIN + "?tab=orders",
+        rx.el.a(icon("arrow-left", 16), "Back to orders", href=routes.admin_path("orders", list_view=True),
                 class_name=button_class("ghost", "sm")),
         rx.cond(
             S.order_id == "",

@@ -78,20 +78,33 @@ class AdminState(rx.State):
         if state_class is not None and hasattr(state_class, "_apply_query"):
             (await self.get_state(state_class))._apply_query(query.strip()[:MAX_QUERY])
 
+    async def _choose(self, tab: str) -> None:
+        """The tab starts from its list (``_chosen``: an order open there closes)."""
+        state_class = _TAB_STATES.get(tab)
+        if state_class is not None and hasattr(state_class, "_chosen"):
+            (await self.get_state(state_class))._chosen()
+
     @admin_event
     async def load(self, admin: User):
         """/admin: guests go to /login (and come back), other roles to /."""
         self.ready = False
         parameters = self.router.url.query_parameters
         wanted = parameters.get("tab", "")
+        tidy = None
         if wanted in TAB_IDS:
             self.tab = wanted
             query = parameters.get("q", "")
             if isinstance(query, str) and query.strip():
                 await self._apply_query(wanted, query)
+            elif parameters.get("view") == routes.ADMIN_LIST_VIEW:
+                # A link's "Back to orders": the list. Without it, this load is a reconnection's
+                # or a reload's, and what was open stays open.
+                await self._choose(wanted)
+                tidy = replace_url(routes.admin_path(wanted))
         self.test_payments = get_settings().checkout.payment_provider == "fake"
         self.ready = True
-        return self._tab_load()
+        load = self._tab_load()
+        return [step for step in (tidy, load) if step is not None] or None
 
     @admin_event
     async def set_tab(self, admin: User, tab: str):
@@ -101,9 +114,7 @@ class AdminState(rx.State):
         if tab not in TAB_IDS:
             return None
         self.tab = tab
-        state_class = _TAB_STATES.get(tab)
-        if state_class is not None and hasattr(state_class, "_chosen"):
-            (await self.get_state(state_class))._chosen()
+        await self._choose(tab)
         address = replace_url(routes.admin_path(tab))
         load = self._tab_load()
         return [address, load] if load is not None else address
