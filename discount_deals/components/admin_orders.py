@@ -127,7 +127,7 @@ def _action(action: StatusAction) -> rx.Component:
     return rx.el.button(
         rx.cond((ORDERS.confirming == action.status) & action.danger, "Confirm: cancel order", action.label),
         type="button",
-        on_click=ORDERS.change_status(action.status),
+        on_click=ORDERS.change_status(action.status, ORDERS.shown.status_text),
         disabled=ORDERS.working,
         class_name=rx.cond(action.danger, button_class("danger", "md"), button_class("primary", "md")),
     )

@@ -191,3 +191,25 @@ def test_an_order_open_in_the_back_office_stays_open_across_a_reconnection(page:
     expect(heading).to_be_visible()
     page.get_by_role("button", name="Back to orders").click()
     expect(page.get_by_role("list", name="Orders")).to_be_visible()
+
+
+def test_a_status_change_tapped_twice_offline_is_made_once_and_refused_never(page: Page, slow_network, live_user,
+                                                                            live_product, live_server):
+    """Both taps were sent once back: the second answered "Cannot change an order from processing
+    to processing." beside "Order updated"."""
+    _customer, _item, order = _place_cash_order(live_server, live_user, live_product)
+    page.set_viewport_size(PHONE)
+    _admin(page, live_user)
+    _open(page, order)
+    ready_for_taps(page, slow_network)
+    start = page.get_by_role("group", name="Change status").get_by_role("button", name="Start processing")
+    slow_network.go_offline()
+    expect(_bar(page)).to_be_visible(timeout=15_000)
+    start.click()
+    start.click()
+    _outage(page, slow_network)
+    expect(toast(page, "Order updated")).to_be_visible()
+    slow_network.wait_quiet(quiet_s=1.0)  # both taps answered (a refusal's toast would be up: not waited away)
+    assert not [text for text in page.locator("[data-sonner-toast]").all_inner_texts() if "Could not update" in text]
+    with live_server.session() as session:
+        assert session.get(Order, order.id).status == "processing"

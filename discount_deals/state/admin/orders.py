@@ -7,7 +7,7 @@ Every event is for admins only (:func:`..guards.admin_event`); the services chec
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+from typing import Any, ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -220,9 +220,12 @@ class AdminOrdersState(AdminList, rx.State):
                          on_refusal=on_refusal)
 
     @admin_event
-    async def change_status(self, admin: User, status: str):
-        """Move the order on screen along (a cancellation asks for a second click first)."""
-        if self.working:
+    async def change_status(self, admin: User, status: str, seen: Any = None):
+        """Move the order on screen along (a cancellation asks for a second click first).
+        ``seen``: the status the screen showed at the tap; a tap made on an order that has moved
+        since (taps queued while offline, sent together once back) does nothing, rather than
+        answer "Cannot change an order from processing to processing."."""
+        if self.working or (seen is not None and text_arg(seen) != self.shown.status_text):
             return
         if status == OrderStatus.CANCELLED.value and self.confirming != status:
             self.confirming = status
