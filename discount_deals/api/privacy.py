@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from ..db import write_session
 from ..models import User
-from ..services.auth.password_checks import CheckedPassword, PendingCheck, run_check
+from ..services.auth.password_checks import PasswordCheck, run_check
 from ..services.users import privacy
 from .admission import in_turn, off_turn, takes_turns
 from .deps import CurrentUser, SessionDep
@@ -49,11 +49,11 @@ async def close_my_account(body: CloseIn, user: CurrentUser) -> Response:
     return Response(status_code=204)
 
 
-def _count_check(user: User, password: str) -> PendingCheck | None:
+def _count_check(user: User, password: str) -> PasswordCheck | None:
     with write_session() as session:  # committed at once: the count outlives a refusal
         return privacy.count_closing_check(session, user, password)
 
 
-def _close(user: User, password: str, checked: CheckedPassword | None) -> None:
+def _close(user: User, password: str, checked: PasswordCheck | None) -> None:
     with write_session() as session:
         privacy.close_account(session, user, password, checked)

@@ -25,6 +25,7 @@ from discount_deals.config.settings import get_settings
 
 from ..conftest import ROOT
 from ..support import servers
+from ..support.waiting import until
 from ..support.mail import SmtpServer
 
 
@@ -76,12 +77,7 @@ class Workers:
 
 
 def wait_until(predicate, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"not done after {timeout} s: {statuses()}")
+    until(predicate, statuses, timeout, pause=0.1)
 
 
 def test_a_worker_killed_mid_batch_delivers_every_message_exactly_once_after_restart(clean_db):

@@ -10,7 +10,6 @@ proxy has seen the event leave). The outage lasts until the page says it is offl
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
@@ -20,21 +19,12 @@ from discount_deals.models import Cart, CartItem, Order
 from .account_helpers import toast
 from .conftest import sign_in, unique
 from .test_checkout import ORDER_URL, _admin, _open, _place_cash_order, at_checkout
+from ..support.waiting import until
 from .test_slow_network import PHONE, badge, ready_for_taps
 
 
 def _bar(page: Page):
     return page.locator("#offline-bar")
-
-
-def _until(predicate, what: str, timeout_s: float = 20.0):
-    """Poll the shop's database (not the page) until ``predicate`` holds."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _outage(page: Page, network) -> None:
@@ -51,7 +41,7 @@ def answer_lost(page: Page, network, tap, done) -> None:
     network.hold()
     tap()
     try:
-        _until(done, "the shop to do the tap")
+        until(done, "the shop to do the tap")
     finally:
         network.go_offline()
         network.release()
@@ -65,7 +55,7 @@ def tap_lost(page: Page, network, tap, event: str) -> None:
     mark = network.mark()
     try:
         tap()
-        _until(lambda: any(event in sent for sent in network.since(mark).events), f"{event} sent")
+        until(lambda: any(event in sent for sent in network.since(mark).events), f"{event} sent")
         network.go_offline()
     finally:
         network.delay_uplink(0)

@@ -190,6 +190,7 @@ def test_clean_product_partial_validates_only_given_fields():
 def test_derived_columns_and_slugify():
     assert catalog.derived_columns(" Big  Box ", Decimal("10.00"), Decimal("7.50")) == {
         "name_key": "big box",
+        "name_sort": "big box",
         "effective_price": Decimal("7.50"),
         "discount_percent": 25,
         "price_changes_at": None,

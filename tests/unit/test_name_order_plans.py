@@ -15,7 +15,7 @@ from sqlalchemy import insert
 from discount_deals.db import get_engine, session_scope
 from discount_deals.models import Product
 from discount_deals.models.base import new_ids, utcnow
-from discount_deals.services.catalog import list_products, listing, written_columns
+from discount_deals.services.catalog import list_products, listing, derived_columns
 
 from ..support.statements import sql_statements
 
@@ -32,7 +32,7 @@ def catalogue(make_category):
         name, price = f"{NAMES[n % len(NAMES)]} {n}", Decimal(100 + n % 97)
         rows.append({"id": ids[n], "name": name, "price": price, "category_id": categories[n % 3].id, "tags": [],
                      "related_products": [], "created_at": now, "updated_at": now,
-                     **written_columns(name, price, None)})
+                     **derived_columns(name, price, None)})
     engine = get_engine()
     with engine.begin() as connection:
         connection.execute(insert(Product), rows)

@@ -20,7 +20,7 @@ password must keep them (``keeps_writes``: see :func:`refusal_keeps_count`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session
@@ -42,22 +42,14 @@ class PasswordChecksThrottled(throttle.Throttled):
 
 
 @dataclass(frozen=True)
-class PendingCheck:
-    """A current password counted (:func:`count_check`), to be checked without a write lock."""
+class PasswordCheck:
+    """A current password's check: counted (:func:`count_check`; ``matches`` is None), then run
+    without a write lock (:func:`run_check`: ``matches`` says, and what was typed is dropped)."""
 
     user_id: str
-    password_hash: str
-    given: str
-
-
-@dataclass(frozen=True)
-class CheckedPassword:
-    """A current password checked before the caller's write transaction (:func:`run_check`):
-    the account, the hash it was checked against, and whether it matched."""
-
-    user_id: str
-    password_hash: str
-    matches: bool
+    password_hash: str  # the hash it is checked against
+    given: str = ""
+    matches: bool | None = None
 
 
 def _typed(given: Any) -> bool:
@@ -71,7 +63,7 @@ def _count(session: Session, user: User) -> None:
         raise PasswordChecksThrottled(count.retry_after())
 
 
-def count_check(session: Session, user: User, given: Any) -> PendingCheck | None:
+def count_check(session: Session, user: User, given: Any) -> PasswordCheck | None:
     """Count a check of ``given`` against ``user``'s password in ``session`` (429 past the limit,
     the count kept), for :func:`run_check`; ``None`` when nothing was typed. The caller commits
     at once, and must have made sure its actor may change ``user`` (a stranger's guesses would
@@ -79,24 +71,25 @@ def count_check(session: Session, user: User, given: Any) -> PendingCheck | None
     if not _typed(given):
         return None
     _count(session, user)
-    return PendingCheck(user.id, user.password_hash, given)
+    return PasswordCheck(user.id, user.password_hash, given)
 
 
-def run_check(pending: PendingCheck | None) -> CheckedPassword | None:
+def run_check(counted: PasswordCheck | None) -> PasswordCheck | None:
     """The argon2 check of a counted password: no database, so no lock, is touched."""
-    if pending is None:
+    if counted is None:
         return None
-    return CheckedPassword(pending.user_id, pending.password_hash, verify_password(pending.given, pending.password_hash))
+    return replace(counted, given="", matches=verify_password(counted.given, counted.password_hash))
 
 
 def current_password_matches(session: Session, user: User, given: Any,
-                             checked: CheckedPassword | None = None) -> bool:
+                             checked: PasswordCheck | None = None) -> bool:
     """Whether ``given`` is ``user``'s password. ``checked`` (:func:`run_check`'s) answers when it
     is of this account and its hash has not changed since; otherwise the check is counted here,
     in ``session`` (429 past the limit). A match starts the count over."""
     if not _typed(given):
         return False
-    if checked is not None and checked.user_id == user.id and checked.password_hash == user.password_hash:
+    if (checked is not None and checked.matches is not None and checked.user_id == user.id
+            and checked.password_hash == user.password_hash):
         matches = checked.matches
     else:
         _count(session, user)

@@ -31,11 +31,11 @@ from ..catalog import (
     clean_category,
     clean_product,
     crossed_names,
+    derived_columns,
     duplicate_name_message,
     existing_product_ids,
     missing_products_message,
     name_key,
-    written_columns,
 )
 from ..permissions import require_admin
 
@@ -275,7 +275,7 @@ def _insert_product_chunk(
             result.errors.append({"index": index, "errors": errors})
             continue
         values.update(
-            written_columns(
+            derived_columns(
                 values["name"], values["price"], values["discount_price"], values["discount_start"],
                 values["discount_end"], now,
             )

@@ -73,7 +73,6 @@ from .validation import (
     refresh_derived,
     slugify,
     validation_detail,
-    written_columns,
 )
 
 __all__ = [
@@ -139,5 +138,4 @@ __all__ = [
     "update_product",
     "validation_detail",
     "visible_clause",
-    "written_columns",
 ]

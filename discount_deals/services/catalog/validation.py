@@ -126,26 +126,15 @@ def derived_columns(
     discount_end: datetime | None = None,
     at: datetime | None = None,
 ) -> dict[str, Any]:
-    """The name's key and the columns computed from a product's prices and discount window."""
-    return {"name_key": name_key(name), **price_columns(price, discount_price, discount_start, discount_end, at)}
-
-
-def written_columns(
-    name: str,
-    price: Decimal,
-    discount_price: Decimal | None,
-    discount_start: datetime | None = None,
-    discount_end: datetime | None = None,
-    at: datetime | None = None,
-) -> dict[str, Any]:
-    """Every column computed from a product's name, prices and discount window: :func:`derived_columns`
-    and the name's sort key (shared by single and bulk writes)."""
-    return {**derived_columns(name, price, discount_price, discount_start, discount_end, at), "name_sort": name_sort(name)}
+    """Every column computed from a product's name, prices and discount window: the name's key
+    and sort key, and the price columns (shared by single and bulk writes)."""
+    return {"name_key": name_key(name), "name_sort": name_sort(name),
+            **price_columns(price, discount_price, discount_start, discount_end, at)}
 
 
 def refresh_derived(product: Product, at: datetime | None = None) -> Product:
     """Recompute the columns derived from a product's prices, window and name (call before every write)."""
-    values = written_columns(
+    values = derived_columns(
         product.name, product.price, product.discount_price, product.discount_start, product.discount_end, at
     )
     for column, value in values.items():

@@ -25,8 +25,7 @@ from ..auth.tokens import hash_password, retire_password_resets, set_password
 from ..error_codes import ErrorCode
 from ..messages.notices import password_changed
 from ..auth.password_checks import (
-    CheckedPassword,
-    PendingCheck,
+    PasswordCheck,
     count_check,
     current_password_matches,
     refusal_keeps_count,
@@ -227,7 +226,7 @@ class PreparedChange:
     """The slow parts of an account change, done before the face's write session
     (:func:`prepare_change`): the current password's check, and the new password's hash."""
 
-    checked: CheckedPassword | None = None
+    checked: PasswordCheck | None = None
     new_password: str | None = None
     new_hash: str | None = None
 
@@ -240,7 +239,7 @@ def _asks_for_current_password(user: User, changes: dict[str, Any]) -> bool:
     return any(name in changes and changes[name] != getattr(user, name) for name in ("email", "phonenumber"))
 
 
-def count_change_check(session: Session, actor: User | None, user_id: str, changes: Any) -> PendingCheck | None:
+def count_change_check(session: Session, actor: User | None, user_id: str, changes: Any) -> PasswordCheck | None:
     """The first of a change's three steps (see :mod:`..auth.password_checks`): when ``changes``
     needs the current password, count its check in ``session``, which the face commits at once.
     Only for an actor who may change the account (a stranger's guesses would use up the owner's
@@ -256,7 +255,7 @@ def count_change_check(session: Session, actor: User | None, user_id: str, chang
     return count_check(session, user, changes["current_password"])
 
 
-def prepare_change(pending: PendingCheck | None, changes: Any) -> PreparedChange:
+def prepare_change(pending: PasswordCheck | None, changes: Any) -> PreparedChange:
     """The second step, in no transaction: the counted password's check and the new password's
     hash (two argon2 runs), for :func:`update_user`."""
     checked = run_check(pending)
@@ -266,7 +265,7 @@ def prepare_change(pending: PendingCheck | None, changes: Any) -> PreparedChange
     return PreparedChange(checked, password, hash_password(password))
 
 
-def _current_password_problem(session: Session, user: User, current: Any, checked: CheckedPassword | None,
+def _current_password_problem(session: Session, user: User, current: Any, checked: PasswordCheck | None,
                               message: str = WRONG_CURRENT_PASSWORD) -> str | None:
     """A new password, email or phone needs the account's current password (a stolen access
     token must not be enough to take the account over; admins send the owner a reset instead).
@@ -275,7 +274,7 @@ def _current_password_problem(session: Session, user: User, current: Any, checke
 
 
 def _password_errors(session: Session, user: User, changes: dict[str, Any], contacts: tuple[str, ...],
-                     errors: Errors, checked: CheckedPassword | None) -> None:
+                     errors: Errors, checked: PasswordCheck | None) -> None:
     """The new password's problem, and the current password's when a new password, email or phone needs it."""
     password, current = changes.get("password"), changes.get("current_password")
     done = False

@@ -45,8 +45,7 @@ from ..auth.tokens import log_out_everywhere
 from ..error_codes import ErrorCode
 from ..images import delete_after_commit
 from ..auth.password_checks import (
-    CheckedPassword,
-    PendingCheck,
+    PasswordCheck,
     count_check,
     current_password_matches,
     refusal_keeps_count,
@@ -146,14 +145,14 @@ def _forget_orders(session: Session, user: User) -> None:
         session.add(order)
 
 
-def count_closing_check(session: Session, user: User, password: object) -> PendingCheck | None:
+def count_closing_check(session: Session, user: User, password: object) -> PasswordCheck | None:
     """The first of closing's three steps (see :mod:`..auth.password_checks`): count the
     password's check in ``session``, which the face commits at once (429 past the limit); the
     face checks it (``run_check``) in no transaction, then calls :func:`close_account`."""
     return count_check(session, session.get(User, user.id) or user, password)
 
 
-def close_account(session: Session, user: User, password: object, checked: CheckedPassword | None = None) -> None:
+def close_account(session: Session, user: User, password: object, checked: PasswordCheck | None = None) -> None:
     """Close ``user``'s own account (see the module docstring). 400 ``password_wrong``; 409
     ``orders_open`` while an order is on its way, ``returns_open`` while a return is open
     (requested, approved or received: not yet refunded or rejected), ``admin_account`` for an
