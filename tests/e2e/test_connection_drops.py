@@ -203,3 +203,40 @@ def test_a_status_change_tapped_twice_offline_is_made_once_and_refused_never(pag
     assert not [text for text in page.locator("[data-sonner-toast]").all_inner_texts() if "Could not update" in text]
     with live_server.session() as session:
         assert session.get(Order, order.id).status == "processing"
+
+
+def _fill_registration(page: Page, email: str) -> None:
+    page.get_by_label("First Name").fill("Kofi")
+    page.get_by_label("Last Name").fill("Boateng")
+    page.get_by_label("Username").fill(email.split("@")[0])
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill("akwaaba-deals-7")
+    page.get_by_label("Phone Number").fill("+233 24 000 0000")
+    page.get_by_label("Date of Birth").fill("1990-05-01")
+    page.get_by_label("Gender").select_option("male")
+
+
+def test_an_account_created_as_the_connection_dropped_signs_in_when_sent_again(page: Page, slow_network,
+                                                                              live_server):
+    """The account was made, the tab not signed in (the browser's empty storage won at the
+    reconnection), and sending the form again answered "A user with this email already exists"."""
+    from discount_deals.models import User
+
+    email = unique("kofi").replace(" ", "").replace("-", "").lower() + "@example.com"
+
+    def accounts() -> list[User]:
+        with live_server.session() as session:
+            return list(session.exec(select(User).where(User.email == email)).all())
+
+    page.set_viewport_size(PHONE)
+    page.goto("/register")
+    ready_for_taps(page, slow_network)
+    _fill_registration(page, email)
+    create = page.get_by_role("button", name="Create Account")
+    answer_lost(page, slow_network, create.click, accounts)
+    _fill_registration(page, email)  # what a shopper does, seeing the form again
+    create.click()
+    expect(toast(page, "Account created!")).to_be_visible()
+    expect(page).not_to_have_url(re.compile("/register"))
+    expect(page.get_by_role("button", name="Account menu")).to_be_visible()
+    assert len(accounts()) == 1

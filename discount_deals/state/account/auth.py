@@ -214,6 +214,7 @@ class RegisterState(rx.State):
     form_version: int = 0
     # Where the shopper was going (kept through registering and the login that follows).
     redirect_to: str = ""
+    _created: str = ""  # the email of the account this tab created (see _created_before_a_drop)
 
     @rx.var
     def login_href(self) -> str:
@@ -249,8 +250,27 @@ class RegisterState(rx.State):
     async def _register(self, payload: dict[str, Any], client: str) -> None:
         """Create the account and sign this tab in with it (SPEC §8's second branch: logged in and
         sent on, to where the shopper was going)."""
-        user, tokens, summary = await asyncio.to_thread(_register, payload, client)
+        try:
+            user, tokens, summary = await asyncio.to_thread(_register, payload, client)
+        except ServiceError as refusal:
+            user, tokens, summary = await self._created_before_a_drop(payload, client, refusal)
+        async with self:
+            self._created = user.email
         await start_session(self, user, tokens, summary)
+
+    async def _created_before_a_drop(self, payload: dict[str, Any], client: str, refusal: ServiceError):
+        """The email is taken by the account this tab created a moment ago, whose answer (and
+        sign-in) a dropped connection lost: sign in with what was typed again, or refuse as before
+        (a different password is the taken email's refusal, never a hint)."""
+        async with self:
+            created = self._created
+        email = user_service.normalize_email(payload.get("email", ""))
+        if not created or email != created or "email" not in (refusal.fields or {}):
+            raise refusal
+        try:
+            return await asyncio.to_thread(_login, email, payload.get("password", ""), client, [])
+        except ServiceError:
+            raise refusal from None
         async with self:
             self.form_version += 1
 
