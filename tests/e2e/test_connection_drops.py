@@ -10,6 +10,7 @@ proxy has seen the event leave). The outage lasts until the page says it is offl
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
@@ -240,3 +241,20 @@ def test_an_account_created_as_the_connection_dropped_signs_in_when_sent_again(p
     expect(page).not_to_have_url(re.compile("/register"))
     expect(page.get_by_role("button", name="Account menu")).to_be_visible()
     assert len(accounts()) == 1
+
+
+def test_a_login_answered_as_the_connection_dropped_is_signed_in_once_it_is_back(page: Page, slow_network,
+                                                                                 live_user):
+    """The shop signed the tab in, the answer was lost, and the browser's empty storage won at the
+    reconnection: the shopper stayed on /login, signed out, told nothing."""
+    user, password = live_user()
+    page.set_viewport_size(PHONE)
+    page.goto("/login")
+    ready_for_taps(page, slow_network)
+    page.get_by_label("Email").fill(user.email)
+    page.get_by_label("Password").fill(password)
+    tapped = time.monotonic()  # a login writes nothing to wait for: its answers, held, are
+    answer_lost(page, slow_network, page.get_by_role("button", name="Login", exact=True).click,
+                lambda: slow_network.answers_held_and_done(tapped))
+    expect(page).not_to_have_url(re.compile("/login"), timeout=30_000)
+    expect(page.get_by_role("button", name="Account menu")).to_be_visible()

@@ -283,6 +283,13 @@ class SlowNetwork:
     def release(self) -> None:
         self._loop.call_soon_threadsafe(self._released.set)
 
+    def answers_held_and_done(self, since: float, quiet_s: float = 1.0) -> bool:
+        """While :meth:`hold` keeps the shop's answers: whether some are held and the shop has sent
+        nothing more for ``quiet_s`` (counted from ``since``, a ``time.monotonic()``, at the
+        earliest): what a tap made the shop answer has all been answered, and none of it delivered."""
+        with self._lock:
+            return self._in_flight > 0 and time.monotonic() - max(self._last_activity, since) >= quiet_s
+
     def wait_quiet(self, quiet_s: float = 0.5, timeout_s: float = 30) -> None:
         """Return once nothing has crossed the network for ``quiet_s`` (every answer delivered),
         counting from now at the earliest (a debounced event may be about to leave)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from dataclasses import replace
 from typing import Any
@@ -24,7 +25,7 @@ from ...services.auth import login as login_service
 from ...services import cart as cart_service
 from ...services import users as user_service
 from ...config.settings import client_ip
-from ..actions import busy_call, seq_number
+from ..actions import busy_call, seq_number, toast
 from ..forms import form_fields, form_text
 from ..shop.cart import CartState, read_guest_cart
 from ..shop.favorites import FavoritesState
@@ -105,6 +106,22 @@ def _register(data: dict[str, Any], client: str | None = None) -> tuple[User, au
     return user, replace(tokens, device=auth_service.device_token(user, uuid.uuid4().hex)), summary
 
 
+RESEND_LOGIN_SECONDS = 120  # how long after a login its lost answer is sent again (LoginState.load)
+
+
+def _still_signed_in(issued: dict) -> User | None:
+    """Runs in a worker thread: the user of a login made in this tab a moment ago, if its
+    session lives (its refresh token not revoked by a logout, nor rotated since) and the
+    account is active."""
+    if time.time() - issued.get("at", 0) > RESEND_LOGIN_SECONDS:
+        return None
+    with session_scope() as session:
+        if not auth_service.token_is_valid(session, issued.get("refresh")):
+            return None
+        user = session.get(User, issued.get("user_id"))
+        return user if user is not None and user.is_active else None
+
+
 def _push_guest_cart(user: User, entries: list[dict]) -> None:
     """Runs in a worker thread: the guest cart goes into the user's server cart (services.cart)."""
     with write_session() as session:
@@ -146,7 +163,8 @@ class LoginState(rx.State):
     answered_tap: int = 0  # the last submit's number seen (components/optimistic.submit_tap)
     error: str = ""
     redirect_to: str = ""
-    # The address just registered in this tab, filled in for its first login.
+    # The tokens of this tab's last login, until the login page loads again (see load).
+    _issued: dict = {}
 
     @rx.var
     def subtitle(self) -> str:
@@ -166,10 +184,23 @@ class LoginState(rx.State):
         return with_target(routes.REGISTER, self.redirect_to)
 
     @rx.event
-    def load(self):
+    async def load(self):
         self.loading = False
         self.error = ""
         self.redirect_to = requested_target(self.router.url.query_parameters)
+        issued, self._issued = self._issued, {}
+        session = await self.get_state(SessionState)
+        if not issued or session.access_token or session.refresh_token:
+            return None
+        # This tab signed in a moment ago, and the browser has no tokens: the answer was lost with
+        # the connection (the browser's empty storage won at the reconnection, which loads this
+        # page again). The tokens go to it again while their session lives (not logged out since).
+        user = await asyncio.to_thread(_still_signed_in, issued)
+        if user is None:
+            return None
+        await session._start(user, issued["access"], issued["refresh"], issued["summary"])
+        return [toast(("Welcome back!", "You have been successfully logged in")),
+                rx.redirect(issued["to"] or routes.HOME)]
 
     async def _log_in(self, email: str, password: str, client: str) -> User:
         """Check the password and start the session in this tab (:func:`start_session`)."""
@@ -180,6 +211,9 @@ class LoginState(rx.State):
             proofs = [stored.device_token, stored.refresh_token, stored.access_token]
         user, tokens, summary = await asyncio.to_thread(_login, email, password, client, proofs)
         await start_session(self, user, tokens, summary)
+        async with self:
+            self._issued = {"user_id": user.id, "access": tokens.access, "refresh": tokens.refresh,
+                            "summary": summary, "to": self.redirect_to, "at": time.time()}
         return user
 
     @rx.event(background=True)
