@@ -225,7 +225,7 @@ def order_page() -> rx.Component:
         _order_header(),
         _attention(),
         _status_actions(),
-        rx.el.div(_items(), _delivery_and_payment(), class_name="mt-6 grid gap-6 lg:grid-cols-2"),
+        rx.el.div(_items(), _delivery_and_payment(), class_name="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2"),
         class_name=PANEL,
     )
 

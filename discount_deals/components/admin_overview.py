@@ -99,7 +99,7 @@ def _low_stock() -> rx.Component:
                     OV.low_stock,
                     lambda row: rx.el.li(
                         rx.el.div(
-                            rx.el.span(row.name, class_name="min-w-0 flex-1 truncate text-sm text-gray-900"),
+                            rx.el.span(row.name, class_name="min-w-0 flex-1 break-words text-sm text-gray-900"),
                             rx.cond(row.status != "active", badge("inactive", variant="secondary")),
                             rx.el.span(
                                 row.stock, " left",

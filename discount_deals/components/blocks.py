@@ -84,8 +84,9 @@ def line_item(line, *, large: bool = False) -> rx.Component:
         picture(line.image_url, "", size, loading="lazy",
                 class_name=f"{'h-14 w-14' if large else 'h-12 w-12'} shrink-0 rounded-md bg-gray-100 object-cover"),
         rx.el.div(
+            # Whole names: a size or a pack count is often at the end ("... 25kg").
             rx.el.p(line.name, class_name="font-semibold text-gray-900" if large
-                    else "truncate text-sm font-medium text-gray-900"),
+                    else "break-words text-sm font-medium text-gray-900"),
             rx.el.p("Qty: ", line.quantity, " × ", line.unit_text,
                     class_name="text-sm text-gray-600" if large else "text-xs text-gray-600"),
             class_name="min-w-0 flex-1",

@@ -139,7 +139,8 @@ def review_line(line) -> rx.Component:
         rx.el.div(
             picture(line.image_url, "", 48, loading="lazy", class_name="h-12 w-12 shrink-0 rounded-md bg-gray-100 object-cover"),
             rx.el.div(
-                rx.el.p(line.name, class_name="truncate text-sm font-medium text-gray-900"),
+                # The whole name, the last thing checked before paying ("... 25kg" at its end).
+                rx.el.p(line.name, class_name="break-words text-sm font-medium text-gray-900"),
                 rx.el.p("Qty: ", line.quantity, " × ", line.unit_text, class_name="text-xs text-gray-600"),
                 class_name="min-w-0 flex-1",
             ),

@@ -57,7 +57,7 @@ def _parties(view) -> rx.Component:
 def _buyer(view) -> rx.Component:
     return rx.el.div(
         rx.el.p("Customer: ", view.buyer_name, class_name="font-semibold"),
-        rx.cond(view.buyer_email != "", rx.el.p(view.buyer_email, class_name="break-all")),
+        rx.cond(view.buyer_email != "", rx.el.p(view.buyer_email, class_name="break-words")),
         rx.cond(view.buyer_phone != "", rx.el.p(view.buyer_phone)),
         rx.cond(view.where_text != "", rx.el.p(view.where_label, ": ", view.where_text)),
         class_name="mt-4 text-sm",

@@ -49,11 +49,12 @@ def open_checkout(page: Page) -> None:
     expect(page.locator("dl[aria-label='Order total']")).to_contain_text("Total")
 
 
-def at_checkout(page: Page, live_user, live_product, live_server, *, price: str, stock: int, quantity: int):
-    """A signed-in customer with a saved address and ``quantity`` of a new product in the cart,
-    on /checkout: (user, product)."""
+def at_checkout(page: Page, live_user, live_product, live_server, *, price: str, stock: int, quantity: int,
+                name: str | None = None):
+    """A signed-in customer with a saved address and ``quantity`` of a new product (named
+    ``name``, when given) in the cart, on /checkout: (user, product)."""
     user, _ = live_user()
-    item = live_product(price=price, stock=stock)
+    item = live_product(price=price, stock=stock, **({"name": name} if name else {}))
     fill_cart(live_server, user, (item, quantity))
     with live_server.session() as session:
         add_address(session, user)
@@ -258,14 +259,14 @@ def _open(page: Page, order: Order) -> None:
     expect(page.get_by_role("heading", name=f"Order #{order.id[:8]}")).to_be_visible()
 
 
-def _place_cash_order(live_server, live_user, live_product, quantity: int = 2):
+def _place_cash_order(live_server, live_user, live_product, quantity: int = 2, name: str | None = None):
     """A customer places a home-delivery, cash order through the server's API (as the original client does)."""
     import httpx
 
     from discount_deals.services.auth.tokens import create_access_token
 
     customer, _ = live_user()
-    item = live_product(price="11.00", stock=5)
+    item = live_product(price="11.00", stock=5, **({"name": name} if name else {}))
     fill_cart(live_server, customer, (item, quantity))
     with live_server.session() as session:
         add_address(session, customer)

@@ -98,14 +98,14 @@ def test_the_receipt_page_shows_a_formatted_receipt():
     view = receipt_view(receipt(address={"line1": "12 Ring Road", "city": "accra", "country": "Ghana"}))
     assert (view.number, view.issued_text, view.short_id) == ("DD-2026-000042", "27 Nov 2026, 09:05 GMT", "0f1e2d3c")
     assert (view.buyer_name, view.buyer_email, view.buyer_phone) == ("Ama Mensah", "ama@example.com", "+233241234567")
-    assert view.where_label == "Delivered to" and "12 Ring Road" in view.where_text and "Accra" in view.where_text
+    assert view.where_label == "Delivery address" and "12 Ring Road" in view.where_text and "Accra" in view.where_text
     assert [(line.name, line.quantity, line.unit_text, line.line_text) for line in view.lines] == [
         ("Milo 400g", 2, "$5.00", "$10.00")]
     assert view.totals.total_text == "$17.99"
     assert view.payment_text.startswith("Mobile money") and not view.test_payment
     pickup = receipt_view(receipt(delivery_method="pickup", pickup_store={"name": "Shoprite Accra Mall",
                                                                           "address": "Spintex Road", "city": "Accra"}))
-    assert (pickup.where_label, pickup.where_text) == ("Collected at", "Shoprite Accra Mall, Spintex Road, Accra")
+    assert (pickup.where_label, pickup.where_text) == ("Pickup store", "Shoprite Accra Mall, Spintex Road, Accra")
 
 
 def drawn(pdf: bytes) -> list[tuple[float, float, str]]:

@@ -44,7 +44,7 @@ class ReceiptView:
     buyer_name: str = ""
     buyer_email: str = ""
     buyer_phone: str = ""
-    where_label: str = ""  # "Delivered to" | "Collected at"
+    where_label: str = ""  # "Delivery address" | "Pickup store" (a receipt may come before either)
     where_text: str = ""
     lines: list[OrderLineView] = dataclasses.field(default_factory=list)
     totals: OrderTotals = dataclasses.field(default_factory=OrderTotals)
@@ -79,7 +79,7 @@ def receipt_view(receipt: receipt_service.Receipt) -> ReceiptView:
     return ReceiptView(
         **document_parts(receipt.number, order.receipt_issued_at, order, receipt.buyer_name, receipt.buyer_email,
                          receipt.lines),
-        where_label="Collected at" if pickup else "Delivered to",
+        where_label="Pickup store" if pickup else "Delivery address",
         where_text=(", ".join(part for part in ((order.pickup_store or {}).get("name", ""), store_text(order.pickup_store))
                               if part) if pickup else address_text(order.address)),
         totals=order_totals(order),

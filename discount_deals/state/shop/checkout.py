@@ -44,6 +44,9 @@ from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
 PLACING = "Placing order..."
+# A refused mobile money number: its field, with the reason under it, comes into sight.
+SHOW_PHONE_FIELD = ("document.getElementById('checkout-phone')?.scrollIntoView({block: 'center'});"
+                    "document.getElementById('checkout-phone')?.focus({preventScroll: true})")
 PLACED_BEFORE_THE_DROP = ("Order placed", "Your order was placed before the connection dropped. Here it is.", "success")
 # Drops the query from the address bar without a navigation (no new load, no round trip).
 TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.location.pathname)"
@@ -262,7 +265,8 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
                 phones.normalise_mobile(self.phone)
             except ValidationFailed as exc:
                 self.phone_error = exc.detail
-                return toast(("Mobile money number required", exc.detail, "error"))
+                title = "Check the mobile money number" if self.phone.strip() else "Mobile money number required"
+                return [toast((title, exc.detail, "error")), rx.call_script(SHOW_PHONE_FIELD)]
         return self._contact_problem()
 
     def _refused(self, user: User, exc: ServiceError):

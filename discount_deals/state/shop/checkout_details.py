@@ -222,9 +222,13 @@ class MobileMoneyNumber(rx.State, mixin=True):
 
     @rx.event
     def set_phone(self, value: str):
-        """The number after a pause in typing: the network guessed from it."""
+        """The number after a pause in typing: the network guessed from it. A refusal of this very
+        number stays (the pause's event came after "Place order" had refused it: the error showed
+        for under a second)."""
+        before = self.phone
         self._take_phone(value)
-        self.phone_error = ""
+        if self.phone != before:
+            self.phone_error = ""
 
     @rx.event
     def check_phone(self, value: str):
