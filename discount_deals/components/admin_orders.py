@@ -39,7 +39,7 @@ def _date_input(label: str, control_id: str, value, on_change) -> rx.Component:
 
 def filters() -> rx.Component:
     return rx.el.div(
-        search_box("admin_order_search", "Search orders", "Search by order number or customer email...", ORDERS),
+        search_box("admin_order_search", "Search orders", "Search by order number, name, email or phone...", ORDERS),
         rx.el.div(
             filter_select("Status", "admin_order_status", ORDERS, "status_filter", "", visible_label=True),
             filter_select("Payment", "admin_order_payment", ORDERS, "payment_filter", "", visible_label=True),

@@ -14,6 +14,7 @@ Takes the caller's session (unpaid mobile-money orders whose time is up: service
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -308,7 +309,7 @@ class OrderFilters:
     delivery_method: str = ""
     date_from: date | None = None
     date_to: date | None = None
-    search: str = ""  # the start of an order number, or part of the customer's email
+    search: str = ""  # an order number's start, part of the customer's email or name, or a phone number
     attention_only: bool = False
 
 
@@ -328,6 +329,30 @@ def _check_choices(filters: OrderFilters) -> None:
         if value and value not in {choice.value for choice in choices}:
             message = f'"{value[:40]}" is not a valid {name}; use one of {", ".join(c.value for c in choices)}.'
             raise ValidationFailed(message, fields={name: [message]})
+
+
+def _phone_digits(term: str) -> str:
+    """The national digits of a phone number searched for ("024 111 2233", "+233241112233" and
+    "0241112233" are "241112233"); "" when the term is no number (fewer than 6 digits, or letters)."""
+    if re.search(r"[^\d\s()+.-]", term):
+        return ""
+    digits = re.sub(r"\D", "", term)
+    if digits.startswith("233") and len(digits) > 9:
+        digits = digits[3:]
+    digits = digits.lstrip("0")
+    return digits if len(digits) >= 6 else ""
+
+
+def _search_condition(term: str) -> Any:
+    """An order number's start, or part of the customer's email or name, or a phone number the
+    order or the account carries (what an admin has when a customer calls)."""
+    name = func.lower(func.coalesce(User.first_name, "") + " " + func.coalesce(User.last_name, ""))
+    matches = [starts_with(Order.id, term), contains(func.lower(User.email), term), contains(name, term)]
+    digits = _phone_digits(term)
+    if digits:
+        matches += [contains(Order.contact_phone, digits), contains(Order.payment_phone, digits),
+                    contains(User.phonenumber, digits)]
+    return or_(*matches)
 
 
 def admin_orders(
@@ -352,7 +377,7 @@ def admin_orders(
         conditions.append(Order.attention.is_not(None))
     term = filters.search.strip().lower().lstrip("#")[:100]
     if term:
-        conditions.append(or_(starts_with(Order.id, term), contains(func.lower(User.email), term)))
+        conditions.append(_search_condition(term))
     base = select(Order, User.email, User.first_name, User.last_name).join(User, User.id == Order.user_id)
     counted = select(func.count()).select_from(Order).join(User, User.id == Order.user_id)
     for condition in conditions:
