@@ -58,3 +58,13 @@ def test_a_refused_mobile_money_number_stays_said_in_sight(page: Page, slow_netw
     slow_network.wait_quiet(quiet_s=1.0)  # the typing pause's event has been sent and answered
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_role("alert").filter(has_text="mobile")).to_be_visible()
+
+
+def test_the_tab_a_link_opens_is_in_sight_in_the_phones_row_of_tabs(page: Page, live_user):
+    """/admin?tab=activity left the Activity tab at x = 1,658 px of a 390 px screen."""
+    page.set_viewport_size(PHONE)
+    _admin(page, live_user)
+    page.goto("/admin?tab=activity")
+    chosen = page.get_by_role("tab", name="Activity")
+    expect(chosen).to_have_attribute("aria-selected", "true")
+    expect(chosen).to_be_in_viewport()

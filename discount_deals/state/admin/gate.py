@@ -20,6 +20,11 @@ from ..account.session import per_user
 from ..address_bar import replace_url
 from ..guards import admin_event
 
+# The tab the address names, in sight in the phone's scrolling row of tabs (opened by a link or a
+# reload on /admin?tab=activity, it sat at x = 1,658 px of a 390 px screen).
+SHOW_CHOSEN_TAB = ("requestAnimationFrame(() => document.querySelector('[role=tablist] [aria-selected=\"true\"]')"
+                   "?.scrollIntoView({block: 'nearest', inline: 'center'}))")
+
 TABS: list[tuple[str, str, str]] = [
     ("overview", "Overview", "layout-dashboard"),
     ("orders", "Orders", "shopping-bag"),
@@ -104,7 +109,7 @@ class AdminState(rx.State):
         self.test_payments = get_settings().checkout.payment_provider == "fake"
         self.ready = True
         load = self._tab_load()
-        return [step for step in (tidy, load) if step is not None] or None
+        return [step for step in (tidy, rx.call_script(SHOW_CHOSEN_TAB), load) if step is not None]
 
     @admin_event
     async def set_tab(self, admin: User, tab: str):
