@@ -37,12 +37,12 @@ def export_my_data(session: SessionDep, user: CurrentUser) -> JSONResponse:
 
 
 @router.post("/users/me/close/", status_code=204, response_class=Response)
-@declares(400, 401, 409)
+@declares(400, 401, 409, 429)  # 429: the password tried too often (services.auth.password_checks)
 @takes_turns
 async def close_my_account(body: CloseIn, user: CurrentUser) -> Response:
     """Close the signed-in customer's account: personal data erased, every token retired, the
     orders kept anonymised. 400 for a wrong password; 409 while an order is on its way or for
-    an admin."""
+    an admin; 429 after too many passwords tried."""
     pending = await in_turn(lambda: _count_check(user, body.password))
     checked = await off_turn(lambda: run_check(pending))  # argon2: no turn held
     await in_turn(lambda: _close(user, body.password, checked))

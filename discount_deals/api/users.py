@@ -124,6 +124,7 @@ def read_user(user_id: str, request: Request, session: SessionDep, actor: Curren
     responses=OWNER_ERRORS,
     summary="Change your account (admins: anyone's); role is ignored",
 )
+@declares(429)  # the current password tried too often, or too many new emails and usernames
 @takes_turns
 async def update_user(user_id: str, body: UserUpdateIn, request: Request, actor: CurrentUser):
     changes = body.model_dump(exclude_unset=True)
