@@ -129,14 +129,19 @@ def test_a_place_order_lost_on_the_way_can_be_tapped_again_and_places_one_order(
     assert len(_orders(live_server, user)) == 1
 
 
-def test_a_login_lost_on_the_way_lets_the_shopper_try_again(page: Page, slow_network, live_user):
+def _login_typed(page: Page, network, live_user):
+    """A customer's email and password typed on /login, the app live: its Login button."""
     user, password = live_user()
     page.set_viewport_size(PHONE)
     page.goto("/login")
-    ready_for_taps(page, slow_network)
+    ready_for_taps(page, network)
     page.get_by_label("Email").fill(user.email)
     page.get_by_label("Password").fill(password)
-    login = page.get_by_role("button", name="Login", exact=True)
+    return page.get_by_role("button", name="Login", exact=True)
+
+
+def test_a_login_lost_on_the_way_lets_the_shopper_try_again(page: Page, slow_network, live_user):
+    login = _login_typed(page, slow_network, live_user)
     tap_lost(page, slow_network, login.click, "submit")
     expect(login).to_be_enabled()
     login.click()
@@ -247,14 +252,8 @@ def test_a_login_answered_as_the_connection_dropped_is_signed_in_once_it_is_back
                                                                                  live_user):
     """The shop signed the tab in, the answer was lost, and the browser's empty storage won at the
     reconnection: the shopper stayed on /login, signed out, told nothing."""
-    user, password = live_user()
-    page.set_viewport_size(PHONE)
-    page.goto("/login")
-    ready_for_taps(page, slow_network)
-    page.get_by_label("Email").fill(user.email)
-    page.get_by_label("Password").fill(password)
+    login = _login_typed(page, slow_network, live_user)
     tapped = time.monotonic()  # a login writes nothing to wait for: its answers, held, are
-    answer_lost(page, slow_network, page.get_by_role("button", name="Login", exact=True).click,
-                lambda: slow_network.answers_held_and_done(tapped))
+    answer_lost(page, slow_network, login.click, lambda: slow_network.answers_held_and_done(tapped))
     expect(page).not_to_have_url(re.compile("/login"), timeout=30_000)
     expect(page.get_by_role("button", name="Account menu")).to_be_visible()
