@@ -59,9 +59,11 @@ def _save_photo(user: User, profile_id: str, data: bytes) -> None:
 def _save(user: User, changes: dict[str, Any]) -> None:
     """Runs in a worker thread. The current password's check is counted and committed, then run
     with no write lock held (argon2), then the change is written."""
-    with write_session() as session:
-        pending = user_service.count_change_check(session, user, user.id, changes)
-    prepared = user_service.prepare_change(pending, changes)
+    pending, prepared = None, None
+    if changes.get("current_password"):  # else nothing to count or hash
+        with write_session() as session:
+            pending = user_service.count_change_check(session, user, user.id, changes)
+        prepared = user_service.prepare_change(pending, changes) if pending else None
     with write_session() as session:
         user_service.update_user(session, user, user.id, changes, prepared)
 
