@@ -8,6 +8,7 @@ from .. import routes
 from ..state.order_views import TEST_PAYMENT_NOTE
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
+from .order_returns import returns_box
 from .blocks import line_item, tax_rows, test_payment_badge, timeline, total_row
 from .admin_ui import PANEL, filter_select, heading_bar, list_panel, order_number, search_box, showing, status_badge
 from .ui import FIELD_INPUT, FIELD_LABEL, browser_owned, button, button_class, icon
@@ -21,7 +22,8 @@ def call_link(text, href, class_name: str = "") -> rx.Component:
     return rx.cond(
         href != "",
         rx.el.a(icon("phone", 14), text, href=href, aria_label="Call " + text,
-                class_name="inline-flex items-center gap-1 font-medium text-orange-800 underline " + class_name),
+                class_name="inline-flex items-center gap-1 whitespace-nowrap font-medium text-orange-800 underline "
+                + class_name),
     )
 
 
@@ -189,8 +191,16 @@ def _items() -> rx.Component:
             total_row(rx.cond(P.pickup, "Pickup", "Delivery"), ORDERS.totals.shipping_text),
             tax_rows(ORDERS.totals.tax_lines),
             total_row("Total", ORDERS.totals.total_text, "border-t border-gray-200 pt-2 font-bold"),
+            rx.cond(P.refunded_text != "", rx.fragment(
+                total_row("Refunded", "-" + P.refunded_text),
+                total_row("Total after refunds", P.net_text, "font-semibold"),
+            )),
             class_name="mt-3 space-y-1",
         ),
+        returns_box(ORDERS.returns, ORDERS.returns_title, rx.el.h3, rx.el.p(
+            rx.el.a("Returns tab", href=routes.admin_path("returns", list_view=True),
+                    class_name="font-semibold text-orange-700 hover:underline"),
+            ": approve, receive and refund them.", class_name="mt-2 text-xs text-gray-600")),
     )
 
 

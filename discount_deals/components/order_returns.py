@@ -63,7 +63,9 @@ def return_form() -> rx.Component:
     )
 
 
-def _return(card: ReturnCard) -> rx.Component:
+def return_entry(card: ReturnCard) -> rx.Component:
+    """One return: its date and status, its items, what it refunds and its credit note (the
+    customer's order page and the back office's alike)."""
     return rx.el.li(
         rx.el.div(
             rx.el.span(card.date_text, class_name="text-xs text-gray-600"),
@@ -83,14 +85,16 @@ def _return(card: ReturnCard) -> rx.Component:
     )
 
 
-def returns_box() -> rx.Component:
-    """The order's returns, when it has any (a cancelled order's: its refund)."""
+def returns_box(cards=S.returns, title=S.box_title, heading=rx.el.h2, *extra: rx.Component) -> rx.Component:
+    """The order's returns, when it has any (a cancelled order's: its refund). The back office's
+    order page passes its own (``cards``, ``title``, an ``h3``, and what it adds below)."""
     return rx.cond(
-        S.returns.length() > 0,
+        cards.length() > 0,
         rx.el.section(
-            rx.el.h2(icon("undo-2", 16), S.box_title, class_name="flex items-center gap-2 text-sm font-bold text-gray-900"),
-            rx.el.ul(rx.foreach(S.returns, _return), aria_label=S.box_title),
-            aria_label=S.box_title,
+            heading(icon("undo-2", 16), title, class_name="flex items-center gap-2 text-sm font-bold text-gray-900"),
+            rx.el.ul(rx.foreach(cards, return_entry), aria_label=title),
+            *extra,
+            aria_label=title,
             class_name="mt-6 rounded-md border border-gray-200 p-4 text-sm text-gray-700",
         ),
     )

@@ -73,6 +73,25 @@ def admin_page(browser: Browser, live_server, admin) -> Page:
     return page
 
 
+def order_page_shows_its_refund(admin_tab: Page, short: str, title: str, refund: str, total: Decimal,
+                                *, opened: bool = False) -> None:
+    """The back office's page of the order says what its returns (or its cancellation) gave back:
+    each return with its credit note, and the total less the refunds."""
+    if not opened:
+        admin_tab.goto("/admin?tab=orders")
+        admin_tab.get_by_label("Search orders").fill(short)
+        admin_tab.get_by_role("button", name=f"View order #{short}").click()
+    box = admin_tab.locator(f"section[aria-label='{title}']")
+    expect(box.get_by_role("heading", name=title)).to_be_visible()
+    expect(box).to_contain_text(f"Refunded: {refund}")
+    expect(box.get_by_role("link", name=re.compile(r"Credit note CN-\d{4}-\d{6}"))).to_be_visible()
+    totals = admin_tab.locator("dl").filter(has_text="Total after refunds")
+    expect(totals).to_contain_text(f"-{refund}")
+    expect(totals).to_contain_text(f"${total - Decimal(refund[1:]):.2f}")
+    fits_the_screen(admin_tab)
+    shot(admin_tab, f"admin-order-{title.lower()}-390.png")
+
+
 def test_a_shopper_returns_part_of_an_order_and_an_admin_refunds_it(page: Page, browser: Browser, live_server,
                                                                      live_user, live_product):
     shopper, _password = live_user()
@@ -131,6 +150,7 @@ def test_a_shopper_returns_part_of_an_order_and_an_admin_refunds_it(page: Page, 
     expect(row.get_by_role("link", name=re.compile(r"CN-\d{4}-\d{6}"))).to_be_visible()
     admin_tab.get_by_label("Status").select_option("refunded")
     expect(admin_tab.locator("li").filter(has_text=f"Order #{short}")).to_contain_text("Refunded")
+    order_page_shows_its_refund(admin_tab, short, "Returns", amount, order.total)
     admin_tab.context.close()
 
     # The shopper sees it refunded and opens the credit note.
@@ -213,6 +233,7 @@ def test_a_cancelled_paid_order_is_refunded_from_its_page_with_a_credit_note(pag
     refund_button.click()
     expect(toast(back_office, "Refund recorded")).to_be_visible()
     expect(refund_button).to_have_count(0)
+    order_page_shows_its_refund(back_office, short, "Refund", "$25.92", Decimal("25.92"), opened=True)
     back_office.context.close()
 
     page.set_viewport_size(PHONE)

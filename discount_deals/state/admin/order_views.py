@@ -115,6 +115,8 @@ class AdminOrderPage(AdminOrderHeading):
     attention_text: str = ""
     refund_due: bool = False
     refund_label: str = "Mark refunded"  # "Refund GH₵…" when the press sends the money (services.returns)
+    refunded_text: str = ""  # what its refunds gave back so far (Order.refunded_total), "" when none
+    net_text: str = ""  # the total less those refunds
 
 
 def order_page(order: Order, customer: User | None) -> AdminOrderPage:
@@ -137,6 +139,8 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
         ),
         refund_due=order.attention == Attention.REFUND_DUE.value,
         refund_label=f"Refund {money_text(order.total)}" if refunds_by_credit_note(order) else "Mark refunded",
+        refunded_text=money_text(order.refunded_total) if order.refunded_total > 0 else "",
+        net_text=money_text(order.total - order.refunded_total) if order.refunded_total > 0 else "",
     )
 
 

@@ -19,6 +19,7 @@ from ...services import ServiceError, exports, returns
 from ...services.orders import status as lifecycle
 from ...services import orders as order_service
 from ..order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
+from ..return_views import ReturnCard, return_card
 from ..actions import busy_call, toast
 from ..forms import text_arg
 from ..guards import admin_event
@@ -58,6 +59,8 @@ class AdminOrdersState(AdminList, rx.State):
     lines: list[OrderLineView] = []
     totals: OrderTotals = OrderTotals()
     timeline: list[TimelineEntry] = []
+    returns: list[ReturnCard] = []  # its returns (a cancelled order's: its refund), as its customer sees them
+    returns_title: str = "Returns"
     actions: list[StatusAction] = []
     confirming: str = ""  # a status waiting for a second click (cancellation)
     working: bool = False
@@ -179,6 +182,7 @@ class AdminOrdersState(AdminList, rx.State):
             events = lifecycle.timeline(session, order)
             customer = lifecycle.customer_of(session, order)
             on_its_way = order.attention is not None and returns.refund_on_its_way(session, order.id)
+            its_returns = returns.order_returns(session, admin, order.id)
         self.order_id = order.id
         self.shown = order_page(order, customer)
         if on_its_way:  # Paystack queued it: pressing again asks how it stands
@@ -186,6 +190,8 @@ class AdminOrdersState(AdminList, rx.State):
         self.lines = line_views(lines)
         self.totals = order_totals(order)
         self.timeline = customer_timeline(order, events, admin=True)
+        self.returns = [return_card(view) for view in its_returns]
+        self.returns_title = "Refund" if order.status == OrderStatus.CANCELLED.value else "Returns"
         self.actions = status_actions(order)
         self.confirming = ""
 
