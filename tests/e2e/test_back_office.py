@@ -49,7 +49,7 @@ def test_activity_shows_who_changed_what_filters_and_links_to_the_target(page: P
     entry = page.get_by_role("list", name="Activity events").get_by_role("listitem").first
     expect(entry.get_by_text("Product updated", exact=True)).to_be_visible()
     expect(entry.get_by_text(f"By {admin.email}", exact=False)).to_be_visible()
-    expect(entry.get_by_role("list", name="Changes")).to_contain_text("price: 12.50 → 14.00")
+    expect(entry.get_by_role("list", name="Changes")).to_contain_text("Price: 12.50 → 14.00")
 
     # Another action filter hides it; clearing the filters shows everything again.
     page.get_by_label("Action").select_option("coupon.create")

@@ -44,9 +44,9 @@ def test_change_lines():
         "is_featured": [False, True],
         "description": ["", "x" * 200],
     })
-    assert lines[:5] == ["price: 12.50 → 14.00", "name: Rice", "stock: 4 (removed)", "tags: (none) → a, b",
-                         "is_featured: no → yes"]
-    assert lines[5].startswith("description: (blank) → xxx") and lines[5].endswith("…")
+    assert lines[:5] == ["Price: 12.50 → 14.00", "Name: Rice", "Stock: 4 (removed)", "Tags: (none) → a, b",
+                         "Featured: no → yes"]
+    assert lines[5].startswith("Description: (blank) → xxx") and lines[5].endswith("…")
     many = change_lines({f"f{n}": [n, n + 1] for n in range(20)})
     assert len(many) == 13 and many[-1] == "… and 8 more"
 
@@ -66,7 +66,23 @@ def test_activity_rows_link_to_their_target():
         "/admin?tab=products")
     row = activity_row(event(changes={"price": ["1.00", "2.00"]}))
     assert (row.action_label, row.target_type, row.when) == ("Product updated", "Product", "1 Dec 2026, 09:00:00 GMT")
-    assert row.changes == ["price: 1.00 → 2.00"]
+    assert row.changes == ["Price: 1.00 → 2.00"]
+
+
+def test_change_lines_say_ids_times_codes_and_addresses_in_words():
+    """The Activity tab showed what was stored: whole ids, ISO times, "ready_for_pickup", and an
+    address as a Python dict."""
+    lines = change_lines({
+        "category_id": ["3f2a1b2c-1111-2222-3333-444455556666", "9e8d7c6b-1111-2222-3333-444455556666"],
+        "status": ["processing", "ready_for_pickup"],
+        "address": [None, {"line1": "1 Oxford St", "line2": "", "city": "Accra", "country": "Ghana"}],
+        "discount_end": [None, "2026-12-01T09:00:00+00:00"],
+        "email": [None, "ama_b@example.com"],
+        "related_products": [[], ["3f2a1b2c-1111-2222-3333-444455556666"]],
+    })
+    assert lines == ["Category: #3f2a1b2c → #9e8d7c6b", "Status: processing → ready for pickup",
+                     "Address: 1 Oxford St, Accra, Ghana", "Discount end: 1 Dec 2026, 09:00 GMT",
+                     "Email: ama_b@example.com", "Related products: (none) → #3f2a1b2c"]
 
 
 def test_coupon_rows_and_form():

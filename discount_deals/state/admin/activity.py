@@ -4,7 +4,8 @@ when, each event linking to what it changed (services.audit; read-only)."""
 from __future__ import annotations
 
 import dataclasses
-from datetime import date
+import re
+from datetime import date, datetime
 from collections.abc import Callable
 from typing import Any, ClassVar
 from urllib.parse import urlencode
@@ -46,31 +47,60 @@ class ActivityRow:
     changes: list[str] = dataclasses.field(default_factory=list)
 
 
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+CODE = re.compile(r"^[a-z]+(_[a-z]+)+$")  # a stored value such as "ready_for_pickup"
+MOMENT = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
+
+
+def field_label(field: str) -> str:
+    """A recorded field as an admin reads it: "discount_price" → "Discount price", "is_featured"
+    → "Featured", "category_id" → "Category"."""
+    words = field.removeprefix("is_").removesuffix("_id").replace("_", " ").strip() or field
+    return words[:1].upper() + words[1:]
+
+
+def _word(value: Any) -> str:
+    """One recorded value in words: an id by its first eight characters (as orders are numbered),
+    a time as Accra reads it, a stored code with spaces."""
+    text = str(value)
+    if UUID.match(text):
+        return "#" + text[:8]
+    if MOMENT.match(text):
+        try:
+            return ghana_time(datetime.fromisoformat(text.replace("Z", "+00:00")))
+        except ValueError:
+            return text
+    return text.replace("_", " ") if CODE.match(text) else text
+
+
 def _shown(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, list):
-        text = ", ".join(str(item) for item in value) or "(none)"
+    if isinstance(value, dict):  # an address, a store: its parts that say something
+        text = ", ".join(_shown(part) for part in value.values() if part not in (None, "", [], {})) or "(none)"
+    elif isinstance(value, list):
+        text = ", ".join(_shown(item) for item in value) or "(none)"
     elif value == "":
         text = "(blank)"
     else:
-        text = str(value)
+        text = _word(value)
     return text if len(text) <= MAX_VALUE_LENGTH else text[: MAX_VALUE_LENGTH - 1] + "…"
 
 
 def change_lines(changes: dict[str, Any]) -> list[str]:
-    """``{field: [before, after]}`` as "field: before → after" lines (a long list is cut short)."""
+    """``{field: [before, after]}`` as "Field: before → after" lines (a long list is cut short)."""
     lines = []
     for field, pair in changes.items():
         before, after = (pair + [None, None])[:2] if isinstance(pair, list) else (None, pair)
+        label = field_label(str(field))
         if before is None:
-            lines.append(f"{field}: {_shown(after)}")
+            lines.append(f"{label}: {_shown(after)}")
         elif after is None:
-            lines.append(f"{field}: {_shown(before)} (removed)")
+            lines.append(f"{label}: {_shown(before)} (removed)")
         else:
-            lines.append(f"{field}: {_shown(before)} → {_shown(after)}")
+            lines.append(f"{label}: {_shown(before)} → {_shown(after)}")
     if len(lines) > MAX_SHOWN_CHANGES:
         lines = [*lines[:MAX_SHOWN_CHANGES], f"… and {len(lines) - MAX_SHOWN_CHANGES} more"]
     return lines
