@@ -44,11 +44,16 @@ def test_banner() -> rx.Component:
     )
 
 
+def _phone() -> rx.Component:
+    """The paying number, kept on one line (a cheap phone's narrow screen broke "024 123 / 4567")."""
+    return rx.el.span(D.phone_text, class_name="whitespace-nowrap")
+
+
 def _code_step() -> rx.Component:
     return _panel(
         "info", "key-round", "Enter the code from your phone",
         rx.el.p(rx.cond(D.payment_prompt != "", D.payment_prompt,
-                        "Your network sent a code to " + D.phone_text + ": type it here to pay."),
+                        rx.fragment("Your network sent a code to ", _phone(), ": type it here to pay.")),
                 class_name="mt-2 text-sm text-gray-800"),
         rx.el.form(
             rx.el.label("Code or voucher", html_for="payment-otp", class_name=FIELD_LABEL),
@@ -65,7 +70,7 @@ def _code_step() -> rx.Component:
             ),
             rx.cond(D.otp_error != "",
                     rx.el.p(D.otp_error, id="payment-otp-hint", role="alert", class_name="mt-1 text-sm text-red-700"),
-                    rx.el.p("Paying " + D.totals.total_text + " from " + D.phone_text + " (" + D.network_text + ").",
+                    rx.el.p("Paying ", D.totals.total_text, " from ", _phone(), " (", D.network_text, ").",
                             id="payment-otp-hint", class_name="mt-1 text-xs text-gray-700")),
             on_submit=D.submit_code,
             aria_label="Payment code",
@@ -80,7 +85,7 @@ def _phone_step() -> rx.Component:
         rx.el.p(
             rx.cond(D.pay_stage == "pending", "We are waiting for " + D.network_text + " to send the prompt to ",
                     "We sent a payment request to "),
-            rx.el.strong(D.phone_text), " (", D.network_text, "). Enter your mobile money PIN on the phone to pay ",
+            rx.el.strong(_phone()), " (", D.network_text, "). Enter your mobile money PIN on the phone to pay ",
             rx.el.strong(D.totals.total_text), ".",
             class_name="mt-2 text-sm text-gray-800",
         ),
@@ -177,7 +182,7 @@ def payment_step() -> rx.Component:
                                rx.el.p("The order was cancelled because the payment did not arrive in time. "
                                        "You were not charged.", class_name="mt-2 text-sm text-gray-800"))),
             ("paid", _panel("ok", "circle-check", "Payment received",
-                            rx.el.p(D.totals.total_text, " paid from ", D.phone_text, " (", D.network_text, ").",
+                            rx.el.p(D.totals.total_text, " paid from ", _phone(), " (", D.network_text, ").",
                                     class_name="mt-2 text-sm text-gray-800"))),
             ("checking", _panel("muted", "shield-alert", "Payment being checked",
                                 rx.el.p("Our team is checking this payment.", class_name="mt-2 text-sm text-gray-800"))),

@@ -33,6 +33,24 @@ def step(page: Page):
     return page.get_by_role("region", name="Payment step")
 
 
+def lines_of(page: Page, digits: str) -> list[int]:
+    """How many lines each showing of the number ``digits`` ("020 765 4322") takes on the screen."""
+    return page.evaluate(r"""(digits) => {
+        const pattern = new RegExp(digits.split(" ").join("[\\s\\u00a0]"));
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const counts = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const found = pattern.exec(node.data);
+            if (!found || !node.parentElement.offsetParent) continue;
+            const range = document.createRange();
+            range.setStart(node, found.index);
+            range.setEnd(node, found.index + found[0].length);
+            counts.push(new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size);
+        }
+        return counts;
+    }""", digits)
+
+
 def _momo(page: Page, phone: str) -> None:
     page.get_by_text("Mobile money", exact=True).click()
     page.get_by_label("Mobile money number").fill(phone)
@@ -97,6 +115,9 @@ def test_a_prompt_approved_on_the_phone_is_noticed_by_the_page(page: Page, live_
     expect(step(page)).to_contain_text("We sent a payment request to 020 765 4322 (MTN MoMo)")
     expect(step(page).get_by_role("status")).to_contain_text("we check every 10 seconds")
     shot(page, "payment-approve-on-phone")
+    # The number stays whole on a 390 px screen: in the request's sentence and the payment's card.
+    expect(page.get_by_text(re.compile(r"Mobile money · MTN MoMo · 020.765.4322"))).to_be_visible()
+    assert lines_of(page, "020 765 4322") == [1, 1]
     (order,) = orders_of(live_server, user)
     test_phone = step(page).get_by_role("link", name="Open the test phone").get_attribute("href")
     # The shopper approves on the phone (another device): this page finds out by polling.
