@@ -5,6 +5,7 @@ nothing, else by email; they may choose SMS, email, both or none. Deal alerts ar
 email). Account notices (password changed, login paused) follow the order-update channel, and
 their email can be turned off by its unsubscribe link; a password reset asked for is always sent.
 Cart reminders are on until turned off (by the profile, or the reminder's unsubscribe link).
+An order-update email's unsubscribe link stops those emails only: the texts go on (``TEXTS_ONLY``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from ..phones import mobile_number
 from .unsubscribe import TOPICS, read_token
 
 ORDER_CHOICES = {"sms": "SMS", "email": "Email", "both": "SMS and email", "off": "None"}
+# Stored, never offered: what an order-update email's unsubscribe link leaves. Texts go on wherever
+# a number is known (the account's, else the order's), no email ever; shown as "sms" with an
+# account number, else "off" (what an order without a number of its own gets).
+TEXTS_ONLY = "sms_only"
 DEAL_CHOICES = {"off": "Off", "sms": "SMS (at most one a day; the rest by email)", "email": "Email"}
 NO_PHONE = "Add a Ghanaian mobile number to your profile to get text messages."
 
@@ -66,6 +71,8 @@ def preferences_of(session: Session, user: User) -> Preferences:
     row = _row(session, user)
     phone = mobile_number(user.phonenumber)
     chosen = row.order_updates if row is not None and row.order_updates else ""
+    if chosen == TEXTS_ONLY:
+        chosen = "sms" if phone else "off"
     return Preferences(
         order_updates=chosen or ("sms" if phone else "email"),
         deal_alerts=row.deal_alerts if row is not None else "off",
@@ -96,8 +103,11 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
     if errors:
         raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code=ErrorCode.PREFERENCES_INVALID)
     row = _row_to_change(session, user)
+    # The profile sends every choice back with each save: TEXTS_ONLY sent back as it is shown
+    # ("sms", or "off") is kept, or a change of cart reminders stopped the texts an order's number gets.
+    kept = preferences_of(session, user).order_updates if row.order_updates == TEXTS_ONLY else None
     for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders"):
-        if name in changes:
+        if name in changes and not (name == "order_updates" and changes[name] == kept):
             setattr(row, name, changes[name])
     if changes.get("deal_alerts") in ("sms", "email"):
         row.deal_emails = True  # choosing deal alerts again takes their emails back too
@@ -120,8 +130,8 @@ def unsubscribe(session: Session, token: Any) -> str:
     topic = read[1]
     row = _row_to_change(session, user)
     current = preferences_of(session, user)
-    if topic == "orders":
-        row.order_updates = "sms" if current.order_updates in ("sms", "both") and current.phone else "off"
+    if topic == "orders":  # the texts go on wherever they would go (the order's own number too)
+        row.order_updates = "off" if row.order_updates in ("email", "off") else TEXTS_ONLY
     elif topic == "deals":  # the texts of an SMS choice go on; no more emails either way
         row.deal_alerts = "sms" if current.deal_alerts == "sms" else "off"
         row.deal_emails = False
@@ -151,7 +161,10 @@ def order_channels(session: Session, user: User, order: Order | None = None) -> 
     prefs = preferences_of(session, user)
     phone = prefs.phone or order_mobile(order)
     row = _row(session, user)
-    choice = prefs.order_updates if row is not None and row.order_updates else ("sms" if phone else "email")
+    stored = row.order_updates if row is not None else ""
+    if stored == TEXTS_ONLY:  # the emails unsubscribed: texts only, none without a number
+        return [(Channel.SMS, phone)] if phone else []
+    choice = stored or ("sms" if phone else "email")
     if choice in ("sms", "both") and not phone:
         choice = "email"  # the number was removed since: email rather than nothing
     channels: list[tuple[Channel, str]] = []
