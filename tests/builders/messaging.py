@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
+from sqlalchemy import update
 from sqlmodel import select
 
 from discount_deals import models
 from discount_deals.db import session_scope
 from discount_deals.config.settings import get_settings
-from discount_deals.services.messages import delivery
+from discount_deals.models.base import utcnow
+from discount_deals.services.messages import delivery, outbox as outbox_service
+from discount_deals.services.messages.outbox import Draft
 
 from ..support.mail import HubtelServer, Mailbox, SmsOutbox, SmtpServer
 from ..support.servers import free_port
@@ -120,3 +123,38 @@ class MailServer(SmtpServer):
     def environment(self) -> dict[str, str]:
         login = {"DD_SMTP_USER": self.USER, "DD_SMTP_PASSWORD": self.PASSWORD} if self.refuse_login else {}
         return {**super().environment(), **login}
+
+
+# --- the outbox as the worker meets it (the channel-down tests) ----------------------------------
+
+
+def queue(*drafts: Draft) -> list[str]:
+    """Messages written to the outbox as an event's transaction writes them; their ids."""
+    with session_scope() as session:
+        return outbox_service.queue_messages(session, list(drafts))
+
+
+def text_to(number: str) -> Draft:
+    return Draft(channel="sms", recipient=number, kind="order_ready", text="Your order is ready for pickup.")
+
+
+def email_to(to: str, **fields) -> Draft:
+    return Draft(channel="email", recipient=to, kind="order_ready", subject="Ready for pickup", text="Hi", **fields)
+
+
+def make_all_due() -> None:
+    """Whatever waits (a backoff, a channel held back) is due now: the clock moved on."""
+    with session_scope() as session:
+        session.execute(update(models.OutboxMessage).where(models.OutboxMessage.status.in_(["queued", "failed"]))
+                        .values(next_attempt_at=utcnow()))
+
+
+def held_with_the_first(channel: str) -> models.OutboxMessage:
+    """The channel's one message tried (failed, one attempt); the others of it, not tried, due
+    with it: the tried one."""
+    rows = outbox(channel=channel)
+    [tried] = [row for row in rows if row.attempts == 1]
+    assert tried.status == "failed" and tried.next_attempt_at > utcnow()
+    assert [(row.status, row.attempts, row.next_attempt_at) for row in rows if row is not tried] == [
+        ("queued", 0, tried.next_attempt_at)] * (len(rows) - 1)
+    return tried

@@ -22,7 +22,7 @@ one of its own. The heartbeat holds whatever the transport and the settings. A w
 takes its heartbeat with it, and its claims come back when their lease ends, as before.
 
 **A channel that is down.** When a failure says the channel is down (``SendFailed.channel_down``:
-the server cannot be reached or refused our login, Hubtel's 429 or 503), no other message of that
+the server cannot be reached or refused our login, Hubtel's 429 or any 5xx), no other message of that
 channel is tried: :func:`.outbox.hold_back` hands the batch's others back, due at the failed one's
 retry time without an attempt counted, and the batch goes on with its other channels. An outage
 so costs one attempt per retry instead of one per message.

@@ -45,8 +45,8 @@ class SendFailed(Exception):
     ``retry_after`` seconds when the provider said so (HTTP ``Retry-After``).
 
     ``channel_down``: the channel failed, not this message (the server cannot be reached or
-    refused the shop's login, the provider asks us to slow down): every other message of the
-    channel would fail the same way now, each using up an attempt."""
+    refused the shop's login, the provider asks us to slow down or fails with a 5xx): every other
+    message of the channel would fail the same way now, each using up an attempt."""
 
     def __init__(self, detail: str, *, permanent: bool = False, retry_after: int = 0, channel_down: bool = False):
         super().__init__(detail)
@@ -321,8 +321,9 @@ class HubtelSms:
         except httpx.HTTPError as exc:
             raise SendFailed(f"Hubtel unreachable: {exc.__class__.__name__}") from None
         if response.status_code == 429 or response.status_code >= 500:
-            # 429 (slow down) and 503 (unavailable) are Hubtel's for every text; another 5xx may be this one's.
-            raise SendFailed(f"Hubtel answered {response.status_code}", channel_down=response.status_code in (429, 503),
+            # 429 (slow down) and any 5xx (Hubtel or its gateway failing: 500, 502, 504 as much as 503)
+            # are the provider's, for every text: a text of ours it cannot take is a 4xx (below).
+            raise SendFailed(f"Hubtel answered {response.status_code}", channel_down=True,
                              retry_after=_retry_after(response.headers.get("Retry-After")))
         if response.status_code in (401, 403):
             # Our client id or secret (rotated, mistyped): every text would die for it otherwise.
