@@ -203,10 +203,9 @@ def delivery_rule() -> DeliveryRule:
 
 
 def shipping_for(subtotal: Decimal, rule: DeliveryRule | None = None) -> Decimal:
-    """Shipping is free when the subtotal is over 50, else 5.99 (an empty cart ships nothing)."""
+    """Shipping is free when the subtotal is over 50, else 5.99: a basket of free items too is
+    carried to the door (an empty cart ships nothing: :func:`cart_totals`)."""
     rule = rule or delivery_rule()
-    if subtotal <= 0:
-        return ZERO
     return ZERO if subtotal > rule.free_over else round_amount(rule.fee)
 
 
@@ -237,7 +236,7 @@ def cart_totals(
     subtotal = round_amount(sum((line.line_total for line in lines), ZERO))
     original = round_amount(sum((round_amount(line.original_price * line.quantity) for line in lines), ZERO))
     discount = coupon_discount(subtotal, coupon)
-    shipping = ZERO if pickup else shipping_for(subtotal, rule)
+    shipping = ZERO if pickup or not lines else shipping_for(subtotal, rule)
     tax_amount, tax_lines = basket_tax(subtotal - discount, tax_rule_now)
     added_tax = ZERO if tax_rule_now.prices_include_tax else tax_amount
     total = round_amount(subtotal - discount + shipping + added_tax)

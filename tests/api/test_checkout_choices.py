@@ -49,6 +49,18 @@ def test_an_empty_body_is_still_home_delivery_cash_on_delivery(client, customer,
     assert payments_of(order["id"]) == []
 
 
+def test_a_basket_of_free_items_still_pays_for_home_delivery(client, customer, customer_headers, make_product):
+    """A product at 100 % off (discount price 0.00) was carried to the door for nothing: a
+    subtotal of 0 was taken for an empty cart (SPEC §9: free only over 50, else 5.99)."""
+    add_address(customer, is_default=True)
+    free = make_product(price="10.00", discount_price="0.00", stock=3)
+    fill_cart(client, customer_headers, (free, 1))
+    order = place(client, customer_headers, {})
+    assert (order["subtotal"], order["shipping"], order["tax"], order["total"]) == ("0.00", "5.99", "0.00", "5.99")
+    row = order_row(order["id"])
+    assert (row.shipping, row.total) == (Decimal("5.99"), Decimal("5.99"))
+
+
 def test_pickup_costs_no_delivery_and_needs_no_address(client, customer, customer_headers, make_product):
     store = add_store()
     product = make_product(price="10.00", stock=3)

@@ -128,7 +128,16 @@ def test_shipping_threshold_is_over_fifty():
     assert shipping_for(D("50.00")) == D("5.99")
     assert shipping_for(D("50.01")) == D("0.00")
     assert shipping_for(D("0.01")) == D("5.99")
-    assert shipping_for(D("0.00")) == D("0.00")
+    assert shipping_for(D("0.00")) == D("5.99")  # free items are still carried to the door
+
+
+def test_an_empty_basket_ships_nothing_but_a_basket_of_free_items_pays_delivery():
+    """A 100 %-off item (discount price 0.00) was delivered free: the fee was skipped for any
+    subtotal of 0, as if the cart were empty."""
+    assert cart_totals([]).shipping == D("0.00")
+    free = cart_totals([line("0.00", 1)])
+    assert (free.subtotal, free.shipping, free.total) == (D("0.00"), D("5.99"), D("5.99"))
+    assert cart_totals([line("0.00", 1)], pickup=True).shipping == D("0.00")
 
 
 def test_totals_at_exactly_fifty_pay_shipping():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 
 from ...display import TaxLineView, money_text, tax_line_views
 from ...services.pricing import CartTotals, shipping_for
@@ -40,5 +41,5 @@ def totals_view(totals: CartTotals) -> TotalsView:
 def home_delivery_text(totals: CartTotals) -> str:
     """What home delivery would cost this basket ("Free" over the threshold), whichever way the
     shopper has chosen for now (issue 32: the card said the fee to a basket that ships free)."""
-    fee = shipping_for(totals.subtotal)
+    fee = shipping_for(totals.subtotal) if totals.item_count else Decimal("0.00")
     return "Free" if fee == 0 and totals.item_count else money_text(fee)
