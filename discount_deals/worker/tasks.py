@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..db import session_scope, write_session
 from ..services.catalog.price_schedule import refresh_due_prices
@@ -23,13 +23,25 @@ _reminders_run_at: float | None = None  # time.monotonic() of this process's las
 
 
 def _schedule_retries(report: delivery.DeliveryReport) -> None:
-    for message_id, when in report.retry_at:
-        deliver_messages.schedule(args=([message_id],), eta=when)
+    """A failed message is retried by a sweep at its retry time (one per second of them), not by a
+    delivery of that one message: the messages held back with it (its channel was down) are due at
+    the same moment, and a claim of the one message by id left them to the sweep, which tried the
+    down channel again while the retry did, two attempts at one retry time. The sweep's one claim
+    takes them together, the most tried first (``outbox.claim``), and its lock makes a retry that
+    meets a sweep of this process running a no-op: that sweep, or the next, sends them."""
+    for when in sorted({_on_the_second(when) for _, when in report.retry_at}):
+        sweep.schedule(eta=when)
+
+
+def _on_the_second(when: datetime) -> datetime:
+    """``when`` rounded up to its second (Huey's scheduler looks once a second anyway)."""
+    return when.replace(microsecond=0) + timedelta(seconds=1) if when.microsecond else when
 
 
 @huey.task()
 def deliver_messages(ids: list[str]) -> int:
-    """Deliver these messages if they are still due; failed ones come back at their retry time."""
+    """Deliver these messages (just queued) if they are still due; failed ones come back at their
+    retry time, through the sweep."""
     report = delivery.deliver(ids, limit=len(ids))
     _schedule_retries(report)
     return report.sent
@@ -91,9 +103,9 @@ def compose_later() -> int:
 
 @huey.task()
 def sweep() -> int:
-    """Every few seconds: discount windows that opened (deal alerts), deal alerts due, cart
-    reminders due (once a minute), and every message due (retries, and claims of a worker that
-    stopped mid-batch).
+    """Every few seconds, and at each failed message's retry time: discount windows that opened
+    (deal alerts), deal alerts due, cart reminders due (once a minute), and every message due
+    (retries, those held back for a channel, and claims of a worker that stopped mid-batch).
 
     One sweep at a time per process (a thread lock: a lock in the queue's storage would outlive
     a killed worker); sweeps of several processes or hosts are safe together (guarded claims)."""

@@ -7,11 +7,15 @@ tasks."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from discount_deals.services.messages import delivery
+from discount_deals.worker import tasks
 
 from ..builders.messaging import email_to, held_with_the_first, make_all_due, outbox, queue, text_to
+from ..support.waiting import until
 
 
 @pytest.mark.parametrize("status", [500, 502, 504])
@@ -28,3 +32,28 @@ def test_a_failing_sms_provider_stops_the_batchs_texts_until_the_retry(messaging
     make_all_due()
     delivery.deliver()
     assert sorted((row.status, row.attempts) for row in outbox(channel="sms")) == [("sent", 1), ("sent", 1), ("sent", 2)]
+
+
+def test_the_retry_and_the_sweep_try_a_down_channel_once_at_its_retry_time(messaging):
+    """The retry task claimed its one message by id: the texts held back with it, due at the same
+    moment, were left to the sweep, which tried the down channel again while the retry's request
+    was out (two requests and two attempts at one retry time; the held text's backoff no longer
+    the tried one's)."""
+    tasks.huey.flush()
+    messaging.texts.failures[:] = [503] * 3
+    queue(text_to("+233241234560"), text_to("+233241234561"))
+    tasks.sweep.call_local()  # the first try: one text fails, the other is held back with it
+    tried = held_with_the_first("sms")
+    [retry] = tasks.huey.pending()  # what the worker runs at the retry time (its eta, the retry's)
+    make_all_due()  # the retry time
+    messaging.texts.answer_after = 1.0  # Hubtel, still down, answers slowly
+    worker = threading.Thread(target=retry.execute)
+    worker.start()
+    try:
+        until(lambda: len(messaging.texts.failures) == 1, "the retry's request")
+        tasks.sweep.call_local()  # the sweep comes while the retry's request is out
+    finally:
+        worker.join(30)
+    assert len(messaging.texts.failures) == 1  # one request at that retry time
+    assert sorted((row.id == tried.id, row.status, row.attempts) for row in outbox()) == [
+        (False, "queued", 0), (True, "failed", 2)]
