@@ -78,3 +78,18 @@ def paid_by_a_second_charge(client, user, product, quantity: int = 1) -> tuple[d
     assert again.status_code == 200, again.text
     post_webhook(client, "charge.success", again.json()["payment_reference"], minor(order["total"]))
     return order, first
+
+
+def paid_by_the_first_after_a_second(client, user, product, quantity: int = 1) -> tuple[dict, str, str]:
+    """A mobile-money order whose first charge was declined and started again, after which the
+    first came through after all and paid the order: (the order as placed, the charge that paid
+    it, the second one, still waiting: approved too, it is paid twice and owed back)."""
+    add_address(user, is_default=True)
+    fill_cart(client, auth_headers(user), (product, quantity))
+    order = place(client, auth_headers(user), MOMO)
+    first = order["payment_reference"]
+    post_webhook(client, "charge.failed", first, minor(order["total"]))
+    again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(user))
+    assert again.status_code == 200, again.text
+    assert post_webhook(client, "charge.success", first, minor(order["total"])).json()["outcome"] == "paid"
+    return order, first, again.json()["payment_reference"]

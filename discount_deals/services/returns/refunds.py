@@ -84,10 +84,20 @@ class RefundPlan:
 
 
 def paid_reference(session: Session, order: Order) -> str:
-    """The reference of the charge that paid the order."""
-    paid = session.exec(select(Payment.reference).where(Payment.order_id == order.id, Payment.status == SUCCESS)
-                        .order_by(Payment.created_at.desc())).first()
-    return paid or order.payment_reference or ""
+    """The reference of the charge that paid the order, which its refunds go back to.
+
+    ``payments.report`` keeps the charge that paid an order as its ``payment_reference``; a charge
+    approved after it (paid twice) is money beyond the total that an admin gives back on its own,
+    perhaps at the provider, where nothing is left of it to refund, so it is never this one,
+    however late it was started. An order paid after it was cancelled keeps the reference of its
+    last charge, which may not be the one that came: then the first charge reported paid."""
+    paid = session.exec(select(Payment).where(Payment.order_id == order.id, Payment.status == SUCCESS)).all()
+    if any(payment.reference == order.payment_reference for payment in paid):
+        return order.payment_reference
+    if not paid:
+        return order.payment_reference or ""
+    first = min(paid, key=lambda payment: (str(payment.provider_data.get("reported_at") or "~"), payment.created_at))
+    return first.reference
 
 
 def share_of(session: Session, order: Order, ret: ReturnRequest) -> Share:
