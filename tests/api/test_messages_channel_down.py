@@ -57,3 +57,23 @@ def test_the_retry_and_the_sweep_try_a_down_channel_once_at_its_retry_time(messa
     assert len(messaging.texts.failures) == 1  # one request at that retry time
     assert sorted((row.id == tried.id, row.status, row.attempts) for row in outbox()) == [
         (False, "queued", 0), (True, "failed", 2)]
+
+
+def test_the_texts_held_back_go_once_the_provider_takes_a_text_again(messaging):
+    """Texts held back for an outage waited out the failed one's retry time (an hour here, as
+    Hubtel's Retry-After asked) though the provider took a new text a minute later."""
+    messaging.texts.failures[:] = [503]
+    messaging.texts.retry_after = "3600"
+    queue(*[text_to(f"+23324123456{n}") for n in range(3)])
+    delivery.deliver()
+    tried = held_with_the_first("sms")
+    queue(email_to("ama@example.com"))
+    assert delivery.deliver().sent == 1  # an email going out says nothing of the texts
+    assert delivery.deliver().claimed == 0
+    [new] = queue(text_to("+233241234569"))
+    assert delivery.deliver([new]).sent == 1  # a new order's text, sent at once: Hubtel is back
+    assert delivery.deliver_due().sent == 3  # the held ones, now
+    rows = outbox(channel="sms")
+    assert sorted((row.id == tried.id, row.status, row.attempts) for row in rows) == [
+        (False, "sent", 1)] * 3 + [(True, "sent", 2)]
+    assert len(messaging.texts.texts) == 4

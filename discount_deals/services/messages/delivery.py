@@ -25,7 +25,10 @@ takes its heartbeat with it, and its claims come back when their lease ends, as 
 the server cannot be reached or refused our login, Hubtel's 429 or any 5xx), no other message of that
 channel is tried: :func:`.outbox.hold_back` hands the batch's others back, due at the failed one's
 retry time without an attempt counted, and the batch goes on with its other channels. An outage
-so costs one attempt per retry instead of one per message.
+so costs one attempt per retry instead of one per message. **A channel that is back** (a message
+of it went out, confirmed, in any batch) brings what was held back for it forward: due now
+(:func:`.outbox.channel_back`, once per channel a batch), not at a retry time that may be an hour
+off (a provider's ``Retry-After``) or hours (deep into the backoff).
 """
 
 from __future__ import annotations
@@ -43,10 +46,13 @@ from ...db import get_engine, session_scope, write_session
 from ...models import Channel, MessageStatus, OutboxMessage
 from ...models.base import utcnow
 from ...config.settings import get_settings
-from .outbox import anything_due, claim, claimed, hold_back, next_try, release, renew, settle
+from .outbox import anything_due, channel_back, claim, claimed, hold_back, next_try, release, renew, settle
 from .transports import SendFailed, SendUnconfirmed, Transport, email_transport, sms_transport
 
 log = logging.getLogger("discount_deals.messages")
+# What one send says of its channel (else ""): down (the rest of it goes back), or up (it carried a
+# message, confirmed: what was held back for it is due now).
+CHANNEL_DOWN, CHANNEL_UP = "down", "up"
 
 
 @dataclass
@@ -54,6 +60,7 @@ class DeliveryReport:
     claimed: int = 0
     outcomes: Counter = field(default_factory=Counter)  # by status; "held": handed back untried (channel down)
     retry_at: list[tuple[str, datetime]] = field(default_factory=list)  # failed messages and when to retry
+    woken: int = 0  # messages held back for a channel made due now, the channel being back
 
     @property
     def sent(self) -> int:
@@ -113,18 +120,9 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     if not batch:
         return report
     transports: dict[str, Transport] = {}
-    down: set[str] = set()  # channels whose remaining messages were handed back
-    engine = get_engine()
-    if engine.dialect.name == "sqlite":
-        engine = engine.execution_options(sqlite_begin="IMMEDIATE")
     with Heartbeat(token):
         try:
-            # One connection records the whole batch (a transaction per message on it: a Session
-            # per message cost more than the send itself).
-            with engine.connect() as connection:
-                for message in batch:
-                    if message.channel not in down and _send_one(connection, message, token, transports, report):
-                        down.add(message.channel)
+            _send_batch(batch, token, transports, report)
         finally:
             for transport in transports.values():
                 transport.close()
@@ -133,10 +131,47 @@ def deliver(ids: list[str] | None = None, *, limit: int | None = None) -> Delive
     return report
 
 
+def _send_batch(batch: list[OutboxMessage], token: str, transports: dict[str, Transport],
+                report: DeliveryReport) -> None:
+    """Send the claimed batch, skipping a channel once it is down, and bringing forward what was
+    held back for a channel once it carries a message (the first time a batch).
+
+    Owns its transactions: one per message, and one per channel found back."""
+    down: set[str] = set()  # channels whose remaining messages were handed back
+    back: set[str] = set()  # channels whose held-back messages were made due
+    engine = get_engine()
+    if engine.dialect.name == "sqlite":
+        engine = engine.execution_options(sqlite_begin="IMMEDIATE")
+    # One connection records the whole batch (a transaction per message on it: a Session per
+    # message cost more than the send itself).
+    with engine.connect() as connection:
+        for message in batch:
+            if message.channel in down:
+                continue
+            news = _send_one(connection, message, token, transports, report)
+            if news == CHANNEL_DOWN:
+                down.add(message.channel)
+            elif news == CHANNEL_UP and message.channel not in back:
+                back.add(message.channel)
+                _bring_forward(connection, message.channel, report)
+
+
+def _bring_forward(connection: Connection, channel: str, report: DeliveryReport) -> None:
+    """:func:`.outbox.channel_back` for ``channel``. Owns its transactions: one of its own, after
+    the send's was committed, so that its failure (a lock it waited too long for) loses no outcome:
+    what it did not bring forward stays due at its retry time."""
+    try:
+        with connection.begin():
+            report.woken += channel_back(connection, channel)
+    except Exception:
+        log.exception("could not bring forward the messages held back for %s", channel)
+
+
 def _send_one(connection: Connection, message: OutboxMessage, token: str, transports: dict[str, Transport],
-              report: DeliveryReport) -> bool:
-    """Send one claimed message and record its outcome; whether its channel is down (the claim's
-    other messages of that channel are then handed back, in the same transaction).
+              report: DeliveryReport) -> str:
+    """Send one claimed message and record its outcome; what it says of its channel:
+    ``CHANNEL_DOWN`` (the claim's other messages of that channel are then handed back, in the same
+    transaction), ``CHANNEL_UP`` (it went out, confirmed), else "".
 
     Owns its transactions: the outcome commits in one of its own right after the send."""
     error, permanent, provider_id, retry_after, note, down = "", False, "", 0, "", False
@@ -154,7 +189,7 @@ def _send_one(connection: Connection, message: OutboxMessage, token: str, transp
         error = f"{exc.__class__.__name__}: {exc}"[:300]
     with connection.begin():
         status = settle(connection, message.id, token, error=error, permanent=permanent, provider_id=provider_id,
-                        retry_after=retry_after, note=note)
+                        retry_after=retry_after, note=note, channel_down=down)
         retry_at = None
         if status == MessageStatus.FAILED.value:
             due = select(OutboxMessage.next_attempt_at).where(OutboxMessage.id == message.id)
@@ -169,7 +204,10 @@ def _send_one(connection: Connection, message: OutboxMessage, token: str, transp
         log.warning("message %s (%s to %s) %s%s: %s", message.id, message.kind, message.channel, status,
                     ", its channel is down" if down else "", error)
     report.outcomes[status or "lost"] += 1
-    return down
+    if down:
+        return CHANNEL_DOWN
+    # An unconfirmed send (its answer never came) says nothing of the channel.
+    return CHANNEL_UP if status == MessageStatus.SENT.value and not note else ""
 
 
 def deliver_due(max_batches: int = 1000) -> DeliveryReport:
@@ -182,6 +220,7 @@ def deliver_due(max_batches: int = 1000) -> DeliveryReport:
         total.claimed += report.claimed
         total.outcomes.update(report.outcomes)
         total.retry_at += report.retry_at
+        total.woken += report.woken
         if report.claimed == 0:
             break
     return total

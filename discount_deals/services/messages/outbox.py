@@ -12,7 +12,8 @@ FOR UPDATE SKIP LOCKED``; on SQLite under the write lock), which sets a lease an
 of its own: however many workers or hosts run, a message is claimed by one. The worker keeps
 its claim alive while it holds it (:func:`renew`, its heartbeat); each outcome is recorded
 (:func:`settle`) only by the claim that holds it. A channel found down puts off the rest of its
-messages (:func:`hold_back`) without counting an attempt.
+messages (:func:`hold_back`) without counting an attempt, until its retry time or until a message
+of the channel goes out again (:func:`channel_back`), whichever comes first.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ NEW_MESSAGES = "dd_new_message_ids"
 M = OutboxMessage
 S = MessageStatus
 ERASED = "(This message carried a one-time password reset secret; it was erased once sent.)"
+# The claim token of a message waiting for its channel to come back (hold_back): no claim holds it
+# (claims are uuid4 hex), and channel_back finds the channel's through the token's index.
+HELD = "held"
 
 
 @dataclass(frozen=True)
@@ -187,26 +191,43 @@ def hold_back(session: Session | Connection, token: str, channel: str, until: da
     """The ``channel`` is down until ``until`` (a failure said so): the claim's messages of it not
     yet tried go back, due at ``until``, the attempt their claim counted given back; and the
     channel's waiting messages due before then wait until then too (a queue of thousands was
-    otherwise claimed batch by batch, each batch's first trying the channel again). How many of
-    the claim's went back. An outage so costs one attempt a retry, not one a message."""
+    otherwise claimed batch by batch, each batch's first trying the channel again). All of them are
+    marked :data:`HELD` (as :func:`settle` marked the failed one), for :func:`channel_back`. How
+    many of the claim's went back. An outage so costs one attempt a retry, not one a message."""
     now = now or utcnow()
     handed_back = session.execute(
         update(M).where(M.claim_token == token, M.status == S.SENDING.value, M.channel == channel)
         .values(status=case((M.attempts > 1, S.FAILED.value), else_=S.QUEUED.value), attempts=M.attempts - 1,
-                claim_token=None, lease_until=None, next_attempt_at=until, updated_at=now)
+                claim_token=HELD, lease_until=None, next_attempt_at=until, updated_at=now)
         .execution_options(synchronize_session=False)
     ).rowcount
     session.execute(
         update(M).where(M.channel == channel, M.status.in_([S.QUEUED.value, S.FAILED.value]), M.next_attempt_at < until)
-        .values(next_attempt_at=until).execution_options(synchronize_session=False)
+        .values(next_attempt_at=until, claim_token=HELD).execution_options(synchronize_session=False)
     )
     return handed_back
 
 
+def channel_back(session: Session | Connection, channel: str, now: datetime | None = None) -> int:
+    """A message of ``channel`` went out: the channel is back, and what :func:`hold_back` put off
+    for it is due now rather than at the retry time it was put off to (an hour, when the provider's
+    ``Retry-After`` said so; hours, deep into an outage's backoff). How many. Bounded: the one
+    indexed UPDATE the caller runs once per channel a batch; what it finds is claimed batch by
+    batch, the most tried first, and a channel still down holds the rest back again."""
+    now = now or utcnow()
+    return session.execute(
+        update(M).where(M.claim_token == HELD, M.channel == channel, M.status.in_([S.QUEUED.value, S.FAILED.value]),
+                        M.next_attempt_at > now)
+        .values(next_attempt_at=now, claim_token=None, updated_at=now).execution_options(synchronize_session=False)
+    ).rowcount
+
+
 def settle(session: Session | Connection, message_id: str, token: str, *, error: str = "", permanent: bool = False,
-           provider_id: str = "", now: datetime | None = None, retry_after: int = 0, note: str = "") -> str | None:
+           provider_id: str = "", now: datetime | None = None, retry_after: int = 0, note: str = "",
+           channel_down: bool = False) -> str | None:
     """Record one attempt's outcome if ``token`` still holds the message; the new status, or None
-    when the claim was lost.
+    when the claim was lost. A failure of its channel (``channel_down``) marks it :data:`HELD`
+    with the messages :func:`hold_back` puts off: it waits for the channel, not for itself.
 
     A success is one guarded UPDATE (a reset secret is erased from the stored text in it), with
     ``note`` as its last word (an unconfirmed send says so)."""
@@ -223,12 +244,12 @@ def settle(session: Session | Connection, message_id: str, token: str, *, error:
         )
         status = S.SENT.value if done.rowcount == 1 else None
     else:
-        status = _record_failure(session, mine, error, permanent, now, retry_after)
+        status = _record_failure(session, mine, error, permanent, now, retry_after, channel_down)
     return status
 
 
 def _record_failure(session: Session | Connection, mine: tuple, error: str, permanent: bool,
-                    now: datetime, retry_after: int = 0) -> str | None:
+                    now: datetime, retry_after: int = 0, channel_down: bool = False) -> str | None:
     """A failed attempt: dead when it cannot succeed or was the last, else due again after the
     backoff, or after the provider's ``Retry-After`` when that is longer (it was ignored: a 429
     asking for an hour got its next try a second later)."""
@@ -236,10 +257,11 @@ def _record_failure(session: Session | Connection, mine: tuple, error: str, perm
     if attempts is None:
         return None
     if permanent or attempts >= get_settings().messages.max_attempts:
-        values = {"status": S.DEAD.value}
+        values = {"status": S.DEAD.value, "claim_token": None}
     else:
-        values = {"status": S.FAILED.value, "next_attempt_at": next_try(attempts, now, retry_after)}
-    session.execute(update(M).where(*mine).values(claim_token=None, lease_until=None, updated_at=now,
+        values = {"status": S.FAILED.value, "next_attempt_at": next_try(attempts, now, retry_after),
+                  "claim_token": HELD if channel_down else None}
+    session.execute(update(M).where(*mine).values(lease_until=None, updated_at=now,
                                                   last_error=error[:500], **values)
                     .execution_options(synchronize_session=False))
     return values["status"]
