@@ -13,8 +13,8 @@ from ...models import Order, OrderItem, PaymentMethod, RefundMethod, RefundState
 from .. import Conflict, ErrorCode, NotFound, ValidationFailed
 from ..money import round_amount
 from ..rows import by_id
-from ..taxes import rule_of, stored_tax_lines
-from .shares import OrderFigures, Share
+from ..taxes import ZERO, rule_of, stored_tax_lines
+from .shares import OrderFigures, Share, returned_share
 
 # Refusal codes (``ServiceError.code``, in the API's body too): services.error_codes's, by the
 # names this package reads them by.
@@ -124,6 +124,17 @@ def figures_of(order: Order, items: Iterable[OrderItem]) -> OrderFigures:
         subtotal=order.subtotal, discount=order.discount, shipping=order.shipping, tax=order.tax,
         rule=rule_of(stored_tax_lines(order.tax_lines, order.tax)),
     )
+
+
+def given_back(session: Session, order_id: str, figures: OrderFigures, refunded: dict[str, int]) -> Share:
+    """What the order's credit notes gave back, added up (``refunded``: the quantities of its
+    refunded returns, whose lines are the goods)."""
+    rows = session.exec(select(ReturnRequest.refund_discount, ReturnRequest.refund_tax, ReturnRequest.refund_shipping,
+                               ReturnRequest.refund_amount)
+                        .where(ReturnRequest.order_id == order_id,
+                               ReturnRequest.status == ReturnStatus.REFUNDED.value)).all()
+    discount, tax, shipping, amount = (sum((row[index] for row in rows), ZERO) for index in range(4))
+    return Share(returned_share(figures, refunded).goods, discount, tax, shipping, amount)
 
 
 def may_take(ret: ReturnRequest, step: str) -> bool:

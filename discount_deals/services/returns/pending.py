@@ -10,7 +10,8 @@ return that waits without an id of its own: an id we know (a refund settled befo
 never settles another. A webhook that comes while its refund is still being sent (the provider's
 answer not yet written) is refused with 409 ``refund_in_progress``, so the provider sends it
 again. Money the provider reports processed for a refund we had marked failed (a "Check refund"
-that could not tell) is recorded all the same: money that left gets its credit note.
+that could not tell) is recorded all the same, at what was sent (``refunds.sent_share``: other
+refunds of the order may have been recorded meanwhile): money that left gets its credit note.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .. import Conflict
 from ..money import minor_units
 from ..payments import FAILED, SUCCESS, RefundReport
 from .common import REFUND_IN_PROGRESS, ReturnView, may_take, view_of
-from .refunds import IN_PROGRESS_TEXT, RefundPlan, paid_reference, record_refund, release_claim, share_of
+from .refunds import IN_PROGRESS_TEXT, RefundPlan, paid_reference, record_refund, release_claim, sent_share
 
 log = logging.getLogger("discount_deals.payments")
 
@@ -46,8 +47,9 @@ def settle_pending(session: Session, ret: ReturnRequest, report: RefundReport,
     if not waiting and not reversed_failure:
         return None
     if report.status == SUCCESS:
+        # Booked at what was sent: other refunds may have been recorded while it stood failed.
         plan = RefundPlan(ret.id, ret.refund_method or RefundMethod.MOBILE_MONEY.value,
-                          report.reference or paid_reference(session, order), share_of(session, order, ret))
+                          report.reference or paid_reference(session, order), sent_share(session, order, ret))
         who = actor or (session.get(User, ret.refunded_by_id) if ret.refunded_by_id else None)
         return record_refund(session, who, plan, report)
     if report.status == FAILED:

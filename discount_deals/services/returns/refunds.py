@@ -23,6 +23,7 @@ flag when it is recorded, or leaves it saying what is still owed (money beyond t
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -48,13 +49,16 @@ from ...config.settings_money import CREDIT_NOTE_PREFIX
 from .. import Conflict, audit
 from ..orders import status as lifecycle
 from ..messages import notices
+from ..money import Money
 from ..payments import SUCCESS, RefundReport
 from ..receipts import next_sequence, receipt_number
+from ..taxes import rule_of, stored_tax_lines
 from .common import (
     REFUND_IN_PROGRESS,
     ReturnView,
     figures_of,
     find_return,
+    given_back,
     lines_of,
     may_take,
     order_items,
@@ -64,13 +68,18 @@ from .common import (
     wrong_status,
 )
 from .credit_notes import refunded_tax_lines
-from .shares import Share, refund_share
+from .shares import Share, fitted, refund_share
+
+log = logging.getLogger("discount_deals.payments")
 
 CLAIM_LIFETIME = timedelta(minutes=15)
 IN_PROGRESS_TEXT = "A refund for this order is being sent. Wait a moment and reload."
 PENDING_TEXT = ("The payment provider is still sending this refund: the credit note follows when it confirms. "
                 "Check again later.")
 FAILED_TEXT = "The refund did not go through: {why}"
+STILL_OWED_NOTE = ("Every item is back, but its refunds came to {given} of the {total} paid: a refund the provider "
+                   "reported failed went through after all, at what it had sent. Give back the {owed} still owed, "
+                   "then mark it refunded.")
 BEYOND_TOTAL_NOTE = ("The order's total was refunded (credit note {number}). More money came than its total: "
                      "give that back too, then mark it refunded.")
 
@@ -100,11 +109,33 @@ def paid_reference(session: Session, order: Order) -> str:
     return first.reference
 
 
+def _share_and_given(session: Session, order: Order, ret: ReturnRequest) -> tuple[Share, Share]:
+    figures = figures_of(order, order_items(session, order.id))
+    before = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
+    given = given_back(session, order.id, figures, before)
+    return refund_share(figures, before, quantities_of(lines_of(session, [ret.id])[ret.id]), given), given
+
+
 def share_of(session: Session, order: Order, ret: ReturnRequest) -> Share:
     """What ``ret`` gives back, counted after the order's refunds recorded before it."""
-    items = order_items(session, order.id)
-    before = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
-    return refund_share(figures_of(order, items), before, quantities_of(lines_of(session, [ret.id])[ret.id]))
+    return _share_and_given(session, order, ret)[0]
+
+
+def sent_share(session: Session, order: Order, ret: ReturnRequest) -> Share:
+    """What the refund the provider processed of ``ret`` gave back: the amount sent (kept in
+    ``refund_amount`` since :func:`mark_pending`, never repriced while the provider may still
+    process it). Another refund recorded while this one stood failed has changed what ``ret``
+    would refund now (the shipping, the rounding), so the share is fitted to what was sent,
+    within what the receipt has left (``shares.fitted``)."""
+    share, given = _share_and_given(session, order, ret)
+    room = Share(discount=order.discount - given.discount, tax=order.tax - given.tax,
+                 shipping=order.shipping - given.shipping)
+    included = rule_of(stored_tax_lines(order.tax_lines, order.tax)).prices_include_tax
+    booked = fitted(share, ret.refund_amount, room, included)
+    if booked.amount != ret.refund_amount:
+        log.warning("refund of return %s: %s was sent, %s fits what its receipt has left", ret.id,
+                    ret.refund_amount, booked.amount)
+    return booked
 
 
 def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
@@ -134,18 +165,34 @@ def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
 
 
 def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, complete: bool) -> Order:
-    """Count the refund on the order; when every item is back, its payment is refunded. A "refund
-    due" flag stays: it is for money beyond the goods (a payment that came twice), which an admin
-    gives back and records (``orders.status.mark_refunded``)."""
+    """Count the refund on the order; when every item is back and its total given back, its
+    payment is refunded. A "refund due" flag stays: it is for money beyond the goods (a payment
+    that came twice), which an admin gives back and records (``orders.status.mark_refunded``).
+    Every item back with less given back (a refund booked at what it sent: :func:`sent_share`)
+    flags what is still owed."""
     session.execute(update(Order).where(Order.id == order.id)
                     .values(refunded_total=Order.refunded_total + amount))
     session.refresh(order)
-    if complete and order.payment_status == PaymentStatus.PAID.value:
-        cancelled = order.status == OrderStatus.CANCELLED.value  # .cancellations: the whole order at once
-        lifecycle.set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor,
-                                     note="The cancelled order was refunded" if cancelled
-                                     else "Every item was returned and refunded")
+    if not complete or order.payment_status != PaymentStatus.PAID.value:
+        return order
+    if order.refunded_total < order.total:
+        owed = Money.of(order.total - order.refunded_total).plain_text()
+        lifecycle.flag(session, order, Attention.REFUND_DUE.value,
+                       STILL_OWED_NOTE.format(given=Money.of(order.refunded_total).plain_text(),
+                                              total=Money.of(order.total).plain_text(), owed=owed), actor=actor)
+        return order
+    cancelled = order.status == OrderStatus.CANCELLED.value  # .cancellations: the whole order at once
+    lifecycle.set_payment_status(session, order, PaymentStatus.REFUNDED.value, actor=actor,
+                                 note="The cancelled order was refunded" if cancelled
+                                 else "Every item was returned and refunded")
     return order
+
+
+def _with_the_provider(ret: ReturnRequest) -> bool:
+    """Whether the provider has (or had) ``ret``'s refund in its queue: waiting for its word, or
+    reported failed, which it may still process after all (``refund_amount`` is what was sent)."""
+    return (ret.refund_state == RefundState.PENDING.value
+            or (ret.refund_state == RefundState.FAILED.value and ret.refund_reference is not None))
 
 
 def _reprice_open_returns(session: Session, order: Order, refunded_id: str) -> None:
@@ -155,6 +202,8 @@ def _reprice_open_returns(session: Session, order: Order, refunded_id: str) -> N
     for other in session.exec(select(ReturnRequest).where(ReturnRequest.order_id == order.id,
                                                           ReturnRequest.id != refunded_id,
                                                           ReturnRequest.status.in_(open_))).all():
+        if _with_the_provider(other):
+            continue  # its amount is what was sent: it may still come through (.pending)
         share = share_of(session, order, other)
         other.refund_amount, other.refund_discount = share.amount, share.discount
         other.refund_tax, other.refund_shipping = share.tax, share.shipping

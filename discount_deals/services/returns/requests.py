@@ -41,6 +41,7 @@ from .common import (
     WINDOW_CLOSED,
     ReturnView,
     figures_of,
+    given_back,
     lines_of,
     order_items,
     refused,
@@ -142,7 +143,8 @@ def request_return(session: Session, user: User | None, order_id: str, items: An
     # refunds made, as the refund counts it (refunds.share_of). Counted after the returns only
     # asked for, the one asked last showed the shipping, which went to the one refunded last.
     refunded = returned_quantities(session, order.id, [ReturnStatus.REFUNDED.value])
-    share = refund_share(figures_of(order, order_lines), refunded, this)
+    figures = figures_of(order, order_lines)
+    share = refund_share(figures, refunded, this, given_back(session, order.id, figures, refunded))
     ret = open_return(session, order, user.id, chosen, share, reason_text)
     audit.record(session, user, "return.request", "return", ret.id, label=f"Return for order #{order.id[:8]}",
                  changes={"status": [None, ret.status], "refund_amount": [None, ret.refund_amount],

@@ -70,7 +70,39 @@ def returned_share(order: OrderFigures, returned: Mapping[str, int]) -> Share:
     return Share(goods, discount, tax, shipping, round_amount(goods - discount + added_tax + shipping), complete)
 
 
-def refund_share(order: OrderFigures, before: Mapping[str, int], this: Mapping[str, int]) -> Share:
-    """What a return of ``this`` refunds after the returns ``before`` were refunded."""
+def refund_share(order: OrderFigures, before: Mapping[str, int], this: Mapping[str, int],
+                 given: Share | None = None) -> Share:
+    """What a return of ``this`` refunds after the returns ``before`` were refunded: the share of
+    everything then back less what their credit notes gave (``given``). That is the share of
+    ``before`` (the default) unless a refund was booked at what it had sent (:func:`fitted`); the
+    next one then gives what that left, so the refunds still add up to the order's total."""
     after = {item: before.get(item, 0) + this.get(item, 0) for item in {*before, *this}}
-    return returned_share(order, after) - returned_share(order, before)
+    return returned_share(order, after) - (given if given is not None else returned_share(order, before))
+
+
+def fitted(share: Share, amount: Decimal, room: Share, prices_include_tax: bool) -> Share:
+    """``share`` (what a return refunds now) as a refund of ``amount``, what was sent for it when
+    the refunds before it were others (a refund the provider reported failed, then processed
+    after all). The goods stay; the shipping, then the tax, then the coupon's share take up the
+    difference, each within ``room`` (what the receipt has left of it after the other credit
+    notes), so the credit notes together never give back more of any than the receipt charged.
+    A difference beyond that room (cents of rounding at most) is not booked: the amount is what
+    the fields add up to."""
+    short = share.amount - amount  # above 0: less was sent than it would refund now
+    discount, tax, shipping = share.discount, share.tax, share.shipping
+    taxed = not prices_include_tax
+    if short > 0:
+        cut = min(short, shipping)
+        shipping, short = shipping - cut, short - cut
+        cut = min(short, tax) if taxed else ZERO
+        tax, short = tax - cut, short - cut
+        discount += min(short, max(room.discount - discount, ZERO))
+    elif short < 0:
+        more = -short
+        cut = min(more, discount)
+        discount, more = discount - cut, more - cut
+        add = min(more, max(room.shipping - shipping, ZERO))
+        shipping, more = shipping + add, more - add
+        tax += min(more, max(room.tax - tax, ZERO)) if taxed else ZERO
+    amount = round_amount(share.goods - discount + (tax if taxed else ZERO) + shipping)
+    return Share(share.goods, discount, tax, shipping, amount, share.complete)
