@@ -41,7 +41,7 @@ def logo() -> rx.Component:
         ),
         href=routes.HOME,
         aria_label="DiscountDeals home",
-        class_name="flex items-center gap-2 rounded-md",
+        class_name="flex items-center gap-2 rounded-md pointer-coarse:min-h-11",
     )
 
 
@@ -82,7 +82,7 @@ def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var, e
         count_badge(count),
         href=href,
         class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100 "
-                   + extra,
+                   "pointer-coarse:h-11 pointer-coarse:w-11 " + extra,
     )
 
 
@@ -237,7 +237,7 @@ def mobile_menu() -> rx.Component:
 
 def footer() -> rx.Component:
     heading = "mb-3 text-sm font-semibold text-white"
-    item = "text-sm text-gray-300 hover:text-white"
+    item = "tap-line text-sm text-gray-300 hover:text-white"
     return rx.el.footer(
         rx.el.div(
             rx.el.div(
@@ -259,7 +259,7 @@ def footer() -> rx.Component:
                             ("Shopping Cart", routes.CART),
                         )
                     ],
-                    class_name="space-y-2",
+                    class_name="space-y-2 pointer-coarse:space-y-0",
                 ),
             ),
             rx.el.div(
@@ -282,7 +282,7 @@ def footer() -> rx.Component:
             rx.el.div(
                 rx.el.p("© 2026 DiscountDeals. All rights reserved.", class_name="text-xs text-gray-300"),
                 rx.el.div(
-                    *[rx.el.a(text, href=href, class_name="text-xs text-gray-300 hover:text-white")
+                    *[rx.el.a(text, href=href, class_name="tap-line text-xs text-gray-300 hover:text-white")
                       for text, href in (("Privacy Policy", routes.PRIVACY), ("Terms of Service", routes.TERMS),
                                          ("Cookie Policy", routes.COOKIES))],
                     class_name="flex gap-4",

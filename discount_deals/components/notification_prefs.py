@@ -20,7 +20,7 @@ def _checkbox(name: str, checked, text: str) -> rx.Component:
     return rx.el.label(
         rx.el.input(type="checkbox", name=name, default_checked=checked, class_name="h-4 w-4 accent-orange-700"),
         text,
-        class_name="mt-4 flex items-center gap-2 text-sm text-gray-900",
+        class_name="mt-4 flex items-center gap-2 text-sm text-gray-900 pointer-coarse:mt-2 pointer-coarse:min-h-11",
     )
 
 

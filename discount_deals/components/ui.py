@@ -17,10 +17,11 @@ _BUTTON = {
     "dark": "bg-gray-900 text-white hover:bg-gray-700 disabled:bg-gray-400",
 }
 _SIZE = {
-    "sm": "h-9 px-3 text-sm",
-    "md": "h-10 px-4 text-sm",
+    # A touch phone's finger gets 44 px (assets/app.css gives buttons that; links take it here).
+    "sm": "h-9 px-3 text-sm pointer-coarse:h-11",
+    "md": "h-10 px-4 text-sm pointer-coarse:h-11",
     "lg": "h-12 px-6 text-base",
-    "icon": "h-9 w-9 justify-center",
+    "icon": "h-9 w-9 justify-center pointer-coarse:h-11 pointer-coarse:w-11",
 }
 BASE_BUTTON = (
     "inline-flex items-center gap-2 rounded-md font-medium transition-colors "

@@ -10,6 +10,7 @@ from .ui import icon
 CHAT_TEXT = "Chat with us on WhatsApp"
 SHARE_TEXT = "Share on WhatsApp"
 LINK_CLASS = ("inline-flex items-center gap-2 rounded-md border border-green-700 px-3 py-2 text-sm font-medium "
+              "pointer-coarse:min-h-11 "
          "text-green-800 hover:bg-green-50")
 
 

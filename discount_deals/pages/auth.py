@@ -90,7 +90,8 @@ def login() -> rx.Component:
                 ),
                 _input("Password", "password", "login-password", type="password", auto_complete="current-password"),
                 rx.el.p(rx.el.a("Forgot password?", href=routes.RESET_PASSWORD,
-                                class_name="text-sm font-medium text-orange-700 underline"), class_name="text-right"),
+                                class_name="tap-line text-sm font-medium text-orange-700 underline"),
+                       class_name="text-right"),
                 rx.cond(
                     LoginState.error != "",
                     rx.el.p(

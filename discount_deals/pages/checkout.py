@@ -274,7 +274,8 @@ def review() -> rx.Component:
             class_name="mt-2 text-center text-sm text-gray-600",
         ),
         rx.el.a("Back to cart", href=routes.CART,
-                class_name="mt-3 block text-center text-sm font-medium text-orange-700 hover:underline"),
+                class_name="mt-3 flex min-h-11 items-center justify-center text-sm font-medium text-orange-700 "
+                "hover:underline"),
         class_name="p-5 lg:sticky lg:top-20",
     )
 

@@ -74,7 +74,7 @@ def featured_section() -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.el.h2("Featured Deals", class_name="text-2xl font-bold text-gray-900"),
-            rx.el.a("View all", href=routes.PRODUCTS, class_name="text-sm font-medium text-orange-800 hover:underline"),
+            rx.el.a("View all", href=routes.PRODUCTS, class_name="tap-line text-sm font-medium text-orange-800 hover:underline"),
             class_name="mb-4 flex items-center justify-between",
         ),
         featured_grid(),

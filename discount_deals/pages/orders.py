@@ -80,7 +80,8 @@ def order_card(order: OrderCard) -> rx.Component:
                 "View Details",
                 icon("arrow-right", 16),
                 href=routes.order_path(order.id),
-                class_name="mt-3 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline",
+                class_name="mt-3 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline "
+                           "pointer-coarse:min-h-11",
             ),
             class_name="p-5",
         ),
@@ -234,7 +235,8 @@ def order_detail() -> rx.Component:
                 icon("arrow-left", 16),
                 "Back to Orders",
                 href=routes.ORDERS,
-                class_name="mb-4 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline",
+                class_name="mb-4 inline-flex items-center gap-1 text-sm font-semibold text-orange-700 hover:underline "
+                           "pointer-coarse:min-h-11",
             ),
             rx.cond(
                 OrderDetailState.loading,

@@ -24,7 +24,7 @@ def _choice(value: str, text: str) -> rx.Component:
         rx.el.input(type="radio", name="reset-by", value=value, on_change=R.choose(value),
                     class_name="h-4 w-4 accent-orange-700", default_checked=R.by == value),
         text,
-        class_name="flex items-center gap-2 text-sm font-medium text-gray-900",
+        class_name="flex items-center gap-2 text-sm font-medium text-gray-900 pointer-coarse:min-h-11",
     )
 
 
@@ -84,7 +84,8 @@ def reset_password() -> rx.Component:
             rx.el.p(
                 rx.cond(R.step == CODE, rx.el.button("Send a new code", type="button", on_click=R.start_over,
                                                       class_name="font-semibold text-orange-700 underline"),
-                        rx.el.a("Back to login", href=routes.LOGIN, class_name="font-semibold text-orange-700 underline")),
+                        rx.el.a("Back to login", href=routes.LOGIN,
+                                class_name="tap-line font-semibold text-orange-700 underline")),
                 class_name="mt-6 text-center text-sm text-gray-700",
             ),
             heading="Reset your password",

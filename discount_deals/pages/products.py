@@ -112,7 +112,7 @@ def _filter_badge(label, value, name: str) -> rx.Component:
             type="button",
             aria_label="Remove " + label + " filter",
             on_click=ProductsState.remove_filter(name),
-            class_name="ml-1 rounded-full p-0.5 hover:bg-orange-200",
+            class_name="tap-inset ml-1 rounded-full p-0.5 hover:bg-orange-200",
         ),
         class_name=badge_class("brand") + " gap-1 py-1",
     )
