@@ -1,5 +1,5 @@
 """The back office's returns: every return (a DRF page, filtered by ``status``), and its steps:
-``POST /admin/returns/{id}/approve/ | reject/ {note} | receive/ | refund/``.
+``POST /admin/returns/{id}/approve/ | reject/ {note} | receive/ | refund/ [{method: "cash"}]``.
 
 A step that does not follow from where the return stands is 409 ``return_status``; a refund the
 provider refuses is 502 ``refund_failed`` (the return stays received). Rules: services/returns/.
@@ -59,9 +59,18 @@ def receive(return_id: str, session: WriteSessionDep, user: AdminUser) -> dict:
     return return_json(returns.receive(session, user, return_id), staff=True)
 
 
+class RefundIn(BaseModel):
+    method: Any = Field(default=None, json_schema_extra=documented(
+        type="string", enum=["cash"],
+        description="cash: pay back in cash a return whose mobile-money refund failed (409 return_status for any "
+                    "other; 409 refund_in_progress while one is being sent or pending). Left out: the way the "
+                    "order was paid"))
+
+
 @router.post("/admin/returns/{return_id}/refund/", **documents(ReturnOut))
 @declares(502)
-def refund(return_id: str, user: AdminUser) -> dict:
+def refund(return_id: str, user: AdminUser, body: RefundIn | None = None) -> dict:
     """Refund a received return by the way the order was paid (mobile money through the
-    provider, cash recorded as handed back by you); its credit note is numbered."""
-    return return_json(returns.refund_return(user, return_id), staff=True)
+    provider, cash recorded as handed back by you), or, with ``{"method": "cash"}``, in cash in
+    place of a mobile-money refund that failed; its credit note is numbered."""
+    return return_json(returns.refund_return(user, return_id, body.method if body else None), staff=True)

@@ -66,7 +66,8 @@ class ReturnOut(BaseModel):
     refund_discount: Money
     refund_tax: Money
     refund_shipping: Money
-    refund_method: str | None = Field(description="mobile_money or cash: the way the order was paid")
+    refund_method: str | None = Field(description="mobile_money or cash: the way the order was paid, or cash when an "
+                                                  "admin paid a failed mobile-money refund in cash")
     refund_state: str = Field(description="'' , sending, pending (the provider queued it: no credit note until it "
                               "confirms), failed (the provider refused: see refund_provider_status) or done")
     refund_provider_status: str

@@ -6,7 +6,7 @@ import reflex as rx
 
 from .. import routes
 from ..state.return_views import AdminReturnRow
-from ..state.admin.returns import NOTE_LIMIT, AdminReturnsState
+from ..state.admin.returns import CASH_BUSY, NOTE_LIMIT, AdminReturnsState
 from .admin_ui import filter_select, heading_bar, list_panel, order_number, showing, status_badge
 from .blocks import test_payment_badge
 from .ui import FIELD_INPUT, FIELD_LABEL, button_class, icon
@@ -54,6 +54,19 @@ def _refund_button(row: AdminReturnRow) -> rx.Component:
     )
 
 
+def _cash_button(row: AdminReturnRow) -> rx.Component:
+    """Beside the retry of a mobile-money refund that failed: pay it back in cash instead."""
+    busy = RETURNS.working == CASH_BUSY + row.id
+    return rx.el.button(
+        rx.cond(busy, rx.el.span(class_name="h-4 w-4 animate-spin rounded-full border-2 border-gray-400 "
+                                            "border-t-gray-900", aria_hidden="true")),
+        rx.cond(busy, "Recording...", "Refund in cash"),
+        type="button", on_click=RETURNS.refund_in_cash(row.id), disabled=RETURNS.working != "",
+        aria_label=rx.cond(busy, "Recording the cash refund", "Refund in cash return for order #" + row.short_order),
+        class_name=button_class("outline", "sm"),
+    )
+
+
 def _steps(row: AdminReturnRow) -> rx.Component:
     # Reject: a requested return, or an approved one whose items never came back.
     return rx.el.div(
@@ -63,6 +76,7 @@ def _steps(row: AdminReturnRow) -> rx.Component:
             rx.cond(row.can_reject, _step_button("Reject", RETURNS.ask_reject(row.id), row)),
         )),
         rx.cond(row.can_refund, _refund_button(row)),
+        rx.cond(row.can_refund_in_cash, _cash_button(row)),
         role="group",
         aria_label="Steps",
         class_name="flex flex-wrap items-center gap-2",

@@ -169,6 +169,7 @@ class AdminReturnRow:
     can_reject: bool = False  # a requested return, or an approved one never sent back
     can_receive: bool = False
     can_refund: bool = False
+    can_refund_in_cash: bool = False  # its mobile-money refund failed: "Refund in cash" beside the retry
 
 
 def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminReturnRow:
@@ -199,4 +200,5 @@ def admin_return_row(view: returns.ReturnView, order: Order | None) -> AdminRetu
         can_reject=returns.may_take(ret, "reject"),
         can_receive=returns.may_take(ret, "receive"),
         can_refund=returns.may_take(ret, "refund"),
+        can_refund_in_cash=returns.may_refund_in_cash(ret),
     )

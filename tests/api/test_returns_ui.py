@@ -31,7 +31,7 @@ from discount_deals.state.account.session import SessionState
 from discount_deals.state.admin.returns import AdminReturnsState
 
 from ..support.loops import run_coroutine as run
-from ..builders.returns import ask_return, delivered_order, return_row, returned_and_received, step
+from ..builders.returns import ask_return, delivered_order, momo_order, return_row, returned_and_received, step
 from ..builders.catalog import stock_of
 
 
@@ -315,3 +315,30 @@ def test_a_refund_the_provider_refused_shows_its_words_in_the_tab(client, custom
         [view] = returns.order_returns(session, customer, order["id"])
         shown = admin_return_row(view, session.get(models.Order, order["id"]))
     assert shown.refund_problem == "Insufficient balance on the merchant wallet" and shown.can_refund
+
+
+def test_a_refused_mobile_money_refund_offers_refund_in_cash_beside_the_retry(client, customer, admin, make_product,
+                                                                              admin_headers):
+    milo = make_product(price="12.00", stock=20)
+    refusing = momo_order(client, customer, admin_headers, (milo, 1), phone="024 123 9999")  # takes no refunds
+    other = momo_order(client, customer, admin_headers, (milo, 1))
+    failed, untried = (ask_return(client, customer, order["id"], [(milo.id, 1)]) for order in (refusing, other))
+    for ret in (failed, untried):
+        returned_and_received(client, admin_headers, ret["id"])
+    _events, state = fire(AdminReturnsState, admin, "refund", return_id=failed["id"])
+    rows = {row.id: row for row in state.rows}
+    assert (rows[failed["id"]].can_refund, rows[failed["id"]].can_refund_in_cash) == (True, True)
+    assert "cannot receive refunds" in rows[failed["id"]].refund_problem
+    assert (rows[untried["id"]].can_refund, rows[untried["id"]].can_refund_in_cash) == (True, False)
+
+    events, state = fire(AdminReturnsState, admin, "refund_in_cash", return_id=failed["id"])
+    row = return_row(failed["id"])
+    assert (row.status, row.refund_method) == ("refunded", "cash") and "Refunded in cash" in str(events)
+    assert row.credit_note_number in str(events) and state.working == ""
+    shown = {row.id: row for row in state.rows}[failed["id"]]
+    assert (shown.status_text, shown.method_text, shown.can_refund, shown.can_refund_in_cash) == (
+        "Refunded", "Cash", False, False)
+    # Refused in the service's words for a return whose refund never failed; nothing changes.
+    events, _state = fire(AdminReturnsState, admin, "refund_in_cash", return_id=untried["id"])
+    assert "Cash is only for a mobile-money refund that did not go through" in str(events)
+    assert return_row(untried["id"]).status == "received"

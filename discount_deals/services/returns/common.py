@@ -142,6 +142,14 @@ def may_take(ret: ReturnRequest, step: str) -> bool:
     return ret.status in STEP_FROM[step]
 
 
+def may_refund_in_cash(ret: ReturnRequest) -> bool:
+    """Whether ``ret`` may be refunded in cash in place of its mobile-money refund: a received
+    return whose refund the provider refused or reported failed (never while it is being sent or
+    pending: it may still go through)."""
+    return (may_take(ret, "refund") and ret.refund_method == RefundMethod.MOBILE_MONEY.value
+            and ret.refund_state == RefundState.FAILED.value)
+
+
 def refund_waiting(ret: ReturnRequest) -> bool:
     """The provider queued the return's refund and has not said yet that it went through."""
     return ret.status == ReturnStatus.RECEIVED.value and ret.refund_state == RefundState.PENDING.value

@@ -3,10 +3,11 @@
 The amount is the return's share of the order (:mod:`.shares`), counted after the returns of
 the order refunded before it. Mobile money goes back through the payment provider's refund
 (:mod:`.sending`) to the charge that paid the order; cash is recorded as handed back by the
-admin who refunds, and when. A refund gets its credit note's number (``CN-{year}-{000001}``,
-services.receipts' gap-free counter) in the transaction that marks the return refunded, adds
-its amount to ``Order.refunded_total``, and, once the whole order is back and refunded, moves the
-order's payment to ``refunded`` and clears a "refund due" flag.
+admin who refunds, and when, as is a mobile-money refund that failed and that the admin pays
+in cash instead (:func:`plan_refund`'s ``in_cash``). A refund gets its credit note's number
+(``CN-{year}-{000001}``, services.receipts' gap-free counter) in the transaction that marks the
+return refunded, adds its amount to ``Order.refunded_total``, and, once the whole order is back
+and refunded, moves the order's payment to ``refunded`` and clears a "refund due" flag.
 
 One refund of an order at a time: the return is claimed (``refund_state = sending``, a guarded
 update under the order's lock) before the provider is called, so a second admin gets 409
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
-from sqlalchemy import update
+from sqlalchemy import true, update
 from sqlmodel import Session, select
 
 from ...models import (
@@ -55,11 +56,13 @@ from ..receipts import next_sequence, receipt_number
 from ..taxes import rule_of, stored_tax_lines
 from .common import (
     REFUND_IN_PROGRESS,
+    WRONG_STATUS,
     ReturnView,
     figures_of,
     find_return,
     given_back,
     lines_of,
+    may_refund_in_cash,
     may_take,
     order_items,
     quantities_of,
@@ -77,6 +80,8 @@ IN_PROGRESS_TEXT = "A refund for this order is being sent. Wait a moment and rel
 PENDING_TEXT = ("The payment provider is still sending this refund: the credit note follows when it confirms. "
                 "Check again later.")
 FAILED_TEXT = "The refund did not go through: {why}"
+CASH_ONLY_AFTER_FAILURE_TEXT = ("Cash is only for a mobile-money refund that did not go through: refund this return "
+                                "the way its order was paid.")
 STILL_OWED_NOTE = ("Every item is back, but its refunds came to {given} of the {total} paid: a refund the provider "
                    "reported failed went through after all, at what it had sent. Give back the {owed} still owed, "
                    "then mark it refunded.")
@@ -138,12 +143,15 @@ def sent_share(session: Session, order: Order, ret: ReturnRequest) -> Share:
     return booked
 
 
-def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
-    """Check the return may be refunded now, claim it, and say how much goes back and how."""
+def plan_refund(session: Session, ret: ReturnRequest, *, in_cash: bool = False) -> RefundPlan:
+    """Check the return may be refunded now, claim it, and say how much goes back and how
+    (``in_cash``: in cash, in place of its mobile-money refund that failed; 409 ``return_status``
+    for any other)."""
     if not may_take(ret, "refund"):
         raise wrong_status(ret, "refunded")
     order = session.get(Order, ret.order_id)
     session.refresh(order, with_for_update=True)  # PostgreSQL: one refund of an order at a time
+    session.refresh(ret)
     now = utcnow()
     live = ((ReturnRequest.refund_state != RefundState.SENDING.value)
             | (ReturnRequest.refund_started_at < now - CLAIM_LIFETIME))
@@ -152,16 +160,28 @@ def plan_refund(session: Session, ret: ReturnRequest) -> RefundPlan:
                                                           ~live | waiting)).first()
     if sending is not None:
         raise Conflict(IN_PROGRESS_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
+    failed = ReturnRequest.refund_state == RefundState.FAILED.value
+    if in_cash and not may_refund_in_cash(ret):
+        raise Conflict(CASH_ONLY_AFTER_FAILURE_TEXT, code=WRONG_STATUS, expose_code=True)
     share = share_of(session, order, ret)
     claimed = session.execute(
         update(ReturnRequest).where(ReturnRequest.id == ret.id, ReturnRequest.status == ReturnStatus.RECEIVED.value,
-                                    live, ~waiting)
+                                    live, ~waiting, failed if in_cash else true())
         .values(refund_state=RefundState.SENDING.value, refund_started_at=now, updated_at=now)
     )
     if claimed.rowcount != 1:
         raise Conflict(IN_PROGRESS_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
-    method = ret.refund_method or RefundMethod.CASH.value
+    method = RefundMethod.CASH.value if in_cash else ret.refund_method or RefundMethod.CASH.value
     return RefundPlan(ret.id, method, paid_reference(session, order), share)
+
+
+def record_cash_instead(session: Session, actor: User, ret: ReturnRequest) -> None:
+    """The audit trail's word that a claimed return's failed mobile-money refund is paid in cash
+    instead (the provider's last words and the refund it refused kept there)."""
+    audit.record(session, actor, "return.refund_in_cash", "return", ret.id, label=f"Return for order #{ret.order_id[:8]}",
+                 changes={"refund_method": [ret.refund_method, RefundMethod.CASH.value],
+                          "refund_provider_status": [ret.refund_provider_status, ""],
+                          "refund_reference": [ret.refund_reference, None]})
 
 
 def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, complete: bool) -> Order:
@@ -229,7 +249,9 @@ def record_refund(session: Session, actor: User | None, plan: RefundPlan, report
         .values(status=ReturnStatus.REFUNDED.value, refund_state=RefundState.DONE.value, updated_at=now,
                 refund_amount=share.amount, refund_discount=share.discount, refund_tax=share.tax,
                 refund_shipping=share.shipping, credit_note_number=number, refunded_at=now, **by,
-                refund_reference=((report.refund_id if report else "") or ret.refund_reference or None),
+                refund_method=plan.method,  # cash in place of a mobile-money refund that failed
+                refund_reference=((report.refund_id if report else "") or (
+                    ret.refund_reference if plan.method == RefundMethod.MOBILE_MONEY.value else None) or None),
                 refund_provider_status=(report.provider_status if report else "")[:300])
     )
     if done.rowcount != 1:

@@ -5,7 +5,8 @@ transaction open, and its answer recorded: processed (or a cash refund, or 0.00,
 one) is recorded at once with its credit note; queued (Paystack's ``pending``) waits for the
 provider's final word (:mod:`.pending`), which "Check refund" (this refund pressed again) asks for
 rather than sending the money twice; refused or unreachable, the return is released to be
-refunded again and the admin gets 502 ``refund_failed``.
+refunded again and the admin gets 502 ``refund_failed``. A refund the provider cannot make (a
+wallet that takes no refunds) is paid in cash instead when the admin says so (``method="cash"``).
 
 The shop's clock asks too (:func:`check_waiting_refunds`, from ``server.timers``): a refund
 still queued :data:`CHECK_AFTER` after it was sent or last asked about (its webhook lost on the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import update
 from sqlmodel import select
@@ -27,11 +29,11 @@ from sqlmodel import select
 from ...db import session_scope, write_session
 from ...models import Order, RefundMethod, RefundState, ReturnRequest, ReturnStatus, User
 from ...models.base import utcnow
-from .. import Conflict, ServiceError
+from .. import Conflict, ErrorCode, ServiceError
 from ..money import minor_units
 from ..payments import FAILED, PENDING, SUCCESS, RefundReport, get_provider
 from ..permissions import require_admin
-from .common import REFUND_FAILED, REFUND_IN_PROGRESS, ReturnView, find_return, refund_waiting, view_of
+from .common import REFUND_FAILED, REFUND_IN_PROGRESS, ReturnView, find_return, refund_waiting, refused, view_of
 from .pending import settle_pending
 from .refunds import (
     FAILED_TEXT,
@@ -40,11 +42,14 @@ from .refunds import (
     mark_pending,
     paid_reference,
     plan_refund,
+    record_cash_instead,
     record_refund,
     release_claim,
 )
 
 log = logging.getLogger("discount_deals.payments")
+
+METHOD_TEXT = 'A refund goes back the way its order was paid; "cash" pays a failed mobile-money refund in cash instead.'
 
 
 def _ask_provider(plan: RefundPlan) -> RefundReport:
@@ -77,24 +82,44 @@ def check_pending(actor: User, return_id: str, refund_id: str, reference: str) -
     raise Conflict(PENDING_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
 
 
-def refund_return(actor: User | None, return_id: str) -> ReturnView:
+def cash_asked(method: Any) -> bool:
+    """Whether a refund is asked for in cash (``method``: left out, or ``"cash"``); 400
+    ``payment_method_invalid`` for anything else."""
+    if method is None:
+        return False
+    if method != RefundMethod.CASH.value:
+        raise refused(METHOD_TEXT, ErrorCode.PAYMENT_METHOD_INVALID, "method")
+    return True
+
+
+def refund_return(actor: User | None, return_id: str, method: Any = None) -> ReturnView:
     """Refund a received return (see the module docstring): 409 ``return_status`` unless it is
     received, 409 ``refund_in_progress`` while another refund of its order is being sent (or this
     one is still pending at the provider), 502 ``refund_failed`` when the provider refuses. A
     pending return's refund is checked with the provider rather than sent again.
+
+    ``method="cash"``: an admin pays back in cash a return whose mobile-money refund failed (a
+    number that cannot receive refunds): recorded as a cash refund, the switch in the audit
+    trail; 409 ``return_status`` for a return whose mobile-money refund did not fail, 409
+    ``refund_in_progress`` while it is being sent or pending (:func:`cash_asked`: 400 otherwise).
 
     Owns its transactions: claims the return and plans the refund in one; a cash refund is
     recorded in that same one, a mobile-money refund after the provider's answer in a second
     (no transaction stays open across the network).
     """
     actor = require_admin(actor)
+    in_cash = cash_asked(method)
     with write_session() as session:
         ret = find_return(session, return_id)
         if refund_waiting(ret):
+            if in_cash:
+                raise Conflict(PENDING_TEXT, code=REFUND_IN_PROGRESS, expose_code=True)
             waiting = (ret.refund_reference or "", paid_reference(session, session.get(Order, ret.order_id)))
         else:
             waiting = None
-            plan = plan_refund(session, ret)
+            plan = plan_refund(session, ret, in_cash=in_cash)
+            if in_cash:
+                record_cash_instead(session, actor, ret)
             # Nothing to send back (a free line, a coupon that covered the goods): the provider is not
             # asked to move 0.00 (Paystack reads a missing or zero amount as the whole charge).
             if plan.method != RefundMethod.MOBILE_MONEY.value or plan.share.amount <= 0:

@@ -1,6 +1,6 @@
 """Admin Returns tab (issue 33): every return, newest first, filtered by status and paged in SQL,
 each with the steps its status allows: Approve / Reject (with a note the customer is told) /
-Mark received / Refund.
+Mark received / Refund, and "Refund in cash" beside the retry of a mobile-money refund that failed.
 
 A refund by mobile money asks the payment provider over the network, so ``refund`` is a
 background event: the tab's lock is held only to read and change state, never across the call.
@@ -17,7 +17,7 @@ import reflex as rx
 from sqlmodel import Session
 
 from ...db import write_session
-from ...models import ReturnStatus, User
+from ...models import RefundMethod, ReturnStatus, User
 from ...services import ServiceError, returns
 from ...services import orders as order_service
 from ...services.returns.common import NOTE_LIMIT
@@ -32,6 +32,7 @@ ALL = "all"
 STATUS_FILTERS = [(ALL, "All")] + [(status.value, returns.STATUS_LABELS[status.value]) for status in (
     ReturnStatus.REQUESTED, ReturnStatus.APPROVED, ReturnStatus.RECEIVED, ReturnStatus.REFUNDED, ReturnStatus.REJECTED)]
 STEP_FAILED = "Please try again."
+CASH_BUSY = "cash:"  # + the return's id: "Refund in cash" is being recorded (the retry beside it is not busy)
 
 
 @admin_tab("returns")
@@ -133,3 +134,18 @@ class AdminReturnsState(AdminList, rx.State):
                                       failure=("Refund not made", STEP_FAILED),
                                       on_refusal=lambda _exc: self._refill_quietly(admin)):
             yield update
+
+    @admin_event
+    def refund_in_cash(self, admin: User, return_id: str):
+        """Pay back in cash a return whose mobile-money refund failed (the provider is not asked:
+        one transaction); its credit note says it was refunded in cash."""
+        def run() -> returns.ReturnView:
+            view = returns.refund_return(admin, return_id, method=RefundMethod.CASH.value)
+            self._fill(admin)
+            return view
+
+        return busy_call(self, "working", run, busy=CASH_BUSY + text_arg(return_id),
+                         success=lambda view: ("Refunded in cash",
+                                               f"Credit note {view.ret.credit_note_number} is ready for the customer."),
+                         failure=("Refund not made", STEP_FAILED),
+                         on_refusal=lambda _exc: self._refill_quietly(admin))
