@@ -37,6 +37,7 @@ class PreferencesIn(BaseModel):
     deal_alerts: str | None = Field(None, json_schema_extra=documented(enum=list(preferences.DEAL_CHOICES)))
     account_email: bool | None = None
     cart_reminders: bool | None = None
+    deal_emails: bool | None = None
 
 
 class PreferencesOut(BaseModel):
@@ -44,6 +45,8 @@ class PreferencesOut(BaseModel):
     deal_alerts: str = Field(description="off (the default), sms (one a day at most, the rest by email) or email")
     account_email: bool = Field(description="Security notices by email (password changed, login paused)")
     cart_reminders: bool = Field(description="One reminder about a cart left untouched (SMS or email); on by default")
+    deal_emails: bool = Field(description="With deal alerts by SMS, the day's further alerts by email; off once a deal "
+                                          "email's unsubscribe link is used, on again when chosen")
     sms_number: str | None = Field(description="Where texts go (E.164), from the profile's phone number")
 
 

@@ -181,8 +181,18 @@ def test_unsubscribing_from_the_days_emails_keeps_the_texts(client, messaging, m
     with session_scope() as session:
         row = session.get(models.NotificationPreference, texter.id)
         assert (row.deal_alerts, row.deal_emails) == ("sms", False)
-    # Choosing deal alerts again takes their emails back.
-    answer = client.patch("/api/users/me/notifications/", json={"deal_alerts": "sms"}, headers=auth_headers(texter))
+    # A save that sends every choice back as it stood (the profile's, with another change) leaves
+    # the unsubscribe standing: it brought the emails back.
+    prefs = client.get("/api/users/me/notifications/", headers=auth_headers(texter)).json()
+    assert (prefs["deal_alerts"], prefs["deal_emails"]) == ("sms", False)
+    saved = {name: prefs[name] for name in ("order_updates", "deal_alerts", "account_email", "deal_emails")}
+    answer = client.patch("/api/users/me/notifications/", json={**saved, "cart_reminders": False},
+                          headers=auth_headers(texter))
+    assert answer.status_code == 200 and answer.json()["deal_emails"] is False, answer.text
+    with session_scope() as session:
+        assert session.get(models.NotificationPreference, texter.id).deal_emails is False
+    # Asking for them takes them back.
+    answer = client.patch("/api/users/me/notifications/", json={"deal_emails": True}, headers=auth_headers(texter))
     assert answer.status_code == 200, answer.text
     with session_scope() as session:
         assert session.get(models.NotificationPreference, texter.id).deal_emails is True

@@ -197,6 +197,7 @@ def test_preferences_api_and_sms_needs_a_number(client, messaging, make_user):
     headers = auth_headers(user)
     assert client.get("/api/users/me/notifications/", headers=headers).json() == {
         "order_updates": "email", "deal_alerts": "off", "account_email": True, "cart_reminders": True,
+        "deal_emails": True,
         "sms_number": None}
     refused = client.patch("/api/users/me/notifications/", json={"order_updates": "sms"}, headers=headers)
     assert refused.status_code == 400 and "mobile number" in refused.json()["order_updates"][0]

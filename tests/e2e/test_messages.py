@@ -93,6 +93,32 @@ def test_profile_turns_cart_reminders_off_and_on(page: Page, shopper, live_serve
         assert session.get(NotificationPreference, user.id).cart_reminders is True
 
 
+def test_a_profile_save_keeps_a_deal_email_unsubscribe(page: Page, shopper, live_server):
+    """An SMS fan unsubscribed from the day's deal emails by their link; saving the profile for
+    another reason (cart reminders) sent "SMS" back, which brought the emails back."""
+    user, _password = shopper()
+    with live_server.session() as session:  # what the deal email's unsubscribe link leaves
+        session.add(NotificationPreference(user_id=user.id, deal_alerts="sms", deal_emails=False))
+    sign_in(page, user)
+    page.goto("/profile")
+    form = page.get_by_role("form", name="Message preferences")
+    further = form.get_by_label("After the day's deal text, the further deals by email")
+    expect(further).not_to_be_checked()
+    form.get_by_label("Remind me about my cart").uncheck()
+    form.get_by_role("button", name="Save Preferences").click()
+    expect(toast(page, "Preferences saved")).to_be_visible()
+    with live_server.session() as session:
+        row = session.get(NotificationPreference, user.id)
+        assert (row.deal_alerts, row.deal_emails, row.cart_reminders) == ("sms", False, False)
+    page.reload()  # the form as the saved choices fill it (the save re-renders it)
+    expect(further).not_to_be_checked()
+    further.check()
+    form.get_by_role("button", name="Save Preferences").click()
+    expect(toast(page, "Preferences saved")).to_be_visible()
+    with live_server.session() as session:
+        assert session.get(NotificationPreference, user.id).deal_emails is True
+
+
 def test_the_notifications_tab_resends_a_dead_message(page: Page, live_user, live_server, live_mail):
     admin, _password = live_user(role="admin")
     with live_server.session() as session:

@@ -38,11 +38,13 @@ class Preferences:
     account_email: bool
     phone: str | None  # the E.164 number texts go to, None when the profile has none
     cart_reminders: bool = True
+    # An SMS choice's further alerts of the day by email; off once a deal email's link unsubscribed.
+    deal_emails: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         return {"order_updates": self.order_updates, "deal_alerts": self.deal_alerts,
                 "account_email": self.account_email, "cart_reminders": self.cart_reminders,
-                "sms_number": self.phone}
+                "deal_emails": self.deal_emails, "sms_number": self.phone}
 
 
 def _row(session: Session, user: User) -> NotificationPreference | None:
@@ -79,12 +81,15 @@ def preferences_of(session: Session, user: User) -> Preferences:
         account_email=row.account_email if row is not None else True,
         phone=phone,
         cart_reminders=row.cart_reminders if row is not None else True,
+        deal_emails=row.deal_emails if row is not None else True,
     )
 
 
 def update_preferences(session: Session, user: User, changes: Any) -> Preferences:
     """Change the user's choices (``order_updates``, ``deal_alerts``, ``account_email``,
-    ``cart_reminders``); 400 naming a bad value, or SMS chosen without a mobile number."""
+    ``cart_reminders``, ``deal_emails``); 400 naming a bad value, or SMS chosen without a mobile
+    number. Choosing other deal alerts takes their emails back; the same choice sent back (a
+    form sends every field) leaves an unsubscribe from them standing."""
     if not isinstance(changes, dict):
         raise ValidationFailed("Send the preferences as an object.")
     errors: dict[str, list[str]] = {}
@@ -97,7 +102,7 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
             errors[name] = [f"Choose one of: {', '.join(choices)}."]
         elif value in ("sms", "both") and not phone:
             errors[name] = [NO_PHONE]
-    for name in ("account_email", "cart_reminders"):
+    for name in ("account_email", "cart_reminders", "deal_emails"):
         if name in changes and not isinstance(changes[name], bool):
             errors[name] = ["Must be true or false."]
     if errors:
@@ -106,11 +111,13 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
     # The profile sends every choice back with each save: TEXTS_ONLY sent back as it is shown
     # ("sms", or "off") is kept, or a change of cart reminders stopped the texts an order's number gets.
     kept = preferences_of(session, user).order_updates if row.order_updates == TEXTS_ONLY else None
-    for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders"):
+    deals_before = row.deal_alerts
+    for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders", "deal_emails"):
         if name in changes and not (name == "order_updates" and changes[name] == kept):
             setattr(row, name, changes[name])
-    if changes.get("deal_alerts") in ("sms", "email"):
-        row.deal_emails = True  # choosing deal alerts again takes their emails back too
+    if changes.get("deal_alerts") in ("sms", "email") and changes["deal_alerts"] != deals_before \
+            and "deal_emails" not in changes:
+        row.deal_emails = True
     session.add(row)
     session.flush()
     return preferences_of(session, user)

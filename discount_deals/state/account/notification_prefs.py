@@ -36,6 +36,7 @@ class NotificationPrefsState(rx.State):
     deal_alerts: str = "off"
     account_email: bool = True
     cart_reminders: bool = True
+    deal_emails: bool = True
     sms_number: str = ""
     saving: bool = False
     error: str = ""
@@ -46,14 +47,15 @@ class NotificationPrefsState(rx.State):
 
     def _forget(self) -> None:
         self.order_updates, self.deal_alerts, self.account_email, self.sms_number = "email", "off", True, ""
-        self.cart_reminders = True
+        self.cart_reminders = self.deal_emails = True
         self.error = ""
         self.loaded = False
 
     def _show(self, prefs: preferences.Preferences, *, saved: bool = False) -> None:
         self.sms_number = display_phone(prefs.phone)
         show_form_values(self, {"order_updates": prefs.order_updates, "deal_alerts": prefs.deal_alerts,
-                                "account_email": prefs.account_email, "cart_reminders": prefs.cart_reminders},
+                                "account_email": prefs.account_email, "cart_reminders": prefs.cart_reminders,
+                                "deal_emails": prefs.deal_emails},
                          saved=saved)
         self.loaded = True
 
@@ -71,7 +73,8 @@ class NotificationPrefsState(rx.State):
         changes = {"order_updates": form_text(form, "order_updates", limit=8),
                    "deal_alerts": form_text(form, "deal_alerts", limit=8),
                    "account_email": form_checked(form, "account_email"),
-                   "cart_reminders": form_checked(form, "cart_reminders")}
+                   "cart_reminders": form_checked(form, "cart_reminders"),
+                   "deal_emails": form_checked(form, "deal_emails")}
         async with self:
             self.error = ""
 
