@@ -208,8 +208,11 @@ RETURN_KINDS = {
 }
 
 
-def _refund_way(order: Order) -> str:
-    if order.payment_method == PaymentMethod.MOBILE_MONEY:
+def _refund_way(order: Order, ret: ReturnRequest) -> str:
+    """Where the refund goes: the way it is made (a mobile-money refund the provider refused for
+    good is paid in cash instead), else the way the order was paid."""
+    way = ret.refund_method or order.payment_method
+    if way == PaymentMethod.MOBILE_MONEY:
         return f"your {network_name(order.payment_network, 'mobile money')} number {display_phone(order.payment_phone)}"
     return "you in cash"
 
@@ -227,7 +230,7 @@ def return_sms(kind: str, order: Order, ret: ReturnRequest) -> str:
     if kind == "return_received":
         return f"{head}: we received your returned items. Your refund of {amount} is on its way."
     if kind == "return_refunded":
-        return f"{head}: we refunded {amount} to {_refund_way(order)}. Credit note {ret.credit_note_number}."
+        return f"{head}: we refunded {amount} to {_refund_way(order, ret)}. Credit note {ret.credit_note_number}."
     raise ValueError(f"unknown return message {kind!r}")
 
 
@@ -237,7 +240,7 @@ def return_email(kind: str, order: Order, ret: ReturnRequest, links: Links) -> E
     if kind == "return_rejected" and ret.admin_note:
         lines = ["Your return was not approved.", f"Why: {ret.admin_note}"]
     if kind in ("return_requested", "return_approved", "return_received"):
-        lines.append(f"Refund: {money_text(ret.refund_amount)}, to {_refund_way(order)}.")
+        lines.append(f"Refund: {money_text(ret.refund_amount)}, to {_refund_way(order, ret)}.")
     return _email(subject, lines, ("View your order", links.to(routes.order_path(order.id))), links,
                   topic_text="order updates")
 
