@@ -16,7 +16,8 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
-from discount_deals.models import Order, OrderItem, Payment
+from discount_deals.models import Order, OrderItem, Payment, ReturnRequest, User
+from discount_deals.services import returns
 from discount_deals.models.base import utcnow
 from discount_deals.services.taxes import SPEC_TAX, split_tax
 from discount_deals.config.settings import get_settings
@@ -40,7 +41,7 @@ def fits_the_screen(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def delivered_momo_order(live_server, user, lines) -> Order:
+def delivered_momo_order(live_server, user, lines, phone: str = "+233241234567") -> Order:
     """A delivered order of ``lines`` ((product, quantity), ...) paid by mobile money through the
     fake provider (a test payment), with its receipt, written into the server's database."""
     subtotal = sum((product.price * quantity for product, quantity in lines), Decimal("0.00"))
@@ -52,7 +53,7 @@ def delivered_momo_order(live_server, user, lines) -> Order:
         order = Order(user_id=user.id, status="delivered", delivered_at=now, item_count=sum(q for _p, q in lines),
                       subtotal=subtotal, tax=tax, tax_lines=[line.as_json() for line in split_tax(tax, SPEC_TAX)],
                       total=subtotal + tax, payment_method="mobile_money", payment_status="paid",
-                      payment_network="mtn", payment_phone="+233241234567", payment_reference=reference,
+                      payment_network="mtn", payment_phone=phone, payment_reference=reference,
                       payment_test=True, receipt_number=number, receipt_issued_at=now, contact_phone="+233241234567",
                       address={"line1": "1 Oxford Street", "city": "Accra", "country": "Ghana"})
         session.add(order)
@@ -248,3 +249,37 @@ def test_a_cancelled_paid_order_is_refunded_from_its_page_with_a_credit_note(pag
     expect(page.get_by_text("Reason for the refund: The order was cancelled after it was paid.")).to_be_visible()
     expect(page.locator("dl[aria-label='Credit note total']")).to_contain_text("$25.92")
     shot(page, "cancelled-refund-credit-note-390.png")
+
+
+def test_a_refund_the_provider_refuses_is_paid_in_cash_from_the_returns_tab(browser: Browser, live_server, live_user,
+                                                                           live_product):
+    """A wallet that takes no refunds (the fake provider's 024 123 9999): the mobile-money refund
+    is refused, and "Refund in cash" beside the retry settles the return with a credit note."""
+    shopper, _password = live_user()
+    admin, _admin_password = live_user(role="admin")
+    milo = live_product(name=unique("Milo 400g tin"), price="12.00", stock=5)
+    order = delivered_momo_order(live_server, shopper, [(milo, 2)], phone="+233241239999")
+    with live_server.session() as session:
+        ret = returns.request_return(session, session.get(User, shopper.id), order.id,
+                                     [{"product_id": milo.id, "quantity": 1}], "The tin was dented").ret
+        returns.approve(session, session.get(User, admin.id), ret.id)
+        returns.receive(session, session.get(User, admin.id), ret.id)
+    short = order.id[:8]
+    back_office = admin_page(browser, live_server, admin)
+    back_office.goto("/admin?tab=returns")
+    row = back_office.locator("li").filter(has_text=f"Order #{short}")
+    row.get_by_role("button", name=f"Refund return for order #{short}").click()
+    expect(toast(back_office, "Refund not made")).to_be_visible()
+    expect(row).to_contain_text("cannot receive refunds")
+    row.get_by_role("button", name=f"Refund in cash return for order #{short}").click()
+    expect(toast(back_office, "Refunded in cash")).to_be_visible()
+    expect(row).to_contain_text("Refunded")
+    expect(row.get_by_role("button", name=re.compile("Refund"))).to_have_count(0)
+    expect(row.get_by_role("link", name=re.compile(r"CN-\d{4}-\d{6}"))).to_be_visible()
+    fits_the_screen(back_office)
+    shot(back_office, "admin-refund-in-cash-390.png")
+    with live_server.session() as session:
+        settled = session.get(ReturnRequest, ret.id)
+        assert (settled.status, settled.refund_method, settled.refund_amount) == ("refunded", "cash", Decimal("12.96"))
+        assert session.get(Order, order.id).refunded_total == Decimal("12.96")
+    back_office.context.close()
