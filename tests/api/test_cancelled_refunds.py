@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import Decimal
 
-import pytest
 from sqlmodel import select
 
 from discount_deals import models
@@ -20,7 +19,6 @@ from ..builders.checkout import MOMO, fill_cart, order_row, place
 from ..builders.payments import minor, paid_by_a_second_charge, payments_of, post_refund_webhook, post_webhook
 from ..builders.returns import audit_actions, messages_of
 from ..builders.shop import add_address, add_coupon
-from ..support.paystack import serve
 from .test_order_tax_lines import tax_settings
 
 YEAR = datetime.now(UTC).year
@@ -161,10 +159,6 @@ def test_an_admins_cancellation_of_a_paid_order_in_progress(client, customer, ma
     (ret,) = returns_of(order["id"])
     assert ret.status == "refunded" and order_row(order["id"]).refunded_total == Decimal(order["total"])
 
-
-@pytest.fixture
-def paystack(monkeypatch):
-    yield from serve(monkeypatch)
 
 
 def test_paystack_is_asked_to_refund_the_whole_charge(client, customer, make_product, admin_headers, paystack):

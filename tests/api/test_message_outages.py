@@ -15,50 +15,19 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import update
 
-from discount_deals import models
-from discount_deals.db import session_scope
 from discount_deals.models.base import utcnow
-from discount_deals.services.messages import delivery, outbox as outbox_service
+from discount_deals.services.messages import delivery
 from discount_deals.services.messages.outbox import Draft
 
-from ..builders.messaging import MailServer, SlowMailbox, outbox
+from ..builders.messaging import (
+    MailServer, SlowMailbox, email_to, held_with_the_first, make_all_due, outbox, queue, text_to,
+)
 from ..support.servers import closed_port
-
-
-def queue(*drafts: Draft) -> list[str]:
-    with session_scope() as session:
-        return outbox_service.queue_messages(session, list(drafts))
-
-
-def email_to(to: str, **fields) -> Draft:
-    return Draft(channel="email", recipient=to, kind="order_ready", subject="Ready for pickup", text="Hi", **fields)
-
-
-def text_to(number: str) -> Draft:
-    return Draft(channel="sms", recipient=number, kind="order_ready", text="Your order is ready for pickup.")
 
 
 def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def held_with_the_first(channel: str) -> models.OutboxMessage:
-    """The channel's one message tried (failed, one attempt); the others of it, not tried, due
-    with it: the tried one."""
-    rows = outbox(channel=channel)
-    [tried] = [row for row in rows if row.attempts == 1]
-    assert tried.status == "failed" and tried.next_attempt_at > utcnow()
-    assert [(row.status, row.attempts, row.next_attempt_at) for row in rows if row is not tried] == [
-        ("queued", 0, tried.next_attempt_at)] * (len(rows) - 1)
-    return tried
-
-
-def make_all_due() -> None:
-    with session_scope() as session:
-        session.execute(update(models.OutboxMessage).where(models.OutboxMessage.status.in_(["queued", "failed"]))
-                        .values(next_attempt_at=utcnow()))
 
 
 def test_a_send_slower_than_the_lease_keeps_its_claim(messaging, use_settings):

@@ -5,7 +5,6 @@ number, the network guessed from the number and changed by the shopper, and test
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,13 +14,9 @@ from discount_deals.services.orders.expiry import release_expired_payments
 
 from ..builders.payments import WEBHOOK, minor, payments_of, signed
 from ..builders.checkout import after_deadline, fill_cart, order_row, place
-from ..support.paystack import VOUCHER, PaystackStub, serve
+from ..support.paystack import VOUCHER
 from ..builders.shop import add_address
 
-
-@pytest.fixture
-def paystack(monkeypatch) -> Iterator[PaystackStub]:
-    yield from serve(monkeypatch)
 
 
 @pytest.fixture

@@ -19,14 +19,9 @@ from ..builders.checkout import order_row
 from ..builders.payments import post_refund_webhook
 from ..builders.returns import ask_return, audit_actions, messages_of, momo_order, return_row, returned_and_received
 from ..builders.returns import step
-from ..support.paystack import serve
 
 YEAR = datetime.now(UTC).year
 
-
-@pytest.fixture
-def paystack(monkeypatch):
-    yield from serve(monkeypatch)
 
 
 @pytest.fixture

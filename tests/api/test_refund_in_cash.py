@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 
 from discount_deals.services import returns
 
@@ -20,7 +19,6 @@ from ..builders.payments import payments_of, post_refund_webhook
 from ..builders.returns import (
     ask_return, audit_actions, delivered_order, messages_of, momo_order, return_row, returned_and_received, step,
 )
-from ..support.paystack import serve
 
 REFUSING = "024 123 9999"  # the fake provider refuses refunds to it
 
@@ -105,10 +103,6 @@ def test_cash_is_only_for_a_mobile_money_refund_that_failed(client, customer, ma
     assert wrong["code"] == "payment_method_invalid" and "method" in wrong
     assert order_row(momo["id"]).refunded_total == Decimal("0.00")
 
-
-@pytest.fixture
-def paystack(monkeypatch):
-    yield from serve(monkeypatch)
 
 
 def test_never_while_the_refund_is_with_the_provider(client, customer, make_product, admin_headers, paystack):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from sqlmodel import select
 
 from discount_deals.db import session_scope
@@ -21,12 +20,7 @@ from ..builders.accounts import auth_headers
 from ..builders.checkout import order_row
 from ..builders.payments import post_refund_webhook
 from ..builders.returns import ask_return, momo_order, return_row, returned_and_received, step
-from ..support.paystack import serve
 
-
-@pytest.fixture
-def paystack(monkeypatch):
-    yield from serve(monkeypatch)
 
 
 def refund_word(client, paystack, order: dict, ret: dict, event: str, amount: int) -> str:

@@ -25,7 +25,6 @@ from ..builders.checkout import order_row
 from ..builders.payments import minor, paid_by_a_second_charge, payments_of, post_refund_webhook, post_webhook
 from ..builders.messaging import set_preferences
 from ..builders.shop import add_coupon
-from ..support.paystack import serve
 from ..builders.returns import (
     ask_return, audit_actions, deliver, delivered_order, messages_of, momo_order, return_row, returned_and_received,
     step,
@@ -210,10 +209,6 @@ def test_a_refund_the_provider_refuses_leaves_the_return_received(client, custom
     assert counter_rows() == counters and len(messages_of("return_refunded", order["id"])) == messages
     assert "return.refund" not in [event.action for event in audit_actions(ret["id"])]
 
-
-@pytest.fixture
-def paystack(monkeypatch):
-    yield from serve(monkeypatch)
 
 
 def test_paystack_refunds_are_posted_to_its_refund_api(client, customer, make_product, admin_headers, paystack):

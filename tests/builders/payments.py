@@ -66,9 +66,9 @@ def pay(client, order: dict) -> None:
     assert response.status_code == 200 and response.json()["outcome"] == "paid", response.text
 
 
-def paid_by_a_second_charge(client, user, product, quantity: int = 1) -> tuple[dict, str]:
-    """A pending mobile-money order whose first charge failed and whose second was paid: (the
-    order as placed, the first charge's reference, which may still come through late)."""
+def declined_and_started_again(client, user, product, quantity: int = 1) -> tuple[dict, str, str]:
+    """A mobile-money order whose first charge was declined and started again: (the order as
+    placed, the first charge's reference, the second's)."""
     add_address(user, is_default=True)
     fill_cart(client, auth_headers(user), (product, quantity))
     order = place(client, auth_headers(user), MOMO)
@@ -76,7 +76,14 @@ def paid_by_a_second_charge(client, user, product, quantity: int = 1) -> tuple[d
     post_webhook(client, "charge.failed", first, minor(order["total"]))
     again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(user))
     assert again.status_code == 200, again.text
-    post_webhook(client, "charge.success", again.json()["payment_reference"], minor(order["total"]))
+    return order, first, again.json()["payment_reference"]
+
+
+def paid_by_a_second_charge(client, user, product, quantity: int = 1) -> tuple[dict, str]:
+    """A pending mobile-money order whose first charge failed and whose second was paid: (the
+    order as placed, the first charge's reference, which may still come through late)."""
+    order, first, second = declined_and_started_again(client, user, product, quantity)
+    post_webhook(client, "charge.success", second, minor(order["total"]))
     return order, first
 
 
@@ -84,12 +91,6 @@ def paid_by_the_first_after_a_second(client, user, product, quantity: int = 1) -
     """A mobile-money order whose first charge was declined and started again, after which the
     first came through after all and paid the order: (the order as placed, the charge that paid
     it, the second one, still waiting: approved too, it is paid twice and owed back)."""
-    add_address(user, is_default=True)
-    fill_cart(client, auth_headers(user), (product, quantity))
-    order = place(client, auth_headers(user), MOMO)
-    first = order["payment_reference"]
-    post_webhook(client, "charge.failed", first, minor(order["total"]))
-    again = client.post(f"/api/orders/{order['id']}/pay/", json={}, headers=auth_headers(user))
-    assert again.status_code == 200, again.text
+    order, first, second = declined_and_started_again(client, user, product, quantity)
     assert post_webhook(client, "charge.success", first, minor(order["total"])).json()["outcome"] == "paid"
-    return order, first, again.json()["payment_reference"]
+    return order, first, second
