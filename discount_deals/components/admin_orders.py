@@ -57,7 +57,8 @@ def filters() -> rx.Component:
                             **browser_owned("admin_order_attention", ORDERS.attention_only, ORDERS.filters_version,
                                             checked=True)),
                 rx.el.label("Needs attention only", html_for="admin_order_attention",
-                            class_name="text-sm font-medium text-gray-800"),
+                            class_name="text-sm font-medium text-gray-800 pointer-coarse:inline-flex "
+                                       "pointer-coarse:min-h-11 pointer-coarse:items-center"),
                 class_name="flex items-center gap-2",
             ),
             rx.cond(ORDERS.filtered, rx.el.button("Clear filters", type="button", on_click=ORDERS.clear_filters,

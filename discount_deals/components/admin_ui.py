@@ -55,7 +55,8 @@ def checkbox(text: str, name: str, default_checked: Any) -> rx.Component:
             default_checked=default_checked,
             class_name="h-4 w-4 rounded border-gray-400 accent-orange-700",
         ),
-        rx.el.label(text, html_for=name, class_name="text-sm font-medium text-gray-800"),
+        rx.el.label(text, html_for=name, class_name="text-sm font-medium text-gray-800 pointer-coarse:inline-flex "
+                                                    "pointer-coarse:min-h-11 pointer-coarse:items-center"),
         class_name="flex items-center gap-2",
     )
 

@@ -28,8 +28,8 @@ SMALL_TARGETS = r"""(smallest) => {
         // A link in a line of text (its parent says more than the link): WCAG's inline exception.
         if (el.tagName === "A" && getComputedStyle(el).display === "inline"
             && el.parentElement.textContent.trim().length > el.textContent.trim().length) continue;
-        // A box or radio inside its label: the label is what a finger taps.
-        const label = (el.type === "checkbox" || el.type === "radio") ? el.closest("label") : null;
+        // A box or radio and its label (around it, or naming it): the label is what a finger taps.
+        const label = (el.type === "checkbox" || el.type === "radio") ? (el.labels || [])[0] || null : null;
         // A target grown around itself (.tap-inset in assets/app.css): its ::after is what is tapped.
         const after = getComputedStyle(el, "::after");
         const grown = after.content !== "none" && after.position === "absolute";
@@ -86,6 +86,16 @@ def assert_made_for_a_finger(page: Page, screens: list[tuple[str, str]]) -> None
         expect(page.locator(ready).first).to_be_visible()
         listing += [f"{path}: {target}" for target in small_targets(page)]
         SHOTS.mkdir(parents=True, exist_ok=True)
-        name = "-".join(path.strip("/").split("?")[0].split("/")[:1] + (["one"] if path.count("/") > 1 else [])) or "home"
+        name = "-".join(path.strip("/").split("?")[0].split("/")[:1] + (["one"] if path.count("/") > 1 else [])
+                        + path.split("tab=")[1:]) or "home"
         page.screenshot(path=str(SHOTS / f"touch-{name}-390.png"), full_page=True)
     assert not listing, "under 44 px:\n" + "\n".join(listing)
+
+
+def test_the_back_office_is_made_for_a_finger(phone: Page, live_server, live_user, live_product):
+    admin, _password = live_user(role="admin")
+    live_product(name=unique("Tap Gari 1kg"), price="6.00", stock=3)
+    sign_in(phone, admin)
+    assert_made_for_a_finger(phone, [(f"/admin?tab={tab}", "main h2") for tab in (
+        "overview", "orders", "returns", "products", "categories", "users", "coupons", "stores", "reviews",
+        "notifications", "activity")])
