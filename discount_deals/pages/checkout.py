@@ -280,6 +280,17 @@ def review() -> rx.Component:
     )
 
 
+def _recent_order() -> rx.Component:
+    """An empty cart just after an order: where it is (its page may never have opened)."""
+    return rx.cond(C.recent_order_href != "", rx.el.p(
+        icon("circle-check", 16, class_name="shrink-0 text-green-700"), C.recent_order_text, " ",
+        rx.el.a("View order", href=C.recent_order_href, class_name="tap-line font-semibold text-orange-700 underline"),
+        role="status",
+        class_name="mx-auto mt-6 flex max-w-md flex-wrap items-center gap-2 rounded-md bg-green-50 px-4 py-2 text-sm "
+                   "text-green-900",
+    ))
+
+
 def checkout_body() -> rx.Component:
     return rx.el.div(
         rx.el.h1("Checkout", class_name="mb-6 text-2xl font-bold text-gray-900 sm:text-3xl"),
@@ -301,7 +312,9 @@ def checkout() -> rx.Component:
     return layout(
         rx.cond(
             SessionState.is_logged_in & C.loaded,
-            rx.cond(C.empty & ~C.busy, empty_state("shopping-cart", "Your cart is empty", "Add something to your cart to check out.", "Continue Shopping"), checkout_body()),
+            rx.cond(C.empty & ~C.busy, rx.fragment(_recent_order(), empty_state(
+                "shopping-cart", "Your cart is empty", "Add something to your cart to check out.", "Continue Shopping")),
+                checkout_body()),
             spinner("Loading checkout..."),
         )
     )

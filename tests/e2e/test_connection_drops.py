@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from discount_deals.models import Cart, CartItem, Order
+from discount_deals.models.base import utcnow
 
-from .account_helpers import toast
+from .account_helpers import insert_order, toast
 from .conftest import sign_in, unique
 from .test_checkout import ORDER_URL, _admin, _open, _place_cash_order, at_checkout
 from ..support.waiting import until
@@ -257,3 +259,27 @@ def test_a_login_answered_as_the_connection_dropped_is_signed_in_once_it_is_back
     answer_lost(page, slow_network, login.click, lambda: slow_network.answers_held_and_done(tapped))
     expect(page).not_to_have_url(re.compile("/login"), timeout=30_000)
     expect(page.get_by_role("button", name="Account menu")).to_be_visible()
+
+
+def test_an_empty_checkout_points_to_the_order_just_placed(page: Page, live_user, live_server):
+    """An outage longer than the server keeps a tab's state lost the way to the order placed as
+    it began: the checkout showed "Your cart is empty" and nothing else, inviting a second order.
+    It now names the order placed in the last half hour, with a link; an older one is not named."""
+    user, _password = live_user()
+    with live_server.session() as session:
+        older = insert_order(session, user, created_at=utcnow() - timedelta(hours=2))
+        just_placed = insert_order(session, user)
+    page.set_viewport_size(PHONE)
+    sign_in(page, user)
+    page.goto("/checkout")
+    expect(page.get_by_role("heading", name="Your cart is empty")).to_be_visible()
+    note = page.get_by_role("status").filter(has_text="was placed at")
+    expect(note).to_contain_text(re.compile(rf"^Your order #{just_placed.id[:8]} was placed at \d{{1,2}}:\d\d GMT\. View order$"))
+    note.get_by_role("link", name="View order").click()
+    page.wait_for_url(f"**/orders/{just_placed.id}")
+    with live_server.session() as session:  # half an hour on: neither is named
+        session.get(Order, just_placed.id).created_at = utcnow() - timedelta(minutes=31)
+    page.goto("/checkout")
+    expect(page.get_by_role("heading", name="Your cart is empty")).to_be_visible()
+    expect(page.get_by_role("link", name="Continue Shopping")).to_be_visible()
+    assert "was placed at" not in page.locator("main").inner_text() and older.id[:8] not in page.content()

@@ -12,7 +12,9 @@
 """
 
 from .placing import checkout, create_order
-from .reading import OrderLine, get_order, items_for_orders, list_orders, order_items, update_status
+from .reading import (
+    OrderLine, get_order, items_for_orders, latest_order_since, list_orders, order_items, update_status,
+)
 
 __all__ = [
     "OrderLine",
@@ -20,6 +22,7 @@ __all__ = [
     "create_order",
     "get_order",
     "items_for_orders",
+    "latest_order_since",
     "list_orders",
     "order_items",
     "update_status",

@@ -4,6 +4,7 @@ admin's status change goes to :mod:`.status`. Takes the caller's session."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import func
@@ -34,6 +35,14 @@ def list_orders(session: Session, user: User, offset: int = 0, limit: int = 100)
         .limit(limit)
     ).all()
     return list(orders), count
+
+
+def latest_order_since(session: Session, user: User, since: datetime) -> Order | None:
+    """The user's newest order placed at ``since`` or later, if any (an empty checkout points to
+    the one just placed: a phone's connection that dropped as it was placed lost the way there)."""
+    require_user(user)
+    return session.exec(select(Order).where(Order.user_id == user.id, Order.created_at >= since)
+                        .order_by(Order.created_at.desc(), Order.id.desc()).limit(1)).first()
 
 
 def get_order(session: Session, user: User, order_id: str) -> Order:

@@ -17,14 +17,16 @@ import asyncio
 import logging
 import uuid
 from typing import Any
+from datetime import timedelta
 from decimal import Decimal
 
 import reflex as rx
 
 from ... import routes
 from ...db import session_scope
-from ...display import money_text
+from ...display import ghana_time, money_text
 from ...models import Order, User
+from ...models.base import utcnow
 from ...services import ErrorCode, ServiceError, ValidationFailed
 from ...services import checkout as checkout_service
 from ...services import coupons, phones
@@ -43,6 +45,7 @@ from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, Re
 from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
+RECENT_ORDER_MINUTES = 30  # how long an empty checkout points to the order just placed
 PLACING = "Placing order..."
 # A refused mobile money number: its field, with the reason under it, comes into sight.
 SHOW_PHONE_FIELD = ("document.getElementById('checkout-phone')?.scrollIntoView({block: 'center'});"
@@ -56,6 +59,9 @@ TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.loc
 class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     loaded: bool = False
     empty: bool = False
+    # An empty cart's order placed in the last RECENT_ORDER_MINUTES: "Your order #… was placed at …".
+    recent_order_text: str = ""
+    recent_order_href: str = ""
     lines: list[ReviewLine] = []
     item_count: int = 0
 
@@ -152,6 +158,19 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
         self._prefill_contact(fresh)
         self._load_addresses(user)
         self._requote(user)
+        self._recent_order(user)
+
+    def _recent_order(self, user: User) -> None:
+        """An empty cart right after an order: the way to it (a connection that dropped as it was
+        placed, for longer than the server keeps this tab, lost the redirect there)."""
+        recent = None
+        if self.empty:
+            with session_scope() as session:
+                recent = order_service.latest_order_since(session, user,
+                                                          utcnow() - timedelta(minutes=RECENT_ORDER_MINUTES))
+        self.recent_order_text = (f"Your order #{recent.id[:8]} was placed at {ghana_time(recent.created_at, '%H:%M')}."
+                                  if recent else "")
+        self.recent_order_href = routes.order_path(recent.id) if recent else ""
 
     # --- events ------------------------------------------------------------------------------
 
