@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from discount_deals.models.base import utcnow
 from discount_deals.services.messages import delivery
 from discount_deals.worker import tasks
 
@@ -74,6 +75,25 @@ def test_the_texts_held_back_go_once_the_provider_takes_a_text_again(messaging):
     assert delivery.deliver([new]).sent == 1  # a new order's text, sent at once: Hubtel is back
     assert delivery.deliver_due().sent == 3  # the held ones, now
     rows = outbox(channel="sms")
+    # The woken try cost the tried one no attempt: it counts the one the outage took.
     assert sorted((row.id == tried.id, row.status, row.attempts) for row in rows) == [
-        (False, "sent", 1)] * 3 + [(True, "sent", 2)]
+        (False, "sent", 1)] * 3 + [(True, "sent", 1)]
     assert len(messaging.texts.texts) == 4
+
+
+def test_a_flaky_gateway_does_not_spend_a_texts_attempts_in_seconds(messaging, use_settings):
+    """Found by a review: a 502 now and then, other texts going between. Each text that went woke
+    the held one, the most tried, which met the next 502: its twelve attempts (about 17 hours
+    of backoff) were gone in two seconds and the customer never got it."""
+    use_settings(DD_MESSAGE_RETRY_SECONDS="30")
+    [order_text] = queue(text_to("+233241234560"))
+    for n in range(12):
+        messaging.texts.failures[:] = [502]
+        delivery.deliver_due()  # the order's text, when due (new, or woken), meets a 502
+        [row] = [row for row in outbox(channel="sms") if row.id == order_text]
+        assert (row.status, row.attempts) == ("failed", 1)  # the first 502's attempt; the wakes' tries are free
+        assert row.next_attempt_at > utcnow()
+        messaging.texts.failures[:] = []
+        [new] = queue(text_to(f"+23324123{n:04d}"))  # another customer's text goes
+        assert delivery.deliver([new]).sent == 1
+    assert delivery.deliver_due().sent == 1  # and once the gateway holds, it goes

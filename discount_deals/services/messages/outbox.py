@@ -213,12 +213,19 @@ def channel_back(session: Session | Connection, channel: str, now: datetime | No
     for it is due now rather than at the retry time it was put off to (an hour, when the provider's
     ``Retry-After`` said so; hours, deep into an outage's backoff). How many. Bounded: the one
     indexed UPDATE the caller runs once per channel a batch; what it finds is claimed batch by
-    batch, the most tried first, and a channel still down holds the rest back again."""
+    batch, the most tried first, and a channel still down holds the rest back again.
+
+    The try a wake gives costs no attempt (one is handed back, as :func:`hold_back` does): on a
+    flaky gateway (a 502 now and then, texts going between), each text that went woke the one
+    that met the last 502, the most tried, which met the next one; it spent its twelve attempts
+    (17 hours of backoff) in seconds and was never sent."""
     now = now or utcnow()
     return session.execute(
         update(M).where(M.claim_token == HELD, M.channel == channel, M.status.in_([S.QUEUED.value, S.FAILED.value]),
                         M.next_attempt_at > now)
-        .values(next_attempt_at=now, claim_token=None, updated_at=now).execution_options(synchronize_session=False)
+        .values(next_attempt_at=now, claim_token=None, updated_at=now,
+                attempts=case((M.attempts > 0, M.attempts - 1), else_=M.attempts))
+        .execution_options(synchronize_session=False)
     ).rowcount
 
 
