@@ -18,6 +18,8 @@ from discount_deals.worker.tasks import fan_out_and_compose
 
 from ..builders.accounts import auth_headers
 from ..support.mail import text_of
+from discount_deals.services.messages.unsubscribe import make_token
+
 from ..builders.messaging import outbox, set_preferences
 
 
@@ -263,3 +265,25 @@ def test_two_drops_before_one_sweep_tell_the_latest_price(client, messaging, mak
     told = [line for mail in mails for line in mail.body_text.splitlines() if line.startswith("Twice Dropped")]
     assert len(mails) == len(fans) and len(told) == len(fans) * len(products)
     assert all("60.00" in line for line in told), told
+
+
+def test_deal_alerts_chosen_by_email_come_by_email_whatever_the_sms_box_says(client, messaging, make_user,
+                                                                             make_product, admin_headers, use_settings):
+    """Found by a review: after a deal email's unsubscribe, the profile sent "Email" with the SMS
+    choice's box unticked (as shown); the choice was saved and nothing was ever sent."""
+    use_settings(DD_DEAL_ALERT_BATCH_SECONDS="0")
+    rice = make_product(name="Rice", price="50.00")
+    fan = make_user(phonenumber="")
+    set_preferences(fan, deal_alerts="email")
+    favourite(client, fan, rice)
+    token = make_token(fan.id, "deals")
+    assert client.post(f"/api/notifications/unsubscribe/?token={token}").status_code == 200
+    answer = client.patch("/api/users/me/notifications/", json={"deal_alerts": "email", "deal_emails": False},
+                          headers=auth_headers(fan))
+    assert answer.status_code == 200 and answer.json()["deal_emails"] is True, answer.text
+    with session_scope() as session:
+        row = session.get(models.NotificationPreference, fan.id)
+        assert (row.deal_alerts, row.deal_emails) == ("email", True)
+    edit(client, admin_headers, rice, discount_price="40.00")
+    fan_out_and_compose()
+    assert [(m.channel, m.recipient) for m in outbox(kind="deal_alert")] == [("email", fan.email)]

@@ -222,7 +222,7 @@ def test_one_click_unsubscribe_needs_no_login_and_a_real_token(client, messaging
     client.post(f"/api/notifications/unsubscribe/?token={make_token(user.id, 'orders')}")
     with session_scope() as session:  # no more emails; texts still, to a number an order will carry
         assert session.get(models.NotificationPreference, user.id).order_updates == "sms_only"
-    assert client.get("/api/users/me/notifications/", headers=auth_headers(user)).json()["order_updates"] == "off"
+    assert client.get("/api/users/me/notifications/", headers=auth_headers(user)).json()["order_updates"] == "sms"
 
 
 def test_health_reports_the_queue(client, messaging):

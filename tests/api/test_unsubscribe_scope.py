@@ -57,7 +57,8 @@ def test_unsubscribing_from_order_emails_keeps_the_texts_to_the_orders_number(cl
     assert _heard_of(client, user, product, {**MOMO, "phone": "055 111 2223"}) == [("sms", ORDER_NUMBER)]
     assert _heard_of(client, user, product, {}) == []  # no more emails
     shown = client.get(PREFERENCES, headers=auth_headers(user)).json()
-    assert (shown["order_updates"], shown["sms_number"]) == ("off", None)  # for an order without a number
+    # Shown as SMS (texts go, to an order's number): "None" is a choice that stops them.
+    assert (shown["order_updates"], shown["sms_number"]) == ("sms", None)
 
 
 def test_unsubscribing_from_order_emails_of_both_keeps_the_texts(client, messaging, make_user, make_product):
@@ -80,9 +81,10 @@ def test_unsubscribing_from_order_emails_of_both_keeps_the_texts(client, messagi
 
 
 def test_a_save_that_sends_every_choice_back_keeps_the_texts(client, messaging, make_user, make_product):
-    """The profile (like the original client) sends every choice back with each save: the "off" an
+    """The profile (like the original client) sends every choice back with each save: the choice an
     unsubscribed customer without a number of their own is shown, sent back with a change of cart
-    reminders, stopped the texts their orders' numbers get. No client may choose "sms_only"."""
+    reminders, stopped the texts their orders' numbers get. No client may choose "sms_only"; "None"
+    chosen stops the texts (a review found "None" read as the choice sent back, texts going on)."""
     user = make_user(phonenumber="")
     add_address(user, is_default=True)
     product = make_product(price="20.00", stock=10)
@@ -92,8 +94,13 @@ def test_a_save_that_sends_every_choice_back_keeps_the_texts(client, messaging, 
     sent_back = {**{name: shown[name] for name in ("order_updates", "deal_alerts", "account_email")},
                  "cart_reminders": False}
     answer = client.patch(PREFERENCES, json=sent_back, headers=auth_headers(user))
-    assert answer.status_code == 200 and answer.json()["order_updates"] == "off"
+    assert answer.status_code == 200 and answer.json()["order_updates"] == "sms"
     assert _heard_of(client, user, product, {**MOMO, "phone": "055 111 2223"}) == [("sms", ORDER_NUMBER)]
     refused = client.patch(PREFERENCES, json={"order_updates": "sms_only"}, headers=auth_headers(user))
     assert refused.status_code == 400 and "order_updates" in refused.json()
-    assert client.get(PREFERENCES, headers=auth_headers(user)).json()["order_updates"] == "off"
+    assert client.get(PREFERENCES, headers=auth_headers(user)).json()["order_updates"] == "sms"
+    none = client.patch(PREFERENCES, json={**sent_back, "order_updates": "off"}, headers=auth_headers(user))
+    assert none.status_code == 200 and none.json()["order_updates"] == "off"
+    with session_scope() as session:
+        assert session.get(models.NotificationPreference, user.id).order_updates == "off"
+    assert _heard_of(client, user, product, {**MOMO, "phone": "055 111 2223"}) == []

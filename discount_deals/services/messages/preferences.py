@@ -73,8 +73,8 @@ def preferences_of(session: Session, user: User) -> Preferences:
     row = _row(session, user)
     phone = mobile_number(user.phonenumber)
     chosen = row.order_updates if row is not None and row.order_updates else ""
-    if chosen == TEXTS_ONLY:
-        chosen = "sms" if phone else "off"
+    if chosen == TEXTS_ONLY:  # texts go (to the order's own number, without one on the profile)
+        chosen = "sms"
     return Preferences(
         order_updates=chosen or ("sms" if phone else "email"),
         deal_alerts=row.deal_alerts if row is not None else "off",
@@ -94,13 +94,15 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
         raise ValidationFailed("Send the preferences as an object.")
     errors: dict[str, list[str]] = {}
     phone = mobile_number(user.phonenumber)
+    current = _row(session, user)
+    texts_only = current is not None and current.order_updates == TEXTS_ONLY
     for name, choices in (("order_updates", ORDER_CHOICES), ("deal_alerts", DEAL_CHOICES)):
         value = changes.get(name)
         if value is None:
             continue
         if value not in choices:
             errors[name] = [f"Choose one of: {', '.join(choices)}."]
-        elif value in ("sms", "both") and not phone:
+        elif value in ("sms", "both") and not phone and not (name == "order_updates" and value == "sms" and texts_only):
             errors[name] = [NO_PHONE]
     for name in ("account_email", "cart_reminders", "deal_emails"):
         if name in changes and not isinstance(changes[name], bool):
@@ -109,8 +111,9 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
         raise ValidationFailed(next(iter(errors.values()))[0], fields=errors, code=ErrorCode.PREFERENCES_INVALID)
     row = _row_to_change(session, user)
     # The profile sends every choice back with each save: TEXTS_ONLY sent back as it is shown
-    # ("sms", or "off") is kept, or a change of cart reminders stopped the texts an order's number gets.
-    kept = preferences_of(session, user).order_updates if row.order_updates == TEXTS_ONLY else None
+    # ("sms") is kept, or a change of cart reminders stopped the texts an order's number gets;
+    # "None" chosen stops them.
+    kept = "sms" if row.order_updates == TEXTS_ONLY else None
     deals_before = row.deal_alerts
     for name in ("order_updates", "deal_alerts", "account_email", "cart_reminders", "deal_emails"):
         if name in changes and not (name == "order_updates" and changes[name] == kept):
@@ -118,6 +121,8 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
     if changes.get("deal_alerts") in ("sms", "email") and changes["deal_alerts"] != deals_before \
             and "deal_emails" not in changes:
         row.deal_emails = True
+    if row.deal_alerts == "email":
+        row.deal_emails = True  # alerts by email are their emails (the box speaks of an SMS choice's)
     session.add(row)
     session.flush()
     return preferences_of(session, user)
