@@ -120,3 +120,21 @@ def test_the_refund_after_it_gives_what_its_rounding_left(client, customer, make
     assert (fields, taxes) == receipt_of(order["id"])  # to the cent: the last refund gave the cent of tax left
     placed = order_row(order["id"])
     assert (placed.refunded_total, placed.payment_status, placed.attention) == (placed.total, "refunded", None)
+
+
+def test_a_cent_more_sent_is_booked_as_tax_not_delivery(client, customer, make_product, admin_headers, paystack):
+    """Found by a review: one unit of three at 10.07 (8 %: 0.81 of tax alone, 0.80 as the second
+    of two) was sent at 10.88, reported failed, then processed after another unit was refunded:
+    its credit note gave back 0.01 of delivery, which goes back only with the last items."""
+    product = make_product(price="10.07", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 3))
+    first = returned_unit(client, customer, admin_headers, order, product)
+    step(client, admin_headers, first["id"], "refund")
+    sent = paystack.calls("/refund")[-1]["amount"]
+    assert refund_word(client, paystack, order, first, "refund.failed", sent) == "refund_failed"
+    second = returned_unit(client, customer, admin_headers, order, product)
+    refunded_now(client, admin_headers, paystack, order, second)
+    assert refund_word(client, paystack, order, first, "refund.processed", sent) == "refunded"
+    row = return_row(first["id"])
+    assert (row.refund_amount, row.refund_tax, row.refund_shipping) == (Decimal("10.88"), Decimal("0.81"),
+                                                                         Decimal("0.00"))

@@ -83,8 +83,8 @@ def refund_share(order: OrderFigures, before: Mapping[str, int], this: Mapping[s
 def fitted(share: Share, amount: Decimal, room: Share, prices_include_tax: bool) -> Share:
     """``share`` (what a return refunds now) as a refund of ``amount``, what was sent for it when
     the refunds before it were others (a refund the provider reported failed, then processed
-    after all). The goods stay; the shipping, then the tax, then the coupon's share take up the
-    difference, each within ``room`` (what the receipt has left of it after the other credit
+    after all). The goods stay; the shipping, then the tax, then the coupon's share take up a
+    difference short (the coupon's share, then the tax, then the shipping one over), each within ``room`` (what the receipt has left of it after the other credit
     notes), so the credit notes together never give back more of any than the receipt charged.
     A difference beyond that room (cents of rounding at most) is not booked: the amount is what
     the fields add up to."""
@@ -97,12 +97,12 @@ def fitted(share: Share, amount: Decimal, room: Share, prices_include_tax: bool)
         cut = min(short, tax) if taxed else ZERO
         tax, short = tax - cut, short - cut
         discount += min(short, max(room.discount - discount, ZERO))
-    elif short < 0:
+    elif short < 0:  # more was sent: less of the coupon's share, then tax (its rounding), then delivery
         more = -short
         cut = min(more, discount)
         discount, more = discount - cut, more - cut
-        add = min(more, max(room.shipping - shipping, ZERO))
-        shipping, more = shipping + add, more - add
-        tax += min(more, max(room.tax - tax, ZERO)) if taxed else ZERO
+        add = min(more, max(room.tax - tax, ZERO)) if taxed else ZERO
+        tax, more = tax + add, more - add
+        shipping += min(more, max(room.shipping - shipping, ZERO))
     amount = round_amount(share.goods - discount + (tax if taxed else ZERO) + shipping)
     return Share(share.goods, discount, tax, shipping, amount, share.complete)
