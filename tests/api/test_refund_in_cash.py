@@ -125,3 +125,31 @@ def test_never_while_the_refund_is_with_the_provider(client, customer, make_prod
     assert (body["status"], body["refund_method"], body["refund_amount"]) == ("refunded", "cash", "21.60")
     assert order_row(order["id"]).refunded_total == Decimal("21.60")
     assert len(paystack.calls("/refund")) == 1  # Paystack was not asked again
+
+
+def test_a_refund_the_provider_makes_after_it_was_paid_in_cash_flags_the_order(client, customer, make_product,
+                                                                             admin_headers, paystack):
+    """Found by a review: Paystack reported the refund failed, the admin paid it in cash, then
+    Paystack made the refund after all; its webhook was ignored and nobody heard of the customer
+    being refunded twice. Nothing more is booked (one credit note); the order is flagged."""
+    product = make_product(price="20.00", stock=20)
+    order = momo_order(client, customer, admin_headers, (product, 2))
+    ret = ask_return(client, customer, order["id"], [(product.id, 1)])
+    returned_and_received(client, admin_headers, ret["id"])
+    assert step(client, admin_headers, ret["id"], "refund")["refund_state"] == "pending"
+    refund_id = return_row(ret["id"]).refund_reference
+    failed = post_refund_webhook(client, "refund.failed", order["payment_reference"], refund_id, 2160,
+                                 secret=paystack.secret_key)
+    assert failed.json()["outcome"] == "refund_failed"
+    assert cash(client, admin_headers, ret["id"])["refund_method"] == "cash"
+    note = client.get(f"/api/returns/{ret['id']}/credit-note/", headers=auth_headers(customer)).json()
+    assert (note["refund"]["method"], note["refund"]["reference"]) == ("cash", None)
+    late = post_refund_webhook(client, "refund.processed", order["payment_reference"], refund_id, 2160,
+                               secret=paystack.secret_key)
+    assert late.status_code == 200 and late.json()["outcome"] == "ignored"
+    placed = order_row(order["id"])
+    assert (placed.refunded_total, placed.attention) == (Decimal("21.60"), "refunded_twice")
+    assert refund_id in placed.attention_note and "refunded twice" in placed.attention_note
+    again = post_refund_webhook(client, "refund.processed", order["payment_reference"], refund_id, 2160,
+                                secret=paystack.secret_key)  # sent again: one flag
+    assert again.status_code == 200 and order_row(order["id"]).attention_note == placed.attention_note

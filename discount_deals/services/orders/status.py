@@ -62,6 +62,7 @@ PAYMENT_LABELS: dict[str, str] = {
 ATTENTION_LABELS: dict[str, str] = {
     Attention.AMOUNT_MISMATCH.value: "Payment amount does not match",
     Attention.REFUND_DUE.value: "Refund due",
+    Attention.REFUNDED_TWICE.value: "Refunded twice",
 }
 # A cancelled order in one of these payment states took no money.
 NEVER_CHARGED = OWING | {PaymentStatus.PAY_ON_DELIVERY.value}

@@ -64,7 +64,8 @@ class CreditNote(IssuedDocument):
             "lines": lines_json(self.lines),
             **self.amounts_json(("goods", self.goods), ret.refund_discount, ret.refund_shipping, ret.refund_tax,
                                 ret.refund_amount),
-            "refund": {"method": ret.refund_method, "reference": ret.refund_reference,
+            "refund": {"method": ret.refund_method,
+                       "reference": ret.refund_reference if ret.refund_method == RefundMethod.MOBILE_MONEY.value else None,
                        "provider_status": ret.refund_provider_status, "by": ret.refunded_by_label if staff else "",
                        "test": is_test_payment(self.order)},
         }

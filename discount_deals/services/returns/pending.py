@@ -20,9 +20,10 @@ import logging
 
 from sqlmodel import Session, select
 
-from ...models import Order, Payment, RefundMethod, RefundState, ReturnRequest, ReturnStatus, User
+from ...models import Attention, Order, Payment, RefundMethod, RefundState, ReturnRequest, ReturnStatus, User
 from .. import Conflict
-from ..money import minor_units
+from ..money import from_minor_units, minor_units, money_text
+from ..orders import status as lifecycle
 from ..payments import FAILED, SUCCESS, RefundReport
 from .common import REFUND_IN_PROGRESS, ReturnView, may_take, view_of
 from .refunds import IN_PROGRESS_TEXT, RefundPlan, paid_reference, record_refund, release_claim, sent_share
@@ -40,6 +41,7 @@ def settle_pending(session: Session, ret: ReturnRequest, report: RefundReport,
     session.refresh(order, with_for_update=True)  # one settlement of an order's refunds at a time
     session.refresh(ret)
     if not may_take(ret, "refund"):
+        _paid_twice(session, order, ret, report)
         return None
     waiting = ret.refund_state == RefundState.PENDING.value
     reversed_failure = (ret.refund_state == RefundState.FAILED.value and report.status == SUCCESS
@@ -57,6 +59,22 @@ def settle_pending(session: Session, ret: ReturnRequest, report: RefundReport,
         release_claim(session, ret.id, why, state=RefundState.PENDING.value)
         session.refresh(ret)
     return view_of(session, ret)
+
+
+def _paid_twice(session: Session, order: Order, ret: ReturnRequest, report: RefundReport) -> None:
+    """A refund that failed, was paid in cash in its place, and that the provider made after all:
+    the customer got the money twice. Nothing is booked (one credit note for one return); the
+    order is flagged for an admin to ask for it back (found by a review: the webhook was ignored)."""
+    if not (ret.refund_method == RefundMethod.CASH.value and report.status == SUCCESS and report.refund_id
+            and report.refund_id == ret.refund_reference and order.attention != Attention.REFUNDED_TWICE.value):
+        return
+    amount = money_text(from_minor_units(report.amount_minor)) if report.amount_minor is not None else "an amount"
+    lifecycle.flag(session, order, Attention.REFUNDED_TWICE.value,
+                   f"The payment provider made refund {report.refund_id} ({amount}) after credit note "
+                   f"{ret.credit_note_number} was paid in cash: the customer was refunded twice.",
+                   label=lifecycle.PROVIDER)
+    log.warning("refund %s of return %s made after it was paid in cash: order %s flagged", report.refund_id,
+                ret.id, order.id)
 
 
 def _named(session: Session, report: RefundReport) -> ReturnRequest | None:

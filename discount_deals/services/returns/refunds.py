@@ -250,8 +250,9 @@ def record_refund(session: Session, actor: User | None, plan: RefundPlan, report
                 refund_amount=share.amount, refund_discount=share.discount, refund_tax=share.tax,
                 refund_shipping=share.shipping, credit_note_number=number, refunded_at=now, **by,
                 refund_method=plan.method,  # cash in place of a mobile-money refund that failed
-                refund_reference=((report.refund_id if report else "") or (
-                    ret.refund_reference if plan.method == RefundMethod.MOBILE_MONEY.value else None) or None),
+                # Cash in its place keeps the failed refund's id: should the provider make it after
+                # all, its webhook finds this return (pending.settle_pending: paid twice, flagged).
+                refund_reference=((report.refund_id if report else "") or ret.refund_reference or None),
                 refund_provider_status=(report.provider_status if report else "")[:300])
     )
     if done.rowcount != 1:
