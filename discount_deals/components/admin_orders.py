@@ -158,7 +158,9 @@ def _attention() -> rx.Component:
         rx.el.div(
             rx.el.p(icon("triangle-alert", 16), P.attention_text, class_name="flex items-start gap-2"),
             rx.cond(P.refund_due, button(P.refund_label, variant="outline", on_click=ORDERS.mark_refunded,
-                                         disabled=ORDERS.working)),
+                                         disabled=ORDERS.working),
+                    button("Mark resolved", variant="outline", on_click=ORDERS.resolve_flag(P.attention),
+                           disabled=ORDERS.working)),
             role="alert",
             class_name="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 "
             "py-3 text-sm text-amber-900",

@@ -48,6 +48,7 @@ class Attention(StrEnum):
     AMOUNT_MISMATCH = "amount_mismatch"  # the provider reported a payment of another amount
     REFUND_DUE = "refund_due"  # money was received for an order that is cancelled
     REFUNDED_TWICE = "refunded_twice"  # the provider made a refund that was paid in cash in its place
+    PICKUP_STORE_CHANGED = "pickup_store_changed"  # its store closed or moved before it was collected
 
 
 class PaymentAttemptStatus(StrEnum):

@@ -52,6 +52,7 @@ ACTIONS: dict[str, str] = {
     "user.activate": "User reactivated",
     "order.status": "Order status changed",
     "order.refund": "Order refunded",
+    "order.resolve": "Order flag resolved",
     "coupon.create": "Coupon created",
     "coupon.update": "Coupon changed",
     "coupon.deactivate": "Coupon deactivated",
@@ -67,6 +68,8 @@ ACTIONS: dict[str, str] = {
     "return.reject": "Return rejected",
     "return.receive": "Returned items received",
     "return.refund": "Return refunded",
+    "return.refund_sent": "Return refund sent to the provider",
+    "return.refund_in_cash": "Return refunded in cash instead",
 }
 TARGET_TYPES: dict[str, str] = {
     "product": "Product",

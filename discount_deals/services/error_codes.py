@@ -67,6 +67,7 @@ class ErrorCode(StrEnum):
     # orders
     CHANGED = "changed"  # the order changed meanwhile
     NO_REFUND_DUE = "no_refund_due"
+    NOTHING_TO_RESOLVE = "nothing_to_resolve"
     NOT_CANCELLABLE = "not_cancellable"
     NOT_PAID = "not_paid"  # no receipt before the money is in
     ORDER_TOO_LARGE = "order_too_large"  # its amounts would not fit the money columns

@@ -10,12 +10,13 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ..models import Order, PickupStore, User
+from ..models import Attention, Order, OrderStatus, PickupStore, User
 from . import Conflict, NotFound, ValidationFailed, audit
 from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
 from .error_codes import ErrorCode
 from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
+from .orders import status as lifecycle
 from .rows import by_id, values_of
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
@@ -30,6 +31,8 @@ STORE_FIELDS: dict[str, tuple[int, bool]] = {
 # What the audit trail records of a store.
 AUDITED_FIELDS = (*STORE_FIELDS, "is_active")
 REQUIRED_MESSAGE = "This field is required."
+# An order still to be collected (its store's closing or move concerns it).
+OPEN_PICKUP_STATUSES = (OrderStatus.PENDING.value, OrderStatus.PROCESSING.value, OrderStatus.READY_FOR_PICKUP.value)
 
 
 def list_stores(session: Session, *, include_inactive: bool = False) -> list[PickupStore]:
@@ -122,7 +125,30 @@ def update_store(session: Session, actor: User | None, store_id: str, data: Any)
     session.flush()
     audit.record_change(session, actor, "pickup_store.update", "pickup_store", store.id, before,
                         audit.snapshot(store, AUDITED_FIELDS), label=store.name)
+    _flag_open_orders(session, actor, store, before)
     return store
+
+
+def open_orders(session: Session, store_id: str) -> list[Order]:
+    """The orders still to be collected at a store (not delivered, not cancelled)."""
+    return list(session.exec(select(Order).where(Order.pickup_store_id == store_id,
+                                                 Order.status.in_(OPEN_PICKUP_STATUSES))
+                             .order_by(Order.created_at, Order.id)).all())
+
+
+def _flag_open_orders(session: Session, actor: User, store: PickupStore, before: dict[str, Any]) -> None:
+    """A store closed (hidden from checkout) or moved with orders still to collect there: each
+    is flagged for an admin to agree another store or delivery with its customer (the order
+    keeps the store as it was when placed, and nobody was told)."""
+    if before.get("is_active") and not store.is_active:
+        why = f"{store.name} was closed (hidden from checkout) before this order was collected"
+    elif store.is_active and any(before.get(name) != getattr(store, name) for name in ("address", "city")):
+        why = f"{store.name} moved to {store.address}, {store.city} before this order was collected"
+    else:
+        return
+    for order in open_orders(session, store.id):
+        lifecycle.flag(session, order, Attention.PICKUP_STORE_CHANGED.value,
+                       f"{why}: agree another store or delivery with the customer.", actor=actor)
 
 
 def delete_store(session: Session, actor: User | None, store_id: str) -> None:

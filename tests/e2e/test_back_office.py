@@ -13,9 +13,10 @@ from decimal import Decimal
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from discount_deals.models import AuditEvent, Coupon, Product
+from discount_deals.models import AuditEvent, Coupon, Order, PickupStore, Product
 
-from .conftest import unique
+from .account_helpers import insert_order
+from .conftest import sign_in, unique
 from .test_admin import choose_tab, open_admin, toast
 
 
@@ -197,3 +198,32 @@ def test_the_register_of_receipts_and_credit_notes_downloads_from_the_orders_tab
     filename, text = downloaded(page, "Receipts & credit notes", tmp_path)
     assert re.fullmatch(r"documents-\d{4}-\d{2}-\d{2}\.csv", filename)
     assert text.splitlines()[0].startswith("number,kind,issued_at,corrects,order_id")
+
+
+def test_hiding_a_store_flags_the_orders_still_to_collect_there(page: Page, live_user, live_server):
+    """A store closed with an order still to collect: the toast says so, the order is flagged
+    "Pickup store changed", and "Mark resolved" clears the flag once the customer is sorted."""
+    admin, _password = live_user(role="admin")
+    shopper, _ = live_user()
+    name = unique("Melcom Spintex")
+    with live_server.session() as session:
+        store = PickupStore(name=name, retailer="melcom", address="Spintex Road", city="Accra")
+        session.add(store)
+        session.flush()
+        order = insert_order(session, shopper, status="processing", delivery_method="pickup", pickup_store_id=store.id,
+                             pickup_store={"name": name, "address": "Spintex Road", "city": "Accra"})
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, admin)
+    page.goto("/admin?tab=stores")
+    listed = page.get_by_role("list", name="Pickup stores").get_by_role("listitem").filter(has_text=name)
+    listed.get_by_role("button", name=f"Hide {name}").click()
+    expect(toast(page, "Store hidden from checkout")).to_contain_text("1 order still to collect there is flagged in Orders.")
+    page.goto(f"/admin?tab=orders&q={order.id[:8]}")
+    page.get_by_role("button", name=f"View order #{order.id[:8]}").click()
+    flag = page.get_by_role("alert").filter(has_text="Pickup store changed")
+    expect(flag).to_contain_text(f"{name} was closed (hidden from checkout) before this order was collected")
+    flag.get_by_role("button", name="Mark resolved").click()
+    expect(toast(page, "Flag resolved")).to_be_visible()
+    expect(page.get_by_role("alert").filter(has_text="Pickup store changed")).to_have_count(0)
+    with live_server.session() as session:
+        assert session.get(Order, order.id).attention is None

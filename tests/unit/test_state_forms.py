@@ -37,9 +37,9 @@ def test_new_values_remount_the_form_once():
 
 def test_the_message_preferences_card_keeps_its_form_when_a_load_finds_nothing_new():
     state = SimpleNamespace(order_updates="sms", deal_alerts="off", account_email=True, cart_reminders=False,
-                            sms_number="", form_version=2, loaded=False)
+                            deal_emails=True, sms_number="", form_version=2, loaded=False)
     prefs = SimpleNamespace(order_updates="sms", deal_alerts="off", account_email=True, cart_reminders=False,
-                            phone="+233241234567")
+                            deal_emails=True, phone="+233241234567")
     NotificationPrefsState._show(state, prefs)
     assert state.form_version == 2 and state.sms_number == "024 123 4567" and state.loaded is True
     NotificationPrefsState._show(state, SimpleNamespace(**{**vars(prefs), "cart_reminders": True}))

@@ -63,6 +63,7 @@ ATTENTION_LABELS: dict[str, str] = {
     Attention.AMOUNT_MISMATCH.value: "Payment amount does not match",
     Attention.REFUND_DUE.value: "Refund due",
     Attention.REFUNDED_TWICE.value: "Refunded twice",
+    Attention.PICKUP_STORE_CHANGED.value: "Pickup store changed",
 }
 # A cancelled order in one of these payment states took no money.
 NEVER_CHARGED = OWING | {PaymentStatus.PAY_ON_DELIVERY.value}
@@ -158,7 +159,7 @@ def flag(session: Session, order: Order, code: str | None, note: str, *, actor: 
                  note=note)
 
 
-def _lock(session: Session, order: Order) -> Order:
+def lock_order(session: Session, order: Order) -> Order:
     """The order's row is this transaction's until it ends, and ``order`` holds what it holds now
     (a payment's webhook or another tab may have changed it since it was read; PostgreSQL)."""
     return session.exec(select(Order).where(Order.id == order.id).with_for_update()
@@ -197,7 +198,7 @@ def change_status(
     """
     valid = list(STATUS_LABELS)
     seen = order.status
-    _lock(session, order)  # what it decides (a refund due?) is what the row holds now
+    lock_order(session, order)  # what it decides (a refund due?) is what the row holds now
     if order.status != seen:
         raise Conflict("The order was changed meanwhile. Reload it and try again.", code=ErrorCode.CHANGED)
     if to_status not in valid or to_status == S.COMPLETED.value:
@@ -272,7 +273,7 @@ def mark_refunded(session: Session, actor: User | None, order_id: str, note: str
     paid (its total, or what charges of another amount brought in: :mod:`.money_in`); an order that goes on (it was paid twice) stays paid: only the second
     payment went back, which is no part of its total."""
     require_admin(actor)
-    order = _lock(session, found(session, Order, order_id, "Order not found."))
+    order = lock_order(session, found(session, Order, order_id, "Order not found."))
     if order.attention != Attention.REFUND_DUE.value:
         raise Conflict("This order has no refund due.", code=ErrorCode.NO_REFUND_DUE)
     previous = order.payment_status

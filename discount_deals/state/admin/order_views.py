@@ -113,6 +113,7 @@ class AdminOrderPage(AdminOrderHeading):
     delivery_title: str = ""
     delivery_detail: str = ""
     attention_text: str = ""
+    attention: str = ""  # the flag's code, as the page shows it ("Mark resolved" sends it back)
     refund_due: bool = False
     refund_label: str = "Mark refunded"  # "Refund GH₵…" when the press sends the money (services.returns)
     refunded_text: str = ""  # what its refunds gave back so far (Order.refunded_total), "" when none
@@ -137,6 +138,7 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
             f"{lifecycle.ATTENTION_LABELS.get(order.attention, order.attention)}: {order.attention_note}"
             if order.attention else ""
         ),
+        attention=order.attention or "",
         refund_due=order.attention == Attention.REFUND_DUE.value,
         refund_label=f"Refund {money_text(order.total)}" if refunds_by_credit_note(order) else "Mark refunded",
         refunded_text=money_text(order.refunded_total) if order.refunded_total > 0 else "",

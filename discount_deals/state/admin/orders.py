@@ -16,6 +16,7 @@ from sqlmodel import Session
 from ...db import session_scope, write_session
 from ...models import OrderStatus, PaymentStatus, User
 from ...services import ServiceError, exports, returns
+from ...services.orders import flags
 from ...services.orders import status as lifecycle
 from ...services import orders as order_service
 from ..order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
@@ -245,6 +246,17 @@ class AdminOrdersState(AdminList, rx.State):
                 yield update
         finally:
             self.confirming = ""
+
+    @admin_event
+    async def resolve_flag(self, admin: User, seen: Any):
+        """"Mark resolved": what the flag asked is settled (a store that closed, a payment of
+        another amount, a refund made twice); ``seen``, the flag the page showed."""
+        async for update in self._change(
+            admin, lambda session: flags.resolve_flag(session, admin, self.order_id, text_arg(seen)),
+            lambda _none: ("Flag resolved", f"Order #{self.shown.short_id} needs nothing more."),
+            "Could not resolve the flag", on_refusal=lambda _refusal: self._reshow(admin),
+        ):
+            yield update
 
     def _refund_text(self, order) -> str:
         """A cancelled order's payment went back (with a credit note when it was paid); an order

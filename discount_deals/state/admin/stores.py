@@ -99,9 +99,12 @@ class AdminStoresState(rx.State):
         def change() -> str:
             with write_session() as session:
                 name = store_service.update_store(session, admin, store_id, {"is_active": bool(active)}).name
+                waiting = 0 if active else len(store_service.open_orders(session, store_id))
             self._load_rows()
-            return name
+            # Hidden with orders still to collect there: each is flagged in the Orders tab.
+            return name + (f". {waiting} order{'s' if waiting > 1 else ''} still to collect there "
+                           f"{'are' if waiting > 1 else 'is'} flagged in Orders." if waiting else "")
 
         shown = ("Store shown at checkout", "Store hidden from checkout")[0 if active else 1]
-        return busy_call(self, None, change, success=lambda name: (shown, name),
+        return busy_call(self, None, change, success=lambda text: (shown, text),
                          failure=("Error", "Could not change the store."))

@@ -17,14 +17,13 @@ import asyncio
 import logging
 import uuid
 from typing import Any
-from datetime import timedelta
 from decimal import Decimal
 
 import reflex as rx
 
 from ... import routes
 from ...db import session_scope
-from ...display import ghana_time, money_text
+from ...display import money_text
 from ...models import Order, User
 from ...models.base import utcnow
 from ...services import ErrorCode, ServiceError, ValidationFailed
@@ -40,12 +39,11 @@ from ..forms import form_text
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
 from .checkout_details import SAVE_ADDRESS_FIRST, STORE_REQUIRED, DeliveryDetails, MobileMoneyNumber
-from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, ReviewLine, StoreOption, network_for,
-                               phone_guess, review_lines, store_option)
+from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, RECENT_ORDER, ReviewLine, StoreOption,
+                               network_for, phone_guess, recent_order_note, review_lines, store_option)
 from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
-RECENT_ORDER_MINUTES = 30  # how long an empty checkout points to the order just placed
 PLACING = "Placing order..."
 # A refused mobile money number: its field, with the reason under it, comes into sight.
 SHOW_PHONE_FIELD = ("document.getElementById('checkout-phone')?.scrollIntoView({block: 'center'});"
@@ -59,7 +57,7 @@ TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.loc
 class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     loaded: bool = False
     empty: bool = False
-    # An empty cart's order placed in the last RECENT_ORDER_MINUTES: "Your order #… was placed at …".
+    # An empty cart's order placed in the last RECENT_ORDER: "Your order #… was placed at …".
     recent_order_text: str = ""
     recent_order_href: str = ""
     lines: list[ReviewLine] = []
@@ -163,14 +161,9 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     def _recent_order(self, user: User) -> None:
         """An empty cart right after an order: the way to it (a connection that dropped as it was
         placed, for longer than the server keeps this tab, lost the redirect there)."""
-        recent = None
-        if self.empty:
-            with session_scope() as session:
-                recent = order_service.latest_order_since(session, user,
-                                                          utcnow() - timedelta(minutes=RECENT_ORDER_MINUTES))
-        self.recent_order_text = (f"Your order #{recent.id[:8]} was placed at {ghana_time(recent.created_at, '%H:%M')}."
-                                  if recent else "")
-        self.recent_order_href = routes.order_path(recent.id) if recent else ""
+        with session_scope() as session:
+            recent = order_service.latest_order_since(session, user, utcnow() - RECENT_ORDER) if self.empty else None
+        self.recent_order_text, self.recent_order_href = recent_order_note(recent)
 
     # --- events ------------------------------------------------------------------------------
 

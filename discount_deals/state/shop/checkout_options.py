@@ -4,9 +4,11 @@ the order lines as priced, and the page's fixed texts."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 
-from ...display import LineStockView, line_stock, money_text
-from ...models import Address, DeliveryMethod, PaymentMethod, PickupStore
+from ... import routes
+from ...display import LineStockView, ghana_time, line_stock, money_text
+from ...models import Address, DeliveryMethod, Order, PaymentMethod, PickupStore
 from ...services import checkout as checkout_service
 from ...services import phones
 
@@ -84,3 +86,14 @@ def network_for(phone: str, current: str, picked: bool) -> str:
 def phone_guess(stored: str) -> str:
     """The profile's phone number (stored E.164), shown as 024 123 4567 when it is a Ghanaian mobile number."""
     return phones.display_phone(phones.mobile_number(stored))
+
+
+RECENT_ORDER = timedelta(minutes=30)  # how long an empty checkout points to the order just placed
+
+
+def recent_order_note(order: Order | None) -> tuple[str, str]:
+    """"Your order #… was placed at 6:01 GMT." and the way to it; blanks without one."""
+    if order is None:
+        return "", ""
+    return (f"Your order #{order.id[:8]} was placed at {ghana_time(order.created_at, '%H:%M')}.",
+            routes.order_path(order.id))
