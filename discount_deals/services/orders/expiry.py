@@ -13,8 +13,10 @@ from datetime import UTC, datetime
 from sqlmodel import Session, select
 
 from ...db import write_session
-from ...models import Order, OrderStatus, PaymentMethod
+from ...models import Order, OrderStatus, Payment, PaymentMethod
 from .. import Conflict
+from ..payments.charges import CHARGE_LIFETIME
+from ..payments.interface import PENDING
 from .rules import OWING
 from .status import CUSTOMER_TRANSITIONS, EXPIRED_STEP, SHOP, change_status
 
@@ -23,6 +25,11 @@ S = OrderStatus
 
 
 def _expired(now: datetime):
+    """Time up, and no charge live: a prompt the shop started (a payment begun again just
+    before the deadline) is left to finish, for at most the charge's lifetime, rather than the
+    order cancelled under the shopper approving it (found by a probe: paid for a cancelled order)."""
+    live = select(Payment.id).where(Payment.order_id == Order.id, Payment.status == PENDING,
+                                    Payment.created_at > now - CHARGE_LIFETIME)
     return (
         (Order.status == S.PENDING.value)
         & (Order.payment_method == PaymentMethod.MOBILE_MONEY.value)
@@ -30,6 +37,7 @@ def _expired(now: datetime):
         & (Order.attention.is_(None))
         & (Order.payment_due_at.is_not(None))
         & (Order.payment_due_at <= now)
+        & ~live.exists()
     )
 
 

@@ -8,6 +8,8 @@ exactly when the action behind it would be accepted.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from ...models import Attention, DeliveryMethod, Order, OrderStatus, PaymentMethod, PaymentStatus
 
 S = OrderStatus
@@ -61,6 +63,17 @@ def payment_problem(order: Order) -> str | None:
     if order.attention:
         return "This order's payment is being checked by our team."
     return None
+
+
+TIME_UP = "The time to pay this order is up."
+
+
+def payment_time_up(order: Order, now: datetime) -> bool:
+    """The unpaid order's hold ran out (``payment_due_at``): no new charge starts and it is not
+    switched to cash, for the stock goes back on sale (a charge already live may still finish:
+    .expiry waits for it)."""
+    due = order.payment_due_at
+    return due is not None and (due if due.tzinfo else due.replace(tzinfo=UTC)) <= now
 
 
 def owes_payment(order: Order) -> bool:

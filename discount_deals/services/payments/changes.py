@@ -17,7 +17,7 @@ from ...models import Order, PaymentMethod, PaymentStatus, User
 from .. import Conflict, ValidationFailed
 from ..orders import status as lifecycle
 from ..error_codes import ErrorCode
-from ..orders.rules import payment_problem
+from ..orders.rules import TIME_UP, payment_problem, payment_time_up
 from ..permissions import require_user
 from ..phones import NETWORKS, guess_network, normalise_mobile
 from ..rows import owned
@@ -33,7 +33,7 @@ def _changeable(session: Session, user: User | None, order_id: str) -> tuple[Use
     is paid here)."""
     user = require_user(user)
     order = owned(session, Order, order_id, user, "Order not found.", for_update=True)
-    problem = payment_problem(order)
+    problem = payment_problem(order) or (TIME_UP if payment_time_up(order, datetime.now(UTC)) else None)
     if problem:
         raise Conflict(problem, code=ErrorCode.NOT_PAYABLE)
     if live_charge(session, order, datetime.now(UTC)) is not None:

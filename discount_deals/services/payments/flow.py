@@ -20,7 +20,7 @@ from ...models import Order, PaymentStatus, User
 from .. import Conflict, NotFound, ValidationFailed
 from ..orders import status as lifecycle
 from ..error_codes import ErrorCode
-from ..orders.rules import owes_payment, payment_problem
+from ..orders.rules import TIME_UP, owes_payment, payment_problem, payment_time_up
 from ..permissions import require_user
 from ..rows import owned
 from .charges import check_new_charge, mark_unsent
@@ -98,7 +98,7 @@ def begin_payment(user: User | None, order_id: str, *, site_origin: str) -> Orde
     with write_session() as session:
         order = owned(session, Order, order_id, user, "Order not found.")
         session.refresh(order, with_for_update=True)  # PostgreSQL; SQLite holds its write lock
-        problem = payment_problem(order)
+        problem = payment_problem(order) or (TIME_UP if payment_time_up(order, datetime.now(UTC)) else None)
         if problem:
             raise Conflict(problem, code=ErrorCode.NOT_PAYABLE)
         check_new_charge(session, order)
