@@ -9,7 +9,7 @@ from ..state.order_views import TEST_PAYMENT_NOTE
 from ..state.admin.order_views import AdminOrderView, StatusAction
 from ..state.admin.orders import AdminOrdersState
 from .order_returns import returns_box
-from .blocks import line_item, tax_rows, test_payment_badge, timeline, total_row
+from .blocks import kept_whole, line_item, tax_rows, test_payment_badge, timeline, total_row
 from .admin_ui import PANEL, filter_select, heading_bar, list_panel, order_number, search_box, showing, status_badge
 from .ui import FIELD_INPUT, FIELD_LABEL, browser_owned, button, button_class, icon
 
@@ -23,7 +23,7 @@ def call_link(text, href, class_name: str = "") -> rx.Component:
         href != "",
         rx.el.a(icon("phone", 14), text, href=href, aria_label="Call " + text,
                 class_name="inline-flex items-center gap-1 whitespace-nowrap font-medium text-orange-800 underline "
-                + class_name),
+                "pointer-coarse:min-h-11 " + class_name),
     )
 
 
@@ -219,7 +219,7 @@ def _delivery_and_payment() -> rx.Component:
         ),
         rx.el.section(
             rx.el.h3("Payment", class_name="font-semibold text-gray-900"),
-            rx.el.p(P.payment_text, class_name="text-sm"),
+            rx.el.p(kept_whole(P.payment_text), class_name="text-sm"),
             rx.cond(P.test_payment, rx.el.p(icon("flask-conical", 14), TEST_PAYMENT_NOTE,
                                             class_name="mt-1 inline-flex items-center gap-1 rounded bg-amber-100 px-2 "
                                                        "py-0.5 text-xs font-semibold text-amber-950")),

@@ -34,6 +34,13 @@ def list_or_note(items, item, note, *, note_class: str, **list_props) -> rx.Comp
     )
 
 
+def kept_whole(text: rx.Var, separator: str = " · ") -> rx.Component:
+    """"Mobile money · MTN MoMo · 024 123 4567" breaking only between its parts: a cheap phone's
+    narrow screen broke the number ("024 123 / 4567"). The text stays the same to the letter."""
+    return rx.foreach(text.split(separator), lambda part, index: rx.fragment(
+        rx.cond(index > 0, separator, ""), rx.el.span(part, class_name="whitespace-nowrap")))
+
+
 def total_row(label, value, class_name: str = "") -> rx.Component:
     """One line of a totals list (a ``dl``): "Subtotal ... $12.00"."""
     return rx.el.div(

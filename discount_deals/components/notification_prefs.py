@@ -55,7 +55,7 @@ def _form() -> rx.Component:
             class_name="mt-4 grid gap-4 sm:grid-cols-2",
         ),
         # An SMS choice's further alerts of the day; a deal email's unsubscribe link clears it.
-        _checkbox("deal_emails", N.deal_emails, "After the day's deal text, the further deals by email"),
+        _checkbox("deal_emails", N.deal_emails, "After the day's deal text, the rest to my inbox"),
         _checkbox("account_email", N.account_email, "Security notices (password changed, login paused) to my inbox too"),
         # One message about a cart left for an hour, by the order updates' way (SMS first).
         _checkbox("cart_reminders", N.cart_reminders, "Remind me about my cart"),

@@ -7,7 +7,7 @@ from ..components.whatsapp import whatsapp_chat, whatsapp_share
 from ..components.layout import layout
 from ..components.order_returns import return_items, returns_box
 from ..components.payment_step import payment_step
-from ..components.blocks import empty_state, line_item, order_totals_list, test_payment_badge, timeline
+from ..components.blocks import empty_state, kept_whole, line_item, order_totals_list, test_payment_badge, timeline
 from ..components.ui import badge_class, button, card, icon
 from ..state.account.order_detail import OrderDetailState
 from ..state.order_views import OrderCard
@@ -174,7 +174,7 @@ def delivery_box() -> rx.Component:
 def payment_box() -> rx.Component:
     return _box(
         "Payment", "wallet",
-        rx.el.p(D.payment_text, class_name="mt-2"),
+        rx.el.p(kept_whole(D.payment_text), class_name="mt-2"),
         rx.cond(D.payment_reference != "", rx.el.p("Reference: ", D.payment_reference, class_name="mt-1 break-all text-xs text-gray-600")),
         rx.cond(D.payment_due_text != "", rx.el.p("Pay by ", D.payment_due_text, ", or the order is cancelled.",
                                                    class_name="mt-1 text-xs text-gray-600")),

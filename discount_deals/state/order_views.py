@@ -147,7 +147,7 @@ def order_totals(order: Order) -> OrderTotals:
 def payment_method_text(order: Order) -> str:
     if order.payment_method == PaymentMethod.MOBILE_MONEY.value:
         network = NETWORKS.get(order.payment_network or "", ("Mobile money",))[0]
-        phone = display_phone(order.payment_phone).replace(" ", "\u00a0")  # one line: "024 123 4567"
+        phone = display_phone(order.payment_phone)
         return f"Mobile money · {network}" + (f" · {phone}" if phone else "")
     return "Cash on delivery" if order.delivery_method != DeliveryMethod.PICKUP.value else "Cash at pickup"
 

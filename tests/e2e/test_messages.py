@@ -102,7 +102,7 @@ def test_a_profile_save_keeps_a_deal_email_unsubscribe(page: Page, shopper, live
     sign_in(page, user)
     page.goto("/profile")
     form = page.get_by_role("form", name="Message preferences")
-    further = form.get_by_label("After the day's deal text, the further deals by email")
+    further = form.get_by_label("After the day's deal text, the rest to my inbox")
     expect(further).not_to_be_checked()
     form.get_by_label("Remind me about my cart").uncheck()
     form.get_by_role("button", name="Save Preferences").click()

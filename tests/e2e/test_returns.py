@@ -257,11 +257,11 @@ def test_a_refund_the_provider_refuses_is_paid_in_cash_from_the_returns_tab(brow
     is refused, and "Refund in cash" beside the retry settles the return with a credit note."""
     shopper, _password = live_user()
     admin, _admin_password = live_user(role="admin")
-    milo = live_product(name=unique("Milo 400g tin"), price="12.00", stock=5)
-    order = delivered_momo_order(live_server, shopper, [(milo, 2)], phone="+233241239999")
+    sardines = live_product(name=unique("Sardines tin"), price="12.00", stock=5)
+    order = delivered_momo_order(live_server, shopper, [(sardines, 2)], phone="+233241239999")
     with live_server.session() as session:
         ret = returns.request_return(session, session.get(User, shopper.id), order.id,
-                                     [{"product_id": milo.id, "quantity": 1}], "The tin was dented").ret
+                                     [{"product_id": sardines.id, "quantity": 1}], "The tin was dented").ret
         returns.approve(session, session.get(User, admin.id), ret.id)
         returns.receive(session, session.get(User, admin.id), ret.id)
     short = order.id[:8]

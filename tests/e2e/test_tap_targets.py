@@ -57,7 +57,7 @@ def phone(browser: Browser, live_server) -> Page:
 
 def test_the_shoppers_screens_are_made_for_a_finger(phone: Page, live_server, live_user, live_product):
     user, _password = live_user()
-    item = live_product(name=unique("Tap Milo 400g"), price="12.00", stock=5)
+    item = live_product(name=unique("Tap Sardines 125g"), price="12.00", stock=5)
     fill_cart(live_server, user, (item, 2))
     with live_server.session() as session:
         add_address(session, user)
@@ -95,6 +95,8 @@ def assert_made_for_a_finger(page: Page, screens: list[tuple[str, str]]) -> None
 def test_the_back_office_is_made_for_a_finger(phone: Page, live_server, live_user, live_product):
     admin, _password = live_user(role="admin")
     live_product(name=unique("Tap Gari 1kg"), price="6.00", stock=3)
+    with live_server.session() as session:  # a row with the customer's tap-to-call number
+        insert_order(session, live_user()[0], contact_phone="+233245550100")
     sign_in(phone, admin)
     assert_made_for_a_finger(phone, [(f"/admin?tab={tab}", "main h2") for tab in (
         "overview", "orders", "returns", "products", "categories", "users", "coupons", "stores", "reviews",
