@@ -218,7 +218,7 @@ def product_list() -> rx.Component:
 
 
 def products_tab() -> rx.Component:
-    return form_beside_list(product_form(), product_list())
+    return form_beside_list(product_form(), product_list(), ("Add a product", "product-form"))
 
 
 # --- categories --------------------------------------------------------------------------------

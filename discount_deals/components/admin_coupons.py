@@ -35,10 +35,11 @@ def coupon_form() -> rx.Component:
             class_name="grid gap-4 sm:grid-cols-2",
         ),
         submit_button(C.saving, "Create Coupon", "Creating...", class_name="mt-6 w-full justify-center"),
+        id="coupon-form",
         key=C.form_key,
         on_submit=C.create,
         aria_label="Create Coupon",
-        class_name=PANEL,
+        class_name=PANEL + " scroll-mt-20",
     )
 
 
@@ -92,4 +93,4 @@ def coupon_list() -> rx.Component:
 
 
 def coupons_tab() -> rx.Component:
-    return form_beside_list(coupon_form(), coupon_list())
+    return form_beside_list(coupon_form(), coupon_list(), ("Create a coupon", "coupon-form"))

@@ -188,11 +188,18 @@ def list_panel(state, heading: rx.Component, filters: rx.Component, items: rx.Co
     )
 
 
-def form_beside_list(form: rx.Component, listing: rx.Component) -> rx.Component:
-    """A tab with a form on the left and its list on the right (stacked on phones)."""
+def form_beside_list(form: rx.Component, listing: rx.Component, jump: tuple[str, str]) -> rx.Component:
+    """A tab with a form on the left and its list on the right. On a phone the list comes first,
+    with a link down to the form (``jump``: its text and the form's id): the form came first,
+    and an admin scrolled past 1,100 px of empty fields to every product they came to change."""
+    text, form_id = jump
     return rx.el.div(
-        rx.el.div(form, class_name="lg:col-span-2"),
-        rx.el.div(listing, class_name="lg:col-span-3"),
+        rx.el.div(
+            rx.el.a(icon("plus", 16), text, href="#" + form_id, class_name=button_class("outline", "sm", "mb-3 lg:hidden")),
+            listing,
+            class_name="lg:col-span-3",
+        ),
+        rx.el.div(form, class_name="lg:order-first lg:col-span-2"),
         class_name="grid grid-cols-1 items-start gap-6 lg:grid-cols-5",
     )
 

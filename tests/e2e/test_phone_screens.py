@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .account_helpers import toast
-from .conftest import unique
+from .conftest import sign_in, unique
 from .test_checkout import _admin, _open, _place_cash_order, at_checkout
 from .test_slow_network import PHONE
 
@@ -68,3 +68,27 @@ def test_the_tab_a_link_opens_is_in_sight_in_the_phones_row_of_tabs(page: Page, 
     chosen = page.get_by_role("tab", name="Activity")
     expect(chosen).to_have_attribute("aria-selected", "true")
     expect(chosen).to_be_in_viewport()
+
+
+def test_an_admin_on_a_phone_meets_the_products_before_the_empty_form(page: Page, live_user, live_product):
+    """The Products and Coupons tabs put their forms first: on a phone an admin scrolled past
+    1,100 px of empty fields to every product they came to change. The list comes first there,
+    with a link down to the form; a wide screen keeps the form on the left."""
+    item = live_product(name=unique("Phone-first Gari"), price="7.00", stock=4)
+    page.set_viewport_size(PHONE)
+    sign_in(page, live_user(role="admin")[0])
+    page.goto(f"/admin?tab=products&q={item.name}")
+    listed = page.get_by_role("heading", name="Products (1)")
+    form = page.get_by_role("form", name="Add New Product")
+    expect(listed).to_be_visible()
+    assert listed.bounding_box()["y"] < form.bounding_box()["y"]
+    assert listed.bounding_box()["y"] < PHONE["height"]  # in sight as the tab opens
+    page.get_by_role("link", name="Add a product").click()
+    expect(form.get_by_label("Name")).to_be_in_viewport()
+    page.get_by_role("listitem").filter(has_text=item.name).get_by_role("button", name=f"Edit {item.name}").click()
+    expect(page.get_by_role("form", name="Edit Product").get_by_label("Name")).to_have_value(item.name)
+    expect(page.get_by_role("form", name="Edit Product")).to_be_in_viewport()
+    page.set_viewport_size({"width": 1440, "height": 900})
+    expect(page.get_by_role("link", name="Add a product")).to_be_hidden()
+    box = page.get_by_role("form", name="Edit Product").bounding_box()
+    assert box["x"] < page.get_by_role("heading", name="Products (1)").bounding_box()["x"]  # the form on the left
