@@ -53,7 +53,7 @@ def _event(row) -> rx.Component:
             rx.cond(
                 row.target_href != "",
                 rx.el.a(row.target_label, href=row.target_href,
-                        class_name="font-semibold text-orange-800 underline-offset-2 hover:underline"),
+                        class_name="tap-line font-semibold text-orange-800 underline-offset-2 hover:underline"),
                 rx.el.span(row.target_label, class_name="font-semibold text-gray-900"),
             ),
             class_name="flex flex-wrap items-center gap-2",

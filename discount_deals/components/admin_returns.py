@@ -100,7 +100,7 @@ def _row(row: AdminReturnRow) -> rx.Component:
             rx.cond(row.credit_note != "", rx.el.a(icon("file-text", 14), row.credit_note,
                                                   href=routes.credit_note_path(row.id),
                                                   class_name="inline-flex items-center gap-1 text-xs font-semibold "
-                                                             "text-orange-800 underline")),
+                                                             "text-orange-800 underline pointer-coarse:min-h-11")),
             class_name="flex flex-wrap items-center gap-2",
         ),
         rx.cond(row.note != "", rx.el.p("Note: ", row.note, class_name="break-words text-sm text-gray-700")),
