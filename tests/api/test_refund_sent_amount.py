@@ -101,17 +101,24 @@ def test_a_refund_processed_after_it_failed_is_booked_at_what_was_sent(client, c
     assert all(taxes[code] <= receipt_taxes[code] for code in taxes), (taxes, receipt_taxes)
 
 
-def test_the_refund_after_it_gives_what_its_rounding_left(client, customer, make_product, admin_headers, paystack):
-    # 10.05 a unit, taxed 8 %: one unit's tax is 0.80, two units' 1.61, three units' 2.41.
-    product = make_product(price="10.05", stock=20)
+def first_of_three_refunded_late(client, customer, admin_headers, paystack, product) -> tuple[dict, dict, int]:
+    """Three units ordered; the first's refund sent, reported failed; the second refunded; then
+    the first's processed after all: (the order, the first return, what was sent for it)."""
     order = momo_order(client, customer, admin_headers, (product, 3))
     first = returned_unit(client, customer, admin_headers, order, product)
     step(client, admin_headers, first["id"], "refund")
-    sent_first = paystack.calls("/refund")[-1]["amount"]
-    assert refund_word(client, paystack, order, first, "refund.failed", sent_first) == "refund_failed"
+    sent = paystack.calls("/refund")[-1]["amount"]
+    assert refund_word(client, paystack, order, first, "refund.failed", sent) == "refund_failed"
     second = returned_unit(client, customer, admin_headers, order, product)
     refunded_now(client, admin_headers, paystack, order, second)
-    assert refund_word(client, paystack, order, first, "refund.processed", sent_first) == "refunded"
+    assert refund_word(client, paystack, order, first, "refund.processed", sent) == "refunded"
+    return order, first, sent
+
+
+def test_the_refund_after_it_gives_what_its_rounding_left(client, customer, make_product, admin_headers, paystack):
+    # 10.05 a unit, taxed 8 %: one unit's tax is 0.80, two units' 1.61, three units' 2.41.
+    product = make_product(price="10.05", stock=20)
+    order, first, sent_first = first_of_three_refunded_late(client, customer, admin_headers, paystack, product)
     assert return_row(first["id"]).refund_amount == Decimal(sent_first) / 100 == Decimal("10.85")  # now: 10.86
     last = returned_unit(client, customer, admin_headers, order, product)
     refunded_now(client, admin_headers, paystack, order, last)
@@ -127,14 +134,7 @@ def test_a_cent_more_sent_is_booked_as_tax_not_delivery(client, customer, make_p
     of two) was sent at 10.88, reported failed, then processed after another unit was refunded:
     its credit note gave back 0.01 of delivery, which goes back only with the last items."""
     product = make_product(price="10.07", stock=20)
-    order = momo_order(client, customer, admin_headers, (product, 3))
-    first = returned_unit(client, customer, admin_headers, order, product)
-    step(client, admin_headers, first["id"], "refund")
-    sent = paystack.calls("/refund")[-1]["amount"]
-    assert refund_word(client, paystack, order, first, "refund.failed", sent) == "refund_failed"
-    second = returned_unit(client, customer, admin_headers, order, product)
-    refunded_now(client, admin_headers, paystack, order, second)
-    assert refund_word(client, paystack, order, first, "refund.processed", sent) == "refunded"
+    _order, first, _sent = first_of_three_refunded_late(client, customer, admin_headers, paystack, product)
     row = return_row(first["id"])
     assert (row.refund_amount, row.refund_tax, row.refund_shipping) == (Decimal("10.88"), Decimal("0.81"),
                                                                          Decimal("0.00"))
