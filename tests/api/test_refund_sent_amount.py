@@ -19,7 +19,8 @@ from discount_deals.models import Order, ReturnRequest, ReturnStatus
 from ..builders.accounts import auth_headers
 from ..builders.checkout import order_row
 from ..builders.payments import post_refund_webhook
-from ..builders.returns import ask_return, momo_order, return_row, returned_and_received, step
+from ..builders.returns import ask_return, audit_actions, momo_order, return_row, returned_and_received, step
+from .test_paid_twice import paid_twice
 
 
 
@@ -71,10 +72,12 @@ def receipt_of(order_id: str) -> tuple[dict[str, Decimal], dict[str, Decimal]]:
         return fields, {line["code"]: Decimal(line["amount"]) for line in order.tax_lines}
 
 
-def test_a_refund_processed_after_it_failed_is_booked_at_what_was_sent(client, customer, make_product,
-                                                                       admin_headers, paystack):
-    product = make_product(price="20.00", stock=20)
-    order = momo_order(client, customer, admin_headers, (product, 2))  # 2 × 21.60 with tax, + 5.99 delivery
+def delivery_left_owed(client, customer, admin_headers, paystack, product) -> tuple[dict, dict, int, int]:
+    """Two units ordered (2 × 21.60 with tax at 20.00, + 5.99 delivery); the first's refund sent,
+    reported failed; the second refunded (with the delivery, as the last items back); then the
+    first's processed after all, at what was sent: (the order, the first return, what was sent
+    for it, what was sent for the second)."""
+    order = momo_order(client, customer, admin_headers, (product, 2))
     first = returned_unit(client, customer, admin_headers, order, product)
     assert step(client, admin_headers, first["id"], "refund")["refund_state"] == "pending"
     sent_first = paystack.calls("/refund")[-1]["amount"]
@@ -85,6 +88,13 @@ def test_a_refund_processed_after_it_failed_is_booked_at_what_was_sent(client, c
     assert return_row(first["id"]).refund_amount == Decimal("21.60")  # still what was sent, not repriced
     # Paystack: the first refund went through after all.
     assert refund_word(client, paystack, order, first, "refund.processed", sent_first) == "refunded"
+    return order, first, sent_first, sent_other
+
+
+def test_a_refund_processed_after_it_failed_is_booked_at_what_was_sent(client, customer, make_product,
+                                                                       admin_headers, paystack):
+    product = make_product(price="20.00", stock=20)
+    order, first, sent_first, sent_other = delivery_left_owed(client, customer, admin_headers, paystack, product)
 
     row = return_row(first["id"])
     assert (row.refund_amount, row.refund_tax, row.refund_shipping, row.refund_discount) == (
@@ -99,6 +109,35 @@ def test_a_refund_processed_after_it_failed_is_booked_at_what_was_sent(client, c
     receipt_fields, receipt_taxes = receipt_of(order["id"])
     assert all(fields[name] <= receipt_fields[name] for name in fields), (fields, receipt_fields)
     assert all(taxes[code] <= receipt_taxes[code] for code in taxes), (taxes, receipt_taxes)
+
+
+def test_marking_the_rest_refunded_counts_it_and_refunds_the_payment(client, customer, make_product, admin,
+                                                                     admin_headers, paystack):
+    """Found by a review: the admin gave back the 5.99 still owed and pressed "Mark refunded":
+    the flag went, but the order still counted 43.20 of 49.19 refunded and its payment read
+    "paid", so the books never showed the 5.99 that went back."""
+    order, _first, _sent, _other = delivery_left_owed(client, customer, admin_headers, paystack,
+                                                      make_product(price="20.00", stock=20))
+    answer = client.post(f"/api/admin/orders/{order['id']}/refunded/", json={}, headers=admin_headers)
+    assert answer.status_code == 200, answer.text
+    placed = order_row(order["id"])
+    assert (placed.refunded_total, placed.payment_status, placed.attention) == (
+        placed.total, "refunded", None) and placed.total == Decimal("49.19")
+    assert (answer.json()["refunded_total"], answer.json()["payment_status"]) == ("49.19", "refunded")
+    recorded = [event for event in audit_actions(order["id"]) if event.action == "order.refund"]
+    assert [(event.actor_id, event.changes) for event in recorded] == [
+        (admin.id, {"payment_status": ["paid", "refunded"], "refunded_total": ["43.20", "49.19"]})]
+    assert len(credit_notes(order["id"])) == 2 and len(paystack.calls("/refund")) == 2  # recorded, not sent
+
+
+def test_marking_a_second_payment_refunded_leaves_the_total_uncounted(client, customer, make_product,
+                                                                      admin_headers):
+    # Money beyond the total (paid twice) goes back on its own: no part of what the order refunded.
+    order = paid_twice(client, customer, make_product)
+    answer = client.post(f"/api/admin/orders/{order['id']}/refunded/", json={}, headers=admin_headers)
+    assert answer.status_code == 200, answer.text
+    placed = order_row(order["id"])
+    assert (placed.refunded_total, placed.payment_status, placed.attention) == (Decimal("0.00"), "paid", None)
 
 
 def first_of_three_refunded_late(client, customer, admin_headers, paystack, product) -> tuple[dict, dict, int]:

@@ -270,18 +270,20 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
 def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
     """An admin records that the money the flag names was given back (orders flagged "refund
     due"). A cancelled order's payment is then refunded, and its ``refunded_total`` is what was
-    paid (its total, or what charges of another amount brought in: :mod:`.money_in`); an order that goes on (it was paid twice) stays paid: only the second
-    payment went back, which is no part of its total."""
+    paid (its total, or what charges of another amount brought in: :mod:`.money_in`); so is an
+    order whose every item came back and was refunded for less than its total, the rest now
+    counted (``money_in.owed_of_total``). An order that goes on (it was paid twice) stays paid:
+    only the second payment went back, which is no part of its total."""
     require_admin(actor)
     order = lock_order(session, found(session, Order, order_id, "Order not found."))
     if order.attention != Attention.REFUND_DUE.value:
         raise Conflict("This order has no refund due.", code=ErrorCode.NO_REFUND_DUE)
-    previous = order.payment_status
-    after = PaymentStatus.REFUNDED.value if order.status == S.CANCELLED.value else previous
-    set_payment_status(session, order, after, actor=actor, note=note or "Refunded")
+    previous, owed = order.payment_status, money_in.owed_of_total(session, order)
+    after = PaymentStatus.REFUNDED.value if order.status == S.CANCELLED.value or owed else previous
+    set_payment_status(session, order, after, actor=actor, note=note or ("The rest was given back" if owed else "Refunded"))
     changes = {"payment_status": [previous, after]} if after != previous else {"attention": [order.attention, None]}
-    if after != previous:
-        given_back = money_in.to_give_back(session, order)  # a charge of another amount: what came in
+    if after != previous:  # a charge of another amount: what came in; items refunded short: the rest
+        given_back = order.refunded_total + owed if owed else money_in.to_give_back(session, order)
         changes["refunded_total"] = [order.refunded_total, given_back]
         order.refunded_total = given_back
         session.add(order)

@@ -189,7 +189,7 @@ def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, 
     payment is refunded. A "refund due" flag stays: it is for money beyond the goods (a payment
     that came twice), which an admin gives back and records (``orders.status.mark_refunded``).
     Every item back with less given back (a refund booked at what it sent: :func:`sent_share`)
-    flags what is still owed."""
+    flags what is still owed, which "Mark refunded" then counts and refunds the payment for."""
     session.execute(update(Order).where(Order.id == order.id)
                     .values(refunded_total=Order.refunded_total + amount))
     session.refresh(order)
