@@ -34,7 +34,8 @@ class RejectIn(BaseModel):
 @paginated
 @declares(403)
 def list_returns(request: Request, session: SessionDep, user: AdminUser) -> dict:
-    """Every return, newest first; ``status`` filters (requested, approved, rejected, received, refunded)."""
+    """Every return, newest first; ``status`` filters (requested, approved, rejected, received, refunded,
+    withdrawn)."""
     page = page_request(request, default_size=ADMIN_RETURNS_PAGE_SIZE)
     status = request.query_params.get("status", "").strip()[:16]
     views, count = returns.admin_returns(session, user, status, offset=page.offset, limit=page.page_size)

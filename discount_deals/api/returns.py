@@ -55,7 +55,7 @@ class ReturnLineOut(BaseModel):
 class ReturnOut(BaseModel):
     id: str
     order: str = Field(description="The order's id")
-    status: str = Field(description="requested, approved, rejected, received or refunded")
+    status: str = Field(description="requested, approved, rejected, received, refunded or withdrawn (by its customer)")
     status_label: str
     reason: str
     admin_note: str = Field(description="Why it was not approved (rejected returns)")
@@ -125,6 +125,14 @@ def list_returns(order_id: str, request: Request, session: SessionDep, user: Cur
     views = returns.order_returns(session, user, order_id)
     chunk = views[page.offset : page.offset + page.page_size]
     return build_page(request, page, len(views), [return_json(view) for view in chunk])
+
+
+@router.post("/returns/{return_id}/withdraw/", **documents(ReturnOut))
+@declares(409)
+def withdraw_return(return_id: str, session: WriteSessionDep, user: CurrentUser) -> dict:
+    """Take back one's own return request before its items came back (requested or approved);
+    409 ``return_status`` after, 404 for anyone else's return."""
+    return return_json(returns.withdraw(session, user, return_id))
 
 
 class CreditNoteOut(BaseModel):

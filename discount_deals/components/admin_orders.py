@@ -203,7 +203,7 @@ def _items() -> rx.Component:
         returns_box(ORDERS.returns, ORDERS.returns_title, rx.el.h3, rx.el.p(
             rx.el.a("Returns tab", href=routes.admin_path("returns", list_view=True),
                     class_name="font-semibold text-orange-700 hover:underline"),
-            ": approve, receive and refund them.", class_name="mt-2 text-xs text-gray-600")),
+            ": approve, receive and refund them.", class_name="mt-2 text-xs text-gray-600"), withdraw=None),
     )
 
 

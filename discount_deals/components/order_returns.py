@@ -63,9 +63,10 @@ def return_form() -> rx.Component:
     )
 
 
-def return_entry(card: ReturnCard) -> rx.Component:
+def return_entry(card: ReturnCard, withdraw=None) -> rx.Component:
     """One return: its date and status, its items, what it refunds and its credit note (the
-    customer's order page and the back office's alike)."""
+    customer's order page and the back office's alike); ``withdraw``, the customer's event that
+    takes it back while nothing has moved."""
     return rx.el.li(
         rx.el.div(
             rx.el.span(card.date_text, class_name="text-xs text-gray-600"),
@@ -81,18 +82,24 @@ def return_entry(card: ReturnCard) -> rx.Component:
         rx.cond(card.credit_note != "", rx.el.a(
             icon("file-text", 16), "Credit note ", card.credit_note, href=routes.credit_note_path(card.id),
             class_name="mt-1 inline-flex items-center gap-1 font-semibold text-orange-700 hover:underline")),
+        rx.cond(card.can_withdraw, button("Withdraw request", variant="outline", size="sm", class_name="mt-2",
+                                          on_click=withdraw(card.id), disabled=S.sending,
+                                          aria_label="Withdraw the return of " + card.date_text)
+                ) if withdraw is not None else rx.fragment(),
         class_name="border-b border-gray-200 py-2 last:border-b-0",
     )
 
 
-def returns_box(cards=S.returns, title=S.box_title, heading=rx.el.h2, *extra: rx.Component) -> rx.Component:
+def returns_box(cards=S.returns, title=S.box_title, heading=rx.el.h2, *extra: rx.Component,
+                withdraw=S.withdraw) -> rx.Component:
     """The order's returns, when it has any (a cancelled order's: its refund). The back office's
-    order page passes its own (``cards``, ``title``, an ``h3``, and what it adds below)."""
+    order page passes its own (``cards``, ``title``, an ``h3``, and what it adds below; no
+    ``withdraw``: the customer's step)."""
     return rx.cond(
         cards.length() > 0,
         rx.el.section(
             heading(icon("undo-2", 16), title, class_name="flex items-center gap-2 text-sm font-bold text-gray-900"),
-            rx.el.ul(rx.foreach(cards, return_entry), aria_label=title),
+            rx.el.ul(rx.foreach(cards, lambda card: return_entry(card, withdraw)), aria_label=title),
             *extra,
             aria_label=title,
             class_name="mt-6 rounded-md border border-gray-200 p-4 text-sm text-gray-700",

@@ -14,13 +14,15 @@ from .base import created_field, id_field, money_field, optional_ref_field, pare
 
 
 class ReturnStatus(StrEnum):
-    """requested → approved | rejected; approved → received (stock back); received → refunded."""
+    """requested → approved | rejected; approved → received (stock back); received → refunded;
+    requested or approved → withdrawn (by its customer, before the items came back)."""
 
     REQUESTED = "requested"
     APPROVED = "approved"
     REJECTED = "rejected"
     RECEIVED = "received"
     REFUNDED = "refunded"
+    WITHDRAWN = "withdrawn"
 
 
 class RefundMethod(StrEnum):

@@ -70,6 +70,7 @@ ACTIONS: dict[str, str] = {
     "return.refund": "Return refunded",
     "return.refund_sent": "Return refund sent to the provider",
     "return.refund_in_cash": "Return refunded in cash instead",
+    "return.withdraw": "Return withdrawn by the customer",
 }
 TARGET_TYPES: dict[str, str] = {
     "product": "Product",

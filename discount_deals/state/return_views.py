@@ -109,6 +109,7 @@ class ReturnCard:
     refund_text: str = ""
     note: str = ""  # why it was rejected
     credit_note: str = ""  # CN-2026-000001, once refunded
+    can_withdraw: bool = False  # its customer may still take it back (nothing moved yet)
 
 
 def item_texts(view: returns.ReturnView) -> list[str]:
@@ -139,6 +140,7 @@ def return_card(view: returns.ReturnView) -> ReturnCard:
         refund_text="" if rejected else money_text(ret.refund_amount),
         note=ret.admin_note if ret.status == ReturnStatus.REJECTED.value else "",
         credit_note=ret.credit_note_number or "" if refunded else "",
+        can_withdraw=returns.may_take(ret, "withdraw"),
     )
 
 

@@ -283,3 +283,25 @@ def test_a_refund_the_provider_refuses_is_paid_in_cash_from_the_returns_tab(brow
         assert (settled.status, settled.refund_method, settled.refund_amount) == ("refunded", "cash", Decimal("12.96"))
         assert session.get(Order, order.id).refunded_total == Decimal("12.96")
     back_office.context.close()
+
+
+def test_a_shopper_withdraws_a_return_request_from_the_order_page(page: Page, live_server, live_user, live_product):
+    """There was no way to take a request back: an admin had to reject it ("not approved")."""
+    shopper, _password = live_user()
+    gari = live_product(name=unique("Gari 1kg bag"), price="6.00", stock=5)
+    order = delivered_momo_order(live_server, shopper, [(gari, 2)])
+    with live_server.session() as session:
+        ret = returns.request_return(session, session.get(User, shopper.id), order.id,
+                                     [{"product_id": gari.id, "quantity": 1}], "Ordered one too many").ret
+    page.set_viewport_size(PHONE)
+    sign_in(page, shopper)
+    page.goto(f"/orders/{order.id}")
+    box = page.locator("section[aria-label='Returns']")
+    expect(box).to_contain_text("Requested")
+    box.get_by_role("button", name=re.compile("^Withdraw the return of ")).click()
+    expect(toast(page, "Return withdrawn")).to_be_visible()
+    expect(box).to_contain_text("Withdrawn")
+    expect(box.get_by_role("button", name=re.compile("^Withdraw"))).to_have_count(0)
+    expect(page.get_by_role("button", name="Return items")).to_be_visible()  # its items may be asked for again
+    with live_server.session() as session:
+        assert session.get(ReturnRequest, ret.id).status == "withdrawn"

@@ -42,7 +42,7 @@ from .credit_notes import CreditNote, return_credit_note
 from .pending import refund_reported
 from .sending import check_waiting_refunds, refund_return
 from .requests import order_returns, request_return, returns_close_at, returns_open
-from .steps import admin_returns, approve, receive, reject
+from .steps import admin_returns, approve, receive, reject, withdraw
 
 __all__ = [
     "DUPLICATE_LINE",
@@ -80,4 +80,5 @@ __all__ = [
     "returns_close_at",
     "returns_open",
     "return_credit_note",
+    "withdraw",
 ]

@@ -46,6 +46,8 @@ STEP_FROM: dict[str, tuple[str, ...]] = {
     "reject": (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value),
     "receive": (ReturnStatus.APPROVED.value,),
     "refund": (ReturnStatus.RECEIVED.value,),
+    # The customer's own step: until the items came back, nothing moved (stock, money).
+    "withdraw": (ReturnStatus.REQUESTED.value, ReturnStatus.APPROVED.value),
 }
 STATUS_LABELS = {
     ReturnStatus.REQUESTED.value: "Requested",
@@ -53,6 +55,7 @@ STATUS_LABELS = {
     ReturnStatus.REJECTED.value: "Rejected",
     ReturnStatus.RECEIVED.value: "Received",
     ReturnStatus.REFUNDED.value: "Refunded",
+    ReturnStatus.WITHDRAWN.value: "Withdrawn",
 }
 
 

@@ -1,4 +1,5 @@
-"""The back office's steps of a return: list, approve, reject (with a note), receive.
+"""The back office's steps of a return: list, approve, reject (with a note), receive; and its
+customer's one: withdraw it before the items came back.
 
 Each step is a guarded update (``UPDATE order_return SET status = :to WHERE id = :id AND status
 = :from``, its row count checked): of two admins (or two tabs) taking the same step at once, one
@@ -16,13 +17,14 @@ from sqlmodel import Session, select
 
 from ...models import Order, Product, ReturnRequest, ReturnStatus, User
 from ...models.base import utcnow
-from .. import audit
+from .. import NotFound, audit
 from ..messages import deals, notices
-from ..permissions import require_admin
+from ..permissions import require_admin, require_user
 from ..plain_text import one_line
 from .common import (
     NOTE_LIMIT,
     NOTE_REQUIRED,
+    RETURN_NOT_FOUND,
     STEP_FROM,
     ReturnView,
     find_return,
@@ -121,3 +123,17 @@ def receive(session: Session, actor: User | None, return_id: str) -> ReturnView:
     stock = restock(session, ret)
     return _finish(session, actor, ret, "return.receive", R.APPROVED.value, "return_received",
                    received_at=[None, ret.received_at], stock=[None, stock])
+
+
+def withdraw(session: Session, user: User | None, return_id: str) -> ReturnView:
+    """The customer takes back their own return request (they kept the items, or asked by
+    mistake) while nothing has moved: requested or approved, not yet received. Its items may be
+    asked for again. 404 for anyone else's return; 409 ``return_status`` once received."""
+    user = require_user(user)
+    ret = find_return(session, return_id)
+    if ret.user_id != user.id:
+        raise NotFound(RETURN_NOT_FOUND)
+    before = move(session, ret, STEP_FROM["withdraw"], R.WITHDRAWN.value, "withdrawn")
+    audit.record(session, user, "return.withdraw", "return", ret.id, label=f"Return for order #{ret.order_id[:8]}",
+                 changes={"status": [before, ret.status]})
+    return view_of(session, ret)

@@ -17,6 +17,7 @@ from ...services import NotFound, ServiceError, returns
 from ...services import orders as order_service
 from ...services.returns.common import returned_quantities
 from ..actions import busy_call, load_list
+from ..forms import text_arg
 from ..guards import user_event
 from ..return_views import (
     ITEM_CODES,
@@ -32,6 +33,7 @@ from ..return_views import (
 from .session import per_user
 
 REQUESTED = ("Return requested", "We will tell you when it is approved and how to send the items back.")
+WITHDRAWN = ("Return withdrawn", "Your request is withdrawn: you keep the items.")
 
 
 @per_user
@@ -110,6 +112,19 @@ class OrderReturnsState(rx.State):
             self._fill(user)
         except ServiceError:
             pass
+
+    @user_event
+    async def withdraw(self, user: User, return_id: str):
+        """"Withdraw request": the customer takes their return back while nothing has moved."""
+        def run() -> None:
+            with write_session() as session:
+                returns.withdraw(session, user, text_arg(return_id))
+            self._fill(user)
+
+        async for update in busy_call(self, "sending", run, success=WITHDRAWN,
+                                      failure=("Return not withdrawn", "Please try again."),
+                                      on_refusal=lambda _exc: self._fill(user)):  # as it stands, toasted why
+            yield update
 
     @user_event
     async def send_request(self, user: User, form: dict):

@@ -30,7 +30,8 @@ from .listing import AdminList
 
 ALL = "all"
 STATUS_FILTERS = [(ALL, "All")] + [(status.value, returns.STATUS_LABELS[status.value]) for status in (
-    ReturnStatus.REQUESTED, ReturnStatus.APPROVED, ReturnStatus.RECEIVED, ReturnStatus.REFUNDED, ReturnStatus.REJECTED)]
+    ReturnStatus.REQUESTED, ReturnStatus.APPROVED, ReturnStatus.RECEIVED, ReturnStatus.REFUNDED, ReturnStatus.REJECTED,
+    ReturnStatus.WITHDRAWN)]
 STEP_FAILED = "Please try again."
 CASH_BUSY = "cash:"  # + the return's id: "Refund in cash" is being recorded (the retry beside it is not busy)
 
