@@ -64,7 +64,8 @@ def test_a_refund_the_provider_refuses_for_good_is_paid_in_cash(client, customer
     (told,) = messages_of("return_refunded", order["id"])  # not "to your MTN number": it was paid in cash
     assert "to you in cash" in told.body_text and "number" not in told.body_text, told.body_text
     again = cash(client, admin_headers, ret["id"], expect=409)  # refunded: nothing more to pay
-    assert again["code"] == returns.WRONG_STATUS and order_row(order["id"]).refunded_total == Decimal("10.80")
+    assert again == {"detail": "This return is refunded: it cannot be refunded now.", "code": returns.WRONG_STATUS}
+    assert order_row(order["id"]).refunded_total == Decimal("10.80")
 
 
 def test_the_whole_order_paid_in_cash_is_refunded(client, customer, make_product, admin_headers):

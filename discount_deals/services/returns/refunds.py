@@ -146,12 +146,13 @@ def sent_share(session: Session, order: Order, ret: ReturnRequest) -> Share:
 def plan_refund(session: Session, ret: ReturnRequest, *, in_cash: bool = False) -> RefundPlan:
     """Check the return may be refunded now, claim it, and say how much goes back and how
     (``in_cash``: in cash, in place of its mobile-money refund that failed; 409 ``return_status``
-    for any other)."""
-    if not may_take(ret, "refund"):
-        raise wrong_status(ret, "refunded")
+    for any other). A return refunded meanwhile (another admin's press held the order's lock first)
+    gets a refunded return's answer, whatever was pressed."""
     order = session.get(Order, ret.order_id)
     session.refresh(order, with_for_update=True)  # PostgreSQL: one refund of an order at a time
-    session.refresh(ret)
+    session.refresh(ret)  # as it stands now, once the lock is this transaction's
+    if not may_take(ret, "refund"):
+        raise wrong_status(ret, "refunded")
     now = utcnow()
     live = ((ReturnRequest.refund_state != RefundState.SENDING.value)
             | (ReturnRequest.refund_started_at < now - CLAIM_LIFETIME))
