@@ -34,6 +34,7 @@ DESCRIPTIONS = {
     401: "Missing, expired, revoked or invalid access token",
     403: "The access token is valid but the role does not allow this",
     404: "Not found (or not yours), or a page past the end",
+    405: "A fixed path beside the id (e.g. `bulk-upload`) that takes another method",
     409: "Conflicts with the current state or with existing data",
     413: "Request body too large",
     429: "Too many attempts; see the Retry-After header",
@@ -180,8 +181,12 @@ def _complete(operation: dict, route: APIRoute, method: str) -> None:
         if status in (429, 503):
             entry.setdefault("headers", {"Retry-After": {"schema": {"type": "integer"}, "required": status == 429}})
     for parameter in operation.get("parameters", []):
-        if parameter.get("in") == "path" and type(route.param_convertors.get(parameter["name"])).__name__ == "ResourceId":
+        convertor = route.param_convertors.get(parameter.get("name"))
+        if parameter.get("in") == "path" and type(convertor).__name__ == "ResourceId":
             parameter.setdefault("schema", {})["format"] = "uuid"
+            if convertor.reserved:  # /products/bulk-upload met by a GET: the upload's 405, not a product's 404
+                responses.setdefault("405", {"description": DESCRIPTIONS[405], "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/Message"}}}})
     if getattr(route.endpoint, PAGINATED, False):
         names = {parameter.get("name") for parameter in operation.get("parameters", [])}
         operation.setdefault("parameters", []).extend(p for p in PAGE_PARAMETERS if p["name"] not in names)

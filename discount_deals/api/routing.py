@@ -24,6 +24,7 @@ class ResourceId(Convertor[str]):
     found"), while any other segment still reaches the endpoint (401 without a token, then 404)."""
 
     def __init__(self, *reserved: str) -> None:
+        self.reserved = reserved
         words = "|".join(re.escape(word) for word in reserved)
         self.regex = f"(?!(?:{words})(?:/|$))[^/]+" if reserved else "[^/]+"
 
