@@ -178,11 +178,11 @@ def plan_refund(session: Session, ret: ReturnRequest, *, in_cash: bool = False) 
 
 def record_cash_instead(session: Session, actor: User, ret: ReturnRequest) -> None:
     """The audit trail's word that a claimed return's failed mobile-money refund is paid in cash
-    instead (the provider's last words and the refund it refused kept there)."""
+    instead (the provider's last words kept there; the refund it refused keeps its id on the
+    return, so a late webhook still finds it: .pending)."""
     audit.record(session, actor, "return.refund_in_cash", "return", ret.id, label=f"Return for order #{ret.order_id[:8]}",
                  changes={"refund_method": [ret.refund_method, RefundMethod.CASH.value],
-                          "refund_provider_status": [ret.refund_provider_status, ""],
-                          "refund_reference": [ret.refund_reference, None]})
+                          "refund_provider_status": [ret.refund_provider_status, ""]})
 
 
 def _settle_order(session: Session, actor: User, order: Order, amount: Decimal, complete: bool) -> Order:
