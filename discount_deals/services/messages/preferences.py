@@ -24,8 +24,8 @@ from .unsubscribe import TOPICS, read_token
 
 ORDER_CHOICES = {"sms": "SMS", "email": "Email", "both": "SMS and email", "off": "None"}
 # Stored, never offered: what an order-update email's unsubscribe link leaves. Texts go on wherever
-# a number is known (the account's, else the order's), no email ever; shown as "sms" with an
-# account number, else "off" (what an order without a number of its own gets).
+# a number is known (the account's, else the order's), no email ever; shown as "sms" (sent back as
+# shown, it is kept; "off" chosen stops the texts).
 TEXTS_ONLY = "sms_only"
 DEAL_CHOICES = {"off": "Off", "sms": "SMS (at most one a day; the rest by email)", "email": "Email"}
 NO_PHONE = "Add a Ghanaian mobile number to your profile to get text messages."
