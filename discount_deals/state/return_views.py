@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..display import ghana_time, money_text
-from ..models import Order, RefundMethod, RefundState, ReturnStatus
+from ..models import Order, OrderStatus, RefundMethod, RefundState, ReturnStatus
 from ..services import returns
 from ..services.orders.rules import is_test_payment
 from ..services.orders import OrderLine
@@ -122,6 +122,12 @@ PENDING_TEXT = "Refund on its way"  # the provider queued the refund; its credit
 def status_text(ret) -> str:
     """A return's status in words, for the customer's card and the back office alike."""
     return PENDING_TEXT if returns.refund_waiting(ret) else returns.STATUS_LABELS.get(ret.status, ret.status)
+
+
+def returns_title(order: Order) -> str:
+    """The heading over an order's returns: "Refund" on a cancelled order (its money given back:
+    services.returns.cancellations), else "Returns"."""
+    return "Refund" if order.status == OrderStatus.CANCELLED.value else "Returns"
 
 
 def return_card(view: returns.ReturnView) -> ReturnCard:

@@ -12,7 +12,7 @@ import reflex as rx
 
 from ... import routes
 from ...db import session_scope, write_session
-from ...models import OrderStatus, User
+from ...models import User
 from ...services import NotFound, ServiceError, returns
 from ...services import orders as order_service
 from ...services.returns.common import returned_quantities
@@ -29,6 +29,7 @@ from ..return_views import (
     requested_items,
     requested_reason,
     return_card,
+    returns_title,
 )
 from .session import per_user
 
@@ -79,7 +80,7 @@ class OrderReturnsState(rx.State):
             views = returns.order_returns(session, user, order.id)
             offered = form_lines(order_service.order_items(session, order), returned_quantities(session, order.id))
             self.open_until = open_until_text(order)
-            self.box_title = "Refund" if order.status == OrderStatus.CANCELLED.value else "Returns"
+            self.box_title = returns_title(order)
         self.lines = offered
         self.returns = [return_card(view) for view in views]
         if not self.can_return:

@@ -20,7 +20,7 @@ from ...services.orders import flags
 from ...services.orders import status as lifecycle
 from ...services import orders as order_service
 from ..order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
-from ..return_views import ReturnCard, return_card
+from ..return_views import ReturnCard, return_card, returns_title
 from ..actions import busy_call, toast
 from ..forms import text_arg
 from ..guards import admin_event
@@ -192,7 +192,7 @@ class AdminOrdersState(AdminList, rx.State):
         self.totals = order_totals(order)
         self.timeline = customer_timeline(order, events, admin=True)
         self.returns = [return_card(view) for view in its_returns]
-        self.returns_title = "Refund" if order.status == OrderStatus.CANCELLED.value else "Returns"
+        self.returns_title = returns_title(order)
         self.actions = status_actions(order)
         self.confirming = ""
 
