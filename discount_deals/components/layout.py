@@ -82,7 +82,7 @@ def _icon_link(tag: str, href: str, label: str, count: rx.Var, spoken: rx.Var, e
         count_badge(count),
         href=href,
         class_name="relative flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100 "
-                   "pointer-coarse:h-11 pointer-coarse:w-11 " + extra,
+                   "tap-inset " + extra,
     )
 
 
@@ -138,7 +138,7 @@ def account_menu() -> rx.Component:
             custom_attrs={"popoverTarget": ACCOUNT_MENU_ID},
             # The mobile menu may have been closed by Escape: its entries come back here.
             on_click=DRAWER_OPEN.set_value(False),
-            class_name="flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
+            class_name="tap-inset flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100",
         ),
         rx.el.div(
             rx.cond(DRAWER_OPEN.value, rx.fragment(), account_items()),
@@ -158,7 +158,8 @@ def header() -> rx.Component:
                 type="button",
                 aria_label="Open menu",
                 on_click=OPEN_MOBILE_MENU,
-                class_name="flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100 md:hidden",
+                class_name="tap-inset flex h-10 w-10 items-center justify-center rounded-md text-gray-800 hover:bg-gray-100 "
+                           "md:hidden",
             ),
             logo(),
             rx.el.nav(

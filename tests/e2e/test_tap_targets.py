@@ -62,6 +62,13 @@ def test_the_shoppers_screens_are_made_for_a_finger(phone: Page, live_server, li
     with live_server.session() as session:
         add_address(session, user)
     sign_in(phone, user)
+    phone.goto("/profile")
+    expect(phone.get_by_role("button", name="Account menu")).to_be_visible()
+    # The header keeps one row: its icons grow their tap area, not their width (4 px more each
+    # pushed the account menu to a row of its own).
+    logo, account = (phone.get_by_role(role, name=name).bounding_box() for role, name in (
+        ("link", "DiscountDeals home"), ("button", "Account menu")))
+    assert abs((logo["y"] + logo["height"] / 2) - (account["y"] + account["height"] / 2)) < 8
     assert_made_for_a_finger(phone, [("/", "main article"), (f"/products?search={item.name}", "main article"),
                         (f"/products/{item.id}", "main h1"), ("/cart", f"main >> text={item.name}"),
                         ("/checkout", "main form")])
@@ -98,6 +105,12 @@ def test_the_back_office_is_made_for_a_finger(phone: Page, live_server, live_use
     with live_server.session() as session:  # a row with the customer's tap-to-call number
         insert_order(session, live_user()[0], contact_phone="+233245550100")
     sign_in(phone, admin)
+    phone.goto("/admin?tab=orders")
+    expect(phone.locator("main h2").first).to_be_visible()
+    # The row of tabs scrolls sideways: each keeps its words whole (a minimum width of 44 px let
+    # them shrink over each other).
+    assert phone.locator("[role=tab]").evaluate_all(
+        "tabs => tabs.filter(tab => tab.scrollWidth > tab.clientWidth + 1).map(tab => tab.textContent)") == []
     assert_made_for_a_finger(phone, [(f"/admin?tab={tab}", "main h2") for tab in (
         "overview", "orders", "returns", "products", "categories", "users", "coupons", "stores", "reviews",
         "notifications", "activity")])
