@@ -4,6 +4,7 @@ steady 200 ms round trip, and none fetches code."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from playwright.sync_api import Page, expect
@@ -189,3 +190,48 @@ def test_refunding_a_cancelled_paid_order_is_one_round_trip(page: Page, slow_net
     expect(refund).to_have_count(0)
     slow_network.wait_quiet()
     one_round_trip(slow_network, mark, "refund a cancelled order")
+
+
+def test_withdrawing_a_return_and_resolving_a_flag_are_one_round_trip(page: Page, slow_network,
+                                                                       live_server, live_user, live_product):
+    """This sitting's taps on a phone network: the shopper's "Withdraw request", and the admin's
+    "Mark resolved" on a flagged order, each answered in one round trip, fetching no code."""
+    from discount_deals.models import Order, User
+    from discount_deals.services import returns
+
+    shopper, _ = live_user()
+    item = live_product(name=unique("Slow Withdraw Gari"), price="6.00", stock=5)
+    order = delivered_momo_order(live_server, shopper, [(item, 2)])
+    with live_server.session() as session:
+        returns.request_return(session, session.get(User, shopper.id), order.id,
+                               [{"product_id": item.id, "quantity": 1}], "One too many")
+        row = session.get(Order, order.id)
+        row.attention, row.attention_note = "pickup_store_changed", "The store moved."
+        session.add(row)
+    page.set_viewport_size(PHONE)
+    sign_in(page, shopper)
+    page.goto(f"/orders/{order.id}")
+    withdraw = page.get_by_role("button", name=re.compile("^Withdraw the return of "))
+    expect(withdraw).to_be_visible()
+    ready_for_taps(page, slow_network)
+    slow_network.use(STEADY)
+    mark = slow_network.mark()
+    withdraw.click()
+    expect(toast(page, "Return withdrawn")).to_be_visible()
+    expect(withdraw).to_have_count(0)
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "withdraw a return")
+
+    admin, _ = live_user(role="admin")
+    sign_in(page, admin)
+    page.goto(f"/admin?tab=orders&q={order.id[:8]}")
+    page.get_by_role("button", name=f"View order #{order.id[:8]}").click()
+    resolve = page.get_by_role("button", name="Mark resolved")
+    expect(resolve).to_be_visible()
+    ready_for_taps(page, slow_network)
+    mark = slow_network.mark()
+    resolve.click()
+    expect(toast(page, "Flag resolved")).to_be_visible()
+    expect(resolve).to_have_count(0)
+    slow_network.wait_quiet()
+    one_round_trip(slow_network, mark, "mark a flag resolved")
