@@ -160,6 +160,22 @@ def test_place_order_says_it_is_busy_from_the_tap(page: Page, slow_network, live
     expect(toast(page, "Order placed")).to_be_visible()
 
 
+def tapped_once(page: Page, network, button, title: str, what: str) -> None:
+    """``button`` tapped: its toast, the button gone, all in one round trip fetching no code."""
+    mark = network.mark()
+    button.click()
+    expect(toast(page, title)).to_be_visible()
+    expect(button).to_have_count(0)
+    network.wait_quiet()
+    one_round_trip(network, mark, what)
+
+
+def open_admin_order(page: Page, order_id: str) -> None:
+    """The back office's page of one order, found by its number."""
+    page.goto(f"/admin?tab=orders&q={order_id[:8]}")
+    page.get_by_role("button", name=f"View order #{order_id[:8]}").click()
+
+
 def test_refunding_a_cancelled_paid_order_is_one_round_trip(page: Page, slow_network, live_server, live_user,
                                                             live_product):
     """The admin's "Refund $…" on a phone network: busy at once, then refunded, in one round trip
@@ -176,20 +192,13 @@ def test_refunding_a_cancelled_paid_order_is_one_round_trip(page: Page, slow_net
         session.add(row)
     page.set_viewport_size(PHONE)
     sign_in(page, admin)
-    page.goto("/admin?tab=orders")
-    page.get_by_label("Search orders").fill(order.id[:8])
-    page.get_by_role("button", name=f"View order #{order.id[:8]}").click()
+    open_admin_order(page, order.id)
     refund = page.get_by_role("button", name="Refund $12.96")
     expect(refund).to_be_visible()
     ready_for_taps(page, slow_network)
     slow_network.use(STEADY)
 
-    mark = slow_network.mark()
-    refund.click()
-    expect(toast(page, "Refund recorded")).to_be_visible()
-    expect(refund).to_have_count(0)
-    slow_network.wait_quiet()
-    one_round_trip(slow_network, mark, "refund a cancelled order")
+    tapped_once(page, slow_network, refund, "Refund recorded", "refund a cancelled order")
 
 
 def test_withdrawing_a_return_and_resolving_a_flag_are_one_round_trip(page: Page, slow_network,
@@ -215,23 +224,12 @@ def test_withdrawing_a_return_and_resolving_a_flag_are_one_round_trip(page: Page
     expect(withdraw).to_be_visible()
     ready_for_taps(page, slow_network)
     slow_network.use(STEADY)
-    mark = slow_network.mark()
-    withdraw.click()
-    expect(toast(page, "Return withdrawn")).to_be_visible()
-    expect(withdraw).to_have_count(0)
-    slow_network.wait_quiet()
-    one_round_trip(slow_network, mark, "withdraw a return")
+    tapped_once(page, slow_network, withdraw, "Return withdrawn", "withdraw a return")
 
     admin, _ = live_user(role="admin")
     sign_in(page, admin)
-    page.goto(f"/admin?tab=orders&q={order.id[:8]}")
-    page.get_by_role("button", name=f"View order #{order.id[:8]}").click()
+    open_admin_order(page, order.id)
     resolve = page.get_by_role("button", name="Mark resolved")
     expect(resolve).to_be_visible()
     ready_for_taps(page, slow_network)
-    mark = slow_network.mark()
-    resolve.click()
-    expect(toast(page, "Flag resolved")).to_be_visible()
-    expect(resolve).to_have_count(0)
-    slow_network.wait_quiet()
-    one_round_trip(slow_network, mark, "mark a flag resolved")
+    tapped_once(page, slow_network, resolve, "Flag resolved", "mark a flag resolved")
