@@ -104,3 +104,13 @@ def test_a_save_that_sends_every_choice_back_keeps_the_texts(client, messaging, 
     with session_scope() as session:
         assert session.get(models.NotificationPreference, user.id).order_updates == "off"
     assert _heard_of(client, user, product, {**MOMO, "phone": "055 111 2223"}) == []
+
+
+def test_the_data_export_shows_an_email_unsubscribe_as_the_profile_does(client, make_user):
+    # The stored "texts only" is a detail of the shop's: the profile and the API say "sms".
+    user = make_user(phonenumber="+233241234567")
+    set_preferences(user, order_updates="both")
+    _unsubscribe_from_order_emails(client, user)
+    exported = client.get("/api/users/me/export/", headers=auth_headers(user)).json()["notification_preferences"]
+    assert exported["order_updates"] == client.get(PREFERENCES, headers=auth_headers(user)).json()["order_updates"]
+    assert exported["order_updates"] == "sms"
