@@ -404,3 +404,10 @@ def test_the_original_clients_featured_deals_come_from_page_one_of_the_demo_cata
     featured = [p["name"] for p in page if p["is_featured"]]
     assert len(featured) >= 4 and set(featured) <= FEATURED
     assert [p["is_featured"] for p in page] == sorted((p["is_featured"] for p in page), reverse=True)
+
+
+def test_a_plus_written_unencoded_in_the_address_still_names_100_and_over(client, shop):
+    # "?price_range=100+" typed or shared as it is: the "+" arrives as a space (probe 77).
+    response = client.get("/api/products/?price_range=100+&ordering=name")
+    assert response.status_code == 200
+    assert names(response) == ["Drone Mini"]

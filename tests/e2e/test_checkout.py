@@ -19,7 +19,7 @@ from .conftest import sign_in, unique
 
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 ORDER_URL = re.compile(r"/orders/[0-9a-f-]{36}(\?.*)?$")
-SAVE_ADDRESS_FIRST = "Fill in the delivery address above: it is saved with your order."
+ADDRESS_REQUIRED = "You cannot proceed to checkout without an address. Please set your address in your profile."
 
 
 def fill_cart(live_server, user, *lines) -> None:
@@ -145,7 +145,7 @@ def test_an_address_added_inline_is_chosen_for_home_delivery(page: Page, live_us
     open_checkout(page)
     page.get_by_role("button", name="Place order").click()  # the address form is still empty
     expect(toast(page, "Address Required")).to_be_visible()
-    expect(toast(page, SAVE_ADDRESS_FIRST)).to_be_visible()
+    expect(toast(page, ADDRESS_REQUIRED)).to_be_visible()
     form = page.get_by_role("form", name="Add a new address")
     expect(form.get_by_text("Enter the city or town.")).to_be_visible()
     form.get_by_label("Area and street").fill("14 Oxford Street")

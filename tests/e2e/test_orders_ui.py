@@ -20,7 +20,7 @@ from .conftest import sign_in, unique
 
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 
-SAVE_ADDRESS_FIRST = "Fill in the delivery address above: it is saved with your order."
+ADDRESS_REQUIRED = "You cannot proceed to checkout without an address. Please set your address in your profile."
 
 
 def cards(page: Page):
@@ -144,7 +144,7 @@ def test_register_profile_addresses_guest_cart_checkout_and_orders(page: Page, l
     expect(page).to_have_url(re.compile(r"/checkout$"))
     page.get_by_role("button", name="Place order").click()
     expect(toast(page, "Address Required")).to_be_visible()
-    expect(toast(page, SAVE_ADDRESS_FIRST)).to_be_visible()  # the form is on the page: no detour
+    expect(toast(page, ADDRESS_REQUIRED)).to_be_visible()  # SPEC §8; the form is on the page: no detour
     with live_server.session() as session:
         assert session.exec(select(Order).where(Order.user_id == user.id)).all() == []
     page.goto("/profile")

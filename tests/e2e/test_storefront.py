@@ -161,6 +161,15 @@ def test_price_filter_and_sort_apply_to_the_grid(page: Page):
     )
 
 
+def test_a_shared_link_with_an_unencoded_plus_keeps_its_price_filter(page: Page):
+    # "/products?price_range=100+" typed or pasted as it is: the "+" arrives as a space (probe 77).
+    page.goto("/products?price_range=100+")
+    wait_for_listing(page)
+    expect(page.get_by_text("Price: $100+", exact=True)).to_be_visible()
+    prices = [float(t.strip("$").replace(",", "")) for t in cards(page).locator("span.text-xl").all_inner_texts()]
+    assert prices and all(p >= 100 for p in prices)
+
+
 def test_clear_all_removes_every_filter(page: Page):
     page.goto("/products?search=rice&brand=shoprite&category=Groceries&price_range=0-25")
     wait_for_listing(page)

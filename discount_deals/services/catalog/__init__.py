@@ -24,7 +24,7 @@ from .categories import (
     update_category,
 )
 from .facets import Facets, FacetValue, facet_counts, price_range_label
-from .filters import DISCOUNT_STEPS
+from .filters import DISCOUNT_STEPS, price_range_key
 from .suggestions import CategoryChoice, Suggestions, suggest
 from .query import ListingQuery
 from .listing import (
@@ -94,6 +94,7 @@ __all__ = [
     "MAX_STOCK",
     "ORDERINGS",
     "PRICE_RANGES",
+    "price_range_key",
     "PRODUCT_DEFAULTS",
     "REQUIRED",
     "ProductPage",

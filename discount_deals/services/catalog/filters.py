@@ -151,8 +151,16 @@ def brand_spellings(session: Session, brands: Iterable[str]) -> list[str]:
                   if brand.lower() in lowered)
 
 
+def price_range_key(value: str) -> str:
+    """The key of ``PRICE_RANGES`` that ``value`` names, else ``value`` trimmed. A "+" written
+    unencoded in an address reads as a space (``?price_range=100+`` arrives as "100 "), so "100 "
+    is "100+" ("100" alone names none)."""
+    key = value.strip()
+    return key + "+" if value.endswith(" ") and key + "+" in PRICE_RANGES else key
+
+
 def price_range_clause(price_range: str):
-    bounds = PRICE_RANGES.get(price_range.strip())
+    bounds = PRICE_RANGES.get(price_range_key(price_range))
     if bounds is None:
         choices = ", ".join(PRICE_RANGES)
         message = f'"{price_range}" is not a valid price range; use one of {choices}.'

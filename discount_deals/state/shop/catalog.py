@@ -150,7 +150,7 @@ class ProductsState(rx.State):
     def _read_query(self) -> None:
         params = self.router.url.query_parameters
         search = (params.get("search") or "").strip()[: catalog.MAX_QUERY_LENGTH]
-        price = params.get("price_range") or ""
+        price = catalog.price_range_key(params.get("price_range") or "")
         sort = params.get("sort") or ""
         choices = dict(SORT_OPTIONS) | (dict([BEST_MATCH]) if search else {})
         try:

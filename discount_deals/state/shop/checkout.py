@@ -38,7 +38,7 @@ from ..actions import busy_call, load_list, seq_number, toast
 from ..forms import form_text
 from ..guards import user_event
 from .cart import LOGIN_REQUIRED, CartState
-from .checkout_details import SAVE_ADDRESS_FIRST, STORE_REQUIRED, DeliveryDetails, MobileMoneyNumber
+from .checkout_details import ADDRESS_REQUIRED, STORE_REQUIRED, DeliveryDetails, MobileMoneyNumber
 from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, RECENT_ORDER, ReviewLine, StoreOption,
                                network_for, phone_guess, recent_order_note, review_lines, store_option)
 from .totals import TotalsView, home_delivery_text, totals_view
@@ -293,7 +293,7 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
     def _refusal_shown(self, exc: ServiceError):
         if exc.code == ErrorCode.NO_ADDRESS:
             self.address_form_open = True
-            return toast(("Address Required", SAVE_ADDRESS_FIRST, "error"))
+            return toast(("Address Required", ADDRESS_REQUIRED, "error"))
         if exc.code == ErrorCode.STOCK_SHORT:
             return toast(("Not enough stock", exc.detail, "error"))  # the re-quote marks the line
         if exc.code in (ErrorCode.CONTACT_PHONE_INVALID, ErrorCode.CONTACT_PHONE_REQUIRED):

@@ -34,7 +34,9 @@ SAVE_THEN_PLACE = rx.call_script(
     f"(function(){{var f=document.getElementById('{ADDRESS_FORM_ID}');if(!f)return;"
     "f.elements.place_after.value='1';f.requestSubmit();f.elements.place_after.value='';})()"
 )
-SAVE_ADDRESS_FIRST = "Fill in the delivery address above: it is saved with your order."
+# SPEC §8's words for a checkout without an address. The form is on the checkout page, open, and
+# what it saves is one of the profile's addresses: the words hold without a detour.
+ADDRESS_REQUIRED = "You cannot proceed to checkout without an address. Please set your address in your profile."
 CONTACT_HINT = "The rider calls this number to find you."
 PICKUP_CONTACT_HINT = "The store calls this number when your order is ready."
 STORE_REQUIRED = "Pickup store required"
@@ -96,7 +98,7 @@ class DeliveryDetails(rx.State, mixin=True):
         self.address_errors = {FIELD_OF.get(name, name): messages[0] for name, messages in exc.fields.items()
                                if messages}
         if place_after and blank:  # "Place order" with the address still to fill in
-            return toast(("Address Required", SAVE_ADDRESS_FIRST, "error"))
+            return toast(("Address Required", ADDRESS_REQUIRED, "error"))
         return toast(("Check the address", exc.detail, "error"))
 
     def _address_added(self, place_after: bool):
@@ -131,7 +133,7 @@ class DeliveryDetails(rx.State, mixin=True):
         if self.address_form_open:
             return SAVE_THEN_PLACE
         self.address_form_open = True
-        return toast(("Address Required", SAVE_ADDRESS_FIRST, "error"))
+        return toast(("Address Required", ADDRESS_REQUIRED, "error"))
 
     # --- the contact phone ---------------------------------------------------------------------
 
