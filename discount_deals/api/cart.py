@@ -18,7 +18,7 @@ from .schemas import UUID_STRING, documented, product_json
 
 router = ApiRouter(tags=["cart"])
 
-CART_PAGE_SIZE = 100
+CART_PAGE_SIZE = cart_service.MAX_LINES  # 100 (issue 3): the whole cart on the page the original client reads
 
 
 QUANTITY = {"type": "integer", "minimum": 1, "maximum": 1000}

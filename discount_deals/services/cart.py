@@ -18,13 +18,14 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Cart, CartItem, Category, Product, User
 from . import NotFound, ServiceError, ValidationFailed, flash_sales
 from .catalog import is_visible
+from .error_codes import ErrorCode
 from .permissions import require_user
 from .pricing import LineTotal, product_price
 from .money import round_amount
@@ -35,6 +36,11 @@ log = logging.getLogger("discount_deals.cart")
 _WHOLE_NUMBER = re.compile(r"-?\d{1,9}")
 
 
+# A cart holds at most this many different products: the API's one page of cart lines, all the
+# original client reads of a cart (CLIENT-CONTRACT §4). A 101st line was ordered unseen: the cart
+# and its summary showed 100, the checkout charged for them all.
+MAX_LINES = 100
+CART_FULL = f"Your cart holds {MAX_LINES} different products, the most it can. Check out or remove some first."
 SOLD_OUT = "Sold out"
 NO_LONGER_SOLD = "No longer available"
 
@@ -113,6 +119,12 @@ def check_quantity(product: Product, quantity: int) -> None:
     if quantity > product.stock:
         message = f"Only {product.stock} left in stock for {product.name}."
         raise ValidationFailed(message, fields={"quantity": [message]})
+
+
+def check_room(lines: int) -> None:
+    """A new line may join a cart that holds ``lines`` already (400 ``cart_full`` when it is full)."""
+    if lines >= MAX_LINES:
+        raise ValidationFailed(CART_FULL, fields={"product": [CART_FULL]}, code=ErrorCode.CART_FULL)
 
 
 def get_cart(session: Session, user: User) -> Cart | None:
@@ -224,6 +236,7 @@ def add_item(session: Session, user: User, product_id: str, quantity: Any = 1) -
     check_quantity(product, total)
     flash_sales.check_cart_quantity(session, user, product, total)
     if line is None:
+        check_room(session.exec(select(func.count()).select_from(CartItem).where(CartItem.cart_id == cart.id)).one())
         line = CartItem(cart_id=cart.id, product_id=product.id, quantity=total)
     else:
         line.quantity = total

@@ -50,6 +50,7 @@ class ErrorCode(StrEnum):
     STORE_IN_USE = "store_in_use"
     # checkout and coupons
     CART_EMPTY = "cart_empty"
+    CART_FULL = "cart_full"  # a cart holds at most services.cart.MAX_LINES different products
     COUPON_EXISTS = "coupon_exists"
     COUPON_INVALID = "coupon_invalid"
     COUPON_MINIMUM = "coupon_minimum"

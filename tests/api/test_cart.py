@@ -7,6 +7,7 @@ import pytest
 from ..builders.accounts import auth_headers
 from ..builders.shop import cart_quantities
 from ..builders.catalog import update_product
+from discount_deals.services import cart as cart_service
 
 ITEMS = "/api/cart/cartitems/"
 
@@ -220,3 +221,24 @@ def test_the_first_page_holds_the_whole_cart(client, customer_headers, make_prod
     assert len(small["results"]) == 5
     second = client.get(small["next"], headers=customer_headers).json()
     assert [line["product"]["id"] for line in second["results"]] == [p.id for p in products[5:10]]
+
+
+def test_a_cart_holds_at_most_one_page_of_lines(client, customer, customer_headers, make_category, make_product):
+    # Probe 76: the original client reads page 1 of the cart (100 lines) and the checkout ordered
+    # all 105: the shopper was charged for five lines never shown.
+    category = make_category()
+    products = [make_product(category=category, price="1.00") for _ in range(cart_service.MAX_LINES + 1)]
+    for product in products[:-1]:
+        assert add(client, customer_headers, product.id).status_code == 201
+    refused = add(client, customer_headers, products[-1].id)
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == cart_service.CART_FULL
+    assert cart_service.CART_FULL == ("Your cart holds 100 different products, the most it can. "
+                                      "Check out or remove some first.")
+    assert products[-1].id not in cart_quantities(customer)  # nothing written
+    assert add(client, customer_headers, products[0].id).status_code == 201  # more of a line it holds
+    page = client.get(ITEMS, headers=customer_headers).json()
+    assert (page["count"], len(page["results"]), page["next"]) == (100, 100, None)
+    first = page["results"][0]
+    assert client.delete(f"{ITEMS}{first['id']}/", headers=customer_headers).status_code == 204
+    assert add(client, customer_headers, products[-1].id).status_code == 201  # room again

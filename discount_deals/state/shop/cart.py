@@ -168,6 +168,8 @@ class CartState(rx.State):
         with session_scope() as session:
             product, category = catalog.get_product(session, product_id)
             current = next((e for e in entries if e["product"]["id"] == product_id), None)
+            if current is None:
+                cart_service.check_room(len(entries))
             wanted = (current["quantity"] if current and add else 0) + quantity
             cart_service.check_quantity(product, wanted)
             flash_sales.check_cart_quantity(session, None, product, wanted)
