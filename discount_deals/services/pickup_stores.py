@@ -16,7 +16,6 @@ from .catalog.fields import CONTROL_CHARACTERS, has_control_characters
 from .error_codes import ErrorCode
 from .form_rules import refused, require_object, take_flag
 from .permissions import require_admin
-from .orders import status as lifecycle
 from .rows import by_id, values_of
 
 STORE_FIELDS: dict[str, tuple[int, bool]] = {
@@ -140,6 +139,10 @@ def _flag_open_orders(session: Session, actor: User, store: PickupStore, before:
     """A store closed (hidden from checkout) or moved with orders still to collect there: each
     is flagged for an admin to agree another store or delivery with its customer (the order
     keeps the store as it was when placed, and nobody was told)."""
+    # Imported here: the orders package places orders through services.checkout, which reads the
+    # stores from this module (importing services.checkout first failed on the circle).
+    from .orders import status as lifecycle
+
     if before.get("is_active") and not store.is_active:
         why = f"{store.name} was closed (hidden from checkout) before this order was collected"
     elif store.is_active and any(before.get(name) != getattr(store, name) for name in ("address", "city")):
