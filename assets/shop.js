@@ -254,6 +254,18 @@
   };
   window.addEventListener('popstate', keepPage);
 
+  /* Back and Forward between two addresses a page put in the bar itself (state/address_bar
+   * push_url): the router sees no page change when it comes back to the address it loaded, and
+   * no on-load runs. The page's own hidden control asks its state to follow the address. */
+  window.addEventListener('popstate', function () {
+    setTimeout(function () {
+      var follower = document.querySelector('[data-follows-history]');
+      if (follower && follower.getAttribute('data-follows-history') === location.pathname.replace(/\/$/, '')) {
+        follower.click();
+      }
+    }, 0);
+  });
+
   // --- offline ---------------------------------------------------------------------------------
 
   function offline() {

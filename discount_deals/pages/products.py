@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from .. import routes
 from ..components.layout import layout
 from ..components.pagination import pagination
 from ..components.card_style import SKELETON_LINE
@@ -170,4 +171,7 @@ def products() -> rx.Component:
             ),
         ),
         pagination(ProductsState.page, ProductsState.total_pages, ProductsState.page_items, ProductsState.go_to_page),
+        # Pressed by assets/shop.js on Back and Forward within this page (ProductsState.follow_address).
+        rx.el.button(type="button", hidden=True, tab_index=-1, aria_hidden="true",
+                     custom_attrs={"data-follows-history": routes.PRODUCTS}, on_click=ProductsState.follow_address),
     )

@@ -195,6 +195,34 @@ def test_filters_survive_a_reload_from_the_url(page: Page, live_server):
     assert cards(page).locator("h3").all_inner_texts() == expected
 
 
+def test_back_undoes_a_page_and_a_search_on_a_list_opened_from_a_link(page: Page, live_server):
+    # Probe 78: on a list opened cold (a shared link) or refreshed, Back put the old address in
+    # the bar and left the new list on screen; the next sort brought the undone search back.
+    with live_server.session() as session:
+        assert catalog.list_products(session, category="Groceries").total_pages > 1
+    page.goto("/products?category=Groceries")
+    wait_for_listing(page)
+    first = cards(page).locator("h3").all_inner_texts()
+    page.get_by_role("button", name="Page 2", exact=True).click()
+    expect(page.get_by_role("button", name="Page 2", exact=True)).to_have_attribute("aria-current", "page")
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/products\?category=Groceries$"))
+    expect(page.get_by_role("button", name="Page 1", exact=True)).to_have_attribute("aria-current", "page")
+    expect(cards(page).locator("h3")).to_have_text(first)
+    page.get_by_label("Search products").fill("rice")
+    page.get_by_label("Search products").press("Enter")
+    expect(page.get_by_text("Search: rice", exact=True)).to_be_visible()
+    page.go_back()
+    expect(page.get_by_text("Search: rice", exact=True)).to_have_count(0)
+    page.get_by_label("Sort By", exact=True).select_option("price-high")
+    expect(page).to_have_url(re.compile(r"sort=price-high"))
+    expect(page).not_to_have_url(re.compile(r"search="))
+    page.go_forward()  # the search's entry is gone (a new one was pushed): Forward does nothing
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/products\?category=Groceries$"))
+    expect(cards(page).locator("h3")).to_have_text(first)
+
+
 def test_pagination_window_and_navigation(page: Page, live_server):
     with live_server.session() as session:
         pages = catalog.list_products(session).total_pages

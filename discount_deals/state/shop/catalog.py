@@ -214,6 +214,22 @@ class ProductsState(rx.State):
         return load_list(self, self._load_shown_page, "product list", loading="loading" if first else None,
                          failed=None)
 
+    @rx.event
+    def follow_address(self):
+        """Back or Forward between two of this page's own addresses (``push_url`` puts them in the
+        bar beside the router): the router sees no page change when it comes back to the address
+        it loaded, so no on-load ran and the list stayed as it was. The page's history listener
+        (assets/shop.js) asks here; a listing the address already shows is left as it is."""
+        if self.router.url.path.rstrip("/") != routes.PRODUCTS:
+            return None
+        before = self._listing
+        self._read_query()
+        if self._listing == before:
+            return None
+        if self._listing.search != before.search:
+            self.search_box_version += 1
+        return load_list(self, self._load_shown_page, "product list", loading=None, failed=None)
+
     def _load_shown_page(self) -> None:
         """A page load's listing; the selects then show the address's filters, in the same update
         as their choices (a select can only show a value one of its options has)."""
