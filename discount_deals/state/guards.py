@@ -63,7 +63,9 @@ async def _resolve_admin(state: rx.State, policy: _Policy) -> Resolved:
     try:
         user = await session._require_user()
     except SessionExpired:
-        return None, session._login_redirect(routes.ADMIN)
+        # Back to the back office's own address (its tab, an order opened in it) after logging in.
+        here = session.router.url.path.startswith(routes.ADMIN)
+        return None, session._login_redirect(None if here else routes.ADMIN)
     if not permissions.is_admin(user):
         return None, rx.redirect(routes.HOME)
     return user, None

@@ -165,6 +165,37 @@ def test_protected_pages_send_guests_to_login_and_back(page: Page, live_user, pa
     expect(page.get_by_role("heading", name=heading)).to_be_visible()
 
 
+def test_back_from_a_signed_out_link_and_after_signing_in_leaves_the_login_form(page: Page, live_user):
+    # Probe 78: a protected link opened signed out (an order shared on WhatsApp) sent the browser
+    # to /login as a new entry: Back opened the page again, which sent it to /login again, so Back
+    # never left. After signing in, Back showed the login form to a signed-in shopper.
+    user, password = live_user()
+    page.goto("/products")
+    expect(page.get_by_role("heading", name="All Products")).to_be_visible()
+    page.goto("/orders")
+    expect(page).to_have_url(re.compile(r"/login\?redirectTo=/orders$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/products$"))
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"/login\?redirectTo=/orders$"))
+    login_form(page, user.email, password)
+    expect(page.get_by_role("heading", name="My Orders")).to_be_visible()
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/products$"))
+    expect(page.get_by_role("heading", name="Welcome Back")).to_have_count(0)
+
+
+def test_a_back_office_link_opened_signed_out_comes_back_to_its_tab(page: Page, live_user):
+    # Probe 78: /admin?tab=users opened signed out came back to /admin (the Overview) after login.
+    admin, password = live_user(role="admin")
+    page.goto("/admin?tab=users")
+    expect(page).to_have_url(re.compile(r"/login\?redirectTo=/admin%3Ftab%3Dusers$"))
+    expect(page.get_by_text("Sign in to access /admin", exact=True)).to_be_visible()
+    login_form(page, admin.email, password)
+    expect(page).to_have_url(re.compile(r"/admin\?tab=users$"))
+    expect(page.get_by_role("heading", name="User Management")).to_be_visible()
+
+
 @pytest.mark.parametrize("target", ["https://evil.example/steal", "//evil.example/steal", "/\\evil.example"])
 def test_login_never_redirects_off_site(page: Page, live_user, target: str):
     user, password = live_user()

@@ -81,6 +81,12 @@ def with_target(path: str, target: str) -> str:
     return f"{path}?redirectTo={quote(target, safe='/')}" if target else path
 
 
+def signed_in_to(target: str):
+    """On from the login or register form to ``target`` (default /), in the form's place in the
+    history: Back from there showed the form again to a shopper signed in (read as logged out)."""
+    return rx.redirect(target or routes.HOME, replace=True)
+
+
 def back_to_note(target: str) -> str:
     return f"You will go back to {routes.page_name(target)} after signing in." if target else ""
 
@@ -199,8 +205,7 @@ class LoginState(rx.State):
         if user is None:
             return None
         await session._start(user, issued["access"], issued["refresh"], issued["summary"])
-        return [toast(("Welcome back!", "You have been successfully logged in")),
-                rx.redirect(issued["to"] or routes.HOME)]
+        return [toast(("Welcome back!", "You have been successfully logged in")), signed_in_to(issued["to"])]
 
     async def _log_in(self, email: str, password: str, client: str) -> User:
         """Check the password and start the session in this tab (:func:`start_session`)."""
@@ -230,12 +235,12 @@ class LoginState(rx.State):
                 self.error = FILL_ALL_FIELDS
                 return
             self.error = ""
-            client, redirect_to = _client(self), self.redirect_to
+            client, going_to = _client(self), self.redirect_to
         async for update in busy_call(
             self, "loading", lambda: self._log_in(email[:254], password[:256], client),
             success=("Welcome back!", "You have been successfully logged in"),
             failure=("Login failed", login_service.INVALID_CREDENTIALS),
-            then=lambda _user: rx.redirect(redirect_to or routes.HOME),
+            then=lambda _user: signed_in_to(going_to),
         ):
             yield update
 
@@ -320,12 +325,12 @@ class RegisterState(rx.State):
             self.errors = self._local_errors(data)
             if self.errors:
                 return
-            client, going_to = _client(self), self.redirect_to or routes.HOME
+            client, going_to = _client(self), self.redirect_to
         payload = {**data, "role": "customer", "metadata": {}}
         async for update in busy_call(
             self, "loading", lambda: self._register(payload, client),
             success=("Account created!", None),
             failure=("Registration failed", "Failed to create account"), on_refusal=self._show_refusal,
-            then=lambda _none: rx.redirect(going_to),
+            then=lambda _none: signed_in_to(going_to),
         ):
             yield update

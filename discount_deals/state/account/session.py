@@ -166,11 +166,21 @@ class SessionState(rx.State):
             raise SessionExpired()
         return user
 
+    def _address(self) -> str:
+        """This tab's address: path and query."""
+        url = self.router.url
+        return f"{url.path}?{url.query}" if url.query else url.path
+
     def _login_redirect(self, target: str | None = None):
-        target = target or self.router.url.path or routes.HOME
+        """/login with the way back: ``target``, else this page's address. A page that sends its
+        own address (a protected page, a signed-out tap) is replaced in the history: Back from the
+        form opened that page again, which sent the browser here again, and Back never left the
+        shop. Another target (the cart's "Proceed to Checkout") keeps its page behind the form."""
+        here = self._address()
+        target = target or here or routes.HOME
         if target.startswith(routes.LOGIN):
-            return rx.redirect(routes.LOGIN)
-        return rx.redirect(f"{routes.LOGIN}?redirectTo={quote(target, safe='/')}")
+            return rx.redirect(routes.LOGIN, replace=True)
+        return rx.redirect(f"{routes.LOGIN}?redirectTo={quote(target, safe='/')}", replace=target == here)
 
     async def _start(self, user: User, access: str, refresh: str, summary: dict | None = None) -> None:
         """Store a fresh login (called by the login and register flows)."""
