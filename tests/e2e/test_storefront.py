@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -299,6 +300,26 @@ def test_guest_cart_merges_counts_and_totals(page: Page, live_product):
     expect(cart_lines(page)).to_have_count(2)
     stored = page.evaluate("localStorage.getItem('cart-storage')")
     assert item.id in stored and cent.id in stored
+
+
+def test_a_guest_adding_in_two_tabs_keeps_both_items(page: Page, live_product):
+    # Probe 78: a shopper with the shop open who opens a shared link in a new tab. Each tab
+    # wrote the cart from its own old copy: the last tab to add dropped the other tab's item.
+    token = uuid.uuid4().hex[:8]
+    pot, kettle = (live_product(name=f"Twotab {token} {kind}", price="9.00", stock=5) for kind in ("Pot", "Kettle"))
+    other = page.context.new_page()
+    for tab in (page, other):
+        tab.goto(f"/products?search={token}")
+        expect(cards(tab)).to_have_count(2)
+    cards(page).filter(has_text=pot.name).get_by_role("button", name=f"Add to Cart: {pot.name}").click()
+    expect(toast(page, f"{pot.name} has been added to your cart.")).to_be_visible()
+    cards(other).filter(has_text=kettle.name).get_by_role("button", name=f"Add to Cart: {kettle.name}").click()
+    expect(toast(other, f"{kettle.name} has been added to your cart.")).to_be_visible()
+    expect(other.get_by_role("link", name=re.compile(r"^Cart"))).to_contain_text("2")
+    other.goto("/cart")
+    expect(cart_lines(other)).to_have_count(2)
+    stored = other.evaluate("localStorage.getItem('cart-storage')")
+    assert pot.id in stored and kettle.id in stored
 
 
 def test_guest_cart_quantity_buttons_and_remove(page: Page, live_product):

@@ -74,7 +74,9 @@ def write_guest_cart(entries: list[dict]) -> str:
 
 @per_user
 class CartState(rx.State):
-    cart_storage: str = rx.LocalStorage(name="cart-storage")
+    # Synced across tabs: a tab adds to what another tab added (each wrote from its own old copy,
+    # and the last tab to add dropped the other's items).
+    cart_storage: str = rx.LocalStorage(name="cart-storage", sync=True)
 
     rows: list[CartRow] = []
     cart_id: str = ""
