@@ -189,6 +189,26 @@ def test_a_double_click_on_place_order_places_one_order(page: Page, live_user, l
     assert stock(live_server, item) == 2
 
 
+def test_place_order_in_a_second_checkout_tab_points_to_the_order_the_first_placed(
+        page: Page, live_user, live_product, live_server):
+    # Probe 78: checkout open in two tabs; after the first placed the order, the second's "Place
+    # order" said only "Cart is empty", its header still counted the line, and nothing named the
+    # order (a second order was the obvious next step).
+    user, _item = at_checkout(page, live_user, live_product, live_server, price="6.00", stock=4, quantity=1)
+    other = page.context.new_page()
+    open_checkout(other)
+    page.get_by_role("button", name="Place order").click()
+    page.wait_for_url(ORDER_URL)
+    (placed,) = orders_of(live_server, user)
+    other.get_by_role("button", name="Place order").click()
+    expect(toast(other, "Cart is empty")).to_be_visible()
+    note = other.get_by_role("status").filter(has_text="was placed at")
+    expect(note).to_contain_text(f"Your order #{placed.id[:8]} was placed at")
+    expect(note.get_by_role("link", name="View order")).to_have_attribute("href", f"/orders/{placed.id}")
+    expect(other.get_by_role("link", name=re.compile(r"^Cart"))).not_to_contain_text("1")
+    assert len(orders_of(live_server, user)) == 1
+
+
 def test_a_stock_conflict_is_a_checkout_error(page: Page, live_user, live_product, live_server):
     user, item = at_checkout(page, live_user, live_product, live_server, price="6.00", stock=4, quantity=3)
     with live_server.session() as session:

@@ -286,6 +286,11 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
         shown = self._refusal_shown(exc)
         try:
             self._requote(user)
+            if exc.code == ErrorCode.CART_EMPTY:
+                # Another tab placed the order a moment ago: the way to it, and the header's badge
+                # (it still counted the lines that order took).
+                self._recent_order(user)
+                return [shown, CartState.refresh]
         except Exception:
             log.exception("checkout re-quote failed")
         return shown
