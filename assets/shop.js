@@ -266,6 +266,44 @@
     }, 0);
   });
 
+  // --- drafts ----------------------------------------------------------------------------------
+  /* A form marked data-keep-draft keeps what was typed in this tab's session storage until it is
+   * sent: a refresh on a slow network, or Back and Forward, emptied the address a shopper typed
+   * at checkout (the longest thing they type), while the phone fields kept theirs. A field is
+   * filled back only where it is empty. The key names the account (another one signing in on
+   * this tab meets none of it). */
+  function draftKey(form) { return 'dd-draft:' + form.getAttribute('data-keep-draft'); }
+  document.addEventListener('input', function (e) {
+    var form = e.target && e.target.form;
+    if (!form || !form.hasAttribute('data-keep-draft')) return;
+    var draft = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.name && el.value && el.type !== 'hidden' && el.type !== 'checkbox') draft[el.name] = el.value;
+    });
+    try { sessionStorage.setItem(draftKey(form), JSON.stringify(draft)); } catch (err) { /* full or off */ }
+  }, true);
+  document.addEventListener('submit', function (e) {
+    var form = e.target;
+    if (form && form.hasAttribute && form.hasAttribute('data-keep-draft')) {
+      try { sessionStorage.removeItem(draftKey(form)); } catch (err) { /* off */ }
+    }
+  }, true);
+  function restoreDrafts() {
+    document.querySelectorAll('form[data-keep-draft]').forEach(function (form) {
+      var key = draftKey(form);
+      if (form.__ddDraft === key) return;
+      form.__ddDraft = key;
+      var draft = null;
+      try { draft = JSON.parse(sessionStorage.getItem(key) || 'null'); } catch (err) { draft = null; }
+      if (!draft) return;
+      Object.keys(draft).forEach(function (name) {
+        var el = form.elements[name];
+        if (el && !el.value && typeof draft[name] === 'string') el.value = draft[name];
+      });
+    });
+  }
+  new MutationObserver(restoreDrafts).observe(document.documentElement, { childList: true, subtree: true });
+
   // --- offline ---------------------------------------------------------------------------------
 
   function offline() {

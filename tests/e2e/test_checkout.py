@@ -172,6 +172,32 @@ def test_an_address_added_inline_is_chosen_for_home_delivery(page: Page, live_us
     assert order.contact_phone == "+233245550100"  # the account's number, prefilled
 
 
+def test_an_address_typed_at_checkout_survives_a_refresh_and_back(page: Page, live_user, live_product, live_server):
+    # Probe 78: on a slow network a refresh, or Back to the cart and Forward, emptied the new
+    # address (the phone fields kept theirs).
+    user, _ = live_user()
+    fill_cart(live_server, user, (live_product(price="30.00", stock=3), 1))
+    sign_in(page, user)
+    open_checkout(page)
+    form = page.get_by_role("form", name="Add a new address")
+    form.get_by_label("Area and street").fill("14 Oxford Street")
+    form.get_by_label("Landmark or directions").fill("Opposite the Shell station")
+    form.get_by_label("City or town").fill("Accra")
+    form.get_by_label("Region").select_option("Greater Accra")
+    page.reload()
+    form = page.get_by_role("form", name="Add a new address")
+    expect(form.get_by_label("Area and street")).to_have_value("14 Oxford Street")
+    expect(form.get_by_label("Landmark or directions")).to_have_value("Opposite the Shell station")
+    expect(form.get_by_label("City or town")).to_have_value("Accra")
+    expect(form.get_by_label("Region")).to_have_value("Greater Accra")
+    page.goto("/cart")
+    page.go_back()
+    expect(page.get_by_role("form", name="Add a new address").get_by_label("City or town")).to_have_value("Accra")
+    page.get_by_role("form", name="Add a new address").get_by_role("button", name="Add Address").click()
+    expect(toast(page, "Address added")).to_be_visible()
+    assert page.evaluate("Object.keys(sessionStorage).filter(k => k.startsWith('dd-draft:'))") == []
+
+
 def _choose_mobile_money(page: Page, phone: str = "024 123 4567", network: str = "MTN MoMo") -> None:
     page.get_by_text("Mobile money", exact=True).click()
     page.get_by_label("Mobile money number").fill(phone)
