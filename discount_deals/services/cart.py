@@ -41,6 +41,7 @@ _WHOLE_NUMBER = re.compile(r"-?\d{1,9}")
 # and its summary showed 100, the checkout charged for them all.
 MAX_LINES = 100
 CART_FULL = f"Your cart holds {MAX_LINES} different products, the most it can. Check out or remove some first."
+CART_OVER = f"Your cart holds more than {MAX_LINES} different products: remove some before checking out."
 SOLD_OUT = "Sold out"
 NO_LONGER_SOLD = "No longer available"
 
@@ -124,7 +125,14 @@ def check_quantity(product: Product, quantity: int) -> None:
 def check_room(lines: int) -> None:
     """A new line may join a cart that holds ``lines`` already (400 ``cart_full`` when it is full)."""
     if lines >= MAX_LINES:
-        raise ValidationFailed(CART_FULL, fields={"product": [CART_FULL]}, code=ErrorCode.CART_FULL)
+        raise ValidationFailed(CART_FULL, fields={"product": [CART_FULL]}, code=ErrorCode.CART_FULL, expose_code=True)
+
+
+def check_lines(lines: int) -> None:
+    """A cart checks out with at most ``MAX_LINES`` lines (400 ``cart_full``): one filled before
+    the cap showed 100 and ordered them all."""
+    if lines > MAX_LINES:
+        raise ValidationFailed(CART_OVER, code=ErrorCode.CART_FULL, expose_code=True)
 
 
 def get_cart(session: Session, user: User) -> Cart | None:

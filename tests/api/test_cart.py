@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sqlmodel import select
 
 from ..builders.accounts import auth_headers
 from ..builders.shop import cart_quantities
@@ -242,3 +243,26 @@ def test_a_cart_holds_at_most_one_page_of_lines(client, customer, customer_heade
     first = page["results"][0]
     assert client.delete(f"{ITEMS}{first['id']}/", headers=customer_headers).status_code == 204
     assert add(client, customer_headers, products[-1].id).status_code == 201  # room again
+
+
+def test_a_cart_filled_past_the_cap_before_it_is_refused_at_checkout(client, shopper_headers, shopper, make_category,
+                                                                      make_product):
+    # Review 79: a cart that held more than 100 lines before the cap still ordered them all, the
+    # shopper having seen 100. The refusal carries its code.
+    from discount_deals import models
+    from discount_deals.db import session_scope
+
+    category = make_category()
+    products = [make_product(category=category, price="1.00") for _ in range(cart_service.MAX_LINES + 2)]
+    assert add(client, shopper_headers, products[0].id).status_code == 201
+    with session_scope() as session:
+        cart = session.exec(select(models.Cart).where(models.Cart.user_id == shopper.id)).one()
+        for product in products[1:]:
+            session.add(models.CartItem(cart_id=cart.id, product_id=product.id, quantity=1))
+    refused = client.post("/api/orders/checkout/", json={}, headers=shopper_headers)
+    assert refused.status_code == 400
+    assert refused.json() == {"detail": cart_service.CART_OVER, "code": "cart_full"}
+    with session_scope() as session:
+        assert session.exec(select(models.Order).where(models.Order.user_id == shopper.id)).all() == []
+    full = add(client, shopper_headers, make_product(category=category).id)
+    assert full.status_code == 400 and full.json()["code"] == "cart_full"

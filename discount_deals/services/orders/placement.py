@@ -24,7 +24,7 @@ from ...models import Product, User
 from ...config.settings import get_settings
 from .. import Conflict, ValidationFailed, coupons, flash_sales, payments, pickup_stores, pricing
 from . import status as lifecycle
-from ..cart import parse_quantity
+from ..cart import check_lines, parse_quantity
 from ..catalog import is_visible
 from ..catalog.fields import MAX_PRICE
 from ..error_codes import ErrorCode
@@ -121,6 +121,7 @@ def place_from_cart(
     items = session.exec(select(CartItem).where(CartItem.cart_id == cart.id)).all() if cart else []
     if not items:
         raise ValidationFailed("Cart is empty", code=ErrorCode.CART_EMPTY)
+    check_lines(len(items))
     order = place_order(
         session,
         user,
