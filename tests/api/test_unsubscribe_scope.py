@@ -114,3 +114,12 @@ def test_the_data_export_shows_an_email_unsubscribe_as_the_profile_does(client, 
     exported = client.get("/api/users/me/export/", headers=auth_headers(user)).json()["notification_preferences"]
     assert exported["order_updates"] == client.get(PREFERENCES, headers=auth_headers(user)).json()["order_updates"]
     assert exported["order_updates"] == "sms"
+
+
+def test_the_data_export_shows_a_default_order_choice_as_the_profile_does(client, make_user):
+    # Review 79: a preferences row with no order choice yet exported "" where the profile says "sms".
+    user = make_user(phonenumber="+233241234567")
+    set_preferences(user, cart_reminders=False)
+    exported = client.get("/api/users/me/export/", headers=auth_headers(user)).json()["notification_preferences"]
+    assert exported["order_updates"] == client.get(PREFERENCES, headers=auth_headers(user)).json()["order_updates"]
+    assert exported["order_updates"] == "sms" and exported["cart_reminders"] is False

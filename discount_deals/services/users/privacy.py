@@ -50,7 +50,7 @@ from ..auth.password_checks import (
     current_password_matches,
     refusal_keeps_count,
 )
-from ..messages.preferences import TEXTS_ONLY
+from ..messages.preferences import preferences_of
 from ..moments import utc_text
 from ..money import money_str
 from .addresses import address_dict
@@ -102,15 +102,14 @@ def _returns(session: Session, order: Order) -> list[dict[str, Any]]:
              "credit_note_number": ret.credit_note_number, "refunded_at": utc_text(ret.refunded_at)} for ret in rows]
 
 
-def _preferences(prefs: NotificationPreference | None) -> dict[str, Any] | None:
-    """The stored choices, in the words the profile and the API use: an order email's unsubscribe
-    is kept as "texts only" (``TEXTS_ONLY``) and shown as the SMS it leaves."""
+def _preferences(session: Session, user: User, prefs: NotificationPreference | None) -> dict[str, Any] | None:
+    """The stored choices, the order updates in the words the profile and the API use (an order
+    email's unsubscribe is kept as "texts only" and shown as the SMS it leaves; no choice yet is
+    shown as the default it stands for)."""
     if prefs is None:
         return None
-    stored = prefs.model_dump(exclude={"user_id"}, mode="json")
-    if stored["order_updates"] == TEXTS_ONLY:
-        stored["order_updates"] = "sms"
-    return stored
+    return {**prefs.model_dump(exclude={"user_id"}, mode="json"),
+            "order_updates": preferences_of(session, user).order_updates}
 
 
 def export_data(session: Session, user: User) -> dict[str, Any]:
@@ -142,7 +141,7 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
         "favourites": [{"product_id": fav.product_id, "name": name} for fav, name in favourites],
         "reviews": [{"product_id": r.product_id, "name": name, "rating": r.rating, "text": r.text,
                      "hidden": r.is_hidden, "created_at": utc_text(r.created_at)} for r, name in reviews],
-        "notification_preferences": _preferences(prefs),
+        "notification_preferences": _preferences(session, user, prefs),
         "messages": [{"channel": m.channel, "kind": m.kind, "recipient": m.recipient, "created_at": utc_text(m.created_at),
                       "status": m.status} for m in messages],
     }
