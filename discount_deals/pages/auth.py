@@ -71,7 +71,8 @@ def _switch(question: str, action: str, href: str) -> rx.Component:
     """The line under a form that leads to the other one ("Don't have an account? Create one")."""
     return rx.el.p(
         question,
-        rx.el.a(action, href=href, class_name="font-semibold text-orange-700 underline"),
+        # In the form's place in the history: Back after signing in never shows a form again.
+        rx.el.a(action, href=href, custom_attrs={"replace": True}, class_name="font-semibold text-orange-700 underline"),
         class_name="mt-6 text-center text-sm text-gray-700",
     )
 

@@ -65,7 +65,7 @@ async def _resolve_admin(state: rx.State, policy: _Policy) -> Resolved:
     except SessionExpired:
         # Back to the back office's own address (its tab, an order opened in it) after logging in.
         here = session.router.url.path.startswith(routes.ADMIN)
-        return None, session._login_redirect(None if here else routes.ADMIN)
+        return None, session._login_redirect(None if here else routes.ADMIN, protected=here)
     if not permissions.is_admin(user):
         return None, rx.redirect(routes.HOME)
     return user, None
@@ -80,7 +80,7 @@ async def _resolve_user(state: rx.State, policy: _Policy) -> Resolved:
     else:
         expired = False
     if user is None and (expired or not policy.guests):
-        redirect = session._login_redirect(policy.login_to)
+        redirect = session._login_redirect(policy.login_to, protected=not policy.guests)
         return None, [toast(policy.notice), redirect] if policy.notice else redirect
     return user, None
 

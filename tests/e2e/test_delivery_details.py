@@ -77,6 +77,12 @@ def test_a_new_customer_registers_on_the_way_to_checkout_and_delivers_to_a_ghana
     expect(toast(page, "Welcome back!")).to_have_count(0)
     expect(page.get_by_role("list", name="Order lines")).to_contain_text(item.name)  # the guest cart came along
     expect(page.get_by_label("Phone number for the rider")).to_have_value("020 555 0199")
+    # Back leaves no form behind (review 79: it showed "Welcome Back" to the shopper just signed in).
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/cart$"))
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"/checkout$"))
+    expect(page.get_by_role("list", name="Order lines")).to_contain_text(item.name)
 
     form = page.get_by_role("form", name="Add a new address")
     form.get_by_label("Area and street").fill("East Legon, 12 Lagos Avenue")

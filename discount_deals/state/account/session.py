@@ -33,7 +33,9 @@ log = logging.getLogger("discount_deals.session")
 # Browser storage a logout removes (SPEC §4, §9): tokens, user, cart and the orders cache.
 SESSION_KEYS = ("accessToken", "refreshToken", "user", "cart-storage", "orders-storage")
 REMOVE_SESSION_KEYS = rx.call_script(
-    "[" + ",".join(f"'{key}'" for key in SESSION_KEYS) + "].forEach(function(k){localStorage.removeItem(k);})"
+    "[" + ",".join(f"'{key}'" for key in SESSION_KEYS) + "].forEach(function(k){localStorage.removeItem(k);});"
+    # and what a form kept of its typing in this tab (assets/shop.js drafts: an address)
+    "Object.keys(sessionStorage).forEach(function(k){if(k.indexOf('dd-draft:')===0)sessionStorage.removeItem(k);})"
 )
 
 
@@ -171,16 +173,18 @@ class SessionState(rx.State):
         url = self.router.url
         return f"{url.path}?{url.query}" if url.query else url.path
 
-    def _login_redirect(self, target: str | None = None):
-        """/login with the way back: ``target``, else this page's address. A page that sends its
-        own address (a protected page, a signed-out tap) is replaced in the history: Back from the
-        form opened that page again, which sent the browser here again, and Back never left the
-        shop. Another target (the cart's "Proceed to Checkout") keeps its page behind the form."""
+    def _login_redirect(self, target: str | None = None, *, protected: bool = False):
+        """/login with the way back: ``target``, else this page's address. ``protected``: the
+        page's own guard refuses a guest; it is replaced in the history (Back from the form opened
+        it again, which sent the browser here again: Back never left the shop). A public page (an
+        expired session) and an action's other target (the cart's "Proceed to Checkout") stay
+        behind the form, as the original client's ``window.location.href = '/login'`` left them."""
         here = self._address()
         target = target or here or routes.HOME
         if target.startswith(routes.LOGIN):
             return rx.redirect(routes.LOGIN, replace=True)
-        return rx.redirect(f"{routes.LOGIN}?redirectTo={quote(target, safe='/')}", replace=target == here)
+        return rx.redirect(f"{routes.LOGIN}?redirectTo={quote(target, safe='/')}",
+                           replace=protected and target == here)
 
     async def _start(self, user: User, access: str, refresh: str, summary: dict | None = None) -> None:
         """Store a fresh login (called by the login and register flows)."""
