@@ -267,8 +267,8 @@
   });
 
   // --- drafts ----------------------------------------------------------------------------------
-  /* A form marked data-keep-draft keeps what was typed in this tab's session storage until it is
-   * sent: a refresh on a slow network, or Back and Forward, emptied the address a shopper typed
+  /* A form marked data-keep-draft keeps what was typed in this tab's session storage until the
+   * server has saved it (its state forgets the draft then; a logout forgets them all): a refresh on a slow network, or Back and Forward, emptied the address a shopper typed
    * at checkout (the longest thing they type), while the phone fields kept theirs. A field is
    * filled back only where it is empty. The key names the account (another one signing in on
    * this tab meets none of it). */
@@ -281,12 +281,6 @@
       if (el.name && el.value && el.type !== 'hidden' && el.type !== 'checkbox') draft[el.name] = el.value;
     });
     try { sessionStorage.setItem(draftKey(form), JSON.stringify(draft)); } catch (err) { /* full or off */ }
-  }, true);
-  document.addEventListener('submit', function (e) {
-    var form = e.target;
-    if (form && form.hasAttribute && form.hasAttribute('data-keep-draft')) {
-      try { sessionStorage.removeItem(draftKey(form)); } catch (err) { /* off */ }
-    }
   }, true);
   function restoreDrafts() {
     document.querySelectorAll('form[data-keep-draft]').forEach(function (form) {
