@@ -86,6 +86,12 @@ def admin_path(tab: str = "", *, list_view: bool = False) -> str:
     return f"{ADMIN}?{urlencode({'tab': tab, **({'view': ADMIN_LIST_VIEW} if list_view else {})})}"
 
 
+def admin_open_path(tab: str, object_id: str) -> str:
+    """The back office's ``tab`` with one of its objects open (``/admin?tab=orders&open=<id>``):
+    an order opened there is a step Back undoes (state.admin.gate)."""
+    return f"{ADMIN}?{urlencode({'tab': tab, 'open': object_id})}"
+
+
 def category_path(slug: str) -> str:
     """The product listing filtered to one category."""
     return f"{PRODUCTS}?category={quote(slug)}"

@@ -128,6 +128,12 @@ def panel() -> rx.Component:
 def admin() -> rx.Component:
     return rx.cond(
         SessionState.is_admin & AdminState.ready,
-        rx.el.div(sidebar(), panel(), class_name="min-h-screen bg-gray-50 text-gray-900"),
+        rx.el.div(
+            sidebar(), panel(),
+            # Pressed by assets/shop.js on Back and Forward within the back office (AdminState.follow_address).
+            rx.el.button(type="button", hidden=True, tab_index=-1, aria_hidden="true",
+                         custom_attrs={"data-follows-history": routes.ADMIN}, on_click=AdminState.follow_address),
+            class_name="min-h-screen bg-gray-50 text-gray-900",
+        ),
         rx.el.div(spinner("Checking your session..."), class_name="flex min-h-screen items-center justify-center"),
     )

@@ -227,3 +227,31 @@ def test_hiding_a_store_flags_the_orders_still_to_collect_there(page: Page, live
     expect(page.get_by_role("alert").filter(has_text="Pickup store changed")).to_have_count(0)
     with live_server.session() as session:
         assert session.get(Order, order.id).attention is None
+
+
+def test_a_phones_back_closes_an_order_opened_in_the_back_office(page: Page, live_user, live_server):
+    """Probe 78: Back on a phone with an order open left the back office (to the storefront, or
+    to the login form) instead of going back to the list; Forward opens the order again."""
+    admin, _password = live_user(role="admin")
+    shopper, _ = live_user()
+    with live_server.session() as session:
+        order = insert_order(session, shopper)
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, admin)
+    page.goto("/products")
+    page.goto(f"/admin?tab=orders&q={order.id[:8]}")
+    page.get_by_role("button", name=f"View order #{order.id[:8]}").click()
+    heading = page.get_by_role("heading", name=f"Order #{order.id[:8]}")
+    expect(heading).to_be_visible()
+    expect(page).to_have_url(re.compile(rf"/admin\?tab=orders&open={order.id}$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/admin\?tab=orders&q="))
+    expect(page.get_by_role("list", name="Orders")).to_be_visible()
+    expect(heading).to_have_count(0)
+    page.go_forward()
+    expect(heading).to_be_visible()
+    page.reload()  # the address names the order: a reload (or a shared link) opens it
+    expect(heading).to_be_visible()
+    page.get_by_role("button", name="Back to orders").click()
+    expect(page.get_by_role("list", name="Orders")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/admin\?tab=orders$"))

@@ -83,6 +83,15 @@ class AdminState(rx.State):
         if state_class is not None and hasattr(state_class, "_apply_query"):
             (await self.get_state(state_class))._apply_query(query.strip()[:MAX_QUERY])
 
+    async def _open_object(self, tab: str, object_id: str) -> bool:
+        """``/admin?tab=orders&open=<id>``: that tab with one of its objects open (its ``_opened``);
+        False when the tab opens none."""
+        state_class = _TAB_STATES.get(tab)
+        if state_class is None or not hasattr(state_class, "_opened"):
+            return False
+        (await self.get_state(state_class))._opened(object_id.strip()[:MAX_QUERY])
+        return True
+
     async def _choose(self, tab: str) -> None:
         """The tab starts from its list (``_chosen``: an order open there closes)."""
         state_class = _TAB_STATES.get(tab)
@@ -98,9 +107,11 @@ class AdminState(rx.State):
         tidy = None
         if wanted in TAB_IDS:
             self.tab = wanted
-            query = parameters.get("q", "")
+            query, opened = parameters.get("q", ""), parameters.get("open", "")
             if isinstance(query, str) and query.strip():
                 await self._apply_query(wanted, query)
+            elif isinstance(opened, str) and opened.strip():
+                await self._open_object(wanted, opened)
             elif parameters.get("view") == routes.ADMIN_LIST_VIEW:
                 # A link's "Back to orders": the list. Without it, this load is a reconnection's
                 # or a reload's, and what was open stays open.
@@ -110,6 +121,22 @@ class AdminState(rx.State):
         self.ready = True
         load = self._tab_load()
         return [step for step in (tidy, rx.call_script(SHOW_CHOSEN_TAB), load) if step is not None]
+
+    @admin_event
+    async def follow_address(self, admin: User):
+        """Back or Forward between the back office's own addresses (an order opened is one, put
+        in the bar beside the router: coming back to the address it loaded, the router runs no
+        on-load). Pressed by the page's history listener (assets/shop.js): the tab the address
+        names, with what it names open, else its list."""
+        parameters = self.router.url.query_parameters
+        wanted, opened = parameters.get("tab", ""), parameters.get("open", "")
+        if self.router.url.path.rstrip("/") != routes.ADMIN or wanted not in TAB_IDS:
+            return None
+        self.tab = wanted
+        if not (isinstance(opened, str) and opened.strip() and await self._open_object(wanted, opened)):
+            await self._choose(wanted)
+        load = self._tab_load()
+        return [step for step in (rx.call_script(SHOW_CHOSEN_TAB), load) if step is not None]
 
     @admin_event
     async def set_tab(self, admin: User, tab: str):

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import reflex as rx
 from sqlmodel import Session
 
+from ... import routes
 from ...db import session_scope, write_session
 from ...models import OrderStatus, PaymentStatus, User
 from ...services import ServiceError, exports, returns
@@ -22,6 +23,7 @@ from ...services import orders as order_service
 from ..order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
 from ..return_views import ReturnCard, return_card, returns_title
 from ..actions import busy_call, toast
+from ..address_bar import push_url
 from ..forms import text_arg
 from ..guards import admin_event
 from .gate import admin_tab
@@ -113,11 +115,17 @@ class AdminOrdersState(AdminList, rx.State):
         """The tab chosen in the menu: its list, not the order open there."""
         self.order_id = ""
 
+    def _opened(self, order_id: str) -> None:
+        """``/admin?tab=orders&open=<id>`` (a reload, a link, Back or Forward): that order open;
+        the tab's load shows it (``_open``)."""
+        self.order_id = order_id
+
     @admin_event
     def back_to_list(self, admin: User):
-        """"Back to orders" from an order's page."""
+        """"Back to orders" from an order's page (a step of its own in the history, as a link is)."""
         self.order_id = ""
-        return self._fetch(admin, self._open)
+        yield push_url(routes.admin_path("orders"))
+        yield from self._fetch(admin, self._open)
 
     @admin_event
     def set_date_from(self, admin: User, value: str):
@@ -205,8 +213,11 @@ class AdminOrdersState(AdminList, rx.State):
 
     @admin_event
     async def open_order(self, admin: User, order_id: str):
+        # Opened, the order is a step in the history: a phone's Back returns to the list.
         async for update in busy_call(self, None, lambda: self._show(admin, order_id), describe=lambda exc: exc.detail,
-                                      success=None, then=lambda _none: rx.call_script("window.scrollTo({top: 0})")):
+                                      success=None, then=lambda _none: [
+                                          push_url(routes.admin_open_path("orders", self.order_id)),
+                                          rx.call_script("window.scrollTo({top: 0})")]):
             yield update
 
     @admin_event
