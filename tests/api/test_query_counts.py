@@ -30,7 +30,7 @@ STOREFRONT_LISTING = 14  # a page of cards and its facet counts
 PRODUCT_API = 1
 PRODUCT_PAGE = 10  # the card, related products, a page of reviews and the reader's own
 CART_READ = 2
-CART_ADD = 7
+CART_ADD = 8  # a new line counts the lines first (services.cart.MAX_LINES)
 CHECKOUT = 17  # stock taken in one guarded UPDATE for every line (it was one per line)
 LISTING_FILTERS = {"category": "Groceries", "brand": "shoprite", "price_range": "0-25", "ordering": "price",
                    "page_size": "20"}
