@@ -286,9 +286,7 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
         shown = self._refusal_shown(exc)
         try:
             self._requote(user)
-            if exc.code == ErrorCode.CART_EMPTY:
-                # Another tab placed the order a moment ago: the way to it, and the header's badge
-                # (it still counted the lines that order took).
+            if exc.code == ErrorCode.CART_EMPTY:  # another tab placed it: the way there, a true badge
                 self._recent_order(user)
                 return [shown, CartState.refresh]
         except Exception:
