@@ -67,7 +67,8 @@ async def _resolve_admin(state: rx.State, policy: _Policy) -> Resolved:
         here = session.router.url.path.startswith(routes.ADMIN)
         return None, session._login_redirect(None if here else routes.ADMIN, protected=here)
     if not permissions.is_admin(user):
-        return None, rx.redirect(routes.HOME)
+        # In the back office's place in the history: Back to it sent the customer home again.
+        return None, rx.redirect(routes.HOME, replace=True)
     return user, None
 
 

@@ -61,6 +61,8 @@ def test_customers_go_home(page: Page, live_user):
     expect(page).to_have_url(re.compile(r"/$"))
     expect(page.get_by_role("heading", name="Discover Amazing Deals")).to_be_visible()
     expect(page.get_by_role("heading", name="Admin Dashboard")).to_have_count(0)
+    page.go_back()  # to the page before the back office, not to /admin and home again (a loop)
+    expect(page).to_have_url(re.compile(r"/no-such-page-for-storage$"))
 
 
 def test_admins_see_the_tabs_overview_first_and_can_log_out(page: Page, live_user):
