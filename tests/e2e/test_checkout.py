@@ -198,6 +198,21 @@ def test_an_address_typed_at_checkout_survives_a_refresh_and_back(page: Page, li
     assert page.evaluate("Object.keys(sessionStorage).filter(k => k.startsWith('dd-draft:'))") == []
 
 
+def test_a_logout_forgets_the_address_typed_at_checkout(page: Page, live_user, live_product, live_server):
+    # Review 79: on a shared phone, the draft outlived the logout in the tab.
+    user, _ = live_user()
+    fill_cart(live_server, user, (live_product(price="30.00", stock=3), 1))
+    sign_in(page, user)
+    open_checkout(page)
+    page.get_by_role("form", name="Add a new address").get_by_label("Area and street").fill("14 Oxford Street")
+    drafts = "Object.keys(sessionStorage).filter(k => k.startsWith('dd-draft:')).length"
+    page.wait_for_function(f"() => {drafts} === 1")
+    page.get_by_role("button", name="Account menu").click()
+    page.locator("#account-menu").get_by_role("button", name="Log out").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    page.wait_for_function(f"() => {drafts} === 0")
+
+
 def _choose_mobile_money(page: Page, phone: str = "024 123 4567", network: str = "MTN MoMo") -> None:
     page.get_by_text("Mobile money", exact=True).click()
     page.get_by_label("Mobile money number").fill(phone)
