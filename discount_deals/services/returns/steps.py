@@ -17,10 +17,11 @@ from sqlmodel import Session, select
 
 from ...models import Order, Product, ReturnRequest, ReturnStatus, User
 from ...models.base import utcnow
-from .. import NotFound, audit
+from .. import audit
 from ..messages import deals, notices
 from ..permissions import require_admin, require_user
 from ..plain_text import one_line
+from ..rows import owned
 from .common import (
     NOTE_LIMIT,
     NOTE_REQUIRED,
@@ -129,10 +130,7 @@ def withdraw(session: Session, user: User | None, return_id: str) -> ReturnView:
     """The customer takes back their own return request (they kept the items, or asked by
     mistake) while nothing has moved: requested or approved, not yet received. Its items may be
     asked for again. 404 for anyone else's return; 409 ``return_status`` once received."""
-    user = require_user(user)
-    ret = find_return(session, return_id)
-    if ret.user_id != user.id:
-        raise NotFound(RETURN_NOT_FOUND)
+    ret = owned(session, ReturnRequest, return_id, require_user(user), RETURN_NOT_FOUND)
     before = move(session, ret, STEP_FROM["withdraw"], R.WITHDRAWN.value, "withdrawn")
     audit.record(session, user, "return.withdraw", "return", ret.id, label=f"Return for order #{ret.order_id[:8]}",
                  changes={"status": [before, ret.status]})
