@@ -193,3 +193,11 @@ def icon_button(tag: str, label: Any, on_click: Any, extra: str = "", **props: A
     """A square outline button showing only an icon; ``label`` is its accessible name."""
     return rx.el.button(icon(tag, 16), type="button", aria_label=label, on_click=on_click,
                         class_name=button_class("outline", "icon", extra), **props)
+
+
+def history_follower(path: str, on_follow: Any) -> rx.Component:
+    """A hidden control that assets/shop.js presses on Back and Forward within ``path``: the page
+    pushes its own addresses beside the router, which runs no on-load when it comes back to the
+    address it loaded; ``on_follow`` shows what the address names (a ``follow_address`` event)."""
+    return rx.el.button(type="button", hidden=True, tab_index=-1, aria_hidden="true",
+                        custom_attrs={"data-follows-history": path}, on_click=on_follow)

@@ -18,7 +18,7 @@ from ..components.admin_overview import overview_tab
 from ..components.admin_returns import returns_tab
 from ..components.admin_stores import stores_tab
 from ..components.admin_users import users_tab
-from ..components.ui import icon, spinner, tab_button
+from ..components.ui import history_follower, icon, spinner, tab_button
 from ..state.admin.gate import TABS, AdminState
 from ..state.account.session import SessionState
 
@@ -128,12 +128,7 @@ def panel() -> rx.Component:
 def admin() -> rx.Component:
     return rx.cond(
         SessionState.is_admin & AdminState.ready,
-        rx.el.div(
-            sidebar(), panel(),
-            # Pressed by assets/shop.js on Back and Forward within the back office (AdminState.follow_address).
-            rx.el.button(type="button", hidden=True, tab_index=-1, aria_hidden="true",
-                         custom_attrs={"data-follows-history": routes.ADMIN}, on_click=AdminState.follow_address),
-            class_name="min-h-screen bg-gray-50 text-gray-900",
-        ),
+        rx.el.div(sidebar(), panel(), history_follower(routes.ADMIN, AdminState.follow_address),
+                  class_name="min-h-screen bg-gray-50 text-gray-900"),
         rx.el.div(spinner("Checking your session..."), class_name="flex min-h-screen items-center justify-center"),
     )

@@ -8,7 +8,8 @@ from ..components.pagination import pagination
 from ..components.card_style import SKELETON_LINE
 from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
 from ..page_slots import SLOT_LISTING, SLOT_LISTING_COUNT
-from ..components.ui import FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, icon, search_field
+from ..components.ui import (FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, history_follower, icon,
+                             search_field)
 from ..state.shop.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
 
 
@@ -171,7 +172,5 @@ def products() -> rx.Component:
             ),
         ),
         pagination(ProductsState.page, ProductsState.total_pages, ProductsState.page_items, ProductsState.go_to_page),
-        # Pressed by assets/shop.js on Back and Forward within this page (ProductsState.follow_address).
-        rx.el.button(type="button", hidden=True, tab_index=-1, aria_hidden="true",
-                     custom_attrs={"data-follows-history": routes.PRODUCTS}, on_click=ProductsState.follow_address),
+        history_follower(routes.PRODUCTS, ProductsState.follow_address),
     )
