@@ -268,11 +268,20 @@
 
   // --- drafts ----------------------------------------------------------------------------------
   /* A form marked data-keep-draft keeps what was typed in this tab's session storage until the
-   * server has saved it (its state forgets the draft then; a logout forgets them all): a refresh on a slow network, or Back and Forward, emptied the address a shopper typed
-   * at checkout (the longest thing they type), while the phone fields kept theirs. A field is
-   * filled back only where it is empty. The key names the account (another one signing in on
-   * this tab meets none of it). */
-  function draftKey(form) { return 'dd-draft:' + form.getAttribute('data-keep-draft'); }
+   * server has saved it (state/drafts.py: its state forgets the draft then; a logout forgets them
+   * all): a refresh on a slow network, or Back and Forward, emptied the address a shopper typed at
+   * checkout (the longest thing they type), while the phone fields kept theirs. A field is filled
+   * back only where it is empty. The name carries the account's id (another account signing in
+   * on this tab meets none of it). */
+  var DRAFT = 'dd-draft:';
+  function draftKey(form) { return DRAFT + form.getAttribute('data-keep-draft'); }
+  window.ddForgetDrafts = function (name) {
+    try {
+      Object.keys(sessionStorage).forEach(function (k) {
+        if (k.indexOf(DRAFT + name) === 0) sessionStorage.removeItem(k);
+      });
+    } catch (err) { /* off */ }
+  };
   document.addEventListener('input', function (e) {
     var form = e.target && e.target.form;
     if (!form || !form.hasAttribute('data-keep-draft')) return;

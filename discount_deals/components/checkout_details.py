@@ -8,6 +8,7 @@ import reflex as rx
 
 from ..services.users import GHANA_REGIONS
 from ..state.account.session import SessionState
+from ..state.drafts import CHECKOUT_ADDRESS
 from ..state.shop.checkout import CheckoutState
 from ..state.shop.checkout_details import ADDRESS_FORM_ID, CONTACT_HINT, PLACE_FORM_ID
 from .stock_note import stock_fix
@@ -103,7 +104,7 @@ def address_form() -> rx.Component:
         id=ADDRESS_FORM_ID,
         key=C.address_form_version,
         # What was typed survives a refresh, Back and Forward (assets/shop.js), for this account.
-        custom_attrs={"data-keep-draft": "checkout-address-" + SessionState.user_id},
+        custom_attrs={"data-keep-draft": CHECKOUT_ADDRESS + SessionState.user_id},
         on_submit=C.add_address,
         no_validate=True,  # the server's message under each field, not the browser's bubbles
         aria_label="Add a new address",

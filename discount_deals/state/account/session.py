@@ -25,6 +25,7 @@ from ...models import User
 from ...services import NotAuthenticated, ServiceError, permissions
 from ...services.auth.tokens import refresh_tokens, revoke_refresh_token, user_for_access_token
 from ...services.users import full_name
+from ..drafts import forget_drafts_script
 from ..actions import toast
 
 log = logging.getLogger("discount_deals.session")
@@ -34,8 +35,7 @@ log = logging.getLogger("discount_deals.session")
 SESSION_KEYS = ("accessToken", "refreshToken", "user", "cart-storage", "orders-storage")
 REMOVE_SESSION_KEYS = rx.call_script(
     "[" + ",".join(f"'{key}'" for key in SESSION_KEYS) + "].forEach(function(k){localStorage.removeItem(k);});"
-    # and what a form kept of its typing in this tab (assets/shop.js drafts: an address)
-    "Object.keys(sessionStorage).forEach(function(k){if(k.indexOf('dd-draft:')===0)sessionStorage.removeItem(k);})"
+    + forget_drafts_script()  # and what a form kept of its typing in this tab (an address)
 )
 
 

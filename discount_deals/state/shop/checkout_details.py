@@ -18,6 +18,7 @@ from ...services import cart as cart_service
 from ...services import phones
 from ...services import users as user_service
 from ..actions import busy_call, toast
+from ..drafts import CHECKOUT_ADDRESS, forget_drafts
 from ..forms import form_checked, form_fields, form_text
 from ..guards import user_event
 from .checkout_options import AddressOption, address_option, network_for
@@ -37,9 +38,6 @@ SAVE_THEN_PLACE = rx.call_script(
 # SPEC §8's words for a checkout without an address. The form is on the checkout page, open, and
 # what it saves is one of the profile's addresses: the words hold without a detour.
 ADDRESS_REQUIRED = "You cannot proceed to checkout without an address. Please set your address in your profile."
-# What the address form kept of its typing (assets/shop.js drafts), once the server saved it.
-FORGET_ADDRESS_DRAFT = ("Object.keys(sessionStorage).forEach(function(k){"
-                        "if(k.indexOf('dd-draft:checkout-address-')===0)sessionStorage.removeItem(k);})")
 CONTACT_HINT = "The rider calls this number to find you."
 PICKUP_CONTACT_HINT = "The store calls this number when your order is ready."
 STORE_REQUIRED = "Pickup store required"
@@ -106,7 +104,7 @@ class DeliveryDetails(rx.State, mixin=True):
 
     def _address_added(self, place_after: bool):
         self.address_errors = {}
-        forget = rx.call_script(FORGET_ADDRESS_DRAFT)
+        forget = forget_drafts(CHECKOUT_ADDRESS)  # what the form kept of its typing: saved now
         if place_after:  # "Place order" pressed with the form filled in: press it again
             return [forget, rx.call_script(f"document.getElementById('{PLACE_FORM_ID}')?.requestSubmit()")]
         return [forget, toast(("Address added", None, "success"))]
