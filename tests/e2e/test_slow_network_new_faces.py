@@ -233,3 +233,24 @@ def test_withdrawing_a_return_and_resolving_a_flag_are_one_round_trip(page: Page
     expect(resolve).to_be_visible()
     ready_for_taps(page, slow_network)
     tapped_once(page, slow_network, resolve, "Flag resolved", "mark a flag resolved")
+
+
+def test_back_and_forward_within_the_listing_are_one_round_trip(page: Page, slow_network, live_product):
+    """This sitting's Back on a phone network: on a list opened from a link, Back to the address
+    it loaded and Forward again each show their page in one round trip, fetching no code."""
+    word = unique("Backtrip").split()[-1].replace("-", "")
+    items = [live_product(name=f"Backtrip {word} {n:02d}", price=f"{10 + n}.00", stock=5) for n in range(12)]
+    page.set_viewport_size(PHONE)
+    page.goto(f"/products?search={word}&sort=name")
+    ready_for_taps(page, slow_network)
+    slow_network.use(STEADY)
+    first = page.locator("main article h3").first
+    page.get_by_role("button", name="Page 2", exact=True).click()
+    expect(first).to_have_text(items[10].name)
+    slow_network.wait_quiet()
+    for step, shown in ((page.go_back, items[0].name), (page.go_forward, items[10].name)):
+        mark = slow_network.mark()
+        step()
+        expect(first).to_have_text(shown)
+        slow_network.wait_quiet()
+        one_round_trip(slow_network, mark, step.__name__)
