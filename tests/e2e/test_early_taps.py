@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
+from discount_deals.web.first_html.shell import boot_loader
+
 from ..support.slow_network import PROFILES
 from .account_helpers import toast
 from .conftest import unique
@@ -123,3 +125,39 @@ def test_an_early_tap_the_live_page_has_no_button_for_is_dropped(page: Page, slo
     slow_network.wait_quiet()
     expect(page.get_by_role("button", name=f"Add {item.name} to favorites")).to_have_attribute("aria-pressed", "false")
     expect(badge(page, "Favorites")).to_have_accessible_name("Favorites")
+
+
+KEPT_TAP_PAGE = """<!doctype html><body>
+<div data-ssr-slot><button disabled data-ssr-tap aria-label="Add Tea to favorites">&#9825;</button></div>
+<script>%s</script></body>"""
+
+
+def test_a_kept_tap_is_dropped_when_the_apps_button_is_renamed_before_it_is_enabled(page: Page):
+    """Found by CI on a loaded machine (stop 47): the app's heart appeared as "Add ..." and
+    disabled, so the kept tap was bound to it; the saved favourites then renamed the same element
+    "Remove ...". The shopper tapped Remove, the heart turned back into "Add ..." and enabled,
+    and the old tap saved the favourite again. Here the app is played by the page itself
+    (React marks a hydrated element by its props' key), so the order of events is certain."""
+    page.set_viewport_size(PHONE)
+    page.set_content(KEPT_TAP_PAGE % boot_loader([], ""))
+    waiting = page.locator("[data-ssr-slot] button")
+    tap(page, waiting)
+    expect(waiting).to_have_attribute("aria-busy", "true")
+    page.evaluate("""() => {
+        window.kept = document.querySelector('[data-ssr-slot] button');
+        window.clicks = 0;
+        const heart = document.createElement('button');
+        heart.setAttribute('aria-label', 'Add Tea to favorites');
+        heart.disabled = true;  // hydrated, the favourites not known yet
+        heart['__reactProps$test'] = {};
+        heart.addEventListener('click', () => { window.clicks += 1; });
+        document.body.appendChild(heart);
+        document.querySelector('[data-ssr-slot]').remove();
+        window.heart = heart;
+    }""")
+    page.evaluate("""() => {
+        window.heart.setAttribute('aria-label', 'Remove Tea from favorites');  // they were saved
+        window.heart.disabled = false;
+    }""")
+    page.wait_for_function("() => !window.kept.hasAttribute('aria-busy')")  # the tap is settled
+    assert page.evaluate("window.clicks") == 0

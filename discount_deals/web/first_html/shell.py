@@ -116,7 +116,9 @@ _BOOT_LOADER = """(function(preloads, code) {
     }
     bind();
     if (tap.live === undefined) return null;  // the server's markup is still there
-    if (!tap.live || !tap.live.isConnected) return false;  // the app shows no such button
+    // The app shows no such button, or no longer: React keeps the element and renames it when
+    // its state arrives (a favourite already saved turns "Add ..." into "Remove ...").
+    if (!tap.live || !tap.live.isConnected || nameOf(tap.live) !== tap.name) return false;
     return tap.live.disabled ? null : tap.live;  // busy a moment (the cart answering): wait
   }
   function mark(el, busy) {
@@ -312,6 +314,11 @@ def _script_json(value) -> str:
     return json.dumps(value).replace("</", "<\\/")
 
 
+def boot_loader(preloads: list[str], code: str) -> str:
+    """The boot loader's script: the module preloads ``preloads``, then the boot module ``code``."""
+    return _BOOT_LOADER % (_script_json(preloads), _script_json(code))
+
+
 def defer_boot(html: str) -> str:
     """Start the app's scripts after the first paint instead of while the page is parsed.
 
@@ -329,8 +336,7 @@ def _defer_boot(html: str) -> tuple[str, str | None]:
     boot = _MODULE_BOOT.search(html)
     if boot is None:
         return html, None
-    preloads = _MODULEPRELOAD.findall(html)
-    loader = _BOOT_LOADER % (_script_json(preloads), _script_json(boot.group(1)))
+    loader = boot_loader(_MODULEPRELOAD.findall(html), boot.group(1))
     html = html[: boot.start()] + f"<script>{loader}</script>" + html[boot.end() :]
     return inert_controls(_MODULEPRELOAD.sub("", html)), loader
 
