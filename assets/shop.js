@@ -178,6 +178,7 @@
 
   var PREFETCHED = 'data-dd-prefetch';
   var SKIPPED = /admin/; // the back office's code is big and only admins need it
+  var BACK_OFFICE = /^\/admin(\/|$)/;
 
   function quiet(forMs) {
     var entries = performance.getEntriesByType('resource');
@@ -196,6 +197,11 @@
   function prefetchRoutes() {
     var manifest = window.__reactRouterManifest;
     if (!manifest || document.querySelector('[' + PREFETCHED + ']')) return;
+    // Staff in the back office seldom open the storefront from it: on their phone's data plan
+    // the storefront's code (some 180 KB, fetched again by the worker's install, which keeps the
+    // storefront for offline use) would only compete with their taps' answers. A storefront
+    // page they open later fetches and registers both.
+    if (BACK_OFFICE.test(location.pathname)) return;
     var have = {}, pending = 0;
     function settled() { if (--pending === 0) registerWorker(); }
     document.querySelectorAll('link[href], script[src]').forEach(function (el) { have[el.href || el.src] = true; });

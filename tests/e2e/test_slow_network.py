@@ -143,6 +143,22 @@ def test_the_back_office_search_keeps_what_was_typed(page: Page, slow_network, l
     settled(slow_network, box, "mensah ama")
 
 
+def test_the_back_office_fetches_no_storefront_code_in_the_background(page: Page, slow_network, live_user):
+    """bench/admin_phone.py: on /admin the storefront's code for every route (some 180 KB) came in
+    the background while the admin worked, on their phone's data plan, and again for the service
+    worker's offline copies; it shared the link with their taps' answers."""
+    admin, _ = live_user(role="admin")
+    sign_in(page, admin)
+    mark = slow_network.mark()
+    page.goto("/admin")
+    expect(page.get_by_role("tab", name="Orders", exact=True)).to_be_visible()
+    slow_network.wait_quiet(quiet_s=4)  # the background fetch starts after a second of quiet
+    fetched = [line for line in slow_network.since(mark).requests
+               if re.search(r"/assets/_(products|cart|checkout|profile)_|/sw\.js|/workbox-", line)]
+    assert fetched == []
+    expect(page.locator("link[data-dd-prefetch]")).to_have_count(0)
+
+
 # --- one round trip a tap ----------------------------------------------------------------------
 
 
