@@ -340,11 +340,14 @@
     location.assign(url.href);
   }, true);
   // --- flash-sale countdowns (issue 34) ----------------------------------------------------------
-  /* The server writes "Ends in 5h 12m" (services.flash_sales.countdown_text); from then on the
-   * badge counts down by the time elapsed here, so a phone whose clock is wrong still shows the
-   * server's count. A text the app writes anew (a page load) is taken as the new start. */
+  /* The server writes "Ends in 5h 12m" (services.flash_sales.countdown_text) and the end itself
+   * (data-ends-at). The badge counts down to that end on the phone's clock when the clock agrees
+   * with the text (within the text's minute, and a minute and a half for a page a cache kept); a phone
+   * whose clock is wrong counts down from the text by the time elapsed here, ending up to a
+   * minute late. A text the app writes anew (a page load) is taken as the new start. When a
+   * sale ends on the page, a control the page offers (data-sale-ended) shows its prices again. */
 
-  var countdowns = new WeakMap();
+  var countdowns = new WeakMap(), endTimer = null;
 
   dd.countdownText = function (minutesLeft) {
     if (minutesLeft <= 0) return 'Sale ended';
@@ -352,23 +355,43 @@
     return hours ? 'Ends in ' + hours + 'h ' + minutes + 'm' : 'Ends in ' + minutes + 'm';
   };
 
+  function countdownEnd(badge, text, now) {
+    var parts = /^Ends in (?:(\d+)h )?(\d+)m$/.exec(text);
+    if (!parts) return null;
+    var minutes = Number(parts[1] || 0) * 60 + Number(parts[2]);
+    var exact = Date.parse(badge.getAttribute('data-ends-at') || '');
+    var left = exact - now, slack = 90000;  // a page a cache kept (30 s), the ticker's pace, the link
+    if (left > (minutes - 1) * 60000 - slack && left <= (minutes + 1) * 60000 + slack) return exact;
+    return now + minutes * 60000 + 59999;  // the server counts whole minutes down: at the latest
+  }
+
   function tickCountdowns() {
-    var now = Date.now();
+    var now = Date.now(), next = Infinity, ended = false;
     document.querySelectorAll('[data-ends-at]').forEach(function (badge) {
       var node = badge.firstChild;
       if (!node || node.nodeType !== 3) return;
       var seen = countdowns.get(badge);
       if (!seen || seen.shown !== node.nodeValue) {
-        var parts = /^Ends in (?:(\d+)h )?(\d+)m$/.exec(node.nodeValue);
-        if (!parts) return;
-        var minutes = Number(parts[1] || 0) * 60 + Number(parts[2]);
-        // The server counts whole minutes down: the end is up to a minute after what it says.
-        seen = { ends: now + (minutes + 1) * 60000, shown: node.nodeValue };
+        var ends = countdownEnd(badge, node.nodeValue, now);
+        if (ends === null) return;
+        seen = { ends: ends, shown: node.nodeValue };
         countdowns.set(badge, seen);
       }
-      var shown = dd.countdownText(Math.floor((seen.ends - now) / 60000));
-      if (shown !== node.nodeValue) node.nodeValue = seen.shown = shown;
+      var left = seen.ends - now;
+      var shown = dd.countdownText(left > 0 ? Math.max(1, Math.floor(left / 60000)) : 0);
+      if (shown !== node.nodeValue) {
+        if (shown === 'Sale ended') ended = true;
+        node.nodeValue = seen.shown = shown;
+      }
+      if (seen.ends > now) next = Math.min(next, seen.ends - now);
     });
+    clearTimeout(endTimer);
+    if (next < 20000) endTimer = setTimeout(tickCountdowns, next + 50);  // the end itself, to the second
+    // A second and a half later: the shop reads its catalogue's version once a second.
+    if (ended) setTimeout(function () {
+      var refresh = document.querySelector('[data-sale-ended]');
+      if (refresh) refresh.click();
+    }, 1500);
   }
-  setInterval(tickCountdowns, 15000);
+  setInterval(tickCountdowns, 5000);
 })();

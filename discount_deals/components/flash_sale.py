@@ -7,6 +7,8 @@ the browser keeps the countdown ticking from ``data-ends-at`` (assets/shop.js).
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from ..display import ProductView
@@ -31,3 +33,11 @@ def flash_sale_notes(product: ProductView) -> rx.Component:
             class_name=S.FLASH_ROW,
         ),
     )
+
+
+def on_sale_end(reload: Any) -> rx.Component:
+    """A hidden control that assets/shop.js presses when a countdown on the page reaches its end:
+    ``reload`` shows the page's prices again (the sale's price stayed on screen after "Sale
+    ended", and Add to Cart then added at the full price)."""
+    return rx.el.button(type="button", hidden=True, tab_index=-1, aria_hidden="true",
+                        custom_attrs={"data-sale-ended": ""}, on_click=reload)

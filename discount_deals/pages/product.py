@@ -11,7 +11,7 @@ import reflex as rx
 
 from .. import routes
 from ..components import card_style as S
-from ..components.flash_sale import flash_sale_notes
+from ..components.flash_sale import flash_sale_notes, on_sale_end
 from ..components.whatsapp import whatsapp_chat
 from ..components.layout import layout
 from ..components.reviews import reviews_section
@@ -216,7 +216,7 @@ def product_page() -> rx.Component:
     return layout(
         rx.match(
             P.shown_status,
-            ("found", rx.fragment(product_detail(), reviews_section(), related_section())),
+            ("found", rx.fragment(product_detail(), reviews_section(), related_section(), on_sale_end(P.load))),
             ("missing", not_found_content()),
             ("failed", failed()),
             server_rendered(SLOT_PRODUCT, detail_skeleton_html()),

@@ -104,3 +104,21 @@ def test_a_guest_cart_stops_at_the_limit_too(page: Page, live_product):
     _tap_add(page, product.name)
     expect(toast(page, f"Flash sale: at most 2 per customer for {product.name}.")).to_be_visible()
     expect(page.get_by_role("link", name=re.compile(r"^Cart"))).to_contain_text("2")
+
+
+def test_a_sale_that_ends_on_an_open_product_page_shows_its_end_and_the_full_price(page: Page, live_product):
+    """Probe 80: a sale ended while its page was open still read "Ends in 1m" at the sale's price
+    for up to a minute more (the ticker put the end a whole minute after the server's count), and
+    "Sale ended" left the sale's price on screen: Add to Cart then added at the full price."""
+    now = datetime.now(UTC)
+    product = live_product(unique("Ending Sale Shito"), price="40.00", discount_price="28.00", stock=9,
+                           discount_start=now - timedelta(hours=1), discount_end=now + timedelta(seconds=12))
+    page.set_viewport_size(PHONE)
+    page.goto(f"/products/{product.id}")
+    main = page.locator("main article").filter(has=page.get_by_role("heading", level=1, name=product.name))
+    expect(main.locator("[data-ends-at]")).to_have_text("Ends in 1m")
+    expect(main.get_by_text("$28.00", exact=True).first).to_be_visible()
+
+    expect(main.locator("[data-ends-at]")).to_have_count(0, timeout=25_000)  # the page shows its prices again
+    expect(main.get_by_text("$40.00", exact=True).first).to_be_visible()
+    expect(main.get_by_text("$28.00", exact=True)).to_have_count(0)
