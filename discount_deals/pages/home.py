@@ -3,6 +3,7 @@
 import reflex as rx
 
 from .. import routes
+from ..components.flash_sale import on_sale_end
 from ..components.layout import layout
 from ..components.card_style import SKELETON_LINE
 from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
@@ -121,4 +122,4 @@ def call_to_action() -> rx.Component:
 
 
 def home() -> rx.Component:
-    return layout(hero(), stats(), featured_section(), brands_section(), call_to_action())
+    return layout(hero(), stats(), featured_section(), brands_section(), call_to_action(), on_sale_end(HomeState.load))

@@ -8,6 +8,7 @@ from ..components.pagination import pagination
 from ..components.card_style import SKELETON_LINE
 from ..components.product_card import product_grid, server_rendered, skeleton_grid_html
 from ..page_slots import SLOT_LISTING, SLOT_LISTING_COUNT
+from ..components.flash_sale import on_sale_end
 from ..components.ui import (FIELD_INPUT, FIELD_LABEL, badge_class, browser_owned, button_class, history_follower, icon,
                              search_field)
 from ..state.shop.catalog import ALL, BEST_MATCH, PRICE_RANGES, SORT_OPTIONS, ProductsState, price_label
@@ -173,4 +174,5 @@ def products() -> rx.Component:
         ),
         pagination(ProductsState.page, ProductsState.total_pages, ProductsState.page_items, ProductsState.go_to_page),
         history_follower(routes.PRODUCTS, ProductsState.follow_address),
+        on_sale_end(ProductsState.show_prices_again),
     )

@@ -122,3 +122,18 @@ def test_a_sale_that_ends_on_an_open_product_page_shows_its_end_and_the_full_pri
     expect(main.locator("[data-ends-at]")).to_have_count(0, timeout=25_000)  # the page shows its prices again
     expect(main.get_by_text("$40.00", exact=True).first).to_be_visible()
     expect(main.get_by_text("$28.00", exact=True)).to_have_count(0)
+
+
+def test_a_sale_that_ends_on_an_open_listing_shows_the_cards_full_price(page: Page, live_product):
+    now = datetime.now(UTC)
+    product = live_product(unique("Ending Sale Gari"), price="40.00", discount_price="28.00", stock=9,
+                           discount_start=now - timedelta(hours=1), discount_end=now + timedelta(seconds=12))
+    page.set_viewport_size(PHONE)
+    page.goto(f"/products?search={product.name}")
+    card = card_of(page, product.name)
+    expect(card.locator("[data-ends-at]")).to_have_text("Ends in 1m", timeout=30_000)
+    expect(card.get_by_text("$28.00", exact=True)).to_be_visible()
+
+    expect(card.locator("[data-ends-at]")).to_have_count(0, timeout=25_000)
+    expect(card.get_by_text("$40.00", exact=True)).to_be_visible()
+    expect(card.get_by_text("$28.00", exact=True)).to_have_count(0)

@@ -230,6 +230,12 @@ class ProductsState(rx.State):
             self.search_box_version += 1
         return load_list(self, self._load_shown_page, "product list", loading=None, failed=None)
 
+    @rx.event
+    def show_prices_again(self):
+        """A flash sale on the page ended (components/flash_sale.on_sale_end): the same listing,
+        at the prices in force now."""
+        return load_list(self, self._load_page, "product list", loading=None, failed=None)
+
     def _load_shown_page(self) -> None:
         """A page load's listing; the selects then show the address's filters, in the same update
         as their choices (a select can only show a value one of its options has)."""
