@@ -41,7 +41,8 @@ router = ApiRouter(tags=["products"])
 ProductBody = Annotated[dict[str, Any], Body(description=(
     "Product fields; category as an id, slug or name. On an update, an optional `stock_seen` (the stock "
     "the form showed) keeps the stock that orders moved meanwhile, or refuses a new one typed over it "
-    "(409 `stock_changed`)."))]
+    "(409 `stock_changed`); an optional `seen` (the fields as the form showed them) does the same for "
+    "every field it names (409 `product_changed`). Without them the fields sent are written."))]
 FEATURED_DEFAULT, FEATURED_MAX = 4, 100
 # Room for the multipart envelope around a file of the maximum size.
 MULTIPART_OVERHEAD = 64 * 1024

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     INVALID_DISCOUNT = "invalid_discount"
     LIMIT_WITHOUT_DISCOUNT = "limit_without_discount"  # a flash sale's limit needs a discount price
     NOT_RETRYABLE = "not_retryable"
+    PRODUCT_CHANGED = "product_changed"  # a field an admin changed was changed meanwhile (another admin)
     QUANTITY_INVALID = "quantity_invalid"
     STORE_IN_USE = "store_in_use"
     # checkout and coupons

@@ -8,6 +8,7 @@
 - :mod:`.facets`: how many products each filter choice leaves (facet counts)
 - :mod:`.suggestions`: products and categories while the shopper types
 - :mod:`.products`: one product (lookup, admin writes)
+- :mod:`.form_merge`: the admin form's view of a product, and a save merged with changes made meanwhile
 - :mod:`.categories`: categories
 - :mod:`.fields`: the field rules (pydantic models) shared by single and bulk writes
 - :mod:`.validation`: whole products and categories (the rules that need more than one field)
@@ -42,8 +43,8 @@ from .listing import (
     resolve_ordering,
     visible_clause,
 )
+from .form_merge import admin_rating_of, form_view
 from .products import (
-    admin_rating_of,
     create_product,
     delete_product,
     existing_product_ids,
@@ -77,6 +78,7 @@ from .validation import (
 
 __all__ = [
     "admin_rating_of",
+    "form_view",
     "CategoryChoice",
     "DISCOUNT_STEPS",
     "FacetValue",

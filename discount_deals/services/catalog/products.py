@@ -10,7 +10,7 @@ from sqlalchemy import String, cast, update
 from sqlmodel import Session, select
 
 from ...models import Category, Product, User
-from .. import Conflict, ValidationFailed, audit
+from .. import ValidationFailed, audit
 from ..error_codes import ErrorCode
 from ..messages import deals
 from ..form_rules import require_object, whole_number
@@ -18,6 +18,7 @@ from ..permissions import require_admin
 from ..rows import could_be_id, found, save_unique, shown_to
 from .categories import find_category
 from .fields import MAX_STOCK
+from .form_merge import FORM_FIELDS, merge_since_seen, stored
 from .listing import is_visible, visible_clause
 from .validation import LIMIT_WITHOUT_DISCOUNT, LIMIT_WITHOUT_DISCOUNT_CODE, clean_product, duplicate_name_message
 from .validation import name_key, refresh_derived, validation_detail
@@ -112,11 +113,6 @@ def _save(session: Session, product: Product, *, keep_key: bool = False) -> Prod
     return product
 
 
-def admin_rating_of(product: Product) -> float:
-    """The admin's number for a product (the back office's form shows and edits this one)."""
-    return float(product.admin_rating if product.admin_rating is not None else product.rating or 0)
-
-
 def apply_admin_rating(product: Product, value: float) -> None:
     """An admin typed ``value``: it is shown while the product has no published review. With
     reviews, the reviews' average sent back unchanged (the original client's edit form returns
@@ -140,40 +136,21 @@ def create_product(session: Session, actor: User | None, data: Mapping[str, Any]
     return product
 
 
-STOCK_CHANGED = ("The stock changed to {now} while you edited this product (orders, or another admin): "
-                 "check it and save again.")
-
-
-def _stock_since_seen(product: Product, values: dict[str, Any], seen: Any) -> None:
-    """A form opened before orders took stock sends the stock it showed: written as it is, the
-    units sold meanwhile were for sale again (sold twice). With ``stock_seen`` (the stock the form
-    showed; the back office sends it) a stock left as shown keeps the product's own, and a new
-    one typed over a stock that moved meanwhile is refused (409, ``stock_changed``). Without it
-    (the original client's form) the stock sent is written, as before."""
-    if "stock" not in values or seen is None or seen == "":
-        return
-    seen = whole_number(seen)
-    if seen is None:
-        message = "Send the stock the form showed: a whole number of 0 or more."
-        raise ValidationFailed(message, fields={"stock_seen": [message]})
-    if seen == product.stock or values["stock"] == product.stock:  # nothing moved, or typed as it is now
-        return
-    if values["stock"] == seen:
-        del values["stock"]
-        return
-    message = STOCK_CHANGED.format(now=product.stock)
-    raise Conflict(message, fields={"stock": [message]}, code=ErrorCode.STOCK_CHANGED, expose_code=True)
-
-
 def update_product(
     session: Session, actor: User | None, product_id: str, data: Mapping[str, Any], *, partial: bool = False
 ) -> Product:
     """Update a product (admins only): a full update (PUT) or, with ``partial``, only the given
-    fields (PATCH). An optional ``stock_seen`` guards the stock (:func:`_stock_since_seen`)."""
+    fields (PATCH). An optional ``seen`` (what the admin's form showed; ``stock_seen``, the stock
+    alone) merges the save with the changes made meanwhile (:mod:`.form_merge`)."""
     require_admin(actor)
     product = found(session, Product, product_id, "Product not found.", for_update=True)  # rows.by_id
     values = _validate_for_write(session, data, current=product, partial=partial)
-    _stock_since_seen(product, values, data.get("stock_seen") if isinstance(data, Mapping) else None)
+    kept = merge_since_seen(product, values, data)
+    if kept:  # the rules across fields hold for the merged product too (a discount under the price kept)
+        merged = {**data, **{key: stored(product, key) for key in kept}}
+        values = _validate_for_write(session, merged, current=product, partial=partial)
+        for key in kept:
+            values.pop(FORM_FIELDS[key][1], None)
     typed_rating = values.pop("rating", None)
     name = product.name
 

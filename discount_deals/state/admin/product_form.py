@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from ...config.settings import get_settings
 from ...display import ghana_time, money_text
 from ...models import Category, Product
 from ...services import catalog, pricing
-from ...services.money import money_str
 from ..forms import form_checked, form_text
 
 NO_CATEGORY = "none"  # the select's prompt; select items never have an empty value (SPEC §5)
@@ -117,34 +116,10 @@ def product_payload(form: dict[str, Any]) -> dict[str, Any] | None:
     return payload
 
 
-def _local_datetime(moment: datetime | None) -> str:
-    """A stored UTC time as a datetime-local value (the service reads those as UTC)."""
-    if moment is None:
-        return ""
-    moment = moment.astimezone(UTC) if moment.tzinfo else moment
-    return moment.strftime("%Y-%m-%dT%H:%M")
-
-
 def form_values(product: Product) -> ProductFormValues:
-    return ProductFormValues(
-        name=product.name,
-        description=product.description,
-        brand=product.brand,
-        price=money_str(product.price),
-        discount_price=money_str(product.discount_price) or "",
-        discount_start=_local_datetime(product.discount_start),
-        discount_end=_local_datetime(product.discount_end),
-        per_customer_limit="" if product.per_customer_limit is None else str(product.per_customer_limit),
-        image_url=product.image_url,
-        category=product.category_id,
-        tags=", ".join(product.tags or []),
-        related_products=", ".join(product.related_products or []),
-        stock=str(product.stock),
-        rating=f"{catalog.admin_rating_of(product):g}",
-        status=product.status,
-        is_available=bool(product.is_available),
-        is_featured=bool(product.is_featured),
-    )
+    """The form's starting values for a product (also the ``seen`` a save sends back: the service
+    compares as the form shows, services.catalog.form_merge)."""
+    return ProductFormValues(**catalog.form_view(product))
 
 
 def _when(moment: datetime) -> str:
