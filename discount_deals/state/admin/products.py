@@ -5,7 +5,7 @@ CSV). Every event is for admins only; the services check again."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -65,7 +65,9 @@ class AdminProductsState(AdminList, rx.State):
     restocking: str = ""  # id of the product being restocked
 
     editing_id: str = ""
-    _stock_seen: int | None = None  # the stock the edit form showed (services.catalog.products._stock_since_seen)
+    # What the edit form showed when it was opened: a save sends it as ``seen``, and the service
+    # keeps what another admin (or orders) changed meanwhile (services.catalog.form_merge).
+    _seen: dict[str, Any] = {}
     form: ProductFormValues = rx.field(default_factory=ProductFormValues)
     # Bumped to remount the (uncontrolled) form with new starting values: Edit, Cancel, after a save.
     form_key: int = 0
@@ -99,7 +101,7 @@ class AdminProductsState(AdminList, rx.State):
 
     def _reset_form(self) -> None:
         self.editing_id = ""
-        self._stock_seen = None
+        self._seen = {}
         self.form = ProductFormValues()
         self.form_key += 1
 
@@ -126,16 +128,14 @@ class AdminProductsState(AdminList, rx.State):
         if payload is None:
             return toast(("Error", REQUIRED_MESSAGE, "error"))
         editing = self.editing_id
-        if editing and self._stock_seen is not None:
-            payload["stock_seen"] = self._stock_seen
+        if editing and self._seen:
+            payload["seen"] = dict(self._seen)
 
         def save() -> None:
             try:
                 create_or_update(admin, editing, payload, catalog.create_product, catalog.update_product)
             except Conflict as refused:
-                if refused.code == ErrorCode.STOCK_CHANGED:  # told the stock now: saving again writes the typed one
-                    with session_scope() as session:
-                        self._stock_seen = catalog.get_product(session, editing, actor=admin)[0].stock
+                self._saw_again(admin, editing, refused.code)
                 raise
             self._reset_form()
             self._fill(admin)
@@ -145,14 +145,31 @@ class AdminProductsState(AdminList, rx.State):
             failure=("Error", "Failed to update product" if editing else "Failed to create product"),
         )
 
+    def _saw_again(self, admin: User, product_id: str, code: str) -> None:
+        """A save refused for changes made meanwhile: told the stock now, saving again writes the
+        typed one; told other fields, the form shows the product as it is now (still editing)."""
+        if code not in (ErrorCode.STOCK_CHANGED, ErrorCode.PRODUCT_CHANGED):
+            return
+        with session_scope() as session:
+            product = catalog.get_product(session, product_id, actor=admin)[0]
+            now = form_values(product)
+        if code == ErrorCode.STOCK_CHANGED:
+            self._seen = {**self._seen, "stock": now.stock}
+            return
+        if not any(option.id == now.category for option in self.categories):
+            self._load_categories()  # moved meanwhile to a category made after the form opened
+        self._seen = asdict(now)
+        self.form = now
+        self.form_key += 1
+
     def _edit(self, admin: User, product_id: str):
         with session_scope() as session:
             product, _category = catalog.get_product(session, product_id, actor=admin)
         if not any(option.id == product.category_id for option in self.categories):
             self._load_categories()
         self.editing_id = product.id
-        self._stock_seen = product.stock
         self.form = form_values(product)
+        self._seen = asdict(self.form)
         self.form_key += 1
         return rx.call_script("document.getElementById('product-form')?.scrollIntoView({behavior: 'smooth'})")
 
