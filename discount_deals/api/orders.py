@@ -22,6 +22,7 @@ from ..services.orders import status as lifecycle
 from ..services import orders as order_service
 from ..services.checkout import DELIVERY_METHODS, PAYMENT_METHODS, CheckoutChoice
 from ..services.phones import NETWORKS, display_phone
+from ..services.orders.seen import SeenOrder
 from ..services.orders.rules import allowed_statuses, can_cancel, is_payable, is_test_payment
 from ..services.pricing import product_price
 from ..services.money import money_str
@@ -106,8 +107,22 @@ class OrderIn(BaseModel):
     coupon_code: str | None = None
 
 
+class SeenIn(BaseModel):
+    """The order as the admin's page showed it: a status change is refused (409, ``code``
+    ``changed``) when the order differs now (a payment came in, a flag was raised)."""
+
+    status: str = Field(max_length=32)
+    payment_status: str = Field(max_length=32)
+    attention: str | None = Field(None, max_length=32)
+
+    def seen(self) -> SeenOrder:
+        return SeenOrder(self.status, self.payment_status, self.attention or None)
+
+
 class StatusIn(BaseModel):
     status: str
+    # Optional: the original client sends only ``status`` and is not checked against a page.
+    seen: SeenIn | None = None
 
 
 class OtpIn(BaseModel):
@@ -268,8 +283,10 @@ def get_order(order_id: str, request: Request, session: SessionDep, user: Curren
 def update_order_status(
     order_id: str, body: StatusIn, request: Request, session: WriteSessionDep, user: AdminUser
 ) -> dict:
-    """Admins: move an order to one of its allowed next statuses (recorded in its history)."""
-    order = order_service.update_status(session, user, order_id, body.status)
+    """Admins: move an order to one of its allowed next statuses (recorded in its history);
+    with ``seen`` (the order as the admin's page showed it), 409 ``changed`` when it differs now."""
+    order = order_service.update_status(session, user, order_id, body.status,
+                                        body.seen.seen() if body.seen is not None else None)
     return one_order_json(request, session, order, admin=True)
 
 

@@ -14,6 +14,7 @@ from ...models import Order, OrderItem, Product, User
 from ..permissions import require_user
 from ..rows import owned_or_admin
 from . import status as lifecycle
+from .seen import SeenOrder
 
 
 class OrderLine(NamedTuple):
@@ -71,6 +72,7 @@ def order_items(session: Session, order: Order) -> list[OrderLine]:
     return items_for_orders(session, [order])[order.id]
 
 
-def update_status(session: Session, actor: User, order_id: str, status: Any) -> Order:
-    """An admin moves an order along its statuses (see ``services.orders.status``)."""
-    return lifecycle.admin_change_status(session, actor, order_id, status)
+def update_status(session: Session, actor: User, order_id: str, status: Any, seen: SeenOrder | None = None) -> Order:
+    """An admin moves an order along its statuses (see ``services.orders.status``); ``seen``: the
+    order as their page showed it (``services.orders.seen``)."""
+    return lifecycle.admin_change_status(session, actor, order_id, status, seen)

@@ -37,6 +37,7 @@ from .rules import (
 )
 from ..permissions import require_admin, require_user
 from . import money_in
+from .seen import CHANGED_TEXT, SeenOrder, lock_order
 from ..rows import found, owned
 from ..text_match import contains, starts_with
 
@@ -159,13 +160,6 @@ def flag(session: Session, order: Order, code: str | None, note: str, *, actor: 
                  note=note)
 
 
-def lock_order(session: Session, order: Order) -> Order:
-    """The order's row is this transaction's until it ends, and ``order`` holds what it holds now
-    (a payment's webhook or another tab may have changed it since it was read; PostgreSQL)."""
-    return session.exec(select(Order).where(Order.id == order.id).with_for_update()
-                        .execution_options(populate_existing=True)).one()
-
-
 def _restock(session: Session, order: Order) -> None:
     quantities = session.exec(
         select(OrderItem.product_id, OrderItem.quantity).where(
@@ -188,19 +182,21 @@ def change_status(
     label: str = SHOP,
     note: str = "",
     transitions: dict[str, tuple[str, ...]] = ADMIN_TRANSITIONS,
+    seen: SeenOrder | None = None,
 ) -> Order:
     """The one way an order's status changes: check, apply side effects, record who and when.
 
     Cancelling puts the stock back (exactly once), gives back the coupon's use and, when money
     was received, flags a refund for an admin. Delivering a cash-on-delivery order records the cash as paid.
     400 (code ``transition``) for a move the rules forbid; 409 (``changed``) when the order
-    changed meanwhile.
+    changed meanwhile: since it was read, or since the admin's page showed it (``seen``: a
+    payment that came in, a flag raised; :mod:`.seen`).
     """
     valid = list(STATUS_LABELS)
-    seen = order.status
-    lock_order(session, order)  # what it decides (a refund due?) is what the row holds now
-    if order.status != seen:
-        raise Conflict("The order was changed meanwhile. Reload it and try again.", code=ErrorCode.CHANGED)
+    read = order.status
+    lock_order(session, order, seen)  # what it decides (a refund due?) is what the row holds now
+    if order.status != read:
+        raise Conflict(CHANGED_TEXT, code=ErrorCode.CHANGED)
     if to_status not in valid or to_status == S.COMPLETED.value:
         message = f"Status must be one of: {', '.join(s for s in valid if s != S.COMPLETED.value)}."
         raise ValidationFailed(message, fields={"status": [message]}, code=ErrorCode.STATUS_INVALID)
@@ -212,7 +208,7 @@ def change_status(
         update(Order).where(Order.id == order.id, Order.status == previous).values(status=to_status)
     )
     if changed.rowcount != 1:
-        raise Conflict("The order was changed meanwhile. Reload it and try again.", code=ErrorCode.CHANGED)
+        raise Conflict(CHANGED_TEXT, code=ErrorCode.CHANGED)
     order.status = to_status
     if to_status == S.DELIVERED.value:
         order.delivered_at = utcnow()  # returns are open for DD_RETURN_DAYS from now (services.returns)
@@ -240,13 +236,14 @@ def change_status(
     return order
 
 
-def admin_change_status(session: Session, actor: User | None, order_id: str, to_status: Any) -> Order:
-    """An admin moves an order along (ADMIN_TRANSITIONS)."""
+def admin_change_status(session: Session, actor: User | None, order_id: str, to_status: Any,
+                        seen: SeenOrder | None = None) -> Order:
+    """An admin moves an order along (ADMIN_TRANSITIONS) from what their page showed (``seen``)."""
     require_admin(actor)
     order = found(session, Order, order_id, "Order not found.")
     if not isinstance(to_status, str):
         to_status = ""
-    return change_status(session, order, to_status, actor=actor)
+    return change_status(session, order, to_status, actor=actor, seen=seen)
 
 
 def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
@@ -267,15 +264,16 @@ def cancel_order(session: Session, user: User | None, order_id: str) -> Order:
         raise Conflict("This order can no longer be cancelled.", code=ErrorCode.NOT_CANCELLABLE) from None
 
 
-def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "") -> Order:
+def mark_refunded(session: Session, actor: User | None, order_id: str, note: str = "",
+                  seen: SeenOrder | None = None) -> Order:
     """An admin records that the money the flag names was given back (orders flagged "refund
     due"). A cancelled order's payment is then refunded, and its ``refunded_total`` is what was
     paid (its total, or what charges of another amount brought in: :mod:`.money_in`); so is an
     order whose every item came back and was refunded for less than its total, the rest now
     counted (``money_in.owed_of_total``). An order that goes on (it was paid twice) stays paid:
-    only the second payment went back, which is no part of its total."""
+    only the second payment went back, which is no part of its total (``seen``: :func:`lock_order`)."""
     require_admin(actor)
-    order = lock_order(session, found(session, Order, order_id, "Order not found."))
+    order = lock_order(session, found(session, Order, order_id, "Order not found."), seen)
     if order.attention != Attention.REFUND_DUE.value:
         raise Conflict("This order has no refund due.", code=ErrorCode.NO_REFUND_DUE)
     previous, owed = order.payment_status, money_in.owed_of_total(session, order)

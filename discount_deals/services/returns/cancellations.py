@@ -39,6 +39,7 @@ from ...models import (
 from ...models.base import utcnow
 from .. import Conflict, ErrorCode, audit
 from ..orders import status as lifecycle
+from ..orders.seen import SeenOrder, check_seen
 from ..permissions import require_admin
 from ..rows import found
 from .common import figures_of, open_return, order_items, returnable, returned_quantities
@@ -87,19 +88,21 @@ def open_cancellation_refund(session: Session, order: Order, actor: User) -> str
     return ret.id
 
 
-def settle_refund_due(actor: User | None, order_id: str) -> Order:
+def settle_refund_due(actor: User | None, order_id: str, seen: SeenOrder | None = None) -> Order:
     """An admin settles an order's "refund due" (the back office's "Refund" / "Mark refunded"):
     a cancelled, paid order is refunded with a credit note (the module docstring; the flag is
     settled when the refund is recorded: ``refunds.record_refund``); money beyond an order's total
     is recorded as given back. 409 ``no_refund_due`` without the flag; 409 ``refund_in_progress``
     while the provider is still sending it; 502 ``refund_failed`` when the provider refuses
-    (nothing else changes; try again). The order as it stands after.
+    (nothing else changes; try again); 409 ``changed`` when the admin's page showed the order
+    otherwise (``seen``: orders.seen). The order as it stands after.
 
     Owns its transactions: the return is opened in one, :func:`.sending.refund_return` claims and
     records the refund in its own (the provider's call between them, outside any)."""
     actor = require_admin(actor)
     with write_session() as session:
         order = found(session, Order, order_id, "Order not found.", for_update=True)
+        check_seen(order, seen)
         if order.attention != Attention.REFUND_DUE.value or not refunds_by_credit_note(order):
             return lifecycle.mark_refunded(session, actor, order.id)
         return_id = open_cancellation_refund(session, order, actor)

@@ -114,6 +114,10 @@ class AdminOrderPage(AdminOrderHeading):
     delivery_detail: str = ""
     attention_text: str = ""
     attention: str = ""  # the flag's code, as the page shows it ("Mark resolved" sends it back)
+    # The status and payment status as loaded: an action sends them back with the flag
+    # (services.orders.seen), refused when the order moved since the page showed it.
+    status: str = ""
+    payment_status: str = ""
     refund_due: bool = False
     refund_label: str = "Mark refunded"  # "Refund GH₵…" when the press sends the money (services.returns)
     refunded_text: str = ""  # what its refunds gave back so far (Order.refunded_total), "" when none
@@ -139,6 +143,8 @@ def order_page(order: Order, customer: User | None) -> AdminOrderPage:
             if order.attention else ""
         ),
         attention=order.attention or "",
+        status=order.status,
+        payment_status=order.payment_status,
         refund_due=order.attention == Attention.REFUND_DUE.value,
         refund_label=f"Refund {money_text(order.total)}" if refunds_by_credit_note(order) else "Mark refunded",
         refunded_text=money_text(order.refunded_total) if order.refunded_total > 0 else "",

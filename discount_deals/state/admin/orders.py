@@ -18,6 +18,7 @@ from ...db import session_scope, write_session
 from ...models import OrderStatus, PaymentStatus, User
 from ...services import ServiceError, exports, returns
 from ...services.orders import flags
+from ...services.orders.seen import SeenOrder
 from ...services.orders import status as lifecycle
 from ...services import orders as order_service
 from ..order_views import OrderLineView, OrderTotals, TimelineEntry, customer_timeline, line_views, order_totals
@@ -242,21 +243,29 @@ class AdminOrdersState(AdminList, rx.State):
         """Move the order on screen along (a cancellation asks for a second click first).
         ``seen``: the status the screen showed at the tap; a tap made on an order that has moved
         since (taps queued while offline, sent together once back) does nothing, rather than
-        answer "Cannot change an order from processing to processing."."""
+        answer "Cannot change an order from processing to processing.". The service checks the
+        order against the page as loaded (:meth:`_seen`): a payment that came in meanwhile is
+        refused ("The order was changed meanwhile...") and the page shows it as it is now."""
         if self.working or (seen is not None and text_arg(seen) != self.shown.status_text):
             return
         if status == OrderStatus.CANCELLED.value and self.confirming != status:
             self.confirming = status
             return
+        shown = self._seen()  # what the page showed: a payment that came in since is refused, and shown
         try:
             async for update in self._change(
-                admin, lambda session: order_service.update_status(session, admin, self.order_id, status),
+                admin, lambda session: order_service.update_status(session, admin, self.order_id, status, shown),
                 lambda _none: ("Order updated", f"Order #{self.shown.short_id} is now {self.shown.status_text}."),
                 "Could not update the order", on_refusal=lambda _refusal: self._reshow(admin),
             ):
                 yield update
         finally:
             self.confirming = ""
+
+    def _seen(self) -> SeenOrder:
+        """The order as its page shows it (as loaded, not read again): the services refuse an
+        action on an order that has moved since (409 ``changed``), and the refusal reloads it."""
+        return SeenOrder(self.shown.status, self.shown.payment_status, self.shown.attention or None)
 
     @admin_event
     async def resolve_flag(self, admin: User, seen: Any):
@@ -285,10 +294,10 @@ class AdminOrdersState(AdminList, rx.State):
         """Settle the order's "refund due": a cancelled, paid order's money goes back through the
         provider (services.returns.settle_refund_due, which owns its transactions), so the call
         runs without the tab's lock, as the Returns tab's refund does."""
-        order_id = self.order_id
+        order_id, shown = self.order_id, self._seen()
 
         async def run():
-            settled = await asyncio.to_thread(returns.settle_refund_due, admin, order_id)
+            settled = await asyncio.to_thread(returns.settle_refund_due, admin, order_id, shown)
             async with self:
                 self._show(admin, order_id)
             return settled
