@@ -188,9 +188,8 @@ def change_status(
 
     Cancelling puts the stock back (exactly once), gives back the coupon's use and, when money
     was received, flags a refund for an admin. Delivering a cash-on-delivery order records the cash as paid.
-    400 (code ``transition``) for a move the rules forbid; 409 (``changed``) when the order
-    changed meanwhile: since it was read, or since the admin's page showed it (``seen``: a
-    payment that came in, a flag raised; :mod:`.seen`).
+    400 (code ``transition``) for a move the rules forbid; 409 (``changed``) when the order changed
+    since it was read, or since the admin's page showed it (``seen``: a payment came in; :mod:`.seen`).
     """
     valid = list(STATUS_LABELS)
     read = order.status
