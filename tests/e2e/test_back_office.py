@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from discount_deals.models import AuditEvent, Coupon, Order, PickupStore, Product
+from discount_deals.services.orders import status as lifecycle
 
 from .account_helpers import insert_order
 from .conftest import sign_in, unique
@@ -255,3 +256,32 @@ def test_a_phones_back_closes_an_order_opened_in_the_back_office(page: Page, liv
     page.get_by_role("button", name="Back to orders").click()
     expect(page.get_by_role("list", name="Orders")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/admin\?tab=orders$"))
+
+
+def test_a_payment_that_came_in_after_the_order_was_opened_stops_its_cancel(page: Page, live_user, live_server):
+    """Probe: the back office showed a mobile-money order "Awaiting payment"; the customer paid;
+    "Cancel order" on the unchanged page cancelled an order its customer had just paid (a refund
+    due). The cancel is refused in the app's words, and the page now shows it paid."""
+    admin, _password = live_user(role="admin")
+    shopper, _ = live_user()
+    with live_server.session() as session:
+        order = insert_order(session, shopper, payment_method="mobile_money", payment_status="awaiting_payment")
+    sign_in(page, admin)
+    page.goto(f"/admin?tab=orders&q={order.id[:8]}")
+    page.get_by_role("button", name=f"View order #{order.id[:8]}").click()
+    main = page.locator("#main")
+    expect(main.get_by_role("heading", name=f"Order #{order.id[:8]}")).to_be_visible()
+    expect(main.get_by_text("Awaiting payment", exact=True)).to_be_visible()
+    with live_server.session() as session:  # the customer's MoMo payment comes in
+        lifecycle.set_payment_status(session, session.get(Order, order.id), "paid", label="payment provider")
+
+    page.get_by_role("button", name="Cancel order").click()
+    page.get_by_role("button", name="Confirm: cancel order").click()
+    expect(toast(page, "Could not update the order")).to_contain_text(
+        "The order was changed meanwhile. Reload it and try again.")
+    expect(main.get_by_text("Paid", exact=True)).to_be_visible()
+    expect(main.get_by_text("Awaiting payment", exact=True)).to_have_count(0)
+    expect(main.get_by_text("Pending", exact=True)).to_be_visible()
+    with live_server.session() as session:
+        row = session.get(Order, order.id)
+        assert (row.status, row.payment_status, row.attention) == ("pending", "paid", None)
