@@ -113,11 +113,12 @@ class LineStockView:
     stock_text: str = ""
     short: bool = False
     available: int = 0
+    withdrawn: bool = False  # taken off sale: outside the totals, removed to check out
 
 
 def line_stock(note: StockNote) -> dict[str, object]:
     """The :class:`LineStockView` fields of a line's stock note."""
-    return dict(stock_text=note.text, short=note.short, available=note.available)
+    return dict(stock_text=note.text, short=note.short, available=note.available, withdrawn=note.withdrawn)
 
 
 def ghana_time(moment, pattern: str = "%d %b %Y, %H:%M") -> str:

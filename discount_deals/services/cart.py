@@ -29,7 +29,7 @@ from .error_codes import ErrorCode
 from .permissions import require_user
 from .pricing import LineTotal, product_price
 from .money import round_amount
-from .rows import by_id
+from .rows import by_id, could_be_id
 
 log = logging.getLogger("discount_deals.cart")
 
@@ -46,6 +46,24 @@ SOLD_OUT = "Sold out"
 NO_LONGER_SOLD = "No longer available"
 
 
+def no_longer_available(name: str) -> str:
+    """What a shopper is told of a product taken off sale (hidden or deleted) in their cart."""
+    return f"{name} is no longer available."
+
+
+def remove_to_check_out(name: str) -> str:
+    """Checkout's refusal of a line taken off sale: what it is, and what to do."""
+    return f"{no_longer_available(name)} Remove it from your cart to check out."
+
+
+def withdrawn_from_cart(names: list[str]) -> str:
+    """Lines whose products were deleted, gone from the cart: "Kettle is no longer available and
+    was removed from your cart." (several: "A, B are ... were ...")."""
+    if len(names) == 1:
+        return f"{names[0]} is no longer available and was removed from your cart."
+    return f"{', '.join(names)} are no longer available and were removed from your cart."
+
+
 @dataclass(frozen=True)
 class StockNote:
     """What a cart line can have of its product now."""
@@ -53,6 +71,9 @@ class StockNote:
     available: int  # how many can be bought (0: sold out, or no longer sold)
     short: bool  # the line wants more than that
     text: str  # "Only 2 left", "Sold out", "No longer available"; "" when the line fits
+    # Taken off sale: the line cannot be bought at all, so it stays out of every total (the cart's
+    # summary, checkout's review) until the shopper removes it.
+    withdrawn: bool = False
 
     @property
     def sold_out(self) -> bool:
@@ -64,7 +85,7 @@ def stock_note(product: Product, quantity: int) -> StockNote:
     visible = is_visible(product)
     available = max(product.stock, 0) if visible else 0
     if available == 0:
-        return StockNote(0, True, SOLD_OUT if visible else NO_LONGER_SOLD)
+        return StockNote(0, True, SOLD_OUT if visible else NO_LONGER_SOLD, withdrawn=not visible)
     if quantity > available:
         return StockNote(available, True, f"Only {available} left")
     return StockNote(available, False, "")
@@ -85,6 +106,21 @@ class CartLine(LineTotal):
     @property
     def stock(self) -> StockNote:
         return stock_note(self.product, self.quantity)
+
+
+def buyable(lines: Iterable[CartLine]) -> list[CartLine]:
+    """The lines that can be bought: every line but those taken off sale (they are shown, marked,
+    outside the totals)."""
+    return [line for line in lines if not line.stock.withdrawn]
+
+
+def unavailable_names(session: Session, products: dict[str, str]) -> list[str]:
+    """The names (of ``products``: id → the name the shopper saw) of those deleted or taken off
+    sale since: what a cart or checkout that lost a line tells the shopper."""
+    ids = [product_id for product_id in products if could_be_id(product_id)]
+    rows = {product.id: product for product in session.exec(select(Product).where(Product.id.in_(ids)))} if ids else {}
+    return [name for product_id, name in products.items()
+            if product_id not in rows or not is_visible(rows[product_id])]
 
 
 def parse_quantity(value: Any, *, minimum: int = 1, field: str = "quantity") -> int:
@@ -109,11 +145,12 @@ def parse_quantity(value: Any, *, minimum: int = 1, field: str = "quantity") -> 
     raise ValidationFailed(message, fields={field: [message]})
 
 
-def check_quantity(product: Product, quantity: int) -> None:
-    """Refuse (400) a quantity the shop cannot sell: hidden product, no stock, or more than the stock."""
+def check_quantity(product: Product, quantity: int, *, in_cart: bool = False) -> None:
+    """Refuse (400) a quantity the shop cannot sell: hidden product (``no_longer_available``; said
+    so of a line ``in_cart``), no stock, or more than the stock."""
     if not is_visible(product):
-        message = f"{product.name} is not available."
-        raise ValidationFailed(message, fields={"product": [message]})
+        message = no_longer_available(product.name) if in_cart else f"{product.name} is not available."
+        raise ValidationFailed(message, fields={"product": [message]}, code=ErrorCode.NO_LONGER_AVAILABLE)
     if product.stock <= 0:
         message = f"{product.name} is out of stock."
         raise ValidationFailed(message, fields={"product": [message]})
@@ -264,7 +301,7 @@ def set_quantity(session: Session, user: User, item_id: str, quantity: Any) -> C
         session.flush()
         return None
     product = _product(session, line.product_id)
-    check_quantity(product, quantity)
+    check_quantity(product, quantity, in_cart=True)
     flash_sales.check_cart_quantity(session, user, product, quantity)
     _touch(session, line.cart_id)
     line.quantity = quantity

@@ -23,7 +23,7 @@ from ..models import Address, Coupon, DeliveryMethod, PaymentMethod, PickupStore
 from . import NotFound, ValidationFailed, pricing
 from .money import round_amount
 from . import pickup_stores as store_service
-from .cart import CartLine, cart_lines
+from .cart import CartLine, buyable, cart_lines
 from .coupons import check_minimum, given_coupon
 from .error_codes import ErrorCode
 from .permissions import require_user
@@ -199,10 +199,12 @@ def order_totals(lines: Iterable[pricing.PricedLine], coupon: Coupon | None, *, 
 
 def quote(session: Session, user: User, *, delivery_method: str = "delivery", coupon_code: str | None = None) -> Quote:
     """The user's cart priced for a delivery method and coupon (400 "Invalid coupon code", or
-    with code ``coupon_used_up`` / ``coupon_minimum`` when it cannot apply)."""
+    with code ``coupon_used_up`` / ``coupon_minimum`` when it cannot apply). Every line is
+    reviewed; a line taken off sale is priced into nothing (the order would refuse it)."""
     require_user(user)
     pickup = check_delivery_method(delivery_method) == DeliveryMethod.PICKUP.value
     coupon = given_coupon(session, coupon_code)
     lines = cart_lines(session, user)
-    totals = order_totals([pricing.priced_line(line.product, line.quantity) for line in lines], coupon, pickup=pickup)
+    priced = [pricing.priced_line(line.product, line.quantity) for line in buyable(lines)]
+    totals = order_totals(priced, coupon, pickup=pickup)
     return Quote(lines=lines, totals=totals, coupon=coupon)

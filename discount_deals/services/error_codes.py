@@ -57,6 +57,9 @@ class ErrorCode(StrEnum):
     COUPON_MINIMUM = "coupon_minimum"
     COUPON_USED_UP = "coupon_used_up"
     DELIVERY_METHOD_INVALID = "delivery_method_invalid"
+    # a product the admin took off sale (hidden, inactive or deleted) while it waited in a cart:
+    # never "not enough stock", which restocking would fix
+    NO_LONGER_AVAILABLE = "no_longer_available"
     IDEMPOTENCY_KEY_INVALID = "idempotency_key_invalid"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     PAYMENT_METHOD_INVALID = "payment_method_invalid"

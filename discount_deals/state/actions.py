@@ -56,7 +56,7 @@ def seq_number(value: Any) -> int:
 # subject of its own (the same toast twice shows once).
 TOAST_SUBJECTS: dict[str, tuple[str, ...]] = {
     "cart": ("Added to cart!", "Quantity updated successfully!", "Item removed successfully!", "Not enough stock",
-             "Coupon added", "Enter a coupon code first", "Login Required"),
+             "No longer available", "Coupon added", "Enter a coupon code first", "Login Required"),
     "favourites": ("Added to favorites", "Removed from favorites"),
     "checkout": ("Address Required", "Check the address", "Address added", "Pickup store required",
                  "Mobile money number required", "Contact phone required", "Checkout Error", "Checkout Failed",

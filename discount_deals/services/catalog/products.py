@@ -42,17 +42,18 @@ def get_product(session: Session, product_id: str, actor: User | None = None) ->
     return product, category
 
 
-def products_by_ids(session: Session, ids: Iterable[str]) -> dict[str, tuple[Product, Category]]:
+def products_by_ids(
+    session: Session, ids: Iterable[str], *, hidden: bool = False
+) -> dict[str, tuple[Product, Category]]:
     """The visible products among ``ids`` with their categories, by id (unknown or hidden ids
-    are left out; guest carts and favourites use this to drop what can no longer be shown)."""
+    are left out; favourites use this to drop what can no longer be shown). ``hidden``: hidden
+    products too (a guest's cart shows their lines as no longer available, as an account's does)."""
     ids = list(dict.fromkeys(ids))
     found: dict[str, tuple[Product, Category]] = {}
     for start in range(0, len(ids), 500):
-        rows = session.exec(
-            select(Product, Category)
-            .join(Category, Category.id == Product.category_id)
-            .where(Product.id.in_(ids[start : start + 500]), visible_clause())
-        ).all()
+        query = select(Product, Category).join(Category, Category.id == Product.category_id)
+        query = query.where(Product.id.in_(ids[start : start + 500]))
+        rows = session.exec(query if hidden else query.where(visible_clause())).all()
         found.update({product.id: (product, category) for product, category in rows})
     return found
 

@@ -24,7 +24,7 @@ from ...models import Product, User
 from ...config.settings import get_settings
 from .. import Conflict, ValidationFailed, coupons, flash_sales, payments, pickup_stores, pricing
 from . import status as lifecycle
-from ..cart import check_lines, parse_quantity
+from ..cart import check_lines, no_longer_available, parse_quantity, remove_to_check_out
 from ..catalog import is_visible
 from ..catalog.fields import MAX_PRICE
 from ..error_codes import ErrorCode
@@ -122,6 +122,7 @@ def place_from_cart(
     if not items:
         raise ValidationFailed("Cart is empty", code=ErrorCode.CART_EMPTY)
     check_lines(len(items))
+    _refuse_withdrawn(session, items)
     order = place_order(
         session,
         user,
@@ -135,6 +136,16 @@ def place_from_cart(
         session.delete(item)
     session.flush()
     return order
+
+
+def _refuse_withdrawn(session: Session, items: list[CartItem]) -> None:
+    """409 ``no_longer_available`` naming the first line of the cart taken off sale, with the
+    way out (remove it): before the coupon, the total or the stock are looked at, which it would
+    only confuse. ``place_order`` checks again once the rows are locked."""
+    for item in items:
+        product = session.get(Product, item.product_id)
+        if product is not None and not is_visible(product):
+            raise Conflict(remove_to_check_out(product.name), code=ErrorCode.NO_LONGER_AVAILABLE)
 
 
 def place_from_items(
@@ -218,9 +229,9 @@ def _priced_available(products: dict[str, Product], wanted: dict[str, int], now)
     for product_id, quantity in wanted.items():
         product = products.get(product_id)
         if product is None:
-            raise Conflict("A product in your order no longer exists.")
-        if not is_visible(product):
-            raise Conflict(f"{product.name} is no longer available.", code=ErrorCode.STOCK_SHORT)
+            raise Conflict("A product in your order no longer exists.", code=ErrorCode.NO_LONGER_AVAILABLE)
+        if not is_visible(product):  # taken off sale: no restocking brings it back (not STOCK_SHORT)
+            raise Conflict(no_longer_available(product.name), code=ErrorCode.NO_LONGER_AVAILABLE)
         if product.stock <= 0:
             raise Conflict(f"{product.name} is sold out.", code=ErrorCode.STOCK_SHORT)
         if product.stock < quantity:

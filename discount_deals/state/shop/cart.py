@@ -7,7 +7,6 @@ database by the services (``services.cart`` for the rules, ``services.pricing`` 
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 
 import reflex as rx
@@ -16,7 +15,7 @@ from ... import routes
 from ...db import session_scope, write_session
 from ...display import LineStockView, ProductFace, face_fields, line_stock, money_text, product_snapshot, whatsapp_chat_url
 from ...models import User
-from ...services import ServiceError
+from ...services import ErrorCode, ServiceError, ValidationFailed
 from ...services import cart as cart_service
 from ...services import catalog, flash_sales
 from ...services.pricing import PricedLine, cart_totals, priced_line
@@ -24,6 +23,7 @@ from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list, seq_number, toast
 from ..forms import form_text, int_arg
 from ..guards import current_user, user_event
+from .guest_cart import guest_lines, read_guest_cart, write_guest_cart
 from .totals import TotalsView, totals_view
 
 LOGIN_REQUIRED = ("Login Required", "Please log in to proceed with checkout.", "error")
@@ -33,9 +33,40 @@ REMOVE_FAILED = "Failed to remove item. Please try again."
 
 
 def _refusal_or(fallback: str):
-    """What a toast says of a refused cart change: the rule's words for a bad quantity (400) or
-    a flash sale's limit, else the spec's ``fallback``."""
-    return lambda exc: exc.detail if exc.status == 400 or exc.code == flash_sales.LIMIT_CODE else fallback
+    """What a toast says of a refused cart change: the rule's words for a bad quantity (400), a
+    flash sale's limit or a product taken off sale, else the spec's ``fallback`` (a retry may help)."""
+    told = (flash_sales.LIMIT_CODE, ErrorCode.NO_LONGER_AVAILABLE)
+    return lambda exc: exc.detail if exc.status == 400 or exc.code in told else fallback
+
+
+class _Gone(ServiceError):
+    """A line's product deleted or taken off sale, found out by a refused change (named once)."""
+
+    status = 409
+
+
+def _explained(exc: ServiceError, row: CartRow) -> ServiceError:
+    """A refused change of a line whose product was deleted or taken off sale meanwhile (a
+    missing line, a product not found) says so by the name the shopper saw, never "try again"."""
+    if exc.code == ErrorCode.NO_LONGER_AVAILABLE:
+        return exc
+    with session_scope() as session:
+        gone = cart_service.unavailable_names(session, {row.product_id: row.name})
+    if not gone:
+        return exc
+    return _Gone(cart_service.no_longer_available(gone[0]), code=ErrorCode.NO_LONGER_AVAILABLE)
+
+
+def _guest_product(session, product_id: str):
+    """A guest line's product and category, hidden ones too (check_quantity then says it is no
+    longer available); 400 "Product not found." for one deleted."""
+    found = catalog.products_by_ids(session, [product_id], hidden=True).get(product_id)
+    if found is None:
+        raise ValidationFailed("Product not found.", fields={"product": ["Product not found."]})
+    return found
+
+
+GONE = "No longer available"  # the toast naming lines whose products were deleted meanwhile
 SHORT_LINES = "Some items have less stock left than your cart holds: change or remove the marked lines first."
 UPDATED = "Quantity updated successfully!"
 REMOVED = "Item removed successfully!"
@@ -50,26 +81,6 @@ class CartRow(ProductFace, LineStockView):
     quantity: int = 1
     line_text: str = ""
     stock: int = 0
-
-
-def read_guest_cart(raw: str) -> list[dict]:
-    """The entries of the client's ``cart-storage`` ({state: {cart: [...]}, version}); junk reads as empty."""
-    try:
-        data = json.loads(raw) if raw else {}
-        entries = data.get("state", {}).get("cart", [])
-    except (ValueError, AttributeError):
-        return []
-    cleaned = []
-    for entry in entries if isinstance(entries, list) else []:
-        product = entry.get("product") if isinstance(entry, dict) else None
-        quantity = entry.get("quantity") if isinstance(entry, dict) else None
-        if isinstance(product, dict) and isinstance(product.get("id"), str) and isinstance(quantity, int) and quantity > 0:
-            cleaned.append({"product": product, "quantity": quantity})
-    return cleaned
-
-
-def write_guest_cart(entries: list[dict]) -> str:
-    return json.dumps({"state": {"cart": entries}, "version": 0}) if entries else ""
 
 
 @per_user
@@ -112,48 +123,55 @@ class CartState(rx.State):
         self.cart_id = ""
         self._set_totals([])
 
-    def _set_totals(self, lines: list[PricedLine]) -> None:
+    def _set_totals(self, lines: list[PricedLine], held: int = 0) -> None:
+        """The summary of the lines that can be bought; the badge counts every unit held (``held``)."""
         totals = cart_totals(lines)
-        self.item_count = totals.item_count
+        self.item_count = max(totals.item_count, held)
         self.totals = totals_view(totals)
 
     def _show(self, rows: list[tuple[str, object, object, int]]) -> None:
-        """Render lines given as (key, product, category, quantity)."""
+        """Render lines given as (key, product, category, quantity); a line taken off sale is
+        shown, marked, outside the totals."""
         view_rows, priced = [], []
         for key, product, category, quantity in rows:
-            priced.append(priced_line(product, quantity))
-            unit = priced[-1].unit_price
+            line = priced_line(product, quantity)
+            unit = line.unit_price
             note = cart_service.stock_note(product, quantity)
+            if not note.withdrawn:
+                priced.append(line)
             view_rows.append(
                 CartRow(
                     key=key,
                     product_id=product.id,
                     **face_fields(product, category, unit, discounted=unit < product.price),
                     quantity=quantity,
-                    line_text=money_text(priced[-1].line_total),
+                    line_text=money_text(line.line_total),
                     stock=product.stock,
                     **line_stock(note),
                 )
             )
         self.rows = view_rows
-        self._set_totals(priced)
+        self._set_totals(priced, sum(row.quantity for row in view_rows))
 
-    def _reload(self, user: User | None) -> None:
+    def _reload(self, user: User | None):
+        """The lines as they are now; a toast naming the lines whose products were deleted since
+        the page showed them (a guest's: since the browser stored them), or None."""
+        shown = {row.product_id: row.name for row in self.rows}
         with session_scope() as session:
             if user is not None:
                 lines = cart_service.cart_lines(session, user)
                 self.cart_id = lines[0].cart_id if lines else ""
-                self._show([(line.id, line.product, line.category, line.quantity) for line in lines])
+                rows = [(line.id, line.product, line.category, line.quantity) for line in lines]
+                vanished = {pid: name for pid, name in shown.items() if pid not in {r[1].id for r in rows}}
+                gone = cart_service.unavailable_names(session, vanished) if vanished else []
             else:
                 entries = read_guest_cart(self.cart_storage)
-                found = catalog.products_by_ids(session, [e["product"]["id"] for e in entries])
-                kept = [e for e in entries if e["product"]["id"] in found]
+                rows, kept, gone = guest_lines(session, entries)
                 if len(kept) != len(entries):
                     self.cart_storage = write_guest_cart(kept)
-                self._show(
-                    [(e["product"]["id"], *found[e["product"]["id"]], e["quantity"]) for e in kept]
-                )
+        self._show(rows)
         self.loaded = True
+        return toast((GONE, cart_service.withdrawn_from_cart(gone), "warning")) if gone else None
 
     def _clear_coupon(self) -> None:
         self.coupon = ""
@@ -168,12 +186,12 @@ class CartState(rx.State):
         """Change a guest line after checking the product and its stock; returns the product name."""
         entries = read_guest_cart(self.cart_storage)
         with session_scope() as session:
-            product, category = catalog.get_product(session, product_id)
+            product, category = _guest_product(session, product_id)
             current = next((e for e in entries if e["product"]["id"] == product_id), None)
             if current is None:
                 cart_service.check_room(len(entries))
             wanted = (current["quantity"] if current and add else 0) + quantity
-            cart_service.check_quantity(product, wanted)
+            cart_service.check_quantity(product, wanted, in_cart=current is not None)
             flash_sales.check_cart_quantity(session, None, product, wanted)
             snapshot = product_snapshot(product, category)
         if current is None:
@@ -257,6 +275,12 @@ class CartState(rx.State):
         self.rows = [r for r in self.rows if r.quantity > 0]
 
         def change() -> None:
+            try:
+                apply()
+            except ServiceError as exc:
+                raise _explained(exc, row) from None
+
+        def apply() -> None:
             if user is not None:
                 if not key or key == row.product_id:  # a line the server never gave an id to
                     raise ServiceError("Cart item not found or missing ID")
@@ -272,12 +296,21 @@ class CartState(rx.State):
         done = REMOVED if quantity == 0 else UPDATED
         async for update in busy_call(
             self, "updating", change, success=(done, None), failure=("Error", fallback),
-            describe=_refusal_or(fallback),
+            describe=_refusal_or(fallback), on_refusal=lambda exc: self._told(exc, row),
         ):
             yield update
         for update in self._refill(user):
             yield update
         self._ack(seq)  # with the refetched lines
+
+    def _told(self, exc: ServiceError, row: CartRow) -> None:
+        """A refusal that named the line's product as no longer available: the refetch does not
+        name it again if it is gone (nor does a guest's storage, once the deleted line is out)."""
+        if exc.code == ErrorCode.NO_LONGER_AVAILABLE:
+            self.rows = [r for r in self.rows if r is not row]
+        if isinstance(exc, _Gone) and self.cart_storage:
+            kept = [e for e in read_guest_cart(self.cart_storage) if e["product"]["id"] != row.product_id]
+            self.cart_storage = write_guest_cart(kept)
 
     def _fit(self, user: User | None, key: str) -> str:
         """Set a short line to what is left, or remove a sold-out one; what was done."""
@@ -290,9 +323,9 @@ class CartState(rx.State):
         if entry is None:
             raise ServiceError("Item not found in cart.")
         with session_scope() as session:
-            product, _category = catalog.get_product(session, key)
-            note = cart_service.stock_note(product, entry["quantity"])
-        if note.sold_out:
+            found = catalog.products_by_ids(session, [key], hidden=True).get(key)
+            note = cart_service.stock_note(found[0], entry["quantity"]) if found else None
+        if note is None or note.sold_out:  # sold out, taken off sale or deleted
             self.cart_storage = write_guest_cart([e for e in entries if e is not entry])
             return "removed"
         entry["quantity"] = min(entry["quantity"], note.available)
@@ -357,6 +390,9 @@ class CartState(rx.State):
         in first and come back to it. A line marked short is fixed here first (its one-tap fix
         is beside it)."""
         self.coupon = str(coupon or "")[:64]
+        withdrawn = next((row for row in self.rows if row.withdrawn), None)
+        if withdrawn is not None:  # no restocking brings it back: the spec's "Checkout Error" with the detail
+            return toast(("Checkout Error", cart_service.remove_to_check_out(withdrawn.name), "error"))
         if self.short_lines:
             return toast(("Not enough stock", SHORT_LINES, "error"))
         return rx.redirect(routes.CHECKOUT)

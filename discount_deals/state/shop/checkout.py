@@ -41,13 +41,11 @@ from .cart import LOGIN_REQUIRED, CartState
 from .checkout_details import ADDRESS_REQUIRED, STORE_REQUIRED, DeliveryDetails, MobileMoneyNumber
 from .checkout_options import (CASH, CHECKOUT_FAILED, DELIVERY, MOMO, PICKUP, RECENT_ORDER, ReviewLine, StoreOption,
                                network_for, phone_guess, recent_order_note, review_lines, store_option)
+from .checkout_options import SHOW_PHONE_FIELD, withdrawn_note, withdrawn_refusal
 from .totals import TotalsView, home_delivery_text, totals_view
 
 log = logging.getLogger("discount_deals.checkout")
 PLACING = "Placing order..."
-# A refused mobile money number: its field, with the reason under it, comes into sight.
-SHOW_PHONE_FIELD = ("document.getElementById('checkout-phone')?.scrollIntoView({block: 'center'});"
-                    "document.getElementById('checkout-phone')?.focus({preventScroll: true})")
 PLACED_BEFORE_THE_DROP = ("Order placed", "Your order was placed before the connection dropped. Here it is.", "success")
 # Drops the query from the address bar without a navigation (no new load, no round trip).
 TIDY_ADDRESS = "window.history.replaceState(window.history.state, '', window.location.pathname)"
@@ -282,10 +280,12 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
         return self._contact_problem()
 
     def _refused(self, user: User, exc: ServiceError):
-        """Show a refusal where it belongs, by its code, and re-price what changed meanwhile."""
-        shown = self._refusal_shown(exc)
+        """Show a refusal where it belongs, by its code, and re-price what changed meanwhile (a line
+        whose product was deleted since the review is named)."""
+        shown, before = self._refusal_shown(exc), self.lines
         try:
             self._requote(user)
+            shown = withdrawn_refusal(exc, withdrawn_note(before, self.lines)) or shown
             if exc.code == ErrorCode.CART_EMPTY:  # another tab placed it: the way there, a true badge
                 self._recent_order(user)
                 return [shown, CartState.refresh]

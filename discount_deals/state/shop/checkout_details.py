@@ -177,6 +177,9 @@ class DeliveryDetails(rx.State, mixin=True):
     # --- lines short of stock ------------------------------------------------------------------
 
     def _stock_problem(self):
+        withdrawn = [line for line in self.lines if line.withdrawn]
+        if withdrawn:  # taken off sale: not a matter of stock (the spec's "Checkout Error" with the detail)
+            return toast(("Checkout Error", cart_service.remove_to_check_out(withdrawn[0].name), "error"))
         short = [line for line in self.lines if line.short]
         if not short:
             return None

@@ -7,16 +7,23 @@ import dataclasses
 from datetime import timedelta
 
 from ... import routes
+from ...db import session_scope
 from ...display import LineStockView, ghana_time, line_stock, money_text
 from ...models import Address, DeliveryMethod, Order, PaymentMethod, PickupStore
+from ...services import ErrorCode, ServiceError
+from ...services import cart as cart_service
 from ...services import checkout as checkout_service
 from ...services import phones
+from ..actions import toast
 
 CHECKOUT_FAILED = "An error occurred during checkout. Please try again."
 DELIVERY = DeliveryMethod.DELIVERY.value
 PICKUP = DeliveryMethod.PICKUP.value
 CASH = PaymentMethod.CASH_ON_DELIVERY.value
 MOMO = PaymentMethod.MOBILE_MONEY.value
+# A refused mobile money number: its field, with the reason under it, comes into sight.
+SHOW_PHONE_FIELD = ("document.getElementById('checkout-phone')?.scrollIntoView({block: 'center'});"
+                    "document.getElementById('checkout-phone')?.focus({preventScroll: true})")
 NETWORK_CHOICES = [(code, name) for code, (name, _prefixes) in phones.NETWORKS.items()]
 
 
@@ -25,6 +32,7 @@ class ReviewLine(LineStockView):
     """A cart line as checkout reviews it, with its stock note."""
 
     id: str = ""  # the cart line's
+    product_id: str = ""
     name: str = ""
     quantity: int = 0
     unit_text: str = ""
@@ -64,6 +72,7 @@ def review_lines(quote: checkout_service.Quote) -> list[ReviewLine]:
     return [
         ReviewLine(
             id=line.id,
+            product_id=line.product.id,
             name=line.product.name,
             quantity=line.quantity,
             unit_text=money_text(line.unit_price),
@@ -73,6 +82,28 @@ def review_lines(quote: checkout_service.Quote) -> list[ReviewLine]:
         )
         for line in quote.lines
     ]
+
+
+def withdrawn_note(before: list[ReviewLine], now: list[ReviewLine]) -> str:
+    """"Kettle is no longer available and was removed from your cart." for the lines the review
+    showed that are gone now because their products were deleted (not placed or removed); ""."""
+    kept = {line.product_id for line in now}
+    vanished = {line.product_id: line.name for line in before if line.product_id not in kept}
+    if not vanished:
+        return ""
+    with session_scope() as session:
+        gone = cart_service.unavailable_names(session, vanished)
+    return cart_service.withdrawn_from_cart(gone) if gone else ""
+
+
+def withdrawn_refusal(exc: ServiceError, note: str):
+    """The toast of a refusal caused by lines deleted since the review (``note`` names them): the
+    cart left empty, or the total changed; None otherwise (the refusal's own toast stands)."""
+    if not note or exc.code not in (ErrorCode.CART_EMPTY, ErrorCode.TOTAL_CHANGED):
+        return None
+    if exc.code == ErrorCode.TOTAL_CHANGED:
+        return toast(("Your order changed", f"{note} {exc.detail}", "warning"))
+    return toast(("Checkout Error", note, "error"))
 
 
 def network_for(phone: str, current: str, picked: bool) -> str:
