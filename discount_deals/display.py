@@ -121,6 +121,13 @@ def line_stock(note: StockNote) -> dict[str, object]:
     return dict(stock_text=note.text, short=note.short, available=note.available, withdrawn=note.withdrawn)
 
 
+def price_moves(before: dict[str, str], lines: list) -> str:
+    """"Shito now costs $15.00 (was $10.00)." for each line (a :class:`ProductFace` with a
+    ``product_id``) whose price moved since ``before`` (price texts by product id) showed it."""
+    return " ".join(f"{line.name} now costs {line.price_text} (was {before[line.product_id]})." for line in lines
+                    if before.get(line.product_id, line.price_text) != line.price_text and not line.withdrawn)
+
+
 def ghana_time(moment, pattern: str = "%d %b %Y, %H:%M") -> str:
     """An aware (or UTC) time as Accra reads it: "1 Dec 2026, 09:00 GMT"."""
     return f"{moment.strftime(pattern).lstrip('0')} {GHANA_TIME_ZONE}"

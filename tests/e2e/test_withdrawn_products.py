@@ -141,3 +141,21 @@ def test_place_order_names_a_line_hidden_or_deleted_since_the_review(page: Page,
     expect(toast(page, f"{rice.name} is no longer available and was removed from your cart.")).to_be_visible()
     expect(page.locator("[data-sonner-toast]").filter(has_text="Cart is empty")).to_have_count(0)  # not the bare refusal
     assert orders_of(live_server, user) == []
+
+
+def test_a_price_that_moves_while_the_cart_is_open_is_named(page: Page, live_product, live_server):
+    """Probe 80: the admin raised a price by half while the cart was open; the shopper's next
+    tap said only "Quantity updated successfully!" and the line and total quietly took the new price."""
+    oil = live_product(name=unique("Moving Price Oil"), price="10.00")
+    entries = [{"product": {"id": oil.id, "name": oil.name}, "quantity": 1}]
+    page.goto("/no-such-page-for-storage")
+    page.evaluate("c => localStorage.setItem('cart-storage', c)", json.dumps({"state": {"cart": entries}, "version": 0}))
+    page.goto("/cart")
+    expect(summary(page)).to_contain_text("Subtotal$10.00")
+
+    with live_server.session() as session:
+        row = session.get(Product, oil.id)
+        row.price = row.effective_price = 15
+    plus(page, oil).click()
+    expect(toast(page, f"{oil.name} now costs $15.00 (was $10.00).")).to_be_visible()
+    expect(summary(page)).to_contain_text("Subtotal$30.00")

@@ -14,8 +14,9 @@ import reflex as rx
 from ... import routes
 from ...db import session_scope, write_session
 from ...display import LineStockView, ProductFace, face_fields, line_stock, money_text, product_snapshot, whatsapp_chat_url
+from ...display import price_moves
 from ...models import User
-from ...services import ErrorCode, ServiceError, ValidationFailed
+from ...services import ErrorCode, ServiceError
 from ...services import cart as cart_service
 from ...services import catalog, flash_sales
 from ...services.pricing import PricedLine, cart_totals, priced_line
@@ -23,7 +24,7 @@ from ..account.session import SessionState, fresh, per_user, visit_key
 from ..actions import busy_call, load_list, seq_number, toast
 from ..forms import form_text, int_arg
 from ..guards import current_user, user_event
-from .guest_cart import guest_lines, read_guest_cart, write_guest_cart
+from .guest_cart import guest_lines, guest_product, read_guest_cart, write_guest_cart
 from .totals import TotalsView, totals_view
 
 LOGIN_REQUIRED = ("Login Required", "Please log in to proceed with checkout.", "error")
@@ -57,16 +58,8 @@ def _explained(exc: ServiceError, row: CartRow) -> ServiceError:
     return _Gone(cart_service.no_longer_available(gone[0]), code=ErrorCode.NO_LONGER_AVAILABLE)
 
 
-def _guest_product(session, product_id: str):
-    """A guest line's product and category, hidden ones too (check_quantity then says it is no
-    longer available); 400 "Product not found." for one deleted."""
-    found = catalog.products_by_ids(session, [product_id], hidden=True).get(product_id)
-    if found is None:
-        raise ValidationFailed("Product not found.", fields={"product": ["Product not found."]})
-    return found
-
-
 GONE = "No longer available"  # the toast naming lines whose products were deleted meanwhile
+PRICE_CHANGED = "Price changed"  # the toast naming lines whose price moved since the page showed them
 SHORT_LINES = "Some items have less stock left than your cart holds: change or remove the marked lines first."
 UPDATED = "Quantity updated successfully!"
 REMOVED = "Item removed successfully!"
@@ -157,6 +150,7 @@ class CartState(rx.State):
         """The lines as they are now; a toast naming the lines whose products were deleted since
         the page showed them (a guest's: since the browser stored them), or None."""
         shown = {row.product_id: row.name for row in self.rows}
+        prices = {row.product_id: row.price_text for row in self.rows if not row.withdrawn}
         with session_scope() as session:
             if user is not None:
                 lines = cart_service.cart_lines(session, user)
@@ -171,7 +165,10 @@ class CartState(rx.State):
                     self.cart_storage = write_guest_cart(kept)
         self._show(rows)
         self.loaded = True
-        return toast((GONE, cart_service.withdrawn_from_cart(gone), "warning")) if gone else None
+        if gone:
+            return toast((GONE, cart_service.withdrawn_from_cart(gone), "warning"))
+        moved = price_moves(prices, self.rows)
+        return toast((PRICE_CHANGED, moved, "info")) if moved else None
 
     def _clear_coupon(self) -> None:
         self.coupon = ""
@@ -186,7 +183,7 @@ class CartState(rx.State):
         """Change a guest line after checking the product and its stock; returns the product name."""
         entries = read_guest_cart(self.cart_storage)
         with session_scope() as session:
-            product, category = _guest_product(session, product_id)
+            product, category = guest_product(session, product_id)
             current = next((e for e in entries if e["product"]["id"] == product_id), None)
             if current is None:
                 cart_service.check_room(len(entries))

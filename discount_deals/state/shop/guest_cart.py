@@ -8,7 +8,7 @@ import json
 
 from sqlmodel import Session
 
-from ...services import catalog
+from ...services import ValidationFailed, catalog
 
 
 def read_guest_cart(raw: str) -> list[dict]:
@@ -39,3 +39,12 @@ def guest_lines(session: Session, entries: list[dict]) -> tuple[list[tuple], lis
     gone = [str(e["product"].get("name") or "A product") for e in entries if e["product"]["id"] not in found]
     rows = [(e["product"]["id"], *found[e["product"]["id"]], e["quantity"]) for e in kept]
     return rows, kept, gone
+
+
+def guest_product(session, product_id: str):
+    """A guest line's product and category, hidden ones too (check_quantity then says it is no
+    longer available); 400 "Product not found." for one deleted."""
+    found = catalog.products_by_ids(session, [product_id], hidden=True).get(product_id)
+    if found is None:
+        raise ValidationFailed("Product not found.", fields={"product": ["Product not found."]})
+    return found
