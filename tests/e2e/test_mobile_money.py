@@ -193,6 +193,27 @@ def test_a_declined_payment_has_a_way_out(page: Page, live_user, live_product, l
             "cash_on_delivery", "pay_on_delivery", None)
 
 
+def test_cash_instead_on_an_order_the_shop_cancelled_meanwhile_says_what_failed(page: Page, live_user, live_product,
+                                                                                live_server):
+    """Probe 80: the shop cancelled a failed mobile-money order while its page was open; "Pay cash
+    on delivery instead" was refused under the title "Payment not started", which no cash tap starts."""
+    at_checkout(page, live_user, live_product, live_server, price="9.50", stock=4, quantity=1)
+    _momo(page, "024 123 0000")  # declined at once
+    page.get_by_role("button", name="Place order").click()
+    page.wait_for_url(ORDER_URL)
+    cash = step(page).get_by_role("button", name="Pay cash on delivery instead")
+    expect(cash).to_be_visible()
+    order_id = page.url.split("/orders/")[1].split("?")[0]
+    with live_server.session() as session:
+        session.get(Order, order_id).status = "cancelled"
+    cash.click()
+    refusal = toast(page, "This order can no longer be paid.")
+    expect(refusal).to_contain_text("Could not change the payment")
+    expect(refusal).not_to_contain_text("Payment not started")
+    with live_server.session() as session:
+        assert session.get(Order, order_id).payment_method == "mobile_money"
+
+
 def _api_order(live_server, user, item, phone: str) -> dict:
     from discount_deals.services.auth.tokens import create_access_token
 

@@ -41,6 +41,7 @@ __all__ = ["PAYMENT_WAIT_S", "REDIRECTING", "OrderDetailState", "payment_started
 
 PAYMENT_WAIT_S = 1.2  # SPEC §4: 'Redirecting to payment...' shows for about 1.2 s
 REDIRECTING = ("Redirecting to payment...", None, "info")
+CASH_REFUSED = "Could not change the payment"  # "Pay cash on delivery instead" refused
 
 
 def read_order(user: User, order_id: str) -> tuple[Order, list[order_service.OrderLine], list]:
@@ -311,11 +312,11 @@ class OrderDetailState(rx.State):
         finally:
             self.confirming_cancel = False
 
-    def _pay_refused(self, user: User, exc: ServiceError):
+    def _pay_refused(self, user: User, exc: ServiceError, title: str = "Payment not started"):
         """A charge not started (one already waits, too many tries, nothing owed): say why by its
         code and show the order as it now stands."""
         self._reread_quietly(user)
-        return toast(pay_refused(exc))
+        return toast(pay_refused(exc, title))
 
     async def _start_charge(self, user: User, order_id: str, origin: str, on_refusal, change=None):
         """A new charge for the order (after ``change``, run in a worker thread), shown, then
@@ -388,6 +389,6 @@ class OrderDetailState(rx.State):
                 return self._reread(user)
 
         async for update in busy_call(self, "working", run, busy="cash", success=cash_chosen,
-                                      failure=("Could not change the payment", None),
-                                      on_refusal=lambda refusal: self._pay_refused(user, refusal)):
+                                      failure=(CASH_REFUSED, None),
+                                      on_refusal=lambda refusal: self._pay_refused(user, refusal, CASH_REFUSED)):
             yield update

@@ -71,13 +71,14 @@ def payment_outcome(order: Order | None) -> Toast | None:
             "Approve the prompt on your phone: we check every 10 seconds.", "info")
 
 
-def pay_refused(exc: ServiceError) -> Toast:
-    """What the shopper reads when "Pay" / "Try again" starts no charge (by the refusal's code)."""
+def pay_refused(exc: ServiceError, title: str = "Payment not started") -> Toast:
+    """What the shopper reads when "Pay" / "Try again" starts no charge (by the refusal's code);
+    ``title``: what the tap meant to do ("Pay cash on delivery instead" starts no charge either)."""
     if exc.code == ErrorCode.CHARGE_IN_PROGRESS:
         return "Payment already started", exc.detail, "info"
     if exc.code == ErrorCode.TOO_MANY_CHARGES:
         return "Please wait", exc.detail, "warning"
-    return "Payment not started", exc.detail or None, "error"
+    return title, exc.detail or None, "error"
 
 
 CODE_REFUSED = "That code was not accepted: check it and type it again."
