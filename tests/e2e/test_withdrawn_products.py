@@ -159,3 +159,21 @@ def test_a_price_that_moves_while_the_cart_is_open_is_named(page: Page, live_pro
     plus(page, oil).click()
     expect(toast(page, f"{oil.name} now costs $15.00 (was $10.00).")).to_be_visible()
     expect(summary(page)).to_contain_text("Subtotal$30.00")
+
+
+def test_a_price_that_moved_since_the_cart_is_named_at_checkout(page: Page, live_user, live_product, live_server):
+    """Probe 80: a sale that ended between the cart and checkout showed the new total there with
+    no word of why it changed."""
+    user = live_user()[0]
+    oil = live_product(name=unique("Checkout Moving Oil"), price="10.00")
+    with live_server.session() as session:
+        add_address(session, user)
+    fill_cart(live_server, user, (oil, 1))
+    sign_in(page, user)
+    page.goto("/cart")
+    expect(summary(page)).to_contain_text("Subtotal$10.00")
+    with live_server.session() as session:
+        row = session.get(Product, oil.id)
+        row.price = row.effective_price = 12
+    page.get_by_role("button", name="Proceed to Checkout").first.click()
+    expect(toast(page, f"{oil.name} now costs $12.00 (was $10.00).")).to_be_visible()

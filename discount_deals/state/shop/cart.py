@@ -170,6 +170,10 @@ class CartState(rx.State):
         moved = price_moves(prices, self.rows)
         return toast((PRICE_CHANGED, moved, "info")) if moved else None
 
+    def _prices_moved(self, now: dict[str, str]) -> bool:
+        """Whether a line shows another price than ``now`` (price texts by product id) says."""
+        return any(now.get(row.product_id, row.price_text) != row.price_text for row in self.rows if not row.withdrawn)
+
     def _clear_coupon(self) -> None:
         self.coupon = ""
         self.coupon_version += 1

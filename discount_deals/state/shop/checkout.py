@@ -11,13 +11,12 @@ carries one idempotency key, so a double click (or a retry after a lost reply) p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import asyncio
 import logging
 import uuid
-from typing import Any
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 import reflex as rx
 
@@ -201,6 +200,8 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
             self.choice_version += 1
             self.network_version += 1
         self.loaded = True
+        if cart._prices_moved({line.product_id: line.unit_text for line in self.lines}):
+            yield CartState.refresh  # the cart names the prices that moved since it showed them
 
     def _refuse_choice(self) -> None:
         """A choice the server did not take: the radios show the server's again."""
