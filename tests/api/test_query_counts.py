@@ -31,7 +31,7 @@ PRODUCT_API = 1
 PRODUCT_PAGE = 10  # the card, related products, a page of reviews and the reader's own
 CART_READ = 2
 CART_ADD = 8  # a new line counts the lines first (services.cart.MAX_LINES)
-CHECKOUT = 17  # stock taken in one guarded UPDATE for every line (it was one per line)
+CHECKOUT = 18  # stock taken in one guarded UPDATE for every line (it was one per line); lines taken off sale looked for in one read
 LISTING_FILTERS = {"category": "Groceries", "brand": "shoprite", "price_range": "0-25", "ordering": "price",
                    "page_size": "20"}
 

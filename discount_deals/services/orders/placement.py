@@ -25,7 +25,7 @@ from ...config.settings import get_settings
 from .. import Conflict, ValidationFailed, coupons, flash_sales, payments, pickup_stores, pricing
 from . import status as lifecycle
 from ..cart import check_lines, no_longer_available, parse_quantity, remove_to_check_out
-from ..catalog import is_visible
+from ..catalog import is_visible, visible_clause
 from ..catalog.fields import MAX_PRICE
 from ..error_codes import ErrorCode
 from ..form_rules import as_sentences
@@ -142,10 +142,12 @@ def _refuse_withdrawn(session: Session, items: list[CartItem]) -> None:
     """409 ``no_longer_available`` naming the first line of the cart taken off sale, with the
     way out (remove it): before the coupon, the total or the stock are looked at, which it would
     only confuse. ``place_order`` checks again once the rows are locked."""
-    for item in items:
-        product = session.get(Product, item.product_id)
-        if product is not None and not is_visible(product):
-            raise Conflict(remove_to_check_out(product.name), code=ErrorCode.NO_LONGER_AVAILABLE)
+    ids = [item.product_id for item in items]
+    hidden = {product.id: product for product in session.exec(
+        select(Product).where(Product.id.in_(ids), ~visible_clause()))}  # one read, however long the cart
+    first = next((hidden[product_id] for product_id in ids if product_id in hidden), None)
+    if first is not None:
+        raise Conflict(remove_to_check_out(first.name), code=ErrorCode.NO_LONGER_AVAILABLE)
 
 
 def place_from_items(
