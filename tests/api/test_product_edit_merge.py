@@ -155,3 +155,27 @@ def test_the_api_takes_a_snapshot_too_and_refuses_one_that_is_no_object(client, 
     assert (str(row(kettle.id).price), row(kettle.id).status) == ("21.00", "inactive")
     bad = put(client, admin_headers, kettle.id, {**saved_from(*opened(kettle.id)), "seen": "everything"})
     assert bad.status_code == 400 and bad.json()["seen"] == ["Send what the form showed as an object of its fields."]
+
+
+def test_a_field_left_as_shown_that_is_no_longer_valid_keeps_the_products_own(client, admin_headers, make_product,
+                                                                              make_category):
+    """Review 81: the form's own values were validated before the merge, so a stale form whose
+    untouched fields named what went meanwhile was refused for good (400) over fields the admin
+    never touched: a related product deleted, a category moved and the old one removed, the old
+    name taken by another product."""
+    old, new = make_category("Old Shelf"), make_category("New Shelf")
+    other = make_product("Merge Teapot", category=old)
+    kettle = make_product("Merge Kettle 2", category=old, related_products=[other.id])
+    form, seen = opened(kettle.id)  # admin A opens Edit
+    b_form, b_seen = opened(kettle.id)
+    assert put(client, admin_headers, kettle.id, saved_from(b_form, b_seen, category=new.id,
+                                                          name="Merge Kettle 2 Pro")).status_code == 200
+    assert client.delete(f"/api/products/{other.id}/", headers=admin_headers).status_code in (200, 204)
+    assert client.delete(f"/api/category/{old.id}/", headers=admin_headers).status_code in (200, 204)
+    make_product("Merge Kettle 2", category=new)  # the old name goes to a new product
+
+    saved = put(client, admin_headers, kettle.id, saved_from(form, seen, description="A changed only this"))
+    assert saved.status_code == 200, saved.text
+    stored = row(kettle.id)
+    assert (stored.description, stored.name, stored.category_id, stored.related_products) == (
+        "A changed only this", "Merge Kettle 2 Pro", new.id, [])

@@ -140,6 +140,20 @@ def _seen(data: Mapping[str, Any]) -> dict[str, Any]:
     return seen
 
 
+def left_as_shown(product: Product, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The save's ``data`` with each field the admin left as the form showed it, but that changed
+    meanwhile, set to the product's own value, before the save is validated: what the form showed
+    may no longer be valid (a related product deleted, the old category removed, the old name
+    taken by another product), and the admin never touched it."""
+    seen, merged = _seen(data), dict(data)
+    for key, (kind, _column) in FORM_FIELDS.items():
+        if key in data and key in seen:
+            was = _comparable(kind, seen[key])
+            if _comparable(kind, data[key]) == was and _comparable(kind, stored(product, key)) != was:
+                merged[key] = stored(product, key)
+    return merged
+
+
 def merge_since_seen(product: Product, values: dict[str, Any], data: Mapping[str, Any]) -> list[str]:
     """Merge a save's cleaned ``values`` with the product's changes since its form showed the
     ``seen`` in ``data`` (see the module's docstring). Returns the fields whose value changed

@@ -18,7 +18,7 @@ from ..permissions import require_admin
 from ..rows import could_be_id, found, save_unique, shown_to
 from .categories import find_category
 from .fields import MAX_STOCK
-from .form_merge import FORM_FIELDS, merge_since_seen, stored
+from .form_merge import FORM_FIELDS, left_as_shown, merge_since_seen, stored
 from .listing import is_visible, visible_clause
 from .validation import LIMIT_WITHOUT_DISCOUNT, LIMIT_WITHOUT_DISCOUNT_CODE, clean_product, duplicate_name_message
 from .validation import name_key, refresh_derived, validation_detail
@@ -145,6 +145,7 @@ def update_product(
     alone) merges the save with the changes made meanwhile (:mod:`.form_merge`)."""
     require_admin(actor)
     product = found(session, Product, product_id, "Product not found.", for_update=True)  # rows.by_id
+    data = left_as_shown(product, data) if isinstance(data, Mapping) else data
     values = _validate_for_write(session, data, current=product, partial=partial)
     kept = merge_since_seen(product, values, data)
     if kept:  # the rules across fields hold for the merged product too (a discount under the price kept)
