@@ -22,7 +22,7 @@ def stock_fix(text: rx.Var, available: rx.Var, name: rx.Var, on_fix, disabled: r
             type="button",
             on_click=on_fix,
             disabled=disabled,
-            aria_label=rx.cond(sold_out, "Remove " + name + " (sold out)",
+            aria_label=rx.cond(sold_out, "Remove " + name + " (" + text.lower() + ")",  # sold out, or no longer available
                                "Change " + name + " to " + available.to_string() + " (what is left)"),
             class_name=button_class("outline", "sm", "bg-white"),
         ),
