@@ -197,11 +197,6 @@
   function prefetchRoutes() {
     var manifest = window.__reactRouterManifest;
     if (!manifest || document.querySelector('[' + PREFETCHED + ']')) return;
-    // Staff in the back office seldom open the storefront from it: on their phone's data plan
-    // the storefront's code (some 180 KB, fetched again by the worker's install, which keeps the
-    // storefront for offline use) would only compete with their taps' answers. A storefront
-    // page they open later fetches and registers both.
-    if (BACK_OFFICE.test(location.pathname)) return;
     var have = {}, pending = 0;
     function settled() { if (--pending === 0) registerWorker(); }
     document.querySelectorAll('link[href], script[src]').forEach(function (el) { have[el.href || el.src] = true; });
@@ -231,6 +226,11 @@
   /* After the app has taken over and nothing has loaded for a second: the shopper's first
    * screen never waits behind code for screens they have not asked for. */
   (function waitForQuiet(tries) {
+    // Staff in the back office seldom open the storefront from it: on their phone's data plan
+    // the storefront's code (some 180 KB, fetched again by the worker's install, which keeps the
+    // storefront for offline use) would only compete with their taps' answers. It waits until
+    // they open a storefront page, in the app or anew.
+    if (BACK_OFFICE.test(location.pathname)) return setTimeout(function () { waitForQuiet(tries); }, 2000);
     var live = window.__reactRouterManifest && !document.querySelector('[data-ssr-inert]');
     if (live && quiet(1000)) {
       (window.requestIdleCallback || setTimeout)(prefetchRoutes);
@@ -347,7 +347,7 @@
    * minute late. A text the app writes anew (a page load) is taken as the new start. When a
    * sale ends on the page, a control the page offers (data-sale-ended) shows its prices again. */
 
-  var countdowns = new WeakMap(), endTimer = null;
+  var countdowns = new WeakMap(), endTimer = null, overdue = {};
 
   dd.countdownText = function (minutesLeft) {
     if (minutesLeft <= 0) return 'Sale ended';
@@ -359,7 +359,10 @@
     var parts = /^Ends in (?:(\d+)h )?(\d+)m$/.exec(text);
     if (!parts) return null;
     var minutes = Number(parts[1] || 0) * 60 + Number(parts[2]);
-    var exact = Date.parse(badge.getAttribute('data-ends-at') || '');
+    var end = badge.getAttribute('data-ends-at') || '';
+    // Said to have ended here, and the server still sells at the sale's price: the phone's clock
+    // is ahead, so count from the server's text.
+    var exact = overdue[end] ? NaN : Date.parse(end);
     var left = exact - now, slack = 90000;  // a page a cache kept (30 s), the ticker's pace, the link
     if (left > (minutes - 1) * 60000 - slack && left <= (minutes + 1) * 60000 + slack) return exact;
     return now + minutes * 60000 + 59999;  // the server counts whole minutes down: at the latest
@@ -380,7 +383,7 @@
       var left = seen.ends - now;
       var shown = dd.countdownText(left > 0 ? Math.max(1, Math.floor(left / 60000)) : 0);
       if (shown !== node.nodeValue) {
-        if (shown === 'Sale ended') ended = true;
+        if (shown === 'Sale ended') ended = overdue[badge.getAttribute('data-ends-at') || ''] = true;
         node.nodeValue = seen.shown = shown;
       }
       if (seen.ends > now) next = Math.min(next, seen.ends - now);

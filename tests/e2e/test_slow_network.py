@@ -157,6 +157,11 @@ def test_the_back_office_fetches_no_storefront_code_in_the_background(page: Page
                if re.search(r"/assets/_(products|cart|checkout|profile)_|/sw\.js|/workbox-", line)]
     assert fetched == []
     expect(page.locator("link[data-dd-prefetch]")).to_have_count(0)
+    # Review 81: an admin who then opens the storefront within the app gets it after all.
+    page.get_by_role("link", name="Discount Deals home").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.locator("link[data-dd-prefetch]").first).to_be_attached(timeout=30_000)
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
 
 
 # --- one round trip a tap ----------------------------------------------------------------------
