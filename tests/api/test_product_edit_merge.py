@@ -179,3 +179,14 @@ def test_a_field_left_as_shown_that_is_no_longer_valid_keeps_the_products_own(cl
     stored = row(kettle.id)
     assert (stored.description, stored.name, stored.category_id, stored.related_products) == (
         "A changed only this", "Merge Kettle 2 Pro", new.id, [])
+
+
+def test_a_snapshot_may_name_the_category_by_its_slug_as_the_body_may(client, admin_headers, kettle, pantry,
+                                                                       make_category):
+    """Review 81: the body takes a category by id, slug or name; a snapshot naming it by slug
+    was compared with the stored id, and every save read as a change meanwhile (409)."""
+    spices = make_category("Spices")
+    moved = client.patch(f"/api/products/{kettle.id}/", json={"category": spices.slug, "seen": {"category": pantry.slug}},
+                         headers=admin_headers)
+    assert moved.status_code == 200, moved.text
+    assert row(kettle.id).category_id == spices.id

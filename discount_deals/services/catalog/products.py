@@ -137,6 +137,16 @@ def create_product(session: Session, actor: User | None, data: Mapping[str, Any]
     return product
 
 
+def _seen_category_by_id(session: Session, data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``data`` with a ``seen`` category given by its slug or name (the body takes those too) as
+    its id, as the product stores it: compared as written, any save read as a change meanwhile."""
+    seen = data.get("seen")
+    if not isinstance(seen, Mapping) or not isinstance(seen.get("category"), str) or not seen["category"].strip():
+        return data
+    category = find_category(session, seen["category"])
+    return {**data, "seen": {**seen, "category": category.id}} if category is not None else data
+
+
 def update_product(
     session: Session, actor: User | None, product_id: str, data: Mapping[str, Any], *, partial: bool = False
 ) -> Product:
@@ -145,7 +155,7 @@ def update_product(
     alone) merges the save with the changes made meanwhile (:mod:`.form_merge`)."""
     require_admin(actor)
     product = found(session, Product, product_id, "Product not found.", for_update=True)  # rows.by_id
-    data = left_as_shown(product, data) if isinstance(data, Mapping) else data
+    data = left_as_shown(product, _seen_category_by_id(session, data)) if isinstance(data, Mapping) else data
     values = _validate_for_write(session, data, current=product, partial=partial)
     kept = merge_since_seen(product, values, data)
     if kept:  # the rules across fields hold for the merged product too (a discount under the price kept)
