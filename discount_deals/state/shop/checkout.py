@@ -194,8 +194,7 @@ class CheckoutState(DeliveryDetails, MobileMoneyNumber, rx.State):
                                 on_error=lambda _error: toast(("Checkout Failed", CHECKOUT_FAILED, "error"))):
             yield update
         if not self.loaded or (self.phone, self.contact_phone, self.coupon) != shown:
-            # The fields show what the server filled in. A reconnection (the same page loaded
-            # again with nothing new) leaves them as the shopper typed them.
+            # The fields show what the server filled in (a reconnection leaves what was typed).
             self.fields_version += 1
             self.choice_version += 1
             self.network_version += 1
