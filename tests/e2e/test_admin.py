@@ -740,8 +740,12 @@ def test_overview_figures_match_seeded_orders(page: Page, live_user, live_server
     expect(figure("Revenue today")).to_have_text(money_text(sales.today_revenue))
     expect(figure("Orders (last 30 days)")).to_have_text(str(sales.period_orders))
     expect(figure("Revenue (last 30 days)")).to_have_text(money_text(sales.period_revenue))
-    expect(page.get_by_role("img", name=re.compile("orders per day"))).to_be_visible()
-    expect(page.locator(".recharts-bar-rectangle").first).to_be_attached()
+    chart = page.get_by_role("img", name=re.compile("orders per day"))
+    expect(chart).to_be_visible()
+    expect(chart.locator("[data-day]")).to_have_count(30)
+    today = sales.per_day[-1]
+    expect(chart.locator("[data-day]").last).to_have_attribute(
+        "title", f"{today.day.strftime('%b %d')}: {today.orders} order{'' if today.orders == 1 else 's'}")
 
     table = page.get_by_role("table", name="Top products")
     expect(table.locator("tbody tr")).to_have_count(len(top))

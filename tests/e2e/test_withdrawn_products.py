@@ -42,6 +42,19 @@ def plus(page: Page, product):
         "button", name=f"Increase quantity of {product.name}")
 
 
+def signed_in_with_three_lines(page: Page, live_user, live_product, live_server):
+    """A signed-in shopper with an address and a cart of rice ($10), a fan ($30) and a kettle ($5)."""
+    user, _ = live_user()
+    rice = live_product(name=unique("Kept Rice"), price="10.00")
+    fan = live_product(name=unique("Hidden Fan"), price="30.00")
+    kettle = live_product(name=unique("Gone Kettle"), price="5.00")
+    fill_cart(live_server, user, (rice, 1), (fan, 1), (kettle, 1))
+    with live_server.session() as session:
+        add_address(session, user)
+    sign_in(page, user)
+    return user, rice, fan, kettle
+
+
 def test_a_guest_is_told_which_products_went_and_pays_only_for_the_rest(page: Page, live_product, live_server,
                                                                         live_user):
     rice, fan, kettle = (live_product(name=unique(kind), price=price)
@@ -78,14 +91,7 @@ def test_a_guest_is_told_which_products_went_and_pays_only_for_the_rest(page: Pa
 
 def test_a_signed_in_cart_totals_what_can_be_bought_and_checkout_says_why_not(page: Page, live_user, live_product,
                                                                               live_server):
-    user, _ = live_user()
-    rice = live_product(name=unique("Kept Rice"), price="10.00")
-    fan = live_product(name=unique("Hidden Fan"), price="30.00")
-    kettle = live_product(name=unique("Gone Kettle"), price="5.00")
-    fill_cart(live_server, user, (rice, 1), (fan, 1), (kettle, 1))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
+    user, rice, fan, kettle = signed_in_with_three_lines(page, live_user, live_product, live_server)
     page.goto("/cart")
     expect(cart_lines(page)).to_have_count(3)
 
@@ -109,14 +115,7 @@ def test_a_signed_in_cart_totals_what_can_be_bought_and_checkout_says_why_not(pa
 
 def test_place_order_names_a_line_hidden_or_deleted_since_the_review(page: Page, live_user, live_product,
                                                                      live_server):
-    user, _ = live_user()
-    rice = live_product(name=unique("Kept Rice"), price="10.00")
-    fan = live_product(name=unique("Hidden Fan"), price="30.00")
-    kettle = live_product(name=unique("Gone Kettle"), price="5.00")
-    fill_cart(live_server, user, (rice, 1), (fan, 1), (kettle, 1))
-    with live_server.session() as session:
-        add_address(session, user)
-    sign_in(page, user)
+    user, rice, fan, kettle = signed_in_with_three_lines(page, live_user, live_product, live_server)
     open_checkout(page)
     place = page.get_by_role("button", name="Place order")
 

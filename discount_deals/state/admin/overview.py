@@ -28,6 +28,29 @@ class TopRow:
 
 
 @dataclasses.dataclass
+class DayBar:
+    """One day of the orders-per-day chart: its bar's height (a share of the busiest day's) and
+    its words ("Nov 22: 3 orders"); ``tick`` labels every seventh day and the last under the axis."""
+
+    day: str = ""
+    orders: int = 0
+    height: str = "0%"
+    words: str = ""
+    tick: str = ""
+
+
+def day_bars(per_day: list[reports.DaySales]) -> list[DayBar]:
+    busiest = max((d.orders for d in per_day), default=0)
+    return [
+        DayBar(day=d.day.strftime("%b %d"), orders=d.orders,
+               height=f"{(100 * d.orders / busiest) if busiest else 0:.1f}%",
+               words=f"{d.day.strftime('%b %d')}: {d.orders} order{'' if d.orders == 1 else 's'}",
+               tick=d.day.strftime("%b %d") if (len(per_day) - 1 - index) % 7 == 0 else "")
+        for index, d in enumerate(per_day)
+    ]
+
+
+@dataclasses.dataclass
 class LowStockRow:
     id: str = ""
     name: str = ""
@@ -41,8 +64,8 @@ class AdminOverviewState(rx.State):
     today_revenue: str = ""  # the shop's money text once loaded (no currency is assumed before)
     period_orders: int = 0
     period_revenue: str = ""
-    # One point per day for the chart: {"day": "Nov 22", "orders": 3}.
-    per_day: list[dict[str, str | int]] = []
+    per_day: list[DayBar] = []  # one bar per day for the chart
+    busiest_day: int = 0  # the chart's scale
     top: list[TopRow] = []
     low_stock: list[LowStockRow] = []
     low_stock_count: int = 0
@@ -58,7 +81,8 @@ class AdminOverviewState(rx.State):
         self.today_revenue = money_text(sales.today_revenue)
         self.period_orders = sales.period_orders
         self.period_revenue = money_text(sales.period_revenue)
-        self.per_day = [{"day": d.day.strftime("%b %d"), "orders": d.orders} for d in sales.per_day]
+        self.per_day = day_bars(sales.per_day)
+        self.busiest_day = max((d.orders for d in sales.per_day), default=0)
         self.top = [TopRow(name=t.name, units=t.units, revenue_text=money_text(t.revenue)) for t in best]
         self.low_stock = [LowStockRow(id=p.product_id, name=p.name, stock=p.stock, status=p.status) for p in low]
         self.low_stock_count = low_count
