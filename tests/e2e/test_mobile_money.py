@@ -194,7 +194,7 @@ def test_a_declined_payment_has_a_way_out(page: Page, live_user, live_product, l
 
 
 def test_cash_instead_on_an_order_the_shop_cancelled_meanwhile_says_what_failed(page: Page, live_user, live_product,
-                                                                                live_server):
+                                                                                live_server, slow_network):
     """Probe 80: the shop cancelled a failed mobile-money order while its page was open; "Pay cash
     on delivery instead" was refused under the title "Payment not started", which no cash tap starts."""
     at_checkout(page, live_user, live_product, live_server, price="9.50", stock=4, quantity=1)
@@ -204,9 +204,12 @@ def test_cash_instead_on_an_order_the_shop_cancelled_meanwhile_says_what_failed(
     cash = step(page).get_by_role("button", name="Pay cash on delivery instead")
     expect(cash).to_be_visible()
     order_id = page.url.split("/orders/")[1].split("?")[0]
+    slow_network.wait_quiet()
+    slow_network.hold()  # the page shows the order as it was: nothing it reads now reaches it before the tap
     with live_server.session() as session:
         session.get(Order, order_id).status = "cancelled"
     cash.click()
+    slow_network.release()
     refusal = toast(page, "This order can no longer be paid.")
     expect(refusal).to_contain_text("Could not change the payment")
     expect(refusal).not_to_contain_text("Payment not started")
