@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from fastapi import Request
+from fastapi import Body, Request
+from pydantic import BaseModel
 
 from ..services.orders import status as lifecycle
 from ..services import orders as order_service
 from ..services import ValidationFailed, returns
 from ..services.exports import DateRange, parse_day
 from .deps import AdminUser, CurrentUser, SessionDep
-from .orders import one_order_json, order_json
+from .orders import SeenIn, one_order_json, order_json
 from .pagination import build_page, page_request
 from .openapi import declares, documents, paginated
 from .response_models import OrderOut, OrderPage
@@ -74,11 +75,19 @@ def get_order(order_id: str, request: Request, session: SessionDep, user: AdminU
     return one_order_json(request, session, order, admin=True)
 
 
+class RefundedIn(BaseModel):
+    # Optional: the order as the admin's page showed it (409 ``changed`` when it differs now).
+    seen: SeenIn | None = None
+
+
 @router.post("/admin/orders/{order_id}/refunded/", **documents(OrderOut))
 @declares(403, 502)
-def mark_refunded(order_id: str, request: Request, session: SessionDep, user: CurrentUser) -> dict:
+def mark_refunded(order_id: str, request: Request, session: SessionDep, user: CurrentUser,
+                  body: RefundedIn | None = Body(None)) -> dict:
     """Settle an order flagged "refund_due": a cancelled, paid order is refunded whole (mobile
     money through the provider) with a credit note, as a return is; money beyond an order's total
-    is recorded as given back. 502 ``refund_failed`` when the provider refuses."""
-    settled = returns.settle_refund_due(user, order_id)
+    is recorded as given back. 502 ``refund_failed`` when the provider refuses; 409 ``changed``
+    when ``seen`` (optional) is not the order as it is now."""
+    seen = body.seen.seen() if body is not None and body.seen is not None else None
+    settled = returns.settle_refund_due(user, order_id, seen)
     return one_order_json(request, session, order_service.get_order(session, user, settled.id), admin=True)

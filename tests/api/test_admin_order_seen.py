@@ -147,3 +147,20 @@ def test_a_refund_pressed_on_a_page_the_payment_moved_since_is_refused(
     assert (row.payment_status, row.attention, row.refunded_total) == ("refunded", "refund_due", 0)
     with session_scope() as session:
         assert session.exec(select(models.ReturnRequest).where(models.ReturnRequest.order_id == row.id)).all() == []
+
+
+def test_the_refund_endpoint_takes_what_the_page_showed_too(client, shopper_headers, admin_headers, make_product):
+    """POST /admin/orders/{id}/refunded/ with ``seen``: refused once the payment moved since; without
+    a body it settles as before."""
+    order = momo_order(client, shopper_headers, make_product(stock=5))
+    pay(client, order)
+    assert patch(client, admin_headers, order["id"], "cancelled").status_code == 200
+    before = shown(client, admin_headers, order["id"])
+    with session_scope() as session:
+        lifecycle.set_payment_status(session, session.get(models.Order, order["id"]), "refunded",
+                                     note="Refunded from the provider's dashboard")
+    refused = client.post(f"/api/admin/orders/{order['id']}/refunded/", json={"seen": before}, headers=admin_headers)
+    assert (refused.status_code, refused.json()) == (409, {"detail": CHANGED_TEXT, "code": "changed"})
+    assert order_row(order["id"]).attention == "refund_due"
+    assert client.post(f"/api/admin/orders/{order['id']}/refunded/", headers=admin_headers).status_code == 200
+    assert order_row(order["id"]).attention is None
