@@ -4,6 +4,7 @@ and recording a refund (status changes: ``PATCH /orders/{id}/``)."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Annotated
 
 from fastapi import Body, Request
 from pydantic import BaseModel
@@ -83,7 +84,7 @@ class RefundedIn(BaseModel):
 @router.post("/admin/orders/{order_id}/refunded/", **documents(OrderOut))
 @declares(403, 502)
 def mark_refunded(order_id: str, request: Request, session: SessionDep, user: CurrentUser,
-                  body: RefundedIn | None = Body(None)) -> dict:
+                  body: Annotated[RefundedIn | None, Body()] = None) -> dict:
     """Settle an order flagged "refund_due": a cancelled, paid order is refunded whole (mobile
     money through the provider) with a credit note, as a return is; money beyond an order's total
     is recorded as given back. 502 ``refund_failed`` when the provider refuses; 409 ``changed``
