@@ -17,9 +17,10 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -252,6 +253,27 @@ def register_shopper(client: httpx.Client, url: str, n: int, tag: str, *, addres
 
 
 # --- results ----------------------------------------------------------------------------------
+
+
+def profile_walks(network, profiles: list, walks: int) -> Iterator[tuple[Any, int]]:
+    """(profile, n) for each of ``walks`` walks on each profile in turn, the network switched to
+    the profile first; ``n`` counts the walks from 1 across the profiles (a new shopper each)."""
+    n = 0
+    for profile in profiles:
+        network.use(profile)
+        for _ in range(walks):
+            n += 1
+            yield profile, n
+
+
+def step_table(results: dict, steps: list[str], header: str, cell: Callable[[str, str, dict | None], str]) -> list[str]:
+    """A markdown table's lines: a row per step, a column per profile of ``results`` (its
+    ``header`` after the profile's name), each cell ``cell(profile, step, its summary or None)``."""
+    profiles = list(results)
+    lines = ["| step | " + " | ".join(f"{p} {header}" for p in profiles) + " |", "|---|" + "---:|" * len(profiles)]
+    for step in steps:
+        lines.append(f"| {step} | " + " | ".join(cell(p, step, results[p].get(step)) for p in profiles) + " |")
+    return lines
 
 
 def machine() -> dict:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 import uuid
@@ -35,8 +34,9 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _harness import free_port, make_admin, make_product, production_server, register_shopper, write_results
-from slow_network import ARGS, CHROMIUM, PHONE, WATCHER, Walk, first_visit_bytes, signed_in
+from _harness import free_port, make_admin, make_product, production_server, profile_walks, register_shopper
+from _harness import step_table, write_results
+from slow_network import ARGS, CHROMIUM, PHONE, first_visit_bytes, phone_tab, signed_in, summarise
 
 from tests.support.slow_network import PROFILES, SlowNetwork
 
@@ -71,11 +71,7 @@ def place_order(client: httpx.Client, url: str, headers: dict, product: str) -> 
 
 
 def walk_once(browser, network: SlowNetwork, storage: dict, order_id: str, product_name: str, price: str) -> dict:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, storage_state=storage,
-                                  service_workers="allow")
-    context.add_init_script(WATCHER)
-    page = context.new_page()
-    walk = Walk(page, network)
+    context, page, walk = phone_tab(browser, network, storage)
     steps: dict[str, dict] = {}
     short = order_id[:8]
 
@@ -127,28 +123,10 @@ def walk_once(browser, network: SlowNetwork, storage: dict, order_id: str, produ
     return steps
 
 
-def summarise(walks: list[dict]) -> dict:
-    summary = {"first_visit_kb": statistics.median(w["first_visit"]["kb_down"] for w in walks)}
-    for step in STEPS:
-        values = [w[step] for w in walks if step in w]
-        summary[step] = {
-            "median_s": round(statistics.median(v["seconds"] for v in values), 3),
-            "round_trips": statistics.median(v["round_trips"] for v in values),
-            "requests": statistics.median(v["requests"] for v in values),
-            "kb_down": statistics.median(v["kb_down"] for v in values),
-        }
-    return summary
-
-
 def table(results: dict) -> str:
-    profiles = list(results)
-    lines = ["| step | " + " | ".join(f"{p} s (round trips, requests, KB down)" for p in profiles) + " |",
-             "|---|" + "---:|" * len(profiles)]
-    for step in STEPS:
-        cells = [f"{results[p][step]['median_s']:.2f} ({results[p][step]['round_trips']:g}, "
-                 f"{results[p][step]['requests']:g}, {results[p][step]['kb_down']:g})" for p in profiles]
-        lines.append(f"| {step} | " + " | ".join(cells) + " |")
-    lines.append("| first visit to /admin, KB | " + " | ".join(f"{results[p]['first_visit_kb']:.0f}" for p in profiles) + " |")
+    lines = step_table(results, STEPS, "s (round trips, requests, KB down)", lambda _profile, _step, s: (
+        f"{s['median_s']:.2f} ({s['round_trips']:g}, {s['requests']:g}, {s['kb_down']:g})"))
+    lines.append("| first visit to /admin, KB | " + " | ".join(f"{r['first_visit_kb']:.0f}" for r in results.values()) + " |")
     return "\n".join(lines)
 
 
@@ -173,23 +151,15 @@ def main() -> None:
         product = make_product(server, admin, name=product_name, stock=100_000, price="24.00")
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         tag = "admin" + uuid.uuid4().hex[:6]
-        n = 0
-        for profile in profiles:
-            network.use(profile)
-            raw[profile.name] = []
-            for _ in range(args.walks):
-                n += 1
-                shopper = register_shopper(client, server.url, n, tag)
-                order_id = place_order(client, server.url, shopper, product)
-                started = time.monotonic()
-                steps = walk_once(browser, network, signed_in(public, admin), order_id, product_name,
-                                  f"{24 + n % 5}.50")
-                raw[profile.name].append(steps)
-                print(f"{profile.name} walk {len(raw[profile.name])}: "
-                      + ", ".join(f"{k} {v['seconds']:.2f}s/{v['round_trips']}rt" for k, v in steps.items() if k in STEPS)
-                      + f", first visit {steps['first_visit']['kb_down']} KB ({time.monotonic() - started:.0f} s)",
-                      flush=True)
-            results[profile.name] = summarise(raw[profile.name])
+        for profile, n in profile_walks(network, profiles, args.walks):
+            order_id = place_order(client, server.url, register_shopper(client, server.url, n, tag), product)
+            started = time.monotonic()
+            steps = walk_once(browser, network, signed_in(public, admin), order_id, product_name, f"{24 + n % 5}.50")
+            raw.setdefault(profile.name, []).append(steps)
+            print(f"{profile.name} walk {len(raw[profile.name])}: "
+                  + ", ".join(f"{k} {v['seconds']:.2f}s/{v['round_trips']}rt" for k, v in steps.items() if k in STEPS)
+                  + f", first visit {steps['first_visit']['kb_down']} KB ({time.monotonic() - started:.0f} s)", flush=True)
+        results.update({name: summarise(walks, STEPS) for name, walks in raw.items()})
         browser.close()
     print()
     print(table(results))

@@ -40,7 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import (
-    Server, base_env, free_port, make_admin, make_product, production_server, register_shopper, write_results,
+    Server, base_env, free_port, make_admin, make_product, production_server, profile_walks, register_shopper,
+    step_table, write_results,
 )
 
 from tests.support.slow_network import PROFILES, SlowNetwork
@@ -147,12 +148,18 @@ class Walk:
         return int(self.page.evaluate("() => Number(sessionStorage.getItem('walk:input'))"))
 
 
-def walk_once(browser, network: SlowNetwork, storage: dict, product_name: str, word: str) -> dict:
+def phone_tab(browser, network: SlowNetwork, storage: dict):
+    """A new phone's browser (``storage``: its tokens) with the watcher in every page: its
+    context, its page and the walk that times it."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, storage_state=storage,
                                   service_workers="allow")
     context.add_init_script(WATCHER)
     page = context.new_page()
-    walk = Walk(page, network)
+    return context, page, Walk(page, network)
+
+
+def walk_once(browser, network: SlowNetwork, storage: dict, product_name: str, word: str) -> dict:
+    context, page, walk = phone_tab(browser, network, storage)
     steps: dict[str, dict] = {}
 
     def record(step: str, elapsed_ms: int, mark: int) -> None:
@@ -264,11 +271,12 @@ def signed_in(url: str, headers: dict) -> dict:
     ]}]}
 
 
-def summarise(walks: list[dict]) -> dict:
+def summarise(walks: list[dict], steps: list[str] = STEPS) -> dict:
+    """Medians per step of ``walks`` (and the first visit's bytes); bench/admin_phone.py's too."""
     summary = {"first_visit_kb": statistics.median(w["first_visit"]["kb_down"] for w in walks),
                "first_visit_with_background_kb": statistics.median(
                    w["first_visit"]["with_background_kb_down"] for w in walks)}
-    for step in STEPS:
+    for step in steps:
         values = [w[step] for w in walks if step in w]
         if not values:
             continue
@@ -276,34 +284,27 @@ def summarise(walks: list[dict]) -> dict:
             "median_s": round(statistics.median(v["seconds"] for v in values), 3),
             "round_trips": statistics.median(v["round_trips"] for v in values),
             "requests": statistics.median(v["requests"] for v in values),
+            "kb_down": statistics.median(v["kb_down"] for v in values),
             "events": values[len(values) // 2]["events"],
         }
     return summary
 
 
+def _cell(profile: str, step: str, s: dict | None) -> str:
+    if s is None:
+        return "–"
+    target = TARGETS.get(profile, {}).get(step)
+    before = BEFORE.get(profile, {}).get(step)
+    extra = ([f"was {before:.2f}"] if before is not None else []) + (
+        [f"target ≤ {target:.2f}"] if target is not None else [])
+    return (f"{s['median_s']:.2f} ({s['round_trips']:g}, {s['requests']:g})"
+            + (f" [{', '.join(extra)}]" if extra else ""))
+
+
 def table(results: dict) -> str:
-    profiles = list(results)
-    lines = ["| step | " + " | ".join(f"{p} s (round trips, requests)" for p in profiles) + " |",
-             "|---|" + "---:|" * len(profiles)]
-    for step in STEPS:
-        cells = []
-        for profile in profiles:
-            s = results[profile].get(step)
-            if s is None:
-                cells.append("–")
-                continue
-            target = TARGETS.get(profile, {}).get(step)
-            before = BEFORE.get(profile, {}).get(step)
-            extra = []
-            if before is not None:
-                extra.append(f"was {before:.2f}")
-            if target is not None:
-                extra.append(f"target ≤ {target:.2f}")
-            cells.append(f"{s['median_s']:.2f} ({s['round_trips']:g}, {s['requests']:g})"
-                         + (f" [{', '.join(extra)}]" if extra else ""))
-        lines.append(f"| {step} | " + " | ".join(cells) + " |")
-    first = [f"{results[p]['first_visit_kb']:.0f} KB (+{results[p]['first_visit_with_background_kb'] - results[p]['first_visit_kb']:.0f} KB other routes' code later)"
-             for p in profiles]
+    lines = step_table(results, STEPS, "s (round trips, requests)", _cell)
+    first = [f"{r['first_visit_kb']:.0f} KB (+{r['first_visit_with_background_kb'] - r['first_visit_kb']:.0f} KB "
+             "other routes' code later)" for r in results.values()]
     lines.append(f"| first visit to / (was {BEFORE_FIRST_VISIT_KB:.0f} KB, target ≤ 150) | " + " | ".join(first) + " |")
     return "\n".join(lines)
 
@@ -333,21 +334,16 @@ def main() -> None:
         make_product(server, admin, name=product_name, stock=100_000, price="24.00")
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         tag = "walk" + uuid.uuid4().hex[:6]
-        n = 0
-        for profile in profiles:
-            network.use(profile)
-            raw[profile.name] = []
-            for _ in range(args.walks):
-                n += 1
-                headers = register_shopper(client, server.url, n, tag)
-                started = time.monotonic()
-                steps = walk_once(browser, network, signed_in(public, headers), product_name, args.word)
-                raw[profile.name].append(steps)
-                print(f"{profile.name} walk {len(raw[profile.name])}: "
-                      + ", ".join(f"{k} {v['seconds']:.2f}s/{v['round_trips']}rt" for k, v in steps.items() if k in STEPS)
-                      + f", first visit {steps['first_visit']['kb_down']} KB"
-                      + f" ({time.monotonic() - started:.0f} s)", flush=True)
-            results[profile.name] = summarise(raw[profile.name])
+        for profile, n in profile_walks(network, profiles, args.walks):
+            headers = register_shopper(client, server.url, n, tag)
+            started = time.monotonic()
+            steps = walk_once(browser, network, signed_in(public, headers), product_name, args.word)
+            raw.setdefault(profile.name, []).append(steps)
+            print(f"{profile.name} walk {len(raw[profile.name])}: "
+                  + ", ".join(f"{k} {v['seconds']:.2f}s/{v['round_trips']}rt" for k, v in steps.items() if k in STEPS)
+                  + f", first visit {steps['first_visit']['kb_down']} KB"
+                  + f" ({time.monotonic() - started:.0f} s)", flush=True)
+        results.update({name: summarise(walks) for name, walks in raw.items()})
         browser.close()
     print()
     print(table(results))
