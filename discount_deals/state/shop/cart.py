@@ -119,7 +119,7 @@ class CartState(rx.State):
     def _set_totals(self, lines: list[PricedLine], held: int = 0) -> None:
         """The summary of the lines that can be bought; the badge counts every unit held (``held``)."""
         totals = cart_totals(lines)
-        self.item_count = max(totals.item_count, held)
+        self.item_count = held
         self.totals = totals_view(totals)
 
     def _show(self, rows: list[tuple[str, object, object, int]]) -> None:
@@ -156,7 +156,8 @@ class CartState(rx.State):
                 lines = cart_service.cart_lines(session, user)
                 self.cart_id = lines[0].cart_id if lines else ""
                 rows = [(line.id, line.product, line.category, line.quantity) for line in lines]
-                vanished = {pid: name for pid, name in shown.items() if pid not in {r[1].id for r in rows}}
+                held = {product.id for _key, product, _category, _quantity in rows}
+                vanished = {pid: name for pid, name in shown.items() if pid not in held}
                 gone = cart_service.unavailable_names(session, vanished) if vanished else []
             else:
                 entries = read_guest_cart(self.cart_storage)
@@ -305,8 +306,7 @@ class CartState(rx.State):
         self._ack(seq)  # with the refetched lines
 
     def _told(self, exc: ServiceError, row: CartRow) -> None:
-        """A refusal that named the line's product as no longer available: the refetch does not
-        name it again if it is gone (nor does a guest's storage, once the deleted line is out)."""
+        """A refusal named the line's product as no longer available: the refetch names it no more."""
         if exc.code == ErrorCode.NO_LONGER_AVAILABLE:
             self.rows = [r for r in self.rows if r is not row]
         if isinstance(exc, _Gone) and self.cart_storage:
